@@ -1,0 +1,3 @@
+module github.com/tsys-go/tsys
+
+go 1.26
