@@ -1,0 +1,140 @@
+package sched
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestDequeSequential checks the deque against a slice model under a random
+// sequence of owner operations and steals from the same goroutine.
+func TestDequeSequential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var d Deque
+	var model []*Header
+	for step := 0; step < 100000; step++ {
+		switch op := rng.IntN(10); {
+		case op < 5:
+			x := new(Header)
+			d.Push(x)
+			model = append(model, x)
+		case op < 8:
+			got := d.Pop()
+			var want *Header
+			if len(model) > 0 {
+				want = model[len(model)-1]
+				model = model[:len(model)-1]
+			}
+			if got != want {
+				t.Fatalf("step %d: Pop = %v, want %v", step, got, want)
+			}
+		default:
+			got, lost := d.Steal()
+			if lost {
+				t.Fatalf("step %d: Steal lost a race with nobody", step)
+			}
+			var want *Header
+			if len(model) > 0 {
+				want = model[0]
+				model = model[1:]
+			}
+			if got != want {
+				t.Fatalf("step %d: Steal = %v, want %v", step, got, want)
+			}
+		}
+		if d.Len() != len(model) {
+			t.Fatalf("step %d: Len = %d, want %d", step, d.Len(), len(model))
+		}
+	}
+}
+
+// TestDequeConcurrentSteals is the property test: an owner pushes and pops
+// while thieves steal, through several ring growths; every element is taken
+// exactly once, by the owner or by one thief.
+func TestDequeConcurrentSteals(t *testing.T) {
+	for _, thieves := range []int{1, 3, 7} {
+		for round := 0; round < 5; round++ {
+			checkNoLossNoDup(t, thieves, 200000, uint64(round))
+		}
+	}
+}
+
+func checkNoLossNoDup(t *testing.T, thieves, n int, seed uint64) {
+	t.Helper()
+	var d Deque
+	items := make([]Header, n)
+	index := make(map[*Header]int, n)
+	for i := range items {
+		index[&items[i]] = i
+	}
+	taken := make([]atomic.Int32, n)
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	take := func(x *Header) {
+		i := index[x]
+		if c := taken[i].Add(1); c != 1 {
+			t.Errorf("element %d taken %d times", i, c)
+		}
+	}
+	for i := 0; i < thieves; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				x, _ := d.Steal()
+				if x != nil {
+					take(x)
+					continue
+				}
+				if done.Load() && d.Len() == 0 {
+					return
+				}
+				runtime.Gosched()
+			}
+		}()
+	}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for i := 0; i < n; i++ {
+		d.Push(&items[i])
+		// Pop in bursts so the deque both grows and drains to its last
+		// element, where the owner races the thieves.
+		if rng.IntN(3) == 0 {
+			for k := rng.IntN(4); k > 0; k-- {
+				if x := d.Pop(); x != nil {
+					take(x)
+				}
+			}
+		}
+	}
+	for x := d.Pop(); x != nil; x = d.Pop() {
+		take(x)
+	}
+	done.Store(true)
+	wg.Wait()
+	for i := range taken {
+		if c := taken[i].Load(); c != 1 {
+			t.Fatalf("thieves=%d: element %d taken %d times", thieves, i, c)
+		}
+	}
+}
+
+func TestDequeHolds(t *testing.T) {
+	var d Deque
+	a, b := new(Header), new(Header)
+	ia := d.Push(a)
+	ib := d.Push(b)
+	if !d.Holds(ia, a) || !d.Holds(ib, b) || d.Holds(ia, b) {
+		t.Fatal("Holds disagrees with the contents")
+	}
+	if x, _ := d.Steal(); x != a {
+		t.Fatal("Steal did not take the oldest")
+	}
+	if d.Holds(ia, a) {
+		t.Fatal("Holds reports a stolen element")
+	}
+	if d.Pop() != b || d.Holds(ib, b) {
+		t.Fatal("Holds reports a popped element")
+	}
+}

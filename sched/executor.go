@@ -1,0 +1,172 @@
+package sched
+
+import (
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Executor is a goroutine that runs tasks on behalf of the worker it holds.
+// A task receives its executor as its context (tsys.Ctx) and spawns and
+// waits through it.
+//
+// An executor holds at most one worker. When a task it runs must wait for a
+// result that is being computed elsewhere, the executor gives its worker to
+// another executor and parks; when the result arrives it queues for a worker
+// and continues on whichever worker passes to it. So the number of executors
+// running tasks never exceeds the number of workers, a wait never leaves a
+// worker idle (NewTS's non-blocking execution mode), and every task keeps its
+// own Go stack: no task is ever buried under an unrelated one.
+type Executor struct {
+	w    *Worker
+	pool *Pool
+	wake chan struct{}
+	// Fast is the state of Spawn's fast path (see spawn.go).
+	Fast FastPath
+	// granted is the credit last granted, to count what was spent.
+	granted int
+	// grantedAt is when it was granted, and pace the time one inlined spawn
+	// took on the last grant spent in full (-1 until measured): they size
+	// the next grant.
+	grantedAt time.Time
+	pace      time.Duration
+	// cur is the innermost task frame this goroutine is running; it names
+	// the task when a panic reaches the executor's loop.
+	cur *Header
+	// blocked is 1 while the executor waits in block and nobody has yet
+	// claimed the right to wake it.
+	blocked atomic.Uint32
+}
+
+// Worker returns the worker the executor holds. It changes only across a
+// blocking Await.
+func (x *Executor) Worker() *Worker { return x.w }
+
+// Push puts a task frame in the executor's deque: the slow half of a spawn.
+func (x *Executor) Push(h *Header) {
+	p := x.pool
+	if p.ending.Load() {
+		panic(abortRun)
+	}
+	w := x.w
+	w.stats.Spawns++
+	h.index = w.dq.Push(h)
+	x.Fast.Spawned = unsafe.Pointer(h)
+	if n := h.index + 1 - w.dq.top.Load(); n > w.stats.MaxDeque {
+		w.stats.MaxDeque = n
+	}
+	if p.nIdle.Load() > 0 && p.nSpinning.Load() == 0 {
+		p.wakeOne()
+	}
+}
+
+// Await returns once h is done. If h is still in this executor's deque it
+// runs it here, after the tasks pushed above it (they were spawned later by
+// this same stack of tasks, so none of them can depend on the waiting one).
+// Otherwise the task is running elsewhere, and the executor blocks, handing
+// its worker to another executor.
+func (x *Executor) Await(h *Header) {
+	for !h.Done() {
+		if x.pool.ending.Load() {
+			panic(abortRun)
+		}
+		w := x.w
+		if w.dq.Holds(h.index, h) {
+			if t := w.dq.Pop(); t != nil {
+				// The deque shrank: the next spawn must ask allowCCall
+				// afresh rather than spend credit granted when it was
+				// longer.
+				x.flushCredit()
+				x.execute(t)
+				continue
+			}
+		}
+		x.block(h)
+	}
+}
+
+// execute runs one task frame to completion on this goroutine.
+func (x *Executor) execute(h *Header) {
+	prev := x.cur
+	x.cur = h
+	h.kind.Run(h, x)
+	x.cur = prev
+	x.w.stats.TasksRun++
+	h.complete(x.pool)
+}
+
+// block parks the executor until h is done, lending its worker to another
+// executor meanwhile.
+func (x *Executor) block(h *Header) {
+	p := x.pool
+	x.blocked.Store(1)
+	if !p.registerBlocked(x) {
+		x.blocked.Store(0)
+		panic(abortRun)
+	}
+	wt := &waiter{x: x}
+	if !h.addWaiter(wt) && x.blocked.CompareAndSwap(1, 0) {
+		// Done before we parked, and nobody will wake us.
+		p.unregisterBlocked(x)
+		return
+	}
+	x.flushCredit()
+	w := x.w
+	w.stats.BlockedWaits++
+	x.w = nil
+	p.handOff(w)
+	<-x.wake
+	if x.w == nil {
+		// Woken by the end of the run, not by the result.
+		panic(abortRun)
+	}
+}
+
+// abortRun unwinds a task whose run has ended (failed, cancelled, or its
+// root finished while it still waited). It is recovered by the executor loop
+// and never reaches user code as an error.
+var abortRun = &abortSignal{}
+
+type abortSignal struct{}
+
+// loop runs tasks until the run ends or the executor passes its worker on.
+func (x *Executor) loop() {
+	p := x.pool
+	defer p.wg.Done()
+	defer x.flushCredit()
+	for !p.ending.Load() {
+		if p.nResumable.Load() > 0 && p.passToResumable(x) {
+			return
+		}
+		h := x.w.dq.Pop()
+		if h == nil {
+			if h = x.findWork(); h == nil {
+				continue
+			}
+		}
+		if !x.runTop(h) {
+			return
+		}
+	}
+}
+
+// runTop runs a task taken by the loop, turning a panic into the run's error.
+// It reports whether the executor still holds a worker.
+func (x *Executor) runTop(h *Header) (holdsWorker bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r != abortRun {
+				culprit := x.cur
+				if culprit == nil {
+					culprit = h
+				}
+				x.pool.fail(&TaskPanic{Task: culprit.kind.Name, Value: r, Stack: debug.Stack()})
+			}
+			x.cur = nil
+			holdsWorker = x.w != nil
+		}
+	}()
+	x.execute(h)
+	return true
+}

@@ -1,0 +1,352 @@
+package sched
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsys-go/tsys/inline"
+)
+
+// spinFor is how long an idle worker keeps trying to steal before it parks.
+// Parking and waking cost a few microseconds each; spinning a little longer
+// than that keeps fine-grained programs from paying it at every gap, and
+// parking at all keeps an idle runtime off the CPU.
+const spinFor = 50 * time.Microsecond
+
+// Pool is the set of workers of one node and the executors that run them.
+// It runs one job at a time (Run); between runs no goroutine of it exists.
+type Pool struct {
+	workers []*Worker
+	policy  Policy
+
+	runMu sync.Mutex // one run at a time
+
+	mu        sync.Mutex
+	idle      []*Executor // parked executors holding a worker
+	resumable []*Executor // released waiters that need a worker
+	blocked   map[*Executor]struct{}
+	err       error
+	failed    chan struct{}
+
+	nIdle      atomic.Int32
+	nSpinning  atomic.Int32
+	nResumable atomic.Int32
+	ending     atomic.Bool
+	wg         sync.WaitGroup
+}
+
+// NewPool makes a pool of n workers with the given inlining policy and
+// scheduler policy (nil: a LocalStealer).
+func NewPool(n int, inl inline.Policy, policy Policy) *Pool {
+	if n < 1 {
+		n = 1
+	}
+	if policy == nil {
+		policy = NewLocalStealer(n)
+	}
+	p := &Pool{policy: policy, blocked: make(map[*Executor]struct{})}
+	for i := 0; i < n; i++ {
+		p.workers = append(p.workers, &Worker{ID: i, inline: inl})
+	}
+	return p
+}
+
+// Workers reports the number of workers.
+func (p *Pool) Workers() int { return len(p.workers) }
+
+// Policy returns the scheduler policy.
+func (p *Pool) Policy() Policy { return p.policy }
+
+// Run pushes root on worker 0, runs until root is done, ctx is cancelled or
+// a task panics, then stops every executor of the run and returns the
+// summed counters. Tasks still queued when the run ends are dropped.
+func (p *Pool) Run(ctx context.Context, root *Header) (Stats, error) {
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
+	p.reset()
+
+	rootDone := &waiter{ch: make(chan struct{})}
+	root.addWaiter(rootDone)
+	w0 := p.workers[0]
+	root.index = w0.dq.Push(root)
+	for _, w := range p.workers {
+		p.startExecutor(w)
+	}
+	select {
+	case <-rootDone.ch:
+	case <-p.failed:
+	case <-ctx.Done():
+		p.fail(fmt.Errorf("run cancelled: %w", context.Cause(ctx)))
+	}
+	p.stop()
+	p.wg.Wait()
+
+	var total Stats
+	for _, w := range p.workers {
+		total.Add(w.Stats())
+		w.dq.Clear()
+	}
+	if root.Done() {
+		// The root finished even if something failed after it.
+		return total, nil
+	}
+	return total, p.err
+}
+
+// WorkerStats returns each worker's counters of the last run.
+func (p *Pool) WorkerStats() []Stats {
+	out := make([]Stats, len(p.workers))
+	for i, w := range p.workers {
+		out[i] = w.Stats()
+	}
+	return out
+}
+
+func (p *Pool) reset() {
+	p.ending.Store(false)
+	p.err = nil
+	p.failed = make(chan struct{})
+	p.idle, p.resumable = p.idle[:0], p.resumable[:0]
+	clear(p.blocked)
+	p.nIdle.Store(0)
+	p.nSpinning.Store(0)
+	p.nResumable.Store(0)
+	for _, w := range p.workers {
+		w.resetStats()
+	}
+}
+
+func (p *Pool) startExecutor(w *Worker) {
+	p.wg.Add(1)
+	x := &Executor{w: w, pool: p, wake: make(chan struct{}, 1), pace: -1}
+	go x.loop()
+}
+
+// fail records the run's first error and ends the run.
+func (p *Pool) fail(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err == nil {
+		p.err = err
+		close(p.failed)
+	}
+}
+
+// Failed reports whether the run has failed (for tests and diagnostics).
+func (p *Pool) Failed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err != nil
+}
+
+// stop ends the run: executors with a worker leave their loops; blocked and
+// queued waiters are woken without a worker and unwind their tasks.
+func (p *Pool) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ending.Store(true)
+	for x := range p.blocked {
+		if x.blocked.CompareAndSwap(1, 0) {
+			x.w = nil
+			x.wake <- struct{}{}
+		}
+	}
+	clear(p.blocked)
+	for _, x := range p.resumable {
+		x.w = nil
+		x.wake <- struct{}{}
+	}
+	p.resumable = p.resumable[:0]
+	for _, x := range p.idle {
+		x.wake <- struct{}{}
+	}
+	p.idle = p.idle[:0]
+}
+
+func (p *Pool) registerBlocked(x *Executor) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ending.Load() {
+		return false
+	}
+	p.blocked[x] = struct{}{}
+	return true
+}
+
+func (p *Pool) unregisterBlocked(x *Executor) {
+	p.mu.Lock()
+	delete(p.blocked, x)
+	p.mu.Unlock()
+}
+
+// resume is called when the task x waits for is done: x queues for a worker,
+// and an idle worker, if any, is woken to pass its worker on.
+func (p *Pool) resume(x *Executor) {
+	if !x.blocked.CompareAndSwap(1, 0) {
+		return // it saw the result itself, or the run already woke it
+	}
+	p.mu.Lock()
+	delete(p.blocked, x)
+	if p.ending.Load() {
+		p.mu.Unlock()
+		x.w = nil
+		x.wake <- struct{}{}
+		return
+	}
+	p.resumable = append(p.resumable, x)
+	p.nResumable.Add(1)
+	p.mu.Unlock()
+	if p.nIdle.Load() > 0 {
+		p.wakeOne()
+	}
+}
+
+// handOff gives the worker of a blocking executor to a waiter that is ready
+// to resume, or else to a new executor.
+func (p *Pool) handOff(w *Worker) {
+	p.mu.Lock()
+	if n := len(p.resumable); n > 0 {
+		y := p.resumable[0]
+		p.resumable = slices.Delete(p.resumable, 0, 1)
+		p.nResumable.Add(-1)
+		p.mu.Unlock()
+		y.w = w
+		y.wake <- struct{}{}
+		return
+	}
+	p.mu.Unlock()
+	p.startExecutor(w)
+}
+
+// passToResumable gives x's worker to the longest-waiting resumable
+// executor. x then has nothing left to do and its goroutine ends.
+func (p *Pool) passToResumable(x *Executor) bool {
+	p.mu.Lock()
+	if len(p.resumable) == 0 {
+		p.mu.Unlock()
+		return false
+	}
+	y := p.resumable[0]
+	p.resumable = slices.Delete(p.resumable, 0, 1)
+	p.nResumable.Add(-1)
+	p.mu.Unlock()
+	x.flushCredit()
+	y.w, x.w = x.w, nil
+	y.wake <- struct{}{}
+	return true
+}
+
+// wakeOne wakes one parked idle executor, counting it as spinning on its
+// behalf so that concurrent spawns do not wake a crowd.
+func (p *Pool) wakeOne() {
+	p.mu.Lock()
+	n := len(p.idle)
+	if n == 0 {
+		p.mu.Unlock()
+		return
+	}
+	x := p.idle[n-1]
+	p.idle = p.idle[:n-1]
+	p.nIdle.Add(-1)
+	p.nSpinning.Add(1)
+	p.mu.Unlock()
+	x.wake <- struct{}{}
+}
+
+// hasWork reports whether a parking executor should look again.
+func (p *Pool) hasWork() bool {
+	if p.ending.Load() || p.nResumable.Load() > 0 {
+		return true
+	}
+	for _, w := range p.workers {
+		if w.dq.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// findWork asks the policy where to look while the executor's deque is
+// empty. It returns a task, or nil when the loop should look again (the run
+// is ending, a waiter wants a worker, or the executor was woken).
+func (x *Executor) findWork() *Header {
+	p, w := x.pool, x.w
+	p.nSpinning.Add(1)
+	deadline := time.Time{}
+	for attempt := 0; ; attempt++ {
+		if p.ending.Load() || p.nResumable.Load() > 0 {
+			p.nSpinning.Add(-1)
+			return nil
+		}
+		if h := w.dq.Pop(); h != nil {
+			p.nSpinning.Add(-1)
+			return h
+		}
+		a := p.policy.Idle(w.ID, attempt)
+		switch a.Kind {
+		case StealLocal:
+			w.stealAttempts.Add(1)
+			h, _ := p.workers[a.Worker].dq.Steal()
+			if h != nil {
+				w.localSteals.Add(1)
+				if p.nSpinning.Add(-1) == 0 && p.nIdle.Load() > 0 {
+					// The last spinner found work: there may be more,
+					// so let another worker look.
+					p.wakeOne()
+				}
+				return h
+			}
+		case Park:
+			now := time.Now()
+			if deadline.IsZero() {
+				deadline = now.Add(spinFor)
+			}
+			if now.Before(deadline) {
+				runtime.Gosched()
+				attempt = -1
+				continue
+			}
+			x.park()
+			deadline = time.Time{}
+			attempt = -1
+		}
+	}
+}
+
+// park sleeps until woken. The executor is counted as spinning when it
+// enters and when it returns (the waker counts it on its behalf).
+func (x *Executor) park() {
+	p := x.pool
+	p.mu.Lock()
+	if p.ending.Load() || p.nResumable.Load() > 0 {
+		p.mu.Unlock()
+		return
+	}
+	p.idle = append(p.idle, x)
+	p.nIdle.Add(1)
+	p.nSpinning.Add(-1)
+	p.mu.Unlock()
+	// Advertised as idle; look once more so a push that missed the
+	// advertisement is not left waiting.
+	if p.hasWork() {
+		p.mu.Lock()
+		if i := slices.Index(p.idle, x); i >= 0 {
+			p.idle = slices.Delete(p.idle, i, i+1)
+			p.nIdle.Add(-1)
+			p.nSpinning.Add(1)
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+	}
+	<-x.wake
+}
+
+// ErrNoWorkers is returned when a pool is used without workers.
+var ErrNoWorkers = errors.New("sched: pool has no workers")

@@ -1,0 +1,43 @@
+package sched
+
+// Stats are the counters of one worker, or summed over a node or a cluster.
+// The JSON names are part of the command line's --json contract: add, never
+// rename.
+type Stats struct {
+	Spawns        int64 `json:"spawns"`         // spawn calls, inlined or not
+	Inlined       int64 `json:"inlined"`        // spawns that ran as a direct call
+	TasksRun      int64 `json:"tasks_run"`      // task frames run to completion here
+	LocalSteals   int64 `json:"local_steals"`   // tasks taken from another worker of this node
+	StealAttempts int64 `json:"steal_attempts"` // local steal attempts, successful or not
+	RemoteSteals  int64 `json:"remote_steals"`  // tasks obtained from another node
+	TasksSent     int64 `json:"tasks_sent"`     // tasks lent to another node
+	TasksReceived int64 `json:"tasks_received"` // tasks borrowed from another node
+	BytesSent     int64 `json:"bytes_sent"`     // bytes written to other nodes
+	MessagesSent  int64 `json:"messages_sent"`  // frames written to other nodes
+	MaxDeque      int64 `json:"max_deque"`      // largest deque length seen at a push
+	BlockedWaits  int64 `json:"blocked_waits"`  // Gets that had to park the task
+}
+
+// Add sums o into s (MaxDeque takes the maximum).
+func (s *Stats) Add(o Stats) {
+	s.Spawns += o.Spawns
+	s.Inlined += o.Inlined
+	s.TasksRun += o.TasksRun
+	s.LocalSteals += o.LocalSteals
+	s.StealAttempts += o.StealAttempts
+	s.RemoteSteals += o.RemoteSteals
+	s.TasksSent += o.TasksSent
+	s.TasksReceived += o.TasksReceived
+	s.BytesSent += o.BytesSent
+	s.MessagesSent += o.MessagesSent
+	s.BlockedWaits += o.BlockedWaits
+	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
+}
+
+// InlineRatio is the share of spawns that were inlined.
+func (s Stats) InlineRatio() float64 {
+	if s.Spawns == 0 {
+		return 0
+	}
+	return float64(s.Inlined) / float64(s.Spawns)
+}

@@ -1,0 +1,97 @@
+package sched
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// Kind is what the scheduler knows of a registered task function: its
+// stable name and how to run one of its frames. Package tsys makes one per
+// Register call; the scheduler never sees argument or result types.
+type Kind struct {
+	// Name is the registered name, the identity under which a task crosses
+	// nodes and under which its panics are reported.
+	Name string
+	// ID is a small dense number, the same in every process of one binary
+	// as long as registration order is the same; used to index per-worker
+	// caches.
+	ID int
+	// Run runs the task whose Header is h (the first field of its frame)
+	// and stores its result in the frame.
+	Run func(h *Header, x *Executor)
+}
+
+const (
+	statePending uint32 = iota // in a deque, or taken and running
+	stateDone                  // result stored; readers may read it
+)
+
+// Header is the scheduler's part of a task frame. Package tsys embeds it as
+// the first field of a frame that also holds the argument and the result, so
+// a *Header and its frame share an address.
+type Header struct {
+	state atomic.Uint32
+	kind  *Kind
+	// waiters is the list of waiters blocked on this task, or closedList
+	// once the task is done.
+	waiters atomic.Pointer[waiter]
+	// index is the deque slot the task was pushed to; written before the
+	// push publishes the task and never changed after. Await finds the task
+	// in its own deque by checking that slot (Deque.Holds compares the
+	// slot's contents, so a task pushed to another deque never matches).
+	index int64
+}
+
+// Init prepares a fresh frame for kind k.
+func (h *Header) Init(k *Kind) { h.kind = k }
+
+// Kind returns the task's kind.
+func (h *Header) Kind() *Kind { return h.kind }
+
+// Done reports whether the task's result is stored.
+func (h *Header) Done() bool { return h.state.Load() == stateDone }
+
+// waiter is one reader blocked on a task: an executor, or the goroutine that
+// started a run.
+type waiter struct {
+	next *waiter
+	x    *Executor     // nil for an outside waiter
+	ch   chan struct{} // signalled for an outside waiter
+}
+
+// closedList marks a waiter list that no longer accepts waiters.
+var closedList = unsafe.Pointer(new(waiter))
+
+func closed() *waiter { return (*waiter)(closedList) }
+
+// addWaiter links w in and reports true, or reports false if the task is
+// already done. Pairs with complete: both sides store then load, in
+// opposite orders, with sequentially consistent atomics, so a waiter either
+// sees the task done or is seen by the completer.
+func (h *Header) addWaiter(w *waiter) bool {
+	for {
+		head := h.waiters.Load()
+		if head == closed() {
+			return false
+		}
+		w.next = head
+		if h.waiters.CompareAndSwap(head, w) {
+			return !h.Done()
+		}
+	}
+}
+
+// complete publishes the result and releases the waiters.
+func (h *Header) complete(p *Pool) {
+	h.state.Store(stateDone)
+	if h.waiters.Load() == nil {
+		return
+	}
+	for w := h.waiters.Swap(closed()); w != nil && w != closed(); w = w.next {
+		if w.x != nil {
+			p.resume(w.x)
+		} else {
+			close(w.ch)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+// Package tsys is the public API of the tsys task runtime.
+//
+// A program registers its parallel functions as tasks (Register), and a task
+// spawns others with Spawn, which returns a Future, a value that may not be
+// ready yet (the T-system's T-value). Get reads it, running the task on the
+// spot when it has not started, and letting the worker run other tasks when
+// it is running elsewhere. Run starts a root task on a Runtime and returns
+// its result and counters.
+//
+//	var Fib *tsys.Task[int, int]
+//
+//	func init() { Fib = tsys.Register("fib", fib) }
+//
+//	func fib(c *tsys.Ctx, n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		a := Fib.Spawn(c, n-1) // a T-call, or a C-call when enough tasks exist
+//		b := Fib.Call(c, n-2)  // a plain call
+//		return a.Get(c) + b
+//	}
+//
+//	rt := tsys.New(tsys.Workers(4))
+//	v, stats, err := tsys.Run(ctx, rt, Fib, 35)
+//
+// How the pieces fit: package sched holds the deques, the workers and
+// executors, and the scheduler policy interface; package inline holds the
+// load-based inlining policy that Spawn consults; this package turns typed
+// Go functions into the scheduler's untyped task frames.
+package tsys
