@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tsys-go/tsys/tsys"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/tsys"
 )
 
 var fibTask *tsys.Task[int, int]
@@ -44,4 +44,3 @@ func TestFibAllPolicies(t *testing.T) {
 		}
 	}
 }
-

@@ -105,3 +105,19 @@ func WritePNG(path string, img image.Image) error {
 	}
 	return nil
 }
+
+// CheckWritable reports, before any rendering, whether a PNG can be written
+// at path: it creates the file if it is missing (and removes it again) or
+// opens it for writing if it exists.
+func CheckWritable(path string) error {
+	_, statErr := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("rt: cannot write the image to %s: %w", path, err)
+	}
+	f.Close()
+	if os.IsNotExist(statErr) {
+		os.Remove(path)
+	}
+	return nil
+}

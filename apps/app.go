@@ -1,0 +1,63 @@
+package apps
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// App is one program of the catalog.
+type App struct {
+	Name    string
+	Summary string
+	// Flags registers the app's flags on fs and returns the function that
+	// turns the parsed flags into a Job (or a usage error).
+	Flags func(fs *flag.FlagSet) func() (Job, error)
+}
+
+// Job is one parameterised run of an app.
+type Job interface {
+	// Params are the job's parameters, for the --json output.
+	Params() map[string]any
+	// Run runs the job on rt, its root task on this node.
+	Run(ctx context.Context, rt *tsys.Runtime) (Result, tsys.Stats, error)
+	// Serial runs the plain serial Go version.
+	Serial() (Result, error)
+	// Verify checks a result: verified is true when it was checked against
+	// a published value or the serial version; err is set when the check
+	// failed (the answer is wrong).
+	Verify(r Result) (verified bool, err error)
+}
+
+// Result is an app's answer: Value goes into the JSON "result" field and
+// Text is the one-line human summary.
+type Result struct {
+	Value any
+	Text  string
+}
+
+var catalog = map[string]App{}
+
+func register(a App) { catalog[a.Name] = a }
+
+// Lookup finds an app by name.
+func Lookup(name string) (App, error) {
+	if a, ok := catalog[name]; ok {
+		return a, nil
+	}
+	return App{}, fmt.Errorf("unknown app %q: want one of %s", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the apps in order.
+func Names() []string {
+	var out []string
+	for n := range catalog {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,314 @@
+package apps
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+
+	"github.com/tsys-go/tsys/apps/ep"
+	"github.com/tsys-go/tsys/apps/fib"
+	"github.com/tsys-go/tsys/apps/nqueens"
+	"github.com/tsys-go/tsys/apps/rt"
+	"github.com/tsys-go/tsys/apps/uts"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+func init() {
+	register(App{Name: "fib", Summary: "Fibonacci numbers by naive recursion (-n N)", Flags: fibFlags})
+	register(App{Name: "nqueens", Summary: "count all n-queens solutions (-n N)", Flags: nqueensFlags})
+	register(App{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Flags: utsFlags})
+	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Flags: epFlags})
+	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Flags: rtFlags})
+}
+
+// run is the shared Job.Run of every app: the root task on the runtime,
+// then the app's own conversion of the root's value.
+func run[A, R any](ctx context.Context, r *tsys.Runtime, t *tsys.Task[A, R], arg A, conv func(R) Result) (Result, tsys.Stats, error) {
+	v, st, err := tsys.Run(ctx, r, t, arg)
+	if err != nil {
+		return Result{}, st, err
+	}
+	return conv(v), st, nil
+}
+
+// ---- fib
+
+type fibJob struct{ n int }
+
+func fibFlags(fs *flag.FlagSet) func() (Job, error) {
+	n := fs.Int("n", 35, "compute fib(N)")
+	return func() (Job, error) {
+		if err := fib.Validate(*n); err != nil {
+			return nil, err
+		}
+		return fibJob{n: *n}, nil
+	}
+}
+
+func fibResult(v int64) Result { return Result{Value: v, Text: fmt.Sprintf("fib = %d", v)} }
+
+func (j fibJob) Params() map[string]any { return map[string]any{"n": j.n} }
+func (j fibJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+	return run(ctx, r, fib.Task, j.n, fibResult)
+}
+func (j fibJob) Serial() (Result, error) { return fibResult(fib.Serial(j.n)), nil }
+func (j fibJob) Verify(r Result) (bool, error) {
+	if want := fib.Exact(j.n); r.Value != want {
+		return true, fmt.Errorf("fib(%d) = %v, want %d", j.n, r.Value, want)
+	}
+	return true, nil
+}
+
+// ---- nqueens
+
+type nqueensJob struct{ n int }
+
+func nqueensFlags(fs *flag.FlagSet) func() (Job, error) {
+	n := fs.Int("n", 12, "board size N")
+	return func() (Job, error) {
+		if err := nqueens.Validate(*n); err != nil {
+			return nil, err
+		}
+		return nqueensJob{n: *n}, nil
+	}
+}
+
+func nqueensResult(v int64) Result { return Result{Value: v, Text: fmt.Sprintf("solutions = %d", v)} }
+
+func (j nqueensJob) Params() map[string]any { return map[string]any{"n": j.n} }
+func (j nqueensJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+	return run(ctx, r, nqueens.Task, nqueens.Start(j.n), nqueensResult)
+}
+func (j nqueensJob) Serial() (Result, error) {
+	return nqueensResult(nqueens.Serial(nqueens.Start(j.n))), nil
+}
+func (j nqueensJob) Verify(r Result) (bool, error) {
+	if want := nqueens.Known[j.n]; r.Value != want {
+		return true, fmt.Errorf("nqueens(%d) = %v, want %d (OEIS A000170)", j.n, r.Value, want)
+	}
+	return true, nil
+}
+
+// ---- uts
+
+type utsJob struct {
+	tree   string // "" for a custom tree
+	p      uts.Params
+	known  *uts.Tree
+	verify bool
+}
+
+func utsFlags(fs *flag.FlagSet) func() (Job, error) {
+	p := uts.DefaultParams()
+	p.RegisterFlags(fs)
+	tree := fs.String("tree", "", "a named sample tree: T1..T5, T1L, T2L, T3L, T1XL (overrides -t -a -d -b -r -q -m -f)")
+	verify := fs.Bool("verify", true, "for a custom tree, check the counts against the serial search (not timed)")
+	return func() (Job, error) {
+		j := utsJob{p: p, verify: *verify}
+		if *tree != "" {
+			t, err := uts.Named(*tree)
+			if err != nil {
+				return nil, err
+			}
+			j.tree, j.p, j.known = t.Name, t.Params, &t
+		}
+		if err := j.p.Validate(); err != nil {
+			return nil, err
+		}
+		return j, nil
+	}
+}
+
+func utsResult(c uts.Counts) Result {
+	return Result{
+		Value: map[string]any{"nodes": c.Nodes, "leaves": c.Leaves, "max_depth": c.MaxDepth},
+		Text:  fmt.Sprintf("nodes = %d, leaves = %d, max depth = %d", c.Nodes, c.Leaves, c.MaxDepth),
+	}
+}
+
+func (j utsJob) Params() map[string]any {
+	m := map[string]any{"params": j.p.String()}
+	if j.tree != "" {
+		m["tree"] = j.tree
+	}
+	return m
+}
+func (j utsJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+	return run(ctx, r, uts.Task, uts.RootWork(j.p), utsResult)
+}
+func (j utsJob) Serial() (Result, error) { return utsResult(uts.Serial(j.p)), nil }
+func (j utsJob) Verify(r Result) (bool, error) {
+	var want uts.Counts
+	switch {
+	case j.known != nil && j.known.Leaves > 0:
+		want = uts.Counts{Nodes: j.known.Nodes, Leaves: j.known.Leaves, MaxDepth: j.known.MaxDepth}
+	case j.verify:
+		want = uts.Serial(j.p)
+	default:
+		return false, nil
+	}
+	if got := utsResult(want); fmt.Sprint(got.Value) != fmt.Sprint(r.Value) {
+		return true, fmt.Errorf("uts %s: got %s, want %s", j.p, r.Text, got.Text)
+	}
+	return true, nil
+}
+
+// ---- ep
+
+type epJob struct {
+	class ep.Class
+	leaf  int
+}
+
+func epFlags(fs *flag.FlagSet) func() (Job, error) {
+	class := fs.String("class", "S", "problem class: S, W, A, B or C")
+	leaf := fs.Int("leaf", 1, "batches of 2^16 pairs per leaf task")
+	return func() (Job, error) {
+		c, err := ep.ParseClass(*class)
+		if err != nil {
+			return nil, err
+		}
+		if *leaf < 1 {
+			return nil, fmt.Errorf("ep: --leaf %d: want at least 1 batch per leaf", *leaf)
+		}
+		return epJob{class: c, leaf: *leaf}, nil
+	}
+}
+
+func epResult(r ep.Result) Result {
+	return Result{
+		Value: map[string]any{"sx": r.Sx, "sy": r.Sy, "q": r.Q, "gc": r.Count()},
+		Text:  fmt.Sprintf("sx = %.15e, sy = %.15e, gc = %d", r.Sx, r.Sy, r.Count()),
+	}
+}
+
+func (j epJob) Params() map[string]any { return map[string]any{"class": j.class.Name, "leaf": j.leaf} }
+func (j epJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+	return run(ctx, r, ep.Task, j.class.Whole(j.leaf), func(v ep.Result) Result {
+		res := epResult(v)
+		res.Value.(map[string]any)["raw"] = v
+		return res
+	})
+}
+func (j epJob) Serial() (Result, error) {
+	v := ep.Serial(j.class)
+	res := epResult(v)
+	res.Value.(map[string]any)["raw"] = v
+	return res, nil
+}
+func (j epJob) Verify(r Result) (bool, error) {
+	m := r.Value.(map[string]any)
+	raw := m["raw"].(ep.Result)
+	delete(m, "raw")
+	return true, j.class.Verify(raw)
+}
+
+// ---- rt
+
+type rtJob struct {
+	job    rt.Job
+	scene  string
+	leaf   int
+	out    string
+	verify bool
+}
+
+func rtFlags(fs *flag.FlagSet) func() (Job, error) {
+	d := rt.DefaultJob()
+	scene := fs.String("scene", "balls", "scene: balls, tetra or grid")
+	w := fs.Int("w", int(d.Width), "image width in pixels")
+	h := fs.Int("h", int(d.Height), "image height in pixels")
+	level := fs.Int("level", -1, "scene size level (balls: sphereflake depth; default per scene)")
+	samples := fs.Int("samples", int(d.Samples), "supersampling: S x S rays per pixel")
+	depth := fs.Int("depth", int(d.MaxDepth), "reflection depth limit")
+	leaf := fs.Int("leaf", 1024, "largest area in pixels that a leaf task renders")
+	out := fs.String("o", "", "write the image to this PNG file")
+	verify := fs.Bool("verify", true, "compare the image with the serial render (not timed)")
+	return func() (Job, error) {
+		id, err := rt.SceneID(*scene)
+		if err != nil {
+			return nil, err
+		}
+		j := rt.Job{Scene: id, Level: int32(*level), Width: int32(*w), Height: int32(*h), Samples: int32(*samples), MaxDepth: int32(*depth)}
+		if *level < 0 {
+			_, _, def, _ := rt.LevelRange(id)
+			j.Level = def
+		}
+		if err := j.Validate(); err != nil {
+			return nil, err
+		}
+		if *leaf < 1 {
+			return nil, fmt.Errorf("rt: --leaf %d: want at least 1 pixel", *leaf)
+		}
+		if *out != "" {
+			if err := rt.CheckWritable(*out); err != nil {
+				return nil, err
+			}
+		}
+		return rtJob{job: j, scene: *scene, leaf: *leaf, out: *out, verify: *verify}, nil
+	}
+}
+
+func (j rtJob) image(pix []byte) (*image.NRGBA, error) {
+	img := rt.NewImage(j.job)
+	rt.Assemble(j.job, rt.Rect{X1: j.job.Width, Y1: j.job.Height}, pix, img)
+	if j.out != "" {
+		if err := rt.WritePNG(j.out, img); err != nil {
+			return nil, err
+		}
+	}
+	return img, nil
+}
+
+func (j rtJob) result(img *image.NRGBA) Result {
+	v := map[string]any{"width": j.job.Width, "height": j.job.Height, "scene": j.scene, "level": j.job.Level}
+	if j.out != "" {
+		v["file"] = j.out
+	}
+	v["pix"] = img.Pix
+	text := fmt.Sprintf("%s %dx%d rendered", j.scene, j.job.Width, j.job.Height)
+	if j.out != "" {
+		text += " to " + j.out
+	}
+	return Result{Value: v, Text: text}
+}
+
+func (j rtJob) Params() map[string]any {
+	return map[string]any{"scene": j.scene, "level": j.job.Level, "w": j.job.Width, "h": j.job.Height,
+		"samples": j.job.Samples, "depth": j.job.MaxDepth, "leaf": j.leaf}
+}
+func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+	pix, st, err := tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
+	if err != nil {
+		return Result{}, st, err
+	}
+	img, err := j.image(pix)
+	if err != nil {
+		return Result{}, st, err
+	}
+	return j.result(img), st, nil
+}
+func (j rtJob) Serial() (Result, error) {
+	img := rt.Serial(j.job)
+	if j.out != "" {
+		if err := rt.WritePNG(j.out, img); err != nil {
+			return Result{}, err
+		}
+	}
+	return j.result(img), nil
+}
+func (j rtJob) Verify(r Result) (bool, error) {
+	m := r.Value.(map[string]any)
+	pix := m["pix"].([]byte)
+	delete(m, "pix")
+	if !j.verify {
+		return false, nil
+	}
+	if !bytes.Equal(pix, rt.Serial(j.job).Pix) {
+		return true, errors.New("rt: the image differs from the serial render")
+	}
+	return true, nil
+}

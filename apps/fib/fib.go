@@ -1,0 +1,53 @@
+// Package fib is the classic finest-grained divide and conquer: fib(n) as
+// fib(n-1) + fib(n-2), one task per call. It measures nothing but the
+// runtime's own cost per spawn, which is why it is the test of load-based
+// inlining.
+package fib
+
+import (
+	"fmt"
+
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// Task is fib as a registered task.
+var Task *tsys.Task[int, int64]
+
+func init() { Task = tsys.Register("fib", fib) }
+
+func fib(c *tsys.Ctx, n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	a := Task.Spawn(c, n-1)
+	b := Task.Call(c, n-2)
+	return a.Get(c) + b
+}
+
+// Serial is the plain recursive Go version: the T_S baseline.
+func Serial(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	return Serial(n-1) + Serial(n-2)
+}
+
+// Exact computes fib(n) by iteration, to verify a run.
+func Exact(n int) int64 {
+	a, b := int64(0), int64(1)
+	for i := 0; i < n; i++ {
+		a, b = b, a+b
+	}
+	return a
+}
+
+// MaxN is the largest n whose result fits in an int64.
+const MaxN = 92
+
+// Validate checks n.
+func Validate(n int) error {
+	if n < 0 || n > MaxN {
+		return fmt.Errorf("fib: -n %d out of range: want 0..%d", n, MaxN)
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+// Command tsys runs the tsys apps on one machine or a cluster, serves as a
+// cluster node, and benchmarks schedulers.
+//
+//	tsys run APP [app flags] [common flags]
+//	tsys node [--bind HOST:PORT] [--join HOST:PORT,...] [--workers W] [--zone Z] [--key-file F]
+//	tsys bench [flags]
+//
+// Exit codes: 0 success; 1 the job failed (the message says why); 2 bad
+// usage (unknown command, app, flag or value).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tsys-go/tsys/apps"
+)
+
+// usageError is a mistake on the command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func realMain(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(stderr, "tsys: %v\n", err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "tsys: %v\n", err)
+		return 1
+	}
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, topUsage())
+		return usagef("no command given")
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run":
+		return runCommand(rest, stdout, stderr)
+	case "node":
+		return nodeCommand(rest, stdout, stderr)
+	case "bench":
+		return benchCommand(rest, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, topUsage())
+		return nil
+	default:
+		fmt.Fprint(stderr, topUsage())
+		return usagef("unknown command %q", cmd)
+	}
+}
+
+func topUsage() string {
+	var b strings.Builder
+	b.WriteString(`usage:
+  tsys run APP [app flags] [common flags]   run one job and print its result
+  tsys node [flags]                         serve work to a cluster
+  tsys bench [flags]                        the scheduler benchmark matrix
+
+apps:
+`)
+	for _, n := range apps.Names() {
+		a, _ := apps.Lookup(n)
+		fmt.Fprintf(&b, "  %-8s %s\n", n, a.Summary)
+	}
+	b.WriteString("\nRun 'tsys run APP -h' for an app's flags.\n")
+	return b.String()
+}

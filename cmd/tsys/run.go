@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"github.com/tsys-go/tsys/apps"
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// commonFlags are the flags every app of `tsys run` takes.
+type commonFlags struct {
+	workers    int
+	inline     string
+	serial     bool
+	json       bool
+	sched      string
+	profile    string
+	profileDir string
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "workers per node")
+	fs.StringVar(&c.inline, "inline", inline.Default().String(), "inlining policy: load:K, off or always")
+	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
+	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
+	fs.StringVar(&c.sched, "sched", "local", "scheduler: local")
+	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace")
+	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
+}
+
+// runConfig is a parsed `tsys run` command line.
+type runConfig struct {
+	app    apps.App
+	job    apps.Job
+	common commonFlags
+	inline inline.Policy
+	policy func(workers int) sched.Policy
+}
+
+func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stderr, topUsage())
+		return nil, usagef("run needs an app")
+	}
+	app, err := apps.Lookup(args[0])
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	fs := flag.NewFlagSet("tsys run "+app.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := &runConfig{app: app}
+	makeJob := app.Flags(fs)
+	cfg.common.register(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, usagef("help requested")
+		}
+		return nil, usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+	}
+	if cfg.job, err = makeJob(); err != nil {
+		return nil, usageError{err.Error()}
+	}
+	if cfg.common.workers < 1 {
+		return nil, usagef("--workers %d: want at least 1", cfg.common.workers)
+	}
+	if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
+		return nil, usageError{err.Error()}
+	}
+	if cfg.policy, err = parseScheduler(cfg.common.sched); err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return cfg, nil
+}
+
+// parseScheduler reads --sched.
+func parseScheduler(s string) (func(int) sched.Policy, error) {
+	switch s {
+	case "local":
+		return func(w int) sched.Policy { return sched.NewLocalStealer(w) }, nil
+	}
+	return nil, fmt.Errorf("unknown scheduler %q: want local", s)
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseRun(args, stderr)
+	if err != nil {
+		return err
+	}
+	stop, err := startProfile(cfg.common.profile, cfg.common.profileDir)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+
+	rep := report{
+		App:     cfg.app.Name,
+		Params:  cfg.job.Params(),
+		Nodes:   1,
+		Workers: cfg.common.workers,
+	}
+	var res apps.Result
+	start := time.Now()
+	if cfg.common.serial {
+		rep.Scheduler, rep.Inline, rep.Workers = "serial", "always", 1
+		res, err = cfg.job.Serial()
+		rep.WallSeconds = time.Since(start).Seconds()
+	} else {
+		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline), tsys.Scheduler(cfg.policy))
+		rep.Scheduler, rep.Inline = rt.SchedulerName(), rt.InlinePolicy().String()
+		res, rep.Stats, err = cfg.job.Run(ctx, rt)
+		rep.WallSeconds = time.Since(start).Seconds()
+		rep.PerWorker = rt.WorkerStats()
+	}
+	if err != nil {
+		return fmt.Errorf("%s failed: %w", cfg.app.Name, err)
+	}
+	verified, verr := cfg.job.Verify(res)
+	rep.Result, rep.Verified = res.Value, verified && verr == nil
+	if cfg.common.json {
+		if err := rep.writeJSON(stdout); err != nil {
+			return err
+		}
+	} else {
+		rep.writeText(stdout, res.Text)
+	}
+	if verr != nil {
+		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
+	}
+	return nil
+}
