@@ -39,6 +39,11 @@ const maxCredit = 64
 // maxStaleness at the measured pace of inlined spawns: 1 for coarse tasks,
 // so that every spawn asks, up to maxCredit for the finest.
 func (x *Executor) AllowCCall() bool {
+	if x.pool.ending.Load() {
+		// A cancellation point for programs that inline nearly every
+		// spawn: the credit bounds how long until the next one.
+		panic(abortRun)
+	}
 	w := x.w
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted

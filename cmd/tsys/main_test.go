@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = realMain(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "no command"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"run"}, "run needs an app"},
+		{[]string{"run", "nope"}, `unknown app "nope"`},
+		{[]string{"run", "fib", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"run", "fib", "-n", "-3"}, "out of range"},
+		{[]string{"run", "fib", "--workers", "0"}, "--workers 0"},
+		{[]string{"run", "fib", "--inline", "sometimes"}, `unknown inlining policy "sometimes"`},
+		{[]string{"run", "fib", "--sched", "psychic"}, `unknown scheduler "psychic"`},
+		{[]string{"run", "uts", "--tree", "T9"}, `unknown tree "T9"`},
+		{[]string{"run", "uts", "-q", "1.5", "-t", "0"}, "q"},
+		{[]string{"run", "ep", "--class", "Z"}, `unknown class "Z"`},
+		{[]string{"run", "rt", "--scene", "teapot"}, `unknown scene "teapot"`},
+		{[]string{"run", "rt", "-w", "-5"}, "width"},
+		{[]string{"run", "rt", "-o", "/nonexistent-dir/x.png"}, "cannot write the image to /nonexistent-dir/x.png"},
+		{[]string{"run", "fib", "extra"}, `unexpected argument "extra"`},
+	}
+	for _, c := range cases {
+		code, _, stderr := run(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.msg) {
+			t.Errorf("tsys %v: exit %d, stderr %q; want exit 2 mentioning %q", c.args, code, stderr, c.msg)
+		}
+	}
+}
+
+// TestJSONContract checks the --json object's fields (CLI-CONTRACT.md).
+func TestJSONContract(t *testing.T) {
+	code, stdout, stderr := run(t, "run", "nqueens", "-n", "8", "--workers", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var obj map[string]any
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(&obj); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON object:\n%s", stdout)
+	}
+	for _, f := range []string{"app", "params", "result", "verified", "nodes", "workers", "scheduler", "inline", "wall_seconds", "stats"} {
+		if _, ok := obj[f]; !ok {
+			t.Errorf("field %q missing", f)
+		}
+	}
+	stats := obj["stats"].(map[string]any)
+	for _, f := range []string{"spawns", "inlined", "tasks_run", "local_steals", "steal_attempts", "remote_steals", "tasks_sent", "tasks_received", "bytes_sent", "messages_sent"} {
+		if _, ok := stats[f]; !ok {
+			t.Errorf("stats field %q missing", f)
+		}
+	}
+	if obj["app"] != "nqueens" || obj["result"] != float64(92) || obj["verified"] != true ||
+		obj["nodes"] != float64(1) || obj["workers"] != float64(2) || obj["inline"] != "load:4" {
+		t.Errorf("unexpected values: %v", obj)
+	}
+	if obj["params"].(map[string]any)["n"] != float64(8) {
+		t.Errorf("params = %v", obj["params"])
+	}
+}
+
+func TestSerialAndText(t *testing.T) {
+	code, stdout, _ := run(t, "run", "fib", "-n", "20", "--serial")
+	if code != 0 || !strings.Contains(stdout, "fib = 6765") || !strings.Contains(stdout, "verified") {
+		t.Errorf("serial run: exit %d, %q", code, stdout)
+	}
+	code, stdout, _ = run(t, "run", "fib", "-n", "20", "--inline", "off", "--workers", "2")
+	if code != 0 || !strings.Contains(stdout, "inlined 0.0%") || !strings.Contains(stdout, "local steals") {
+		t.Errorf("text summary: exit %d, %q", code, stdout)
+	}
+}
+
+func TestRTWritesPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "img.png")
+	code, stdout, stderr := run(t, "run", "rt", "-w", "64", "-h", "48", "--samples", "1", "-o", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj["verified"] != true || obj["result"].(map[string]any)["file"] != out {
+		t.Errorf("rt result: %v", obj)
+	}
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test command of README.md, run by CI as it is.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+echo "== go vet"
+go vet ./...
+echo "== runtime packages with the race detector"
+go test -race -count=1 $(go list ./inline/... ./sched/... ./tsys/... ./fishing/... ./net/... 2>/dev/null)
+echo "== apps, command line and cluster"
+go test -count=1 $(go list ./... | grep -vE '/(inline|sched|tsys|fishing|net)(/|$)')

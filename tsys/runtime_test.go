@@ -1,0 +1,199 @@
+package tsys_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// checkNoLeak fails if goroutines started by the test outlive it: a run
+// must leave nothing running behind.
+func checkNoLeak(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%d goroutines leaked:\n%s", n-before, buf[:runtime.Stack(buf, true)])
+		}
+	})
+}
+
+var (
+	panicky  *tsys.Task[int, int]
+	sleeper  *tsys.Task[int, int]
+	consumer *tsys.Task[tsys.Future[int], int]
+	producer *tsys.Task[int, int]
+	sharer   *tsys.Task[int, int]
+)
+
+func init() {
+	panicky = tsys.Register("test.panicky", func(c *tsys.Ctx, n int) int {
+		if n == 0 {
+			panic("boom at the leaf")
+		}
+		a := panicky.Spawn(c, n-1)
+		b := panicky.Call(c, n-1)
+		return a.Get(c) + b
+	})
+	sleeper = tsys.Register("test.sleeper", func(c *tsys.Ctx, n int) int {
+		if n == 0 {
+			time.Sleep(time.Millisecond)
+			return 1
+		}
+		a := sleeper.Spawn(c, n-1)
+		b := sleeper.Call(c, n-1)
+		return a.Get(c) + b
+	})
+	// A future read by a task other than its creator, after the creator
+	// has returned.
+	producer = tsys.Register("test.producer", func(c *tsys.Ctx, n int) int {
+		time.Sleep(time.Duration(n) * time.Microsecond)
+		return n * n
+	})
+	consumer = tsys.Register("test.consumer", func(c *tsys.Ctx, f tsys.Future[int]) int {
+		return f.Get(c) + 1
+	})
+	sharer = tsys.Register("test.sharer", func(c *tsys.Ctx, n int) int {
+		total := 0
+		var outs []tsys.Future[int]
+		for i := 1; i <= n; i++ {
+			p := producer.Spawn(c, i)
+			// Two readers of the same future, neither of them its creator.
+			outs = append(outs, consumer.Spawn(c, p), consumer.Spawn(c, p))
+		}
+		for _, o := range outs {
+			total += o.Get(c)
+		}
+		return total
+	})
+}
+
+func TestPanicBecomesErrorAndRuntimeStaysUsable(t *testing.T) {
+	checkNoLeak(t)
+	for _, w := range []int{1, 2, 4} {
+		rt := tsys.New(tsys.Workers(w), tsys.Inline(inline.Never()))
+		_, _, err := tsys.Run(context.Background(), rt, panicky, 6)
+		var tp *tsys.TaskPanic
+		if !errors.As(err, &tp) {
+			t.Fatalf("workers=%d: err = %v, want a *TaskPanic", w, err)
+		}
+		if tp.Task != "test.panicky" || tp.Value != "boom at the leaf" || !strings.Contains(string(tp.Stack), "runtime_test.go") {
+			t.Errorf("workers=%d: panic report %q / %v lacks the task, value or stack", w, tp.Task, tp.Value)
+		}
+		if !strings.Contains(err.Error(), `task "test.panicky" panicked: boom at the leaf`) {
+			t.Errorf("error text %q does not name the task and the value", err)
+		}
+		// The same runtime runs the next job normally.
+		got, _, err := tsys.Run(context.Background(), rt, fibTask, 20)
+		if err != nil || got != fibSerial(20) {
+			t.Fatalf("workers=%d: run after a panic: %d, %v", w, got, err)
+		}
+	}
+}
+
+func TestCancellationStopsARun(t *testing.T) {
+	checkNoLeak(t)
+	rt := tsys.New(tsys.Workers(2))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	// 2^20 leaves of 1 ms: minutes of work if not stopped.
+	_, _, err := tsys.Run(ctx, rt, sleeper, 20)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want one wrapping context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+	got, _, err := tsys.Run(context.Background(), rt, sleeper, 3)
+	if err != nil || got != 8 {
+		t.Fatalf("run after cancellation: %d, %v", got, err)
+	}
+}
+
+func TestFuturesSharedBetweenTasks(t *testing.T) {
+	checkNoLeak(t)
+	want := 0
+	for i := 1; i <= 40; i++ {
+		want += 2 * (i*i + 1)
+	}
+	for _, w := range []int{1, 2, 4} {
+		for _, pol := range []inline.Policy{inline.Never(), inline.Default(), inline.Everything()} {
+			rt := tsys.New(tsys.Workers(w), tsys.Inline(pol))
+			got, _, err := tsys.Run(context.Background(), rt, sharer, 40)
+			if err != nil || got != want {
+				t.Fatalf("workers=%d inline=%s: %d, %v; want %d", w, pol, got, err, want)
+			}
+		}
+	}
+}
+
+// TestWaitsDoNotIdleWorkers: with two workers and tasks that block in Get
+// on stolen work, blocked waits happen and the result is still right.
+func TestWaitsDoNotIdleWorkers(t *testing.T) {
+	checkNoLeak(t)
+	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
+	got, st, err := tsys.Run(context.Background(), rt, sleeper, 8)
+	if err != nil || got != 256 {
+		t.Fatalf("got %d, %v", got, err)
+	}
+	if st.LocalSteals == 0 {
+		t.Errorf("two workers never stole: %+v", st)
+	}
+	// A spawn at each of the 255 inner nodes, plus the root.
+	if st.TasksRun != 256 {
+		t.Errorf("tasks run = %d, want 256 (every spawn a task)", st.TasksRun)
+	}
+}
+
+func TestStatsAddUp(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.LoadK(2)))
+	_, st, err := tsys.Run(context.Background(), rt, fibTask, 25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every spawn is inlined or becomes a task that runs once; the root
+	// runs too.
+	// fib(25) spawns at each call with n >= 2: fib(26)-1 of them.
+	if st.Spawns != 121392 || st.Spawns-st.Inlined+1 != st.TasksRun {
+		t.Errorf("spawns %d, inlined %d, tasks run %d: do not add up", st.Spawns, st.Inlined, st.TasksRun)
+	}
+	var sum tsys.Stats
+	for _, w := range rt.WorkerStats() {
+		sum.Add(w)
+	}
+	if sum != st {
+		t.Errorf("per-worker stats %+v do not sum to %+v", sum, st)
+	}
+}
+
+func TestIdleRuntimeBurnsNoCPU(t *testing.T) {
+	checkNoLeak(t)
+	var busy atomic.Bool
+	idle := tsys.Register("test.idle", func(c *tsys.Ctx, d time.Duration) int {
+		time.Sleep(d)
+		busy.Store(true)
+		return 0
+	})
+	rt := tsys.New(tsys.Workers(2))
+	// One task sleeps; the other worker has nothing to do and must park.
+	start := cpuTime()
+	if _, _, err := tsys.Run(context.Background(), rt, idle, 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if used := cpuTime() - start; used > 150*time.Millisecond {
+		t.Errorf("an idle worker used %v of CPU in 300 ms", used)
+	}
+}
