@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -24,12 +23,14 @@ const spinFor = 50 * time.Microsecond
 type Pool struct {
 	workers []*Worker
 	policy  Policy
+	remote  Remote
 
 	runMu sync.Mutex // one run at a time
 
 	mu        sync.Mutex
 	idle      []*Executor // parked executors holding a worker
 	resumable []*Executor // released waiters that need a worker
+	injected  []*Header   // tasks from other nodes, oldest first
 	blocked   map[*Executor]struct{}
 	err       error
 	failed    chan struct{}
@@ -37,6 +38,7 @@ type Pool struct {
 	nIdle      atomic.Int32
 	nSpinning  atomic.Int32
 	nResumable atomic.Int32
+	nInjected  atomic.Int32
 	ending     atomic.Bool
 	wg         sync.WaitGroup
 }
@@ -67,19 +69,29 @@ func (p *Pool) Policy() Policy { return p.policy }
 // a task panics, then stops every executor of the run and returns the
 // summed counters. Tasks still queued when the run ends are dropped.
 func (p *Pool) Run(ctx context.Context, root *Header) (Stats, error) {
+	return p.session(ctx, root, nil)
+}
+
+// session runs the workers until root is done (if there is a root), stop is
+// closed, ctx ends or a task fails.
+func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) (Stats, error) {
 	p.runMu.Lock()
 	defer p.runMu.Unlock()
 	p.reset()
 
-	rootDone := &waiter{ch: make(chan struct{})}
-	root.addWaiter(rootDone)
-	w0 := p.workers[0]
-	root.index = w0.dq.Push(root)
+	var rootDone chan struct{}
+	if root != nil {
+		w := &waiter{ch: make(chan struct{})}
+		root.addWaiter(w)
+		rootDone = w.ch
+		root.index = p.workers[0].dq.Push(root)
+	}
 	for _, w := range p.workers {
 		p.startExecutor(w)
 	}
 	select {
-	case <-rootDone.ch:
+	case <-rootDone:
+	case <-stop:
 	case <-p.failed:
 	case <-ctx.Done():
 		p.fail(fmt.Errorf("run cancelled: %w", context.Cause(ctx)))
@@ -92,7 +104,9 @@ func (p *Pool) Run(ctx context.Context, root *Header) (Stats, error) {
 		total.Add(w.Stats())
 		w.dq.Clear()
 	}
-	if root.Done() {
+	p.injected = p.injected[:0]
+	p.nInjected.Store(0)
+	if root != nil && root.Done() {
 		// The root finished even if something failed after it.
 		return total, nil
 	}
@@ -261,7 +275,7 @@ func (p *Pool) wakeOne() {
 
 // hasWork reports whether a parking executor should look again.
 func (p *Pool) hasWork() bool {
-	if p.ending.Load() || p.nResumable.Load() > 0 {
+	if p.ending.Load() || p.nResumable.Load() > 0 || p.nInjected.Load() > 0 {
 		return true
 	}
 	for _, w := range p.workers {
@@ -284,7 +298,11 @@ func (x *Executor) findWork() *Header {
 			p.nSpinning.Add(-1)
 			return nil
 		}
-		if h := w.dq.Pop(); h != nil {
+		h := w.dq.Pop()
+		if h == nil && p.nInjected.Load() > 0 {
+			h = p.takeInjected()
+		}
+		if h != nil {
 			p.nSpinning.Add(-1)
 			return h
 		}
@@ -301,6 +319,10 @@ func (x *Executor) findWork() *Header {
 					p.wakeOne()
 				}
 				return h
+			}
+		case Fish:
+			if p.remote != nil {
+				p.remote.Fish(a.Node, a.Count)
 			}
 		case Park:
 			now := time.Now()
@@ -348,5 +370,3 @@ func (x *Executor) park() {
 	<-x.wake
 }
 
-// ErrNoWorkers is returned when a pool is used without workers.
-var ErrNoWorkers = errors.New("sched: pool has no workers")

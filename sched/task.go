@@ -19,6 +19,21 @@ type Kind struct {
 	// Run runs the task whose Header is h (the first field of its frame)
 	// and stores its result in the frame.
 	Run func(h *Header, x *Executor)
+
+	// The codec of a task that crosses nodes: the argument travels to the
+	// borrower, the result back to the lender. A kind whose types cannot
+	// be encoded returns errors here and its tasks are never lent.
+	EncodeArg    func(h *Header) ([]byte, error)
+	NewFromArg   func(arg []byte) (*Header, error)
+	EncodeResult func(h *Header) ([]byte, error)
+	DecodeResult func(h *Header, res []byte) error
+}
+
+// Loan marks a task borrowed from another node: where its result goes.
+type Loan struct {
+	Node NodeID
+	Job  uint64
+	ID   uint64
 }
 
 const (
@@ -35,6 +50,8 @@ type Header struct {
 	// waiters is the list of waiters blocked on this task, or closedList
 	// once the task is done.
 	waiters atomic.Pointer[waiter]
+	// loan is set on a task borrowed from another node.
+	loan *Loan
 	// index is the deque slot the task was pushed to; written before the
 	// push publishes the task and never changed after. Await finds the task
 	// in its own deque by checking that slot (Deque.Holds compares the
@@ -44,6 +61,13 @@ type Header struct {
 
 // Init prepares a fresh frame for kind k.
 func (h *Header) Init(k *Kind) { h.kind = k }
+
+// SetLoan marks a task as borrowed; its result will be returned through
+// the pool's Remote when it completes.
+func (h *Header) SetLoan(l *Loan) { h.loan = l }
+
+// Loan returns the loan of a borrowed task, or nil.
+func (h *Header) Loan() *Loan { return h.loan }
 
 // Kind returns the task's kind.
 func (h *Header) Kind() *Kind { return h.kind }
@@ -84,6 +108,9 @@ func (h *Header) addWaiter(w *waiter) bool {
 // complete publishes the result and releases the waiters.
 func (h *Header) complete(p *Pool) {
 	h.state.Store(stateDone)
+	if h.loan != nil && p.remote != nil {
+		p.remote.Return(h)
+	}
 	if h.waiters.Load() == nil {
 		return
 	}

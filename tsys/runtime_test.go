@@ -5,7 +5,6 @@ import (
 	"errors"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,9 +35,14 @@ var (
 	consumer *tsys.Task[tsys.Future[int], int]
 	producer *tsys.Task[int, int]
 	sharer   *tsys.Task[int, int]
+	idle     *tsys.Task[time.Duration, int]
 )
 
 func init() {
+	idle = tsys.Register("test.idle", func(c *tsys.Ctx, d time.Duration) int {
+		time.Sleep(d)
+		return 0
+	})
 	panicky = tsys.Register("test.panicky", func(c *tsys.Ctx, n int) int {
 		if n == 0 {
 			panic("boom at the leaf")
@@ -181,12 +185,6 @@ func TestStatsAddUp(t *testing.T) {
 
 func TestIdleRuntimeBurnsNoCPU(t *testing.T) {
 	checkNoLeak(t)
-	var busy atomic.Bool
-	idle := tsys.Register("test.idle", func(c *tsys.Ctx, d time.Duration) int {
-		time.Sleep(d)
-		busy.Store(true)
-		return 0
-	})
 	rt := tsys.New(tsys.Workers(2))
 	// One task sleeps; the other worker has nothing to do and must park.
 	start := cpuTime()

@@ -1,0 +1,110 @@
+// Package fishing is the cross-node scheduler of tsys: work stealing between
+// nodes, which NewTS (the T-system's later implementation) calls fishing. A
+// node whose workers find no ready task at home sends a fishing request to
+// another node; that node answers with its oldest ready task(s), or with a
+// refusal.
+//
+// Like every sched.Policy, a fishing Policy is an event-driven object with no
+// goroutine and no socket: the engine hosting it calls its methods on events
+// (a worker is idle, a request or an answer arrived, a node joined or left, a
+// load report came, time passed) and carries out the actions it returns. The
+// same code therefore runs in the runtime, in unit tests on a fake clock
+// (SetClock) and in the discrete-event simulator of the tests.
+//
+// # The algorithm
+//
+// An idle worker first looks at home: its first 2 x (workers-1) attempts are
+// answered by an embedded sched.LocalStealer, each a steal from a random
+// other worker of the node. Only when those fail does it fish: if fewer than
+// MaxInFlight requests are outstanding and some peer is eligible, Idle
+// returns Fish{Node: victim, Count: TasksPerAnswer} and counts the request in
+// flight; otherwise it returns Park. Requests in flight go to distinct peers.
+// A peer is eligible when no request to it is in flight and it is not backing
+// off.
+//
+// A node asked for work (StealRequest) with ready tasks lends
+// min(TasksPerAnswer, ceil(ready/2)) of them, its oldest, which in a
+// divide-and-conquer program are the largest pieces of work; it refuses when
+// it holds fewer than MinReady. Lending at most half, rounded up, keeps a
+// node from giving away everything it has while still letting a node with a
+// single ready task lend it.
+//
+// The answer (StealReply) frees the request's slot. A refusal puts the peer
+// in backoff: it is not asked for RetryBackoff, doubled on every further
+// refusal up to MaxBackoff; an answer with tasks resets it. A request left
+// unanswered for ReplyTimeout (the peer may have died, or the message been
+// lost) is forgotten on the next Tick and counts as a refusal; a request to
+// a peer that leaves the cluster (Membership) is dropped at once. Either way
+// the node may fish elsewhere.
+//
+// Once a worker has gone past the local attempts the node is hungry, until an
+// answer brings tasks or a Tick reports the node busy (no idle worker, or
+// ready tasks). While it is hungry, the events that can free a slot or a peer
+// (a refusal, a Tick, a join or leave, a load report) fill the free slots
+// themselves and return the Fish actions, so a node whose workers have all
+// parked keeps fishing: after a refusal it asks the next eligible peer at
+// once, and once every peer is backing off it asks again on the first Tick
+// after a backoff ends. The engine should therefore Tick every few
+// milliseconds.
+//
+// Idle is called by several workers at once. The state lives under a mutex,
+// but a worker that cannot fish (every slot in use, no peer, every peer
+// backing off) learns it from one atomic load (and a clock read while a
+// backoff runs), so spinning workers do not contend on the lock.
+//
+// # Victims
+//
+// Random (the default) picks uniformly among the eligible peers: the
+// classic work-stealing choice, provably efficient and needing no
+// information.
+//
+// Load picks the eligible peer whose last load report (LoadReport) showed the
+// most ready tasks, ties broken at random. Peers that reported nothing ready
+// are skipped; peers never heard from are asked only when no report shows
+// work, and when every peer has reported nothing ready the node does not fish
+// at all until a report shows some. A refusal counts as a fresh report of
+// nothing ready.
+//
+// Zone prefers peers of the node's own zone and keeps at most one request to
+// another zone in flight: Satin's cluster-aware random stealing (CRS), in
+// which a node steals synchronously inside its own cluster while one
+// asynchronous wide-area steal request is outstanding. With MaxInFlight = 1
+// the one slot goes to the own zone, and to another zone only when no peer
+// of the own zone is eligible; with MaxInFlight >= 2 a wide-area request is
+// sent alongside the own-zone ones, as in CRS. In a single zone Zone is
+// Random.
+//
+// # Parameters and defaults
+//
+//   - Victim = Random: needs no load reports and no zones.
+//   - MaxInFlight = 1: one request per node, as NewTS fishing; each task
+//     moved costs a wide-area round trip, and more outstanding requests
+//     mostly bring tasks the node's workers would have found at home a
+//     moment later. Raise it (to 2) with Zone to get CRS's overlap of local
+//     and wide-area stealing.
+//   - TasksPerAnswer = 1: the oldest task of a divide-and-conquer program
+//     carries a large share of the remaining work, and one is enough to feed
+//     a whole node, whose workers split it by local stealing. NewTS moved
+//     1.86 tasks on average on EP with 2 nodes, 1 being ideal. Larger values
+//     suit flat workloads of many small independent tasks.
+//   - RetryBackoff = 5 ms, doubling to MaxBackoff = 200 ms: a refused node
+//     stops flooding a peer that has nothing (a few round trips on a LAN),
+//     while a peer that gets work again is asked within at most 200 ms. An
+//     answer with tasks resets it. Negative RetryBackoff disables it.
+//   - MinReady = 1: lend whenever there is something to lend. The trade-off:
+//     a node lending its only ready task may leave one of its own workers
+//     (that would have stolen it locally, at no network cost) idle, but a
+//     higher threshold keeps a whole idle node waiting while the lender's
+//     workers are busy anyway; with coarse tasks, lending early wins.
+//   - ReplyTimeout = 1 s: far above any LAN round trip, small against a run.
+//
+// A zero field of Params takes its default, so Params{Victim: Zone} is a
+// complete configuration.
+//
+// # Not in this version
+//
+// Requests are never deferred: a node with nothing to lend refuses at once,
+// so Spawned is never needed and WantsSpawns is always false. (NewTS-style
+// deferral, answering a request from the next spawned task, would use
+// sched.Defer and Spawned.)
+package fishing

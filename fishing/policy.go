@@ -1,0 +1,426 @@
+package fishing
+
+import (
+	"hash/fnv"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// Policy is the fishing scheduler of one node. It implements sched.Policy.
+type Policy struct {
+	local      *sched.LocalStealer // the node's own workers, first
+	self       sched.NodeID
+	zone       string
+	localTries int // Idle attempts left to local stealing: 2 x (workers-1)
+	p          Params
+	name       string
+
+	// gate lets Idle answer Park without taking mu. It holds, as Unix
+	// nanoseconds, a time before which no fishing request can be sent
+	// unless some event changes the state first (every event recomputes
+	// it): 0 when one can be sent now, MaxInt64 when only an event can
+	// help (no peer, every slot in use, no candidate at all).
+	gate atomic.Int64
+	// hungry: some worker ran out of local victims and nothing since says
+	// the node has work again. While hungry, events that free a slot or a
+	// peer send new requests themselves, so a node whose workers all
+	// parked keeps fishing.
+	hungry atomic.Bool
+
+	mu      sync.Mutex
+	clock   func() time.Time
+	peers   []*peer
+	index   map[sched.NodeID]int // position in peers
+	flying  int                  // requests in flight
+	cross   int                  // ... of them to another zone
+	rng     uint64
+	scratch []*peer
+	other   []*peer
+	stats   Stats
+}
+
+// peer is what the policy knows of another node.
+type peer struct {
+	id       sched.NodeID
+	zone     string
+	same     bool // same zone as this node
+	ready    int  // Ready of its last load report
+	reported bool // a load report (or a refusal) was heard
+	backoff  time.Duration
+	until    time.Time // not asked before this
+	inFlight bool
+	sentAt   time.Time
+}
+
+// Stats counts what a policy did.
+type Stats struct {
+	Requests  int64 // fishing requests sent (Fish actions)
+	Successes int64 // replies that brought tasks
+	Refusals  int64 // replies that brought none
+	Timeouts  int64 // requests forgotten unanswered
+	Dropped   int64 // requests dropped because the peer left
+	TasksIn   int64 // tasks received
+	Lent      int64 // requests answered with Give
+	TasksOut  int64 // tasks promised in those answers
+	Refused   int64 // requests answered with Refuse
+	InFlight  int   // requests in flight now
+}
+
+// New makes the fishing policy of node self, of the given zone and number of
+// workers. Zero fields of p take their defaults.
+func New(self sched.NodeID, zone string, workers int, p Params) *Policy {
+	if workers < 1 {
+		workers = 1
+	}
+	p = p.withDefaults()
+	h := fnv.New64a()
+	h.Write([]byte(self))
+	s := &Policy{
+		local:      sched.NewLocalStealer(workers),
+		self:       self,
+		zone:       zone,
+		localTries: 2 * (workers - 1),
+		p:          p,
+		name:       "fishing:" + p.Victim.String(),
+		clock:      time.Now,
+		index:      make(map[sched.NodeID]int),
+		rng:        h.Sum64() | 1,
+	}
+	s.gate.Store(math.MaxInt64) // no peer yet
+	return s
+}
+
+// SetClock replaces the clock (time.Now) the policy reads when an event
+// does not carry the time. Call it before the policy is in use.
+func (s *Policy) SetClock(now func() time.Time) { s.clock = now }
+
+// Params reports the parameters in use, defaults filled in.
+func (s *Policy) Params() Params { return s.p }
+
+// Stats reports the policy's counters.
+func (s *Policy) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.InFlight = s.flying
+	return st
+}
+
+// Name implements sched.Policy: "fishing:random", "fishing:load" or
+// "fishing:zone".
+func (s *Policy) Name() string { return s.name }
+
+// Idle implements sched.Policy. The first 2 x (workers-1) attempts steal
+// from random local workers, as LocalStealer does; after them the worker
+// fishes if a request slot is free and some peer is eligible, and parks
+// otherwise.
+func (s *Policy) Idle(w, attempt int) sched.Action {
+	if attempt < s.localTries {
+		return s.local.Idle(w, attempt)
+	}
+	if !s.hungry.Load() {
+		s.hungry.Store(true)
+	}
+	if g := s.gate.Load(); g == math.MaxInt64 || (g != 0 && s.clock().UnixNano() < g) {
+		return sched.Action{Kind: sched.Park}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock()
+	a := sched.Action{Kind: sched.Park}
+	if pr := s.choose(now); pr != nil {
+		a = s.send(pr, now)
+	}
+	s.setGate(now)
+	return a
+}
+
+// Spawned implements sched.Policy: requests are never deferred, so it is
+// never asked.
+func (s *Policy) Spawned(int) []sched.Action { return nil }
+
+// WantsSpawns implements sched.Policy: no deferred requests in this
+// version.
+func (s *Policy) WantsSpawns() bool { return false }
+
+// StealRequest implements sched.Policy: lend min(TasksPerAnswer,
+// ceil(ready/2)) tasks, or refuse when ready < MinReady.
+func (s *Policy) StealRequest(from sched.NodeID, ready int) sched.Action {
+	n := lend(ready, s.p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		s.stats.Refused++
+		return sched.Action{Kind: sched.Refuse, Node: from}
+	}
+	s.stats.Lent++
+	s.stats.TasksOut += int64(n)
+	return sched.Action{Kind: sched.Give, Node: from, Count: n}
+}
+
+// lend is how many of ready tasks a node lends under p.
+func lend(ready int, p Params) int {
+	if ready < p.MinReady || ready < 1 {
+		return 0
+	}
+	return min(p.TasksPerAnswer, (ready+1)/2)
+}
+
+// StealReply implements sched.Policy. It frees the slot of the request to
+// from; n == 0 starts or doubles from's backoff, n > 0 resets it. After a
+// refusal a hungry node asks another eligible peer at once.
+func (s *Policy) StealReply(from sched.NodeID, n int) []sched.Action {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock()
+	if n > 0 {
+		s.stats.Successes++
+		s.stats.TasksIn += int64(n)
+		s.hungry.Store(false)
+	} else {
+		s.stats.Refusals++
+	}
+	if i, ok := s.index[from]; ok {
+		pr := s.peers[i]
+		s.land(pr)
+		if n > 0 {
+			pr.backoff, pr.until = 0, time.Time{}
+		} else {
+			s.refused(pr, now)
+			// A refusal is a fresher load report than any gossip.
+			pr.ready, pr.reported = 0, true
+		}
+	}
+	return s.refill(now)
+}
+
+// LoadReport implements sched.Policy: remember l.Ready for Load victims.
+func (s *Policy) LoadReport(from sched.NodeID, l sched.Load) []sched.Action {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := s.index[from]
+	if !ok {
+		return nil
+	}
+	s.peers[i].ready, s.peers[i].reported = l.Ready, true
+	return s.refill(s.clock())
+}
+
+// Membership implements sched.Policy: a joining node becomes a peer, a
+// leaving one is forgotten along with any request in flight to it.
+func (s *Policy) Membership(ev sched.MemberEvent) []sched.Action {
+	if ev.Node == s.self {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, known := s.index[ev.Node]
+	switch {
+	case ev.Joined && known:
+		pr := s.peers[i]
+		if pr.inFlight && !pr.same {
+			s.cross--
+		}
+		pr.zone, pr.same = ev.Zone, ev.Zone == s.zone
+		if pr.inFlight && !pr.same {
+			s.cross++
+		}
+	case ev.Joined:
+		s.index[ev.Node] = len(s.peers)
+		s.peers = append(s.peers, &peer{id: ev.Node, zone: ev.Zone, same: ev.Zone == s.zone})
+	case known:
+		pr := s.peers[i]
+		if pr.inFlight {
+			s.land(pr)
+			s.stats.Dropped++
+		}
+		last := len(s.peers) - 1
+		s.peers[i] = s.peers[last]
+		s.index[s.peers[i].id] = i
+		s.peers[last] = nil
+		s.peers = s.peers[:last]
+		delete(s.index, ev.Node)
+	}
+	return s.refill(s.clock())
+}
+
+// Tick implements sched.Policy: requests unanswered for ReplyTimeout are
+// forgotten (counting as refusals), self updates whether the node is
+// hungry, and a hungry node fills its free request slots.
+func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, pr := range s.peers {
+		if pr.inFlight && now.Sub(pr.sentAt) >= s.p.ReplyTimeout {
+			s.land(pr)
+			s.refused(pr, now)
+			s.stats.Timeouts++
+		}
+	}
+	if self.Workers > 0 {
+		s.hungry.Store(self.Idle > 0 && self.Ready == 0)
+	}
+	return s.refill(now)
+}
+
+// refill sends requests while the node is hungry, a slot is free and a peer
+// is eligible, and recomputes the gate. s.mu is held.
+func (s *Policy) refill(now time.Time) []sched.Action {
+	var as []sched.Action
+	if s.hungry.Load() {
+		for s.flying < s.p.MaxInFlight {
+			pr := s.choose(now)
+			if pr == nil {
+				break
+			}
+			as = append(as, s.send(pr, now))
+		}
+	}
+	s.setGate(now)
+	return as
+}
+
+// send records a request to pr and returns the action. s.mu is held.
+func (s *Policy) send(pr *peer, now time.Time) sched.Action {
+	pr.inFlight, pr.sentAt = true, now
+	s.flying++
+	if !pr.same {
+		s.cross++
+	}
+	s.stats.Requests++
+	return sched.Action{Kind: sched.Fish, Node: pr.id, Count: s.p.TasksPerAnswer}
+}
+
+// land clears pr's request, if any. s.mu is held.
+func (s *Policy) land(pr *peer) {
+	if !pr.inFlight {
+		return
+	}
+	pr.inFlight, pr.sentAt = false, time.Time{}
+	s.flying--
+	if !pr.same {
+		s.cross--
+	}
+}
+
+// refused starts or doubles pr's backoff. s.mu is held.
+func (s *Policy) refused(pr *peer, now time.Time) {
+	if s.p.RetryBackoff < 0 {
+		return
+	}
+	if pr.backoff == 0 {
+		pr.backoff = s.p.RetryBackoff
+	} else {
+		pr.backoff = min(2*pr.backoff, s.p.MaxBackoff)
+	}
+	pr.until = now.Add(pr.backoff)
+}
+
+// eligible: pr may be asked now (the zone rule aside).
+func (pr *peer) eligible(now time.Time) bool {
+	return !pr.inFlight && !now.Before(pr.until)
+}
+
+// choose picks the peer to ask, or nil. s.mu is held.
+func (s *Policy) choose(now time.Time) *peer {
+	if s.flying >= s.p.MaxInFlight {
+		return nil
+	}
+	c := s.candidates(now)
+	switch len(c) {
+	case 0:
+		return nil
+	case 1:
+		return c[0]
+	}
+	return c[s.random()%uint64(len(c))]
+}
+
+// candidates lists the peers choose picks among, uniformly. s.mu is held.
+func (s *Policy) candidates(now time.Time) []*peer {
+	c := s.scratch[:0]
+	switch s.p.Victim {
+	case Load:
+		// The most loaded by the last reports, skipping those that
+		// reported nothing ready; failing that, those never heard of.
+		best := 0
+		for _, pr := range s.peers {
+			if !pr.eligible(now) || !pr.reported || pr.ready <= 0 || pr.ready < best {
+				continue
+			}
+			if pr.ready > best {
+				best, c = pr.ready, c[:0]
+			}
+			c = append(c, pr)
+		}
+		if len(c) == 0 {
+			for _, pr := range s.peers {
+				if pr.eligible(now) && !pr.reported {
+					c = append(c, pr)
+				}
+			}
+		}
+	case Zone:
+		// Own zone first; one request to another zone at a time, sent
+		// alongside the own-zone ones when there are slots for both.
+		o := s.other[:0]
+		sameFlying := s.flying - s.cross
+		for _, pr := range s.peers {
+			switch {
+			case !pr.eligible(now):
+			case pr.same:
+				c = append(c, pr)
+			case s.cross == 0:
+				o = append(o, pr)
+			}
+		}
+		s.scratch, s.other = c, o
+		if len(o) > 0 && (len(c) == 0 || sameFlying > 0) {
+			return o
+		}
+		return c
+	default:
+		for _, pr := range s.peers {
+			if pr.eligible(now) {
+				c = append(c, pr)
+			}
+		}
+	}
+	s.scratch = c
+	return c
+}
+
+// setGate recomputes the gate Idle reads without the lock. s.mu is held.
+func (s *Policy) setGate(now time.Time) {
+	if s.flying >= s.p.MaxInFlight || len(s.peers) == 0 {
+		s.gate.Store(math.MaxInt64)
+		return
+	}
+	if len(s.candidates(now)) > 0 {
+		s.gate.Store(0)
+		return
+	}
+	// Only a backoff running out can make a candidate without an event;
+	// the earliest one is a safe time to look again.
+	next := int64(math.MaxInt64)
+	for _, pr := range s.peers {
+		if !pr.inFlight && pr.until.After(now) {
+			next = min(next, pr.until.UnixNano())
+		}
+	}
+	s.gate.Store(next)
+}
+
+// random is a xorshift64* step. s.mu is held.
+func (s *Policy) random() uint64 {
+	x := s.rng
+	x ^= x >> 12
+	x ^= x << 25
+	x ^= x >> 27
+	s.rng = x
+	return x * 2685821657736338717
+}

@@ -1,0 +1,116 @@
+package sched
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Remote is how a pool reaches other nodes: the cluster agent implements
+// it. Its methods must not block: they queue work for the network.
+type Remote interface {
+	// Fish asks node for up to count tasks (a policy's Fish action).
+	Fish(node NodeID, count int)
+	// Return sends the result of a borrowed task to the node it came from.
+	Return(h *Header)
+}
+
+// SetRemote connects the pool to a cluster; call before any run.
+func (p *Pool) SetRemote(r Remote) { p.remote = r }
+
+// Inject adds tasks that arrived from another node (borrowed tasks, or lent
+// tasks taken back from a node that died) and wakes workers for them.
+func (p *Pool) Inject(hs ...*Header) {
+	if len(hs) == 0 {
+		return
+	}
+	p.mu.Lock()
+	p.injected = append(p.injected, hs...)
+	p.nInjected.Add(int32(len(hs)))
+	p.mu.Unlock()
+	for range hs {
+		if p.nIdle.Load() == 0 {
+			break
+		}
+		p.wakeOne()
+	}
+}
+
+// takeInjected removes the oldest injected task, or returns nil.
+func (p *Pool) takeInjected() *Header {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.injected) == 0 {
+		return nil
+	}
+	h := p.injected[0]
+	p.injected = slices.Delete(p.injected, 0, 1)
+	p.nInjected.Add(-1)
+	return h
+}
+
+// Lend takes up to n of the oldest ready tasks, from the workers with the
+// longest deques, to send to another node. The oldest task of a deque is
+// the largest piece of work it holds in a divide-and-conquer program, which
+// is what crossing a network is worth.
+func (p *Pool) Lend(n int, canLend func(*Header) bool) []*Header {
+	var out []*Header
+	for len(out) < n {
+		var best *Worker
+		for _, w := range p.workers {
+			if w.dq.Len() > 0 && (best == nil || w.dq.Len() > best.dq.Len()) {
+				best = w
+			}
+		}
+		if best == nil {
+			break
+		}
+		h, lost := best.dq.Steal()
+		if h == nil {
+			if lost {
+				continue
+			}
+			break
+		}
+		if !canLend(h) {
+			// Not encodable: keep it here, and stop looking (it is back
+			// in the pool's queue, not at the deque's top).
+			p.Inject(h)
+			break
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// Complete publishes the result of a lent task that came back (the caller
+// has decoded it into the frame) and releases its waiters.
+func (p *Pool) Complete(h *Header) { h.complete(p) }
+
+// Load is this node's load now.
+func (p *Pool) Load() Load {
+	l := Load{Workers: len(p.workers), Idle: int(p.nIdle.Load())}
+	for _, w := range p.workers {
+		l.Ready += w.dq.Len()
+	}
+	l.Ready += int(p.nInjected.Load())
+	return l
+}
+
+// Serve runs the pool's workers without a root task, for tasks that arrive
+// from other nodes, until stop is closed or ctx ends. It returns the
+// counters, and the first panic of a task it ran, if any.
+func (p *Pool) Serve(ctx context.Context, stop <-chan struct{}) (Stats, error) {
+	return p.session(ctx, nil, stop)
+}
+
+// ErrRemote wraps an error reported by another node.
+type ErrRemote struct {
+	Node NodeID
+	Err  string
+}
+
+func (e *ErrRemote) Error() string { return fmt.Sprintf("node %s: %s", e.Node, e.Err) }
+
+// Fail ends the current run with err (e.g. a task failed on another node).
+func (p *Pool) Fail(err error) { p.fail(err) }
