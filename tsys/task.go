@@ -1,8 +1,8 @@
 package tsys
 
 import (
+	"errors"
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/tsys-go/tsys/sched"
@@ -20,6 +20,8 @@ type Ctx = sched.Executor
 type Task[A, R any] struct {
 	kind sched.Kind
 	fn   func(*Ctx, A) R
+	args    codec[A]
+	results codec[R]
 	// slowFn is t.spawnSlow, stored once: a method value made at each
 	// spawn would be a closure allocation.
 	slowFn func(*Ctx, A) R
@@ -49,12 +51,6 @@ const frameSlabSize = 128
 
 type frameSlab[A, R any] struct{ free []frame[A, R] }
 
-var registry = struct {
-	sync.Mutex
-	byName map[string]*sched.Kind
-	kinds  []*sched.Kind
-}{byName: map[string]*sched.Kind{}}
-
 // Register makes fn a task function under a stable name. Call it from a
 // package's init function (a package-level variable whose function refers
 // back to it would be an initialisation cycle):
@@ -67,20 +63,50 @@ var registry = struct {
 // same functions everywhere. Registering a name twice panics: it is a
 // programming error, found at start-up.
 func Register[A, R any](name string, fn func(*Ctx, A) R) *Task[A, R] {
-	if name == "" || fn == nil {
-		panic("tsys.Register: a task needs a name and a function")
+	if fn == nil {
+		panic("tsys.Register: a task needs a function")
 	}
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.byName[name]; dup {
-		panic(fmt.Sprintf("tsys.Register: task name %q registered twice", name))
-	}
-	t := &Task[A, R]{fn: fn}
+	t := &Task[A, R]{fn: fn, args: newCodec[A](), results: newCodec[R]()}
 	t.slowFn = t.spawnSlow
-	t.kind = sched.Kind{Name: name, ID: len(registry.kinds), Run: t.run}
-	registry.byName[name] = &t.kind
-	registry.kinds = append(registry.kinds, &t.kind)
+	t.kind = sched.Kind{Name: name, Run: t.run}
+	if err := errors.Join(t.args.check(), t.results.check()); err == nil {
+		t.kind.EncodeArg = t.encodeArg
+		t.kind.NewFromArg = t.newFromArg
+		t.kind.EncodeResult = t.encodeResult
+		t.kind.DecodeResult = t.decodeResult
+	}
+	if err := sched.RegisterKind(&t.kind); err != nil {
+		panic("tsys.Register: " + err.Error())
+	}
 	return t
+}
+
+// Lendable reports whether the task's argument and result can be encoded,
+// so that its tasks may run on other nodes.
+func (t *Task[A, R]) Lendable() bool { return t.kind.EncodeArg != nil }
+
+func (t *Task[A, R]) encodeArg(h *sched.Header) ([]byte, error) {
+	return t.args.enc(&(*frame[A, R])(unsafe.Pointer(h)).arg)
+}
+
+func (t *Task[A, R]) newFromArg(b []byte) (*sched.Header, error) {
+	f := &frame[A, R]{}
+	if err := t.args.dec(b, &f.arg); err != nil {
+		return nil, fmt.Errorf("task %q: decoding its argument: %w", t.kind.Name, err)
+	}
+	f.Init(&t.kind)
+	return &f.Header, nil
+}
+
+func (t *Task[A, R]) encodeResult(h *sched.Header) ([]byte, error) {
+	return t.results.enc(&(*frame[A, R])(unsafe.Pointer(h)).res)
+}
+
+func (t *Task[A, R]) decodeResult(h *sched.Header, b []byte) error {
+	if err := t.results.dec(b, &(*frame[A, R])(unsafe.Pointer(h)).res); err != nil {
+		return fmt.Errorf("task %q: decoding its result: %w", t.kind.Name, err)
+	}
+	return nil
 }
 
 // Name returns the name the task was registered under.
