@@ -68,6 +68,10 @@ func (rt *Runtime) InlinePolicy() inline.Policy { return rt.inline }
 // SchedulerName reports the scheduler policy's name.
 func (rt *Runtime) SchedulerName() string { return rt.pool.Policy().Name() }
 
+// Pool returns the scheduler's pool beneath the runtime, for the cluster
+// layer that connects it to other nodes.
+func (rt *Runtime) Pool() *sched.Pool { return rt.pool }
+
 // WorkerStats returns the per-worker counters of the last run.
 func (rt *Runtime) WorkerStats() []Stats { return rt.pool.WorkerStats() }
 

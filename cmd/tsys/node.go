@@ -1,7 +1,85 @@
 package main
 
-import "io"
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
 
+	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/inline"
+)
+
+// nodeCommand runs `tsys node`: a long-lived node that serves work to the
+// cluster until it is interrupted or asked to stop.
 func nodeCommand(args []string, stdout, stderr io.Writer) error {
-	return usagef("node: the cluster is not built yet")
+	fs := flag.NewFlagSet("tsys node", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bind := fs.String("bind", "127.0.0.1:7946", "gossip address HOST:PORT (others --join it)")
+	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...]; empty for the first node")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers")
+	zone := fs.String("zone", "", "zone label, for --sched fishing:zone")
+	keyFile := fs.String("key-file", "", "cluster key file (without one, the node listens on loopback only)")
+	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:random|load|zone] or local")
+	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
+	name := fs.String("name", "", "node name (default: random)")
+	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")
+	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("node: unexpected argument %q", fs.Arg(0))
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		return usagef("--log-level %q: want debug, info, warn or error", *level)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	if *workers < 1 {
+		return usagef("--workers %d: want at least 1", *workers)
+	}
+	pol, err := parseScheduler(*schedName)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	ip, err := inline.Parse(*inl)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	var key []byte
+	if *keyFile != "" {
+		if key, err = cluster.ReadKeyFile(*keyFile); err != nil {
+			return usageError{err.Error()}
+		}
+	} else {
+		logger.Info("no --key-file: gossip and tasks are not protected, so the node listens on loopback only")
+	}
+	var seeds []string
+	if *join != "" {
+		seeds = strings.Split(*join, ",")
+	}
+	node, err := cluster.Start(cluster.Config{
+		Name: *name, Bind: *bind, Join: seeds, Zone: *zone, Key: key,
+		Workers: *workers, Inline: ip, Policy: pol, Fast: *fast, Logger: logger,
+	})
+	if err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+	fmt.Fprintf(stdout, "tsys node %s: gossip %s, tasks %s, %d workers\n", node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	select {
+	case s := <-sig:
+		logger.Info("leaving the cluster", "signal", s)
+	case <-node.ShutdownRequested():
+		logger.Info("asked to stop by a peer")
+	}
+	return node.Close()
 }

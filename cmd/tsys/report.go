@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -26,11 +27,7 @@ type report struct {
 }
 
 // nodeReport is one node's part of a cluster run.
-type nodeReport struct {
-	Node    string      `json:"node"`
-	Workers int         `json:"workers"`
-	Stats   sched.Stats `json:"stats"`
-}
+type nodeReport = cluster.NodeReport
 
 func (r *report) writeJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)

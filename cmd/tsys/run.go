@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/apps"
+	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -26,6 +26,9 @@ type commonFlags struct {
 	sched      string
 	profile    string
 	profileDir string
+	nodes      int
+	join       string
+	keyFile    string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -33,7 +36,10 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.inline, "inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
-	fs.StringVar(&c.sched, "sched", "local", "scheduler: local")
+	fs.StringVar(&c.sched, "sched", "", "scheduler: local, or fishing[:random|load|zone] (default: local on one node, fishing:random on several)")
+	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
+	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
+	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
 }
@@ -44,7 +50,8 @@ type runConfig struct {
 	job    apps.Job
 	common commonFlags
 	inline inline.Policy
-	policy func(workers int) sched.Policy
+	policy nodePolicy
+	key    []byte
 }
 
 func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
@@ -79,20 +86,31 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
 		return nil, usageError{err.Error()}
 	}
+	if cfg.common.nodes < 1 {
+		return nil, usagef("--nodes %d: want at least 1", cfg.common.nodes)
+	}
+	if cfg.common.nodes > 1 && cfg.common.join != "" {
+		return nil, usagef("--nodes and --join do not go together: --nodes starts its own cluster")
+	}
+	if cfg.common.sched == "" {
+		cfg.common.sched = "local"
+		if cfg.clustered() {
+			cfg.common.sched = "fishing:random"
+		}
+	}
 	if cfg.policy, err = parseScheduler(cfg.common.sched); err != nil {
 		return nil, usageError{err.Error()}
+	}
+	if cfg.common.keyFile != "" {
+		if cfg.key, err = cluster.ReadKeyFile(cfg.common.keyFile); err != nil {
+			return nil, usageError{err.Error()}
+		}
 	}
 	return cfg, nil
 }
 
-// parseScheduler reads --sched.
-func parseScheduler(s string) (func(int) sched.Policy, error) {
-	switch s {
-	case "local":
-		return func(w int) sched.Policy { return sched.NewLocalStealer(w) }, nil
-	}
-	return nil, fmt.Errorf("unknown scheduler %q: want local", s)
-}
+// clustered reports whether the run spans several nodes.
+func (c *runConfig) clustered() bool { return c.common.nodes > 1 || c.common.join != "" }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {
 	cfg, err := parseRun(args, stderr)
@@ -120,8 +138,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		rep.Scheduler, rep.Inline, rep.Workers = "serial", "always", 1
 		res, err = cfg.job.Serial()
 		rep.WallSeconds = time.Since(start).Seconds()
+	} else if cfg.clustered() {
+		rep.Scheduler, rep.Inline = cfg.common.sched, cfg.inline.String()
+		res, err = runCluster(ctx, cfg, &rep, stderr)
 	} else {
-		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline), tsys.Scheduler(cfg.policy))
+		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline), tsys.Scheduler(cfg.policy.local()))
 		rep.Scheduler, rep.Inline = rt.SchedulerName(), rt.InlinePolicy().String()
 		res, rep.Stats, err = cfg.job.Run(ctx, rt)
 		rep.WallSeconds = time.Since(start).Seconds()

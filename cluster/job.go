@@ -1,0 +1,175 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// NodeReport is one node's counters for a job.
+type NodeReport struct {
+	Node    string      `json:"node"`
+	Workers int         `json:"workers"`
+	Stats   sched.Stats `json:"stats"`
+}
+
+// serving is the state of a node working for another node's job.
+type serving struct {
+	job  uint64
+	stop chan struct{}
+	done chan NodeReport
+}
+
+// Job is a job this node is the root of.
+type Job struct {
+	ID    uint64
+	peers map[sched.NodeID]string
+}
+
+// BeginJob starts a job whose root task runs on this node: every member
+// starts serving it.
+func (n *Node) BeginJob() (*Job, error) {
+	var b [8]byte
+	rand.Read(b[:])
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, peers: n.peerList()}
+	n.mu.Lock()
+	if n.job != 0 {
+		n.mu.Unlock()
+		return nil, fmt.Errorf("node %s is already running job %x", n.name, n.job)
+	}
+	n.job = j.ID
+	n.rootOf = n.name
+	n.reports = make(chan NodeReport, len(j.peers))
+	n.mu.Unlock()
+	n.resetCounters()
+	for id, addr := range j.peers {
+		err := n.tr.SendSync(addr, &transport.Message{Type: transport.MsgJobStart, Job: j.ID, Kind: n.tr.Addr()})
+		if err != nil {
+			n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
+			delete(j.peers, id)
+		}
+	}
+	return j, nil
+}
+
+// EndJob ends the job: every member stops working for it and reports its
+// counters, which EndJob returns (this node's own are the caller's).
+func (n *Node) EndJob(j *Job) []NodeReport {
+	for id, addr := range j.peers {
+		if err := n.tr.SendSync(addr, &transport.Message{Type: transport.MsgJobEnd, Job: j.ID}); err != nil {
+			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
+			delete(j.peers, id)
+		}
+	}
+	var reports []NodeReport
+	timeout := time.After(10 * time.Second)
+	for len(reports) < len(j.peers) {
+		select {
+		case r := <-n.reports:
+			reports = append(reports, r)
+		case <-timeout:
+			n.log.Warn("peers did not report the end of the job", "missing", len(j.peers)-len(reports))
+			goto done
+		}
+	}
+done:
+	n.mu.Lock()
+	n.job = 0
+	clear(n.lent)
+	n.mu.Unlock()
+	return reports
+}
+
+// Own returns this node's counters of the job, given its pool's.
+func (n *Node) Own(pool sched.Stats) NodeReport {
+	pool.Add(n.counters())
+	return NodeReport{Node: string(n.name), Workers: n.pool.Workers(), Stats: pool}
+}
+
+func (n *Node) resetCounters() {
+	n.remoteSteals.Store(0)
+	n.tasksSent.Store(0)
+	n.tasksReceived.Store(0)
+	n.trBase = n.tr.Stats()
+}
+
+// counters are the node's network counters since resetCounters.
+func (n *Node) counters() sched.Stats {
+	ts := n.tr.Stats()
+	return sched.Stats{
+		RemoteSteals:  n.remoteSteals.Load(),
+		TasksSent:     n.tasksSent.Load(),
+		TasksReceived: n.tasksReceived.Load(),
+		BytesSent:     int64(ts.BytesSent - n.trBase.BytesSent),
+		MessagesSent:  int64(ts.MessagesSent - n.trBase.MessagesSent),
+	}
+}
+
+// startServing begins work for another node's job.
+func (n *Node) startServing(from sched.NodeID, job uint64) {
+	n.mu.Lock()
+	if n.serving != nil && n.serving.job == job {
+		n.mu.Unlock()
+		return
+	}
+	n.mu.Unlock()
+	n.stopServing()
+	s := &serving{job: job, stop: make(chan struct{}), done: make(chan NodeReport, 1)}
+	n.mu.Lock()
+	n.job, n.rootOf, n.serving = job, from, s
+	n.mu.Unlock()
+	n.resetCounters()
+	go func() {
+		st, err := n.pool.Serve(context.Background(), s.stop)
+		if err != nil {
+			n.log.Warn("a task of the job failed here", "err", err)
+			if addr, ok := n.peer(from); ok {
+				n.tr.Send(addr, &transport.Message{Type: transport.MsgJobFailed, Job: job, Err: fmt.Sprintf("node %s: %v", n.name, err)})
+			}
+		}
+		s.done <- n.Own(st)
+	}()
+}
+
+// stopServing ends work for another node's job and returns its report.
+func (n *Node) stopServing() (NodeReport, bool) {
+	n.mu.Lock()
+	s := n.serving
+	n.serving = nil
+	if s != nil {
+		n.job = 0
+		clear(n.lent)
+	}
+	n.mu.Unlock()
+	if s == nil {
+		return NodeReport{}, false
+	}
+	close(s.stop)
+	return <-s.done, true
+}
+
+// endServing answers the root's JobEnd with this node's report.
+func (n *Node) endServing(from sched.NodeID, job uint64) {
+	n.mu.Lock()
+	current := n.serving != nil && n.serving.job == job
+	n.mu.Unlock()
+	if !current {
+		return
+	}
+	r, ok := n.stopServing()
+	if !ok {
+		return
+	}
+	payload, _ := json.Marshal(r)
+	if addr, ok := n.peer(from); ok {
+		if err := n.tr.SendSync(addr, &transport.Message{Type: transport.MsgJobEnd, Job: job, Payload: payload}); err != nil {
+			n.log.Warn("could not report the end of the job", "err", err)
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// rerun in a Result's Kind asks the lender to run the task itself: the
+// borrower could not (an unknown task name, an undecodable argument).
+const rerun = "rerun"
+
+// handle is the transport's handler: it runs on a connection's reader
+// goroutine, so it only queues, never waits for work.
+func (n *Node) handle(from string, m *transport.Message) {
+	peer := sched.NodeID(from)
+	switch m.Type {
+	case transport.MsgStealRequest:
+		n.answerSteal(peer, m)
+	case transport.MsgStealReply:
+		n.borrow(peer, m)
+	case transport.MsgResult:
+		n.resultArrived(peer, m)
+	case transport.MsgJobStart:
+		n.rememberPeer(peer, m.Kind)
+		n.startServing(peer, m.Job)
+	case transport.MsgJobEnd:
+		if len(m.Payload) > 0 {
+			n.reportArrived(peer, m)
+		} else {
+			go n.endServing(peer, m.Job)
+		}
+	case transport.MsgJobFailed:
+		n.mu.Lock()
+		ours := n.job == m.Job && n.rootOf == n.name
+		n.mu.Unlock()
+		if ours {
+			n.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
+		}
+	case transport.MsgShutdown:
+		select {
+		case <-n.shutdown:
+		default:
+			close(n.shutdown)
+		}
+	default:
+		n.log.Debug("ignoring a message", "peer", peer, "type", m.Type)
+	}
+}
+
+// rememberPeer learns a peer's transport address from a message, for a
+// peer whose gossip has not arrived yet.
+func (n *Node) rememberPeer(id sched.NodeID, addr string) {
+	if addr == "" {
+		return
+	}
+	n.peersMu.Lock()
+	if _, ok := n.peers[id]; !ok {
+		n.peers[id] = addr
+	}
+	n.peersMu.Unlock()
+}
+
+// Fish implements sched.Remote: ask node for up to count tasks.
+func (n *Node) Fish(node sched.NodeID, count int) {
+	n.mu.Lock()
+	job := n.job
+	n.mu.Unlock()
+	addr, ok := n.peer(node)
+	if job != 0 && ok {
+		err := n.tr.Send(addr, &transport.Message{
+			Type: transport.MsgStealRequest, Job: job, ID: n.nextID.Add(1), Count: int32(count), Kind: n.tr.Addr(),
+		})
+		if err == nil {
+			return
+		}
+		n.log.Debug("fishing request not sent", "peer", node, "err", err)
+	}
+	// Nothing went out: tell the policy the request is over.
+	n.mu.Lock()
+	acts := n.policy.StealReply(node, 0)
+	n.mu.Unlock()
+	n.act(acts)
+}
+
+// answerSteal lends tasks to a fishing node, or refuses.
+func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
+	n.rememberPeer(from, m.Kind)
+	reply := &transport.Message{Type: transport.MsgStealReply, Job: m.Job, ID: m.ID}
+	n.mu.Lock()
+	if m.Job == n.job && n.job != 0 {
+		a := n.policy.StealRequest(from, n.pool.Load().Ready)
+		if a.Kind == sched.Give && a.Count > 0 {
+			count := min(a.Count, int(max(m.Count, 1)))
+			for _, h := range n.pool.Lend(count, lendable) {
+				arg, err := h.Kind().EncodeArg(h)
+				if err != nil {
+					n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
+					n.pool.Inject(h)
+					continue
+				}
+				id := n.nextID.Add(1)
+				n.lent[id] = &lentTask{h: h, node: from, job: m.Job}
+				reply.Tasks = append(reply.Tasks, transport.TaskRecord{ID: id, Kind: h.Kind().Name, Arg: arg})
+			}
+		}
+	}
+	n.mu.Unlock()
+	n.tasksSent.Add(int64(len(reply.Tasks)))
+	addr := m.Kind
+	if a, ok := n.peer(from); ok {
+		addr = a
+	}
+	if err := n.tr.Send(addr, reply); err != nil && len(reply.Tasks) > 0 {
+		n.log.Warn("lent tasks not sent; running them here", "peer", from, "err", err)
+		n.takeBack(reply.Tasks)
+	}
+}
+
+func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
+
+// takeBack runs lent tasks at home after all.
+func (n *Node) takeBack(recs []transport.TaskRecord) {
+	var back []*sched.Header
+	n.mu.Lock()
+	for _, r := range recs {
+		if lt, ok := n.lent[r.ID]; ok {
+			back = append(back, lt.h)
+			delete(n.lent, r.ID)
+		}
+	}
+	n.mu.Unlock()
+	n.pool.Inject(back...)
+}
+
+// borrow takes in the tasks of a StealReply.
+func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
+	n.mu.Lock()
+	current := m.Job == n.job
+	acts := n.policy.StealReply(from, len(m.Tasks))
+	n.mu.Unlock()
+	var hs []*sched.Header
+	for _, r := range m.Tasks {
+		if !current {
+			n.refuseTask(from, m.Job, r.ID, "the job is over here")
+			continue
+		}
+		kind, ok := sched.LookupKind(r.Kind)
+		if !ok {
+			n.log.Warn("a peer lent a task of an unknown kind; is it running another binary?", "peer", from, "task", r.Kind)
+			n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("node %s has no task named %q", n.name, r.Kind))
+			continue
+		}
+		if kind.NewFromArg == nil {
+			n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
+			continue
+		}
+		h, err := kind.NewFromArg(r.Arg)
+		if err != nil {
+			n.log.Warn("a lent task's argument does not decode", "peer", from, "err", err)
+			n.refuseTask(from, m.Job, r.ID, err.Error())
+			continue
+		}
+		h.SetLoan(&sched.Loan{Node: from, Job: m.Job, ID: r.ID})
+		hs = append(hs, h)
+	}
+	n.remoteSteals.Add(int64(len(hs)))
+	n.tasksReceived.Add(int64(len(hs)))
+	n.pool.Inject(hs...)
+	n.act(acts)
+}
+
+func (n *Node) refuseTask(to sched.NodeID, job, id uint64, why string) {
+	if addr, ok := n.peer(to); ok {
+		n.tr.Send(addr, &transport.Message{Type: transport.MsgResult, Job: job, ID: id, Kind: rerun, Err: why})
+	}
+}
+
+// Return implements sched.Remote: send a borrowed task's result home.
+func (n *Node) Return(h *sched.Header) {
+	loan := h.Loan()
+	m := &transport.Message{Type: transport.MsgResult, Job: loan.Job, ID: loan.ID}
+	payload, err := h.Kind().EncodeResult(h)
+	if err != nil {
+		m.Kind, m.Err = rerun, fmt.Sprintf("node %s cannot encode the result of %q: %v", n.name, h.Kind().Name, err)
+	} else {
+		m.Payload = payload
+	}
+	addr, ok := n.peer(loan.Node)
+	if !ok {
+		n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.Node)
+		return
+	}
+	if err := n.tr.Send(addr, m); err != nil {
+		n.log.Warn("a result could not be sent", "peer", loan.Node, "err", err)
+	}
+}
+
+// resultArrived completes a lent task with the result its borrower sent.
+func (n *Node) resultArrived(from sched.NodeID, m *transport.Message) {
+	n.mu.Lock()
+	lt, ok := n.lent[m.ID]
+	if ok && lt.node == from && lt.job == m.Job {
+		delete(n.lent, m.ID)
+	} else {
+		ok = false
+	}
+	n.mu.Unlock()
+	if !ok {
+		n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.ID)
+		return
+	}
+	h := lt.h
+	switch {
+	case m.Err != "" && m.Kind == rerun:
+		n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
+		n.pool.Inject(h)
+	case m.Err != "":
+		n.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
+	default:
+		if err := h.Kind().DecodeResult(h, m.Payload); err != nil {
+			n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
+			n.pool.Inject(h)
+			return
+		}
+		n.pool.Complete(h)
+	}
+}
+
+// reportArrived collects a peer's end-of-job report.
+func (n *Node) reportArrived(from sched.NodeID, m *transport.Message) {
+	var r NodeReport
+	if err := json.Unmarshal(m.Payload, &r); err != nil {
+		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)
+		return
+	}
+	n.mu.Lock()
+	ch := n.reports
+	n.mu.Unlock()
+	if ch != nil {
+		select {
+		case ch <- r:
+		default:
+		}
+	}
+}

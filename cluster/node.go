@@ -1,0 +1,290 @@
+package cluster
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// Config describes one node.
+type Config struct {
+	// Name is the node's unique name (default: "n-" and random hex).
+	Name string
+	// Bind is the gossip address HOST:PORT (default 127.0.0.1:0); the task
+	// transport listens on the same host, on a port of its own, which the
+	// node advertises in its metadata.
+	Bind string
+	// Join lists seed gossip addresses; empty for the first node.
+	Join []string
+	// Zone labels the node's part of the network, for zone-aware policies.
+	Zone string
+	// Key is the cluster key (32 bytes, see ReadKeyFile); nil binds to
+	// loopback only.
+	Key []byte
+	// Workers, Inline: as for a tsys.Runtime.
+	Workers int
+	Inline  inline.Policy
+	// Policy makes the node's scheduler policy.
+	Policy func(self sched.NodeID, zone string, workers int) sched.Policy
+	// Fast selects memberlist timing for loopback and tests: a dead node is
+	// noticed in about a second instead of several.
+	Fast bool
+	// TickEvery is how often the policy hears the time (default 2 ms).
+	TickEvery time.Duration
+	Logger    *slog.Logger
+}
+
+// Node is a runtime that is part of a cluster.
+type Node struct {
+	cfg    Config
+	name   sched.NodeID
+	log    *slog.Logger
+	rt     *tsys.Runtime
+	pool   *sched.Pool
+	policy sched.Policy
+	ml     *membership.Membership
+	tr     *transport.Transport
+
+	peersMu sync.RWMutex
+	peers   map[sched.NodeID]string // transport address of each member
+
+	// mu orders the policy's events (except Idle, which the pool calls)
+	// and guards the job state and the lent-task records.
+	mu      sync.Mutex
+	job     uint64
+	rootOf  sched.NodeID // root node of the job being served
+	lent    map[uint64]*lentTask
+	serving *serving
+	reports chan NodeReport
+
+	nextID        atomic.Uint64
+	remoteSteals  atomic.Int64
+	tasksSent     atomic.Int64
+	tasksReceived atomic.Int64
+	trBase        transport.Stats
+
+	shutdown  chan struct{}
+	closeOnce sync.Once
+	tickStop  chan struct{}
+	tickDone  chan struct{}
+}
+
+type lentTask struct {
+	h    *sched.Header
+	node sched.NodeID
+	job  uint64
+}
+
+// Start makes a node: it binds the transport, joins the cluster and starts
+// listening for work.
+func Start(cfg Config) (*Node, error) {
+	if cfg.Bind == "" {
+		cfg.Bind = "127.0.0.1:0"
+	}
+	if cfg.Name == "" {
+		var b [4]byte
+		rand.Read(b[:])
+		cfg.Name = "n-" + hex.EncodeToString(b[:])
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.TickEvery <= 0 {
+		cfg.TickEvery = 2 * time.Millisecond
+	}
+	if cfg.Policy == nil {
+		return nil, errors.New("cluster: a node needs a scheduler policy")
+	}
+	host, _, err := net.SplitHostPort(cfg.Bind)
+	if err != nil {
+		return nil, fmt.Errorf("--bind %q: want HOST:PORT: %w", cfg.Bind, err)
+	}
+	n := &Node{
+		cfg:      cfg,
+		name:     sched.NodeID(cfg.Name),
+		log:      cfg.Logger.With("node", cfg.Name),
+		peers:    map[sched.NodeID]string{},
+		lent:     map[uint64]*lentTask{},
+		shutdown: make(chan struct{}),
+		tickStop: make(chan struct{}),
+		tickDone: make(chan struct{}),
+	}
+	n.rt = tsys.New(tsys.Workers(cfg.Workers), tsys.Inline(cfg.Inline), tsys.Scheduler(func(w int) sched.Policy {
+		n.policy = cfg.Policy(n.name, cfg.Zone, w)
+		return n.policy
+	}))
+	n.pool = n.rt.Pool()
+	n.pool.SetRemote(n)
+
+	n.tr, err = transport.Listen(transport.Config{
+		Name: cfg.Name, Bind: net.JoinHostPort(host, "0"), Key: cfg.Key, Logger: n.log,
+	}, n.handle)
+	if err != nil {
+		return nil, err
+	}
+	n.ml, err = membership.Start(membership.Config{
+		Name: cfg.Name, Bind: cfg.Bind, Join: cfg.Join, Key: cfg.Key, Fast: cfg.Fast, Logger: n.log,
+		Meta: membership.Meta{Transport: n.tr.Addr(), Zone: cfg.Zone, Version: membership.ProtocolVersion},
+	}, n.onMember)
+	if err != nil {
+		n.tr.Close()
+		return nil, err
+	}
+	for _, m := range n.ml.Members() {
+		if m.Name != cfg.Name {
+			n.onMember(membership.Event{Kind: membership.Joined, Member: m})
+		}
+	}
+	go n.tick()
+	return n, nil
+}
+
+// Name returns the node's name.
+func (n *Node) Name() string { return string(n.name) }
+
+// GossipAddr is the address others pass to --join.
+func (n *Node) GossipAddr() string { return n.ml.Addr() }
+
+// TransportAddr is where the node takes task traffic.
+func (n *Node) TransportAddr() string { return n.tr.Addr() }
+
+// Runtime is the node's runtime: run the root task of a job on it between
+// BeginJob and EndJob.
+func (n *Node) Runtime() *tsys.Runtime { return n.rt }
+
+// Members returns the names of the cluster's live members, this node
+// included.
+func (n *Node) Members() []string {
+	var out []string
+	for _, m := range n.ml.Members() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// ShutdownRequested is closed when another node asked this one to stop.
+func (n *Node) ShutdownRequested() <-chan struct{} { return n.shutdown }
+
+// Close leaves the cluster and stops the node.
+func (n *Node) Close() error {
+	var err error
+	n.closeOnce.Do(func() {
+		close(n.tickStop)
+		<-n.tickDone
+		n.stopServing()
+		err = errors.Join(n.ml.Leave(time.Second), n.ml.Shutdown(), n.tr.Close())
+	})
+	return err
+}
+
+func (n *Node) peer(id sched.NodeID) (string, bool) {
+	n.peersMu.RLock()
+	defer n.peersMu.RUnlock()
+	a, ok := n.peers[id]
+	return a, ok
+}
+
+func (n *Node) peerList() map[sched.NodeID]string {
+	n.peersMu.RLock()
+	defer n.peersMu.RUnlock()
+	out := make(map[sched.NodeID]string, len(n.peers))
+	for k, v := range n.peers {
+		out[k] = v
+	}
+	return out
+}
+
+// onMember hears membership changes.
+func (n *Node) onMember(ev membership.Event) {
+	id := sched.NodeID(ev.Member.Name)
+	if id == n.name {
+		return
+	}
+	meta := ev.Member.Meta
+	switch ev.Kind {
+	case membership.Joined, membership.Updated:
+		n.peersMu.Lock()
+		_, known := n.peers[id]
+		n.peers[id] = meta.Transport
+		n.peersMu.Unlock()
+		n.mu.Lock()
+		var acts []sched.Action
+		if !known {
+			acts = n.policy.Membership(sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
+		}
+		acts = append(acts, n.policy.LoadReport(id, sched.Load{
+			Ready: int(meta.Load.Ready), Workers: int(meta.Load.Workers), Idle: int(meta.Load.Idle), Rate: float64(meta.Load.Rate),
+		})...)
+		n.mu.Unlock()
+		n.act(acts)
+	case membership.Left:
+		n.peersMu.Lock()
+		delete(n.peers, id)
+		n.peersMu.Unlock()
+		n.mu.Lock()
+		acts := n.policy.Membership(sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
+		var back []*sched.Header
+		for tid, lt := range n.lent {
+			if lt.node == id {
+				back = append(back, lt.h)
+				delete(n.lent, tid)
+			}
+		}
+		rootGone := n.serving != nil && n.rootOf == id
+		n.mu.Unlock()
+		if len(back) > 0 {
+			n.log.Warn("a node left holding lent tasks; running them here", "peer", id, "tasks", len(back), "failed", ev.Failed)
+			n.pool.Inject(back...)
+		}
+		if rootGone {
+			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
+			n.stopServing()
+		}
+		n.act(acts)
+	}
+}
+
+// tick gives the policy the time and gossips the node's load.
+func (n *Node) tick() {
+	defer close(n.tickDone)
+	t := time.NewTicker(n.cfg.TickEvery)
+	defer t.Stop()
+	lastGossip := time.Time{}
+	for {
+		select {
+		case <-n.tickStop:
+			return
+		case now := <-t.C:
+			l := n.pool.Load()
+			n.mu.Lock()
+			acts := n.policy.Tick(now, l)
+			n.mu.Unlock()
+			n.act(acts)
+			if now.Sub(lastGossip) > 100*time.Millisecond {
+				lastGossip = now
+				n.ml.SetLoad(membership.Load{Ready: int32(l.Ready), Workers: int32(l.Workers), Idle: int32(l.Idle)})
+			}
+		}
+	}
+}
+
+// act carries out policy actions that leave the node.
+func (n *Node) act(acts []sched.Action) {
+	for _, a := range acts {
+		if a.Kind == sched.Fish {
+			n.Fish(a.Node, a.Count)
+		}
+	}
+}

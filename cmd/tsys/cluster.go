@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tsys-go/tsys/apps"
+	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// runCluster runs a job on several nodes: with --nodes N it starts N-1 node
+// processes on loopback and stops them afterwards; with --join it joins an
+// existing cluster for the run.
+func runCluster(ctx context.Context, cfg *runConfig, rep *report, stderr io.Writer) (apps.Result, error) {
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	var join []string
+	if cfg.common.join != "" {
+		join = strings.Split(cfg.common.join, ",")
+	}
+	node, err := cluster.Start(cluster.Config{
+		Bind: "127.0.0.1:0", Join: join, Key: cfg.key, Workers: cfg.common.workers, Inline: cfg.inline,
+		Policy: cfg.policy, Fast: cfg.common.nodes > 1, Logger: logger,
+	})
+	if err != nil {
+		return apps.Result{}, err
+	}
+	defer node.Close()
+
+	want := 2 // with --join: this node and at least one other
+	if cfg.common.nodes > 1 {
+		want = cfg.common.nodes
+		children, err := startNodes(node.GossipAddr(), cfg, stderr)
+		defer stopNodes(children)
+		if err != nil {
+			return apps.Result{}, err
+		}
+		if err := waitMembers(ctx, node, want, children); err != nil {
+			return apps.Result{}, err
+		}
+	} else if err := waitMembers(ctx, node, want, nil); err != nil {
+		return apps.Result{}, err
+	}
+
+	start := time.Now()
+	job, err := node.BeginJob()
+	if err != nil {
+		return apps.Result{}, err
+	}
+	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
+	rep.WallSeconds = time.Since(start).Seconds()
+	reports := append([]cluster.NodeReport{node.Own(st)}, node.EndJob(job)...)
+	rep.Nodes = len(reports)
+	rep.Stats = sched.Stats{}
+	for _, r := range reports {
+		rep.Stats.Add(r.Stats)
+		rep.PerNode = append(rep.PerNode, r)
+	}
+	return res, runErr
+}
+
+// child is a node process started by --nodes.
+type child struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	err  error         // its exit status, once done
+}
+
+// startNodes starts n-1 `tsys node` processes that join seed.
+func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding this program to start nodes: %w", err)
+	}
+	var children []*child
+	for i := 1; i < cfg.common.nodes; i++ {
+		args := []string{"node", "--bind", "127.0.0.1:0", "--join", seed,
+			"--workers", strconv.Itoa(cfg.common.workers), "--sched", cfg.common.sched,
+			"--inline", cfg.inline.String(), "--fast", "--log-level", "warn"}
+		if cfg.common.keyFile != "" {
+			args = append(args, "--key-file", cfg.common.keyFile)
+		}
+		c := &child{cmd: exec.Command(exe, args...), done: make(chan struct{})}
+		c.cmd.Stderr = stderr
+		if err := c.cmd.Start(); err != nil {
+			return children, fmt.Errorf("starting node %d: %w", i, err)
+		}
+		go func() {
+			c.err = c.cmd.Wait()
+			close(c.done)
+		}()
+		children = append(children, c)
+	}
+	return children, nil
+}
+
+// waitMembers waits until the cluster has want members.
+func waitMembers(ctx context.Context, node *cluster.Node, want int, children []*child) error {
+	deadline := time.After(30 * time.Second)
+	for len(node.Members()) < want {
+		for _, c := range children {
+			select {
+			case <-c.done:
+				return fmt.Errorf("a node process stopped before the run began: %v", c.err)
+			default:
+			}
+		}
+		select {
+		case <-deadline:
+			return fmt.Errorf("only %d of %d nodes joined within 30 s", len(node.Members()), want)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// stopNodes asks the node processes to leave and waits for them.
+func stopNodes(children []*child) {
+	for _, c := range children {
+		c.cmd.Process.Signal(syscall.SIGTERM)
+	}
+	for _, c := range children {
+		select {
+		case <-c.done:
+		case <-time.After(5 * time.Second):
+			c.cmd.Process.Kill()
+			<-c.done
+		}
+	}
+}

@@ -1,0 +1,169 @@
+// Package transport carries tsys messages between nodes: persistent TCP
+// connections with length-prefixed, versioned frames of small messages,
+// batched, compressed above a threshold, and authenticated with a cluster
+// key. Membership is elsewhere; this package only moves messages.
+//
+// # Use
+//
+//	t, err := transport.Listen(transport.Config{Name: "n1", Bind: "10.0.0.1:7000", Key: key}, handle)
+//	...
+//	err = t.Send("10.0.0.2:7000", &transport.Message{Type: transport.MsgStealRequest, Job: j, ID: req, Count: 4})
+//
+// Send encodes the message at once (the caller may reuse it), queues it on
+// the connection to that address, dialled on first use and kept, and
+// returns; the connection's writer goroutine writes what has piled up as
+// one frame. Failures after queuing (dial, handshake, write, peer gone)
+// are logged and counted in Stats, the messages queued on that connection
+// are dropped, and the next Send dials again. SendSync waits until the
+// message is written and returns such failures, with clear texts:
+//
+//	dial 10.0.0.2:7000: connection refused
+//	handshake with 10.0.0.2:7000: peer "n2" failed authentication: cluster keys differ
+//	handshake with 10.0.0.2:7000: peer "n2" uses a cluster key, this node has none
+//	handshake with 10.0.0.2:7000: read hello: peer speaks tsys protocol v2, this node v1
+//
+// The Handler is called for every received message on the reader goroutine
+// of the connection it came on, one message at a time per connection, in
+// the order the peer sent them. It must not block for long (the peer's
+// further messages wait behind it); it may call Send and SendSync, but not
+// Close. The Message and its slices are the handler's to keep.
+//
+// A node dials its own connection to each peer it sends to, so two nodes
+// that talk both ways use two connections: node A's requests and node B's
+// replies travel on different ones, and replies are sent to the peer's
+// listening address (from membership), not back on the connection a
+// request came in on. from, the peer's node name from the handshake, is
+// there to tell who spoke.
+//
+// # Wire format
+//
+// A connection carries frames:
+//
+//	offset  size  field
+//	0       4     magic "TSYS"
+//	4       1     protocol version (ProtocolVersion = 1)
+//	5       1     flags: bit 0 = payload compressed (s2 block format); other bits must be 0
+//	6       4     payload length, big-endian, at most MaxFrame (default 64 MiB)
+//	10      n     payload
+//
+// The payload (after decompression, which must also fit MaxFrame) is one or
+// more messages back to back, each encoded by AppendMessage:
+//
+//	type     1 byte (MsgHello=1, MsgAuth=2, MsgStealRequest=3, MsgStealReply=4,
+//	         MsgResult=5, MsgJobStart=6, MsgJobEnd=7, MsgJobFailed=8,
+//	         MsgShutdown=9, MsgPing=10, MsgLoad=11)
+//	fields   1 byte, bit i set when field i is present:
+//	         0 Job, 1 ID, 2 Count, 3 Kind, 4 Payload, 5 Tasks, 6 Err; bit 7 must be 0
+//	Job      uvarint
+//	ID       uvarint
+//	Count    zigzag varint (must fit int32)
+//	Kind     uvarint length + bytes (<= MaxStringLen = 1 KiB)
+//	Payload  uvarint length + bytes (<= MaxPayload = 64 MiB)
+//	Tasks    uvarint n (<= MaxTasks = 65536), then n times:
+//	         ID uvarint, Kind uvarint length + bytes (<= 1 KiB), Arg uvarint length + bytes
+//	Err      uvarint length + bytes (<= MaxErrLen = 4 KiB; longer texts are cut when encoding)
+//
+// Only present fields follow, in this order; zero fields cost nothing (a
+// Ping is 2 bytes, a typical StealRequest 5). Messages of an unknown type
+// are malformed: a new type needs a new protocol version.
+//
+// A writer puts everything queued for a peer into frames of up to 1 MiB of
+// payload (a larger message gets a frame of its own) and writes each with
+// one write call. A reader that meets a wrong magic, another version, a
+// length over MaxFrame, unknown flags, a truncated frame, a corrupt
+// compressed payload, an empty frame or a message that does not decode
+// closes the connection and logs why (slog, Warn, with node, peer_addr,
+// peer and the reason, e.g. "protocol error: frame length 1073741824
+// exceeds limit 67108864"); Stats.ProtocolErrors counts these. Nothing that
+// arrives from the network can make the process panic: DecodeMessage and
+// the frame reader are fuzzed (FuzzDecodeMessage, FuzzReadFrame). Memory is
+// bounded too: a frame announcing more than it sends is read into a buffer
+// that grows with what arrives, and a message announcing many tasks gets
+// room for no more than its bytes can hold.
+//
+// # Handshake
+//
+// Before any message is accepted each side of a new connection sends a
+// Hello frame (Count = its protocol version, Kind = its name, Payload = 32
+// random bytes of nonce, ID bit 0 = it has a cluster key) and reads the
+// peer's. The handshake frames may hold 4 KiB at most, and the handshake
+// must end within Config.HandshakeTimeout (10 s); at most 128 inbound
+// handshakes run at once. A node refuses:
+//
+//   - a peer of another version, seen in the frame's version byte before
+//     anything else is parsed: "peer speaks tsys protocol v2, this node
+//     v1" (so a v2 node can change everything after the first 5 bytes);
+//   - a keyed peer when it has no key, and a keyless one when it has:
+//     "peer "x" uses a cluster key, this node has none" and "... has no
+//     cluster key, this node requires one" (ErrAuthMode);
+//   - a peer that echoes its own nonce back (a reflected connection).
+//
+// With a key, each side then sends an Auth frame with the proof
+//
+//	HMAC-SHA256(key, "tsys transport auth v1\x00" || version || role ||
+//	            peer nonce || own nonce || len+own name || len+peer name)
+//
+// where role is 'D' for the dialler and 'A' for the acceptor, and checks
+// the peer's proof, computed with the peer's role and the nonces and names
+// swapped; a mismatch is "peer "x" failed authentication: cluster keys
+// differ" (ErrKeyMismatch). The nonce the verifier just drew makes every
+// proof good for one connection only (no replay); the role makes a proof
+// made as acceptor useless as a dialler's and vice versa, so an attacker
+// cannot get a node to compute, as acceptor, the proof the attacker needs
+// to present to that same node as dialler (reflection), nor the other way
+// round. Both sides detect each of these refusals on their own, so each logs it
+// (the acceptor counts it in Stats.RejectedConns, the dialler in
+// DialFailures and returns it from SendSync). A refusing side shuts down
+// its writing half and lingers 200 ms before closing, so the peer reads
+// the Hello telling it why rather than a reset.
+//
+// The key proves membership; it does not protect the traffic: frames after
+// the handshake are neither encrypted nor authenticated, so a cluster
+// spread over an untrusted network needs a private network or a tunnel
+// (WireGuard, an SSH or TLS tunnel). Without a key (Config.Key nil) Listen
+// accepts only loopback addresses, for one-machine clusters and tests:
+//
+//	listen 0.0.0.0:7000: refusing to listen on a non-loopback address without a cluster key (...)
+//
+// # Compression
+//
+// A frame whose payload has at least CompressThreshold bytes (default
+// 4 KiB) is compressed with s2 (github.com/klauspost/compress/s2, block
+// format); it goes compressed only if that saves at least 1/8, so
+// incompressible data (already compressed or random) goes as it is, after
+// a cheap attempt (s2 gives up on 12 KiB of random bytes in 2.4 us).
+//
+// The choice is measured (BenchmarkCompress in compress_bench_test.go;
+// compress + decompress, one core of the shared 2-core AMD EPYC that this
+// package was written on; timings there vary by up to 2x from run to run).
+// Payloads: 64x64 RGB tiles (12 KiB) rendered by apps/rt on its DefaultJob
+// (testdata/tiles.rgb holds the tile of median compressibility of each of
+// the three scenes); 12 KiB of random bytes; batches of the small messages
+// the scheduler sends most (steal requests, steal replies lending one task
+// with a 64-byte argument, results with a 4-byte value; about 36 bytes a
+// message):
+//
+//	payload                 s2: ratio   us  ns/saved B   zstd fastest: ratio   us  ns/saved B
+//	tile, balls (12 KiB)         0.154   12         1.1                0.122   65          6.0
+//	tile, tetra                  0.312   21         2.4                0.225   90          9.5
+//	tile, grid                   0.521   35         5.9                0.374  143         18.6
+//	random 12 KiB                1.000  2.4           -                1.001  6.8            -
+//	48 small msgs (1.7 KiB)      0.831  4.5          15                0.649   44           73
+//	96 small msgs (3.4 KiB)      0.825  7.7          13                0.610   79           59
+//
+// Over all 210 tiles of the three scenes: s2 0.383 of the size at 0.96 ns
+// per input byte; s2 "better" 0.374 at 1.64 ns; zstd fastest 0.323 at
+// 4.83 ns; zstd default 0.311 at 5.26 ns.
+//
+// A byte costs 8 ns of wire time at 1 Gbit/s (0.8 ns at 10 Gbit/s). On
+// rendered images s2 spends 1-6 ns per byte it saves: it pays on gigabit
+// Ethernet. zstd saves a few more points but spends 6-19 ns per saved
+// byte, five times the CPU of s2: at best break-even at 1 Gbit/s, and CPU
+// is what a work-stealing runtime is short of. Hence s2. Batches of small
+// messages compress poorly (0.83 with s2) and s2 spends 13-15 ns per saved
+// byte on them: compressing them does not pay at any size, and frames
+// under 4 KiB are almost always such batches, while result payloads worth
+// compressing (a 64x64 tile is 12 KiB) are larger. Hence the 4 KiB
+// threshold. Where the wire is cheaper than the CPU (all nodes on one
+// machine, or 10 Gbit/s and faster) set CompressThreshold to -1.
+package transport

@@ -1,0 +1,149 @@
+package transport
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// Frame header: magic, version, flags, big-endian payload length.
+const (
+	frameMagic     = "TSYS"
+	headerLen      = 10
+	flagCompressed = 1 << 0
+	knownFlags     = flagCompressed
+)
+
+// ErrProtocol is wrapped by the errors of frames that break the wire format
+// (wrong magic, unknown flags, oversized, truncated, corrupt compressed
+// data) and of messages that do not decode.
+var ErrProtocol = errors.New("protocol error")
+
+// VersionError reports a peer of another protocol version.
+type VersionError struct {
+	Peer, Local int
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("peer speaks tsys protocol v%d, this node v%d", e.Peer, e.Local)
+}
+
+func protoErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrProtocol, fmt.Sprintf(format, args...))
+}
+
+// putHeader writes a frame header for a payload of n bytes into b[:headerLen].
+func putHeader(b []byte, flags byte, n int) {
+	copy(b, frameMagic)
+	b[4] = ProtocolVersion
+	b[5] = flags
+	binary.BigEndian.PutUint32(b[6:headerLen], uint32(n))
+}
+
+// readFrame reads one frame from r and returns its payload, decompressed,
+// and the frame's size on the wire. The payload is a fresh slice (messages
+// decoded from it may alias it); scratch is reused for compressed bytes.
+// maxFrame bounds both the length in the header and the decompressed size.
+// Every failure is an error wrapping ErrProtocol, a *VersionError, or the
+// error of r (io.EOF when r ends cleanly before a frame).
+func readFrame(r io.Reader, maxFrame int, scratch *[]byte) (payload []byte, wire int, err error) {
+	var h [headerLen]byte
+	if n, err := io.ReadFull(r, h[:]); err != nil {
+		if err == io.ErrUnexpectedEOF {
+			return nil, 0, protoErr("truncated frame header (%d of %d bytes)", n, headerLen)
+		}
+		return nil, 0, err
+	}
+	if string(h[:4]) != frameMagic {
+		return nil, 0, protoErr("bad magic %q (want %q): not a tsys peer", h[:4], frameMagic)
+	}
+	if h[4] != ProtocolVersion {
+		return nil, 0, &VersionError{Peer: int(h[4]), Local: ProtocolVersion}
+	}
+	flags := h[5]
+	if flags&^knownFlags != 0 {
+		return nil, 0, protoErr("unknown frame flags %#x", flags)
+	}
+	n := binary.BigEndian.Uint32(h[6:])
+	if uint64(n) > uint64(maxFrame) {
+		return nil, 0, protoErr("frame length %d exceeds limit %d", n, maxFrame)
+	}
+	wire = headerLen + int(n)
+	if flags&flagCompressed == 0 {
+		payload, err = readN(r, int(n), nil)
+		return payload, wire, err
+	}
+	*scratch, err = readN(r, int(n), (*scratch)[:0])
+	if err != nil {
+		return nil, 0, err
+	}
+	dl, err := s2.DecodedLen(*scratch)
+	if err != nil {
+		return nil, 0, protoErr("corrupt compressed payload: %v", err)
+	}
+	if dl > maxFrame {
+		return nil, 0, protoErr("decompressed length %d exceeds limit %d", dl, maxFrame)
+	}
+	payload, err = s2.Decode(make([]byte, dl), *scratch)
+	if err != nil {
+		return nil, 0, protoErr("corrupt compressed payload: %v", err)
+	}
+	return payload, wire, nil
+}
+
+// readN reads exactly n bytes appended to buf. It grows the buffer as data
+// arrives rather than trusting n up front, so a peer that announces a large
+// frame and sends little costs little memory.
+func readN(r io.Reader, n int, buf []byte) ([]byte, error) {
+	const step = 1 << 20
+	if n <= step || cap(buf) >= n {
+		buf = slices.Grow(buf[:0], n)[:n]
+		if got, err := io.ReadFull(r, buf); err != nil {
+			return nil, truncated(got, n, err)
+		}
+		return buf, nil
+	}
+	buf = buf[:0]
+	for len(buf) < n {
+		k := min(n-len(buf), max(len(buf), step))
+		buf = slices.Grow(buf, k)
+		got, err := io.ReadFull(r, buf[len(buf):len(buf)+k])
+		if err != nil {
+			return nil, truncated(len(buf)+got, n, err)
+		}
+		buf = buf[:len(buf)+k]
+	}
+	return buf, nil
+}
+
+func truncated(got, want int, err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return protoErr("truncated frame: %d of %d payload bytes before end of stream", got, want)
+	}
+	return err
+}
+
+// decodeBatch decodes the messages of a frame payload, calling f for each.
+// It stops at the first error.
+func decodeBatch(p []byte, f func(*Message) error) (int, error) {
+	n := 0
+	if len(p) == 0 {
+		return 0, protoErr("empty frame")
+	}
+	for len(p) > 0 {
+		m, k, err := DecodeMessage(p)
+		if err != nil {
+			return n, fmt.Errorf("%w: message %d of frame: %w", ErrProtocol, n+1, err)
+		}
+		p = p[k:]
+		n++
+		if err := f(&m); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,795 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxFrame          = 64 << 20
+	DefaultCompressThreshold = 4 << 10
+	DefaultHandshakeTimeout  = 10 * time.Second
+)
+
+const (
+	dialTimeout    = 5 * time.Second
+	writeTimeout   = 30 * time.Second
+	closeFlushTime = time.Second
+	lingerTime     = 200 * time.Millisecond
+	batchCap       = 1 << 20 // frame payload the writer aims for
+	maxHandshakes  = 128     // inbound connections in the handshake at once
+	keepScratch    = 4 << 20 // buffers larger than this are not kept for reuse
+	readBufSize    = 64 << 10
+	maxFreeChunks  = 2
+	maxMaxFrame    = 1 << 30 // MaxFrame is cut to this
+)
+
+// Config configures a Transport. Only Name, Bind and Key are usually set.
+type Config struct {
+	// Name is this node's name, sent in the handshake and given to the
+	// peer's Handler as from. At most MaxStringLen bytes; default: the
+	// address the transport listens on.
+	Name string
+	// Bind is the address to listen on; default "127.0.0.1:0".
+	Bind string
+	// Key is the cluster key every node shares. Nil (or empty) means no
+	// authentication: then Listen refuses any non-loopback address, and
+	// the node accepts only keyless peers. With a key the node accepts
+	// only peers that prove they hold the same key.
+	Key []byte
+	// CompressThreshold is the frame payload size in bytes from which
+	// the writer compresses a frame with s2 (kept only when it saves at
+	// least 1/8). 0 means DefaultCompressThreshold; negative: never
+	// compress.
+	CompressThreshold int
+	// MaxFrame bounds a frame's payload, compressed or not, and so
+	// the encoded size of one message; default DefaultMaxFrame, at most
+	// 1 GiB. All nodes should use the same value: a node drops a
+	// connection that sends it a frame over its own limit.
+	MaxFrame int
+	// MaxQueue bounds the bytes queued for one peer and not yet taken by
+	// its writer; past it Send fails with ErrQueueFull. Default 4*MaxFrame.
+	MaxQueue int
+	// HandshakeTimeout bounds a connection's handshake; default
+	// DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// Logger gets connection events and errors; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Handler receives every message from peers, in the order each peer sent
+// them, on the reader goroutine of the peer's connection. It must not block
+// for long: the peer's later messages wait behind it, and a peer whose
+// writes stall for 30 s drops the connection and what it had queued. It may
+// call Send and SendSync, not Close. The message and the slices in it
+// belong to the handler (nothing reuses them), but note that they share the
+// memory of their frame.
+type Handler func(from string, m *Message)
+
+// Errors of Send and SendSync.
+var (
+	ErrClosed    = errors.New("transport closed")
+	ErrQueueFull = errors.New("send queue full")
+)
+
+// Stats are the counters of a Transport since Listen.
+type Stats struct {
+	BytesSent        uint64 // frame bytes written, headers included
+	MessagesSent     uint64
+	FramesSent       uint64
+	CompressedFrames uint64 // frames sent compressed
+	BytesReceived    uint64 // frame bytes read, headers included
+	MessagesReceived uint64
+	FramesReceived   uint64
+	RejectedConns    uint64 // inbound connections refused by the handshake (or over the handshake limit)
+	DialFailures     uint64 // outbound connections that failed to dial or in the handshake
+	ProtocolErrors   uint64 // established connections closed for a bad frame or message
+	DroppedMessages  uint64 // messages queued on a connection that failed before writing them
+}
+
+type counters struct {
+	bytesSent, messagesSent, framesSent, compressedFrames        atomic.Uint64
+	bytesReceived, messagesReceived, framesReceived              atomic.Uint64
+	rejectedConns, dialFailures, protocolErrors, droppedMessages atomic.Uint64
+}
+
+// Transport moves messages between nodes; see the package documentation.
+// All its methods are safe for concurrent use.
+type Transport struct {
+	cfg Config
+	h   Handler
+	log *slog.Logger
+	ln  net.Listener
+
+	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	hsSem  chan struct{}
+
+	mu     sync.Mutex
+	closed bool
+	out    map[string]*conn // outbound connections by dialled address
+	conns  map[*conn]struct{}
+
+	st counters
+}
+
+// Listen starts a transport listening on cfg.Bind, calling h for every
+// message received.
+func Listen(cfg Config, h Handler) (*Transport, error) {
+	if h == nil {
+		return nil, errors.New("transport: nil Handler")
+	}
+	if cfg.Bind == "" {
+		cfg.Bind = "127.0.0.1:0"
+	}
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = DefaultMaxFrame
+	}
+	cfg.MaxFrame = min(cfg.MaxFrame, maxMaxFrame)
+	if cfg.CompressThreshold == 0 {
+		cfg.CompressThreshold = DefaultCompressThreshold
+	}
+	if cfg.MaxQueue <= 0 {
+		cfg.MaxQueue = 4 * cfg.MaxFrame
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if len(cfg.Name) > MaxStringLen {
+		return nil, fmt.Errorf("transport: node name of %d bytes exceeds %d", len(cfg.Name), MaxStringLen)
+	}
+	if len(cfg.Key) == 0 {
+		cfg.Key = nil
+		if host, _, err := net.SplitHostPort(cfg.Bind); err == nil && !loopbackHost(host) {
+			return nil, fmt.Errorf("listen %s: refusing to listen on a non-loopback address without a cluster key (set Config.Key, or bind to 127.0.0.1)", cfg.Bind)
+		}
+	} else {
+		cfg.Key = append([]byte(nil), cfg.Key...)
+	}
+	ln, err := net.Listen("tcp", cfg.Bind)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", cfg.Bind, innerNetErr(err))
+	}
+	if cfg.Key == nil {
+		if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+			ln.Close()
+			return nil, fmt.Errorf("listen %s: resolves to non-loopback %s; refusing to listen without a cluster key (set Config.Key)", cfg.Bind, ln.Addr())
+		}
+	}
+	if cfg.Name == "" {
+		cfg.Name = ln.Addr().String()
+	}
+	t := &Transport{
+		cfg:   cfg,
+		h:     h,
+		log:   cfg.Logger.With("node", cfg.Name),
+		ln:    ln,
+		hsSem: make(chan struct{}, maxHandshakes),
+		out:   make(map[string]*conn),
+		conns: make(map[*conn]struct{}),
+	}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	t.wg.Add(1)
+	go t.acceptLoop()
+	return t, nil
+}
+
+// loopbackHost reports whether host names only loopback addresses: a
+// loopback IP literal or "localhost". Other names are checked after
+// listening, on the address actually bound.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return true // a name: decided once bound
+	}
+	return ip.IsLoopback()
+}
+
+// innerNetErr strips the "listen tcp" and "bind" layers of a net error so
+// that the wrapped text reads "listen ADDR: address already in use".
+func innerNetErr(err error) error {
+	var se *os.SyscallError
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) {
+		return oe.Err
+	}
+	return err
+}
+
+// Addr returns the host:port the transport listens on.
+func (t *Transport) Addr() string { return t.ln.Addr().String() }
+
+// Name returns this node's name as sent in the handshake.
+func (t *Transport) Name() string { return t.cfg.Name }
+
+// Stats returns a snapshot of the counters.
+func (t *Transport) Stats() Stats {
+	s := &t.st
+	return Stats{
+		BytesSent:        s.bytesSent.Load(),
+		MessagesSent:     s.messagesSent.Load(),
+		FramesSent:       s.framesSent.Load(),
+		CompressedFrames: s.compressedFrames.Load(),
+		BytesReceived:    s.bytesReceived.Load(),
+		MessagesReceived: s.messagesReceived.Load(),
+		FramesReceived:   s.framesReceived.Load(),
+		RejectedConns:    s.rejectedConns.Load(),
+		DialFailures:     s.dialFailures.Load(),
+		ProtocolErrors:   s.protocolErrors.Load(),
+		DroppedMessages:  s.droppedMessages.Load(),
+	}
+}
+
+// Send queues m for the peer listening at addr and returns at once; m may be
+// reused as soon as Send returns (it is encoded right away). The connection
+// is dialled on first use and kept. Messages to one addr are written in the
+// order of the Send calls. Send fails only if m is invalid (see
+// Message.Validate, MaxFrame), the transport is closed, or the peer's queue
+// is full. Failures after queuing (dial, handshake, write) are logged and
+// counted in Stats, the messages queued on that connection are dropped,
+// and the next Send to addr dials again.
+func (t *Transport) Send(addr string, m *Message) error {
+	return t.send(addr, m, nil)
+}
+
+// SendSync is Send that waits until m has been written to the connection
+// (not until the peer has handled it), dialling first if needed. It returns
+// the dial, handshake or write error, e.g. a *VersionError or an error
+// wrapping ErrKeyMismatch or ErrAuthMode; or the error that ended the
+// connection m was queued on, if it died first (say "connection to ADDR:
+// EOF" when the peer had just closed it: a second call dials anew).
+func (t *Transport) SendSync(addr string, m *Message) error {
+	done := make(chan error, 1)
+	if err := t.send(addr, m, done); err != nil {
+		return err
+	}
+	return <-done
+}
+
+func (t *Transport) send(addr string, m *Message, done chan error) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	for {
+		t.mu.Lock()
+		if t.closed {
+			t.mu.Unlock()
+			return ErrClosed
+		}
+		c := t.out[addr]
+		if c == nil {
+			// queue before the writer starts, so that a dial failing at
+			// once drops the message rather than failing the enqueue
+			c = t.newConn(addr, true)
+			if err := c.enqueue(m, done); err != nil {
+				delete(t.conns, c)
+				t.mu.Unlock()
+				return err
+			}
+			t.out[addr] = c
+			t.wg.Add(1)
+			go c.runOutbound()
+			t.mu.Unlock()
+			return nil
+		}
+		t.mu.Unlock()
+		// A conn that died since the lookup has left t.out by now: try
+		// again with a fresh one.
+		if err := c.enqueue(m, done); err != errConnDead {
+			return err
+		}
+	}
+}
+
+var errConnDead = errors.New("connection dead")
+
+// Close stops the listener, flushes what is queued on established outbound
+// connections (for at most a second), closes every connection and waits
+// for all goroutines of the transport. Sends after Close fail with
+// ErrClosed. Close must not be called from a Handler.
+func (t *Transport) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	conns := make([]*conn, 0, len(t.conns))
+	for c := range t.conns {
+		conns = append(conns, c)
+	}
+	t.mu.Unlock()
+
+	t.cancel()
+	err := t.ln.Close()
+	for _, c := range conns {
+		if c.outbound {
+			c.closeOnce.Do(func() { close(c.closing) })
+		} else {
+			c.shutdown(ErrClosed)
+		}
+	}
+	// Writers flush for at most closeFlushTime; one stuck in a write to
+	// a peer that does not read is cut off a little later.
+	done := make(chan struct{})
+	go func() {
+		t.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeFlushTime + closeFlushTime/2):
+		for _, c := range conns {
+			c.shutdown(ErrClosed)
+		}
+		<-done
+	}
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+func (t *Transport) isClosed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.closed
+}
+
+func (t *Transport) acceptLoop() {
+	defer t.wg.Done()
+	var backoff time.Duration
+	for {
+		nc, err := t.ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) || t.isClosed() {
+				return
+			}
+			// e.g. out of file descriptors: wait and retry
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			t.log.Warn("transport: accept failed", "err", err, "retry_in", backoff)
+			select {
+			case <-time.After(backoff):
+			case <-t.ctx.Done():
+				return
+			}
+			continue
+		}
+		backoff = 0
+		select {
+		case t.hsSem <- struct{}{}:
+		default:
+			t.st.rejectedConns.Add(1)
+			t.log.Warn("transport: refused connection: too many handshakes in progress", "peer_addr", nc.RemoteAddr().String(), "limit", maxHandshakes)
+			nc.Close()
+			continue
+		}
+		c := t.newConn(nc.RemoteAddr().String(), false)
+		c.nc = nc
+		t.mu.Lock()
+		if t.closed {
+			t.mu.Unlock()
+			<-t.hsSem
+			nc.Close()
+			return
+		}
+		t.conns[c] = struct{}{}
+		t.wg.Add(1)
+		t.mu.Unlock()
+		go c.serveInbound()
+	}
+}
+
+// chunk is a frame in the making: a reserved header followed by encoded
+// messages.
+type chunk struct {
+	b       []byte
+	msgs    int
+	waiters []chan error
+}
+
+// conn is one TCP connection to a peer. An outbound conn (dialled by Send)
+// has a writer goroutine (which dials, runs the handshake and writes
+// frames) and a reader goroutine; an inbound conn only a reader. Messages
+// are delivered from both kinds, sent only on outbound ones.
+type conn struct {
+	t        *Transport
+	addr     string // dialled address, or the remote address of an inbound conn
+	outbound bool
+	br       *bufio.Reader
+	peer     string // peer name, set by the handshake before the reader starts
+
+	mu      sync.Mutex
+	nc      net.Conn // nil until dialled
+	pending []*chunk
+	queued  int
+	dead    bool
+	free    []*chunk // written chunks for reuse
+
+	wake      chan struct{} // a message was queued (capacity 1)
+	closing   chan struct{} // Close: flush and stop
+	closeOnce sync.Once
+	stop      chan struct{} // the conn is dead
+	stopOnce  sync.Once
+
+	cbuf []byte // writer's compression buffer
+}
+
+func (t *Transport) newConn(addr string, outbound bool) *conn {
+	c := &conn{
+		t:        t,
+		addr:     addr,
+		outbound: outbound,
+		wake:     make(chan struct{}, 1),
+		closing:  make(chan struct{}),
+		stop:     make(chan struct{}),
+	}
+	if outbound {
+		t.conns[c] = struct{}{}
+	}
+	return c
+}
+
+func (c *conn) logger() *slog.Logger {
+	l := c.t.log.With("peer_addr", c.addr)
+	if c.peer != "" {
+		l = l.With("peer", c.peer)
+	}
+	return l
+}
+
+// enqueue encodes m onto the pending frames, or returns errConnDead.
+func (c *conn) enqueue(m *Message, done chan error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead {
+		return errConnDead
+	}
+	if c.queued >= c.t.cfg.MaxQueue {
+		return fmt.Errorf("send to %s: %w (%d bytes waiting)", c.addr, ErrQueueFull, c.queued)
+	}
+	maxFrame := c.t.cfg.MaxFrame
+	var ch *chunk
+	if n := len(c.pending); n > 0 && len(c.pending[n-1].b)-headerLen < min(batchCap, maxFrame) {
+		ch = c.pending[n-1]
+	} else {
+		ch = c.newChunk()
+		c.pending = append(c.pending, ch)
+	}
+	start := len(ch.b)
+	ch.b = AppendMessage(ch.b, m)
+	size := len(ch.b) - start
+	if size > maxFrame {
+		ch.b = ch.b[:start]
+		if ch.msgs == 0 {
+			c.pending = c.pending[:len(c.pending)-1]
+		}
+		return fmt.Errorf("transport: %v message of %d bytes exceeds MaxFrame %d", m.Type, size, maxFrame)
+	}
+	if over := len(ch.b) - headerLen; ch.msgs > 0 && (over > maxFrame || over > batchCap && size > batchCap/16) {
+		// A large message that does not fit the current frame (or
+		// not within batchCap): move it into one of its own. A small
+		// one may overshoot batchCap.
+		nch := &chunk{b: make([]byte, headerLen, headerLen+size)}
+		nch.b = append(nch.b, ch.b[start:]...)
+		ch.b = ch.b[:start]
+		c.pending = append(c.pending, nch)
+		ch = nch
+	}
+	ch.msgs++
+	if done != nil {
+		ch.waiters = append(ch.waiters, done)
+	}
+	c.queued += size
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// newChunk returns a free chunk, or a new one: small when the queue is
+// empty, of a full frame's capacity when a backlog builds up.
+func (c *conn) newChunk() *chunk {
+	if n := len(c.free); n > 0 {
+		ch := c.free[n-1]
+		c.free = c.free[:n-1]
+		return ch
+	}
+	size := 4 << 10
+	if len(c.pending) > 0 {
+		size = min(batchCap, c.t.cfg.MaxFrame) + 64
+	}
+	return &chunk{b: make([]byte, headerLen, headerLen+size)}
+}
+
+// recycle keeps a few written chunks for reuse.
+func (c *conn) recycle(ch *chunk) {
+	if cap(ch.b) > keepScratch {
+		return
+	}
+	ch.b = ch.b[:headerLen]
+	ch.msgs = 0
+	clear(ch.waiters)
+	ch.waiters = ch.waiters[:0]
+	c.mu.Lock()
+	if len(c.free) < maxFreeChunks {
+		c.free = append(c.free, ch)
+	}
+	c.mu.Unlock()
+}
+
+// shutdown marks the conn dead with err (once): it leaves the transport's
+// maps (so the next Send dials anew), closes the socket, and fails and
+// drops what is queued.
+func (c *conn) shutdown(err error) {
+	c.stopOnce.Do(func() {
+		t := c.t
+		t.mu.Lock()
+		if c.outbound && t.out[c.addr] == c {
+			delete(t.out, c.addr)
+		}
+		delete(t.conns, c)
+		t.mu.Unlock()
+
+		c.mu.Lock()
+		c.dead = true
+		pending := c.pending
+		c.pending = nil
+		c.queued = 0
+		nc := c.nc
+		c.mu.Unlock()
+
+		close(c.stop)
+		if nc != nil {
+			nc.Close()
+		}
+		failChunks(t, pending, err)
+	})
+}
+
+func failChunks(t *Transport, chs []*chunk, err error) {
+	for _, ch := range chs {
+		t.st.droppedMessages.Add(uint64(ch.msgs))
+		for _, w := range ch.waiters {
+			w <- err
+		}
+	}
+}
+
+// runOutbound is the writer goroutine of an outbound conn: dial, handshake,
+// start the reader, then write frames until the conn dies or Close.
+func (c *conn) runOutbound() {
+	t := c.t
+	defer t.wg.Done()
+	d := net.Dialer{Timeout: dialTimeout}
+	nc, err := d.DialContext(t.ctx, "tcp", c.addr)
+	if err != nil {
+		if t.ctx.Err() != nil {
+			c.shutdown(ErrClosed)
+			return
+		}
+		t.st.dialFailures.Add(1)
+		err = fmt.Errorf("dial %s: %w", c.addr, innerNetErr(err))
+		c.logger().Warn("transport: dial failed", "err", err)
+		c.shutdown(err)
+		return
+	}
+	c.mu.Lock()
+	c.nc = nc
+	c.mu.Unlock()
+	c.br = bufio.NewReaderSize(nc, readBufSize)
+	peer, err := t.handshake(nc, c.br, roleDialer)
+	c.peer = peer
+	if err != nil {
+		if t.ctx.Err() != nil {
+			c.shutdown(ErrClosed)
+			return
+		}
+		t.st.dialFailures.Add(1)
+		err = fmt.Errorf("handshake with %s: %w", c.addr, err)
+		c.logger().Warn("transport: connection refused by handshake", "err", err)
+		lingerClose(nc)
+		c.shutdown(err)
+		return
+	}
+	c.logger().Debug("transport: connected")
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		c.readLoop()
+	}()
+	c.writeLoop()
+}
+
+// lingerClose half-closes nc and drains what the peer still sends for a
+// moment before closing, so that the peer reads our last frame (say, a
+// Hello that tells it our version) rather than a connection reset.
+func lingerClose(nc net.Conn) {
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.CloseWrite()
+	}
+	nc.SetReadDeadline(time.Now().Add(lingerTime))
+	io.CopyN(io.Discard, nc, 1<<16)
+	nc.Close()
+}
+
+func (c *conn) writeLoop() {
+	for {
+		select {
+		case <-c.wake:
+		case <-c.closing:
+			if err := c.flush(closeFlushTime); err != nil {
+				c.logger().Warn("transport: flush on close failed", "err", err)
+			}
+			c.shutdown(ErrClosed)
+			return
+		case <-c.stop:
+			return
+		}
+		if err := c.flush(writeTimeout); err != nil {
+			if !isStopped(c.stop) {
+				c.logger().Warn("transport: write failed, connection closed", "err", err)
+			}
+			c.shutdown(err)
+			return
+		}
+	}
+}
+
+func isStopped(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// flush writes every pending chunk, one frame each.
+func (c *conn) flush(timeout time.Duration) error {
+	c.mu.Lock()
+	batch := c.pending
+	c.pending = nil
+	c.queued = 0
+	nc := c.nc
+	c.mu.Unlock()
+	for i, ch := range batch {
+		if err := c.writeChunk(nc, ch, timeout); err != nil {
+			err = fmt.Errorf("write to %s: %w", c.addr, err)
+			failChunks(c.t, batch[i:], err)
+			return err
+		}
+		for _, w := range ch.waiters {
+			w <- nil
+		}
+		c.recycle(ch)
+	}
+	return nil
+}
+
+func (c *conn) writeChunk(nc net.Conn, ch *chunk, timeout time.Duration) error {
+	t := c.t
+	payload := ch.b[headerLen:]
+	out := ch.b
+	var flags byte
+	if th := t.cfg.CompressThreshold; th >= 0 && len(payload) >= th {
+		need := headerLen + s2.MaxEncodedLen(len(payload))
+		if cap(c.cbuf) < need {
+			c.cbuf = make([]byte, need)
+		}
+		z := s2.Encode(c.cbuf[headerLen:need], payload)
+		if len(z) <= len(payload)-len(payload)/8 {
+			out = c.cbuf[:headerLen+len(z)]
+			flags = flagCompressed
+		}
+	}
+	putHeader(out, flags, len(out)-headerLen)
+	if err := nc.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	_, err := nc.Write(out)
+	if cap(c.cbuf) > keepScratch {
+		c.cbuf = nil
+	}
+	if err != nil {
+		return err
+	}
+	t.st.bytesSent.Add(uint64(len(out)))
+	t.st.framesSent.Add(1)
+	t.st.messagesSent.Add(uint64(ch.msgs))
+	if flags&flagCompressed != 0 {
+		t.st.compressedFrames.Add(1)
+	}
+	return nil
+}
+
+// serveInbound runs the handshake of an accepted connection, then reads
+// its frames.
+func (c *conn) serveInbound() {
+	t := c.t
+	defer t.wg.Done()
+	c.br = bufio.NewReaderSize(c.nc, readBufSize)
+	peer, err := t.handshake(c.nc, c.br, roleAcceptor)
+	<-t.hsSem
+	c.peer = peer
+	if err != nil {
+		if t.isClosed() {
+			c.shutdown(ErrClosed)
+			return
+		}
+		t.st.rejectedConns.Add(1)
+		c.logger().Warn("transport: refused connection", "err", err)
+		lingerClose(c.nc)
+		c.shutdown(err)
+		return
+	}
+	c.logger().Debug("transport: accepted connection")
+	c.readLoop()
+}
+
+// readLoop reads frames and hands their messages to the Handler until the
+// connection fails; then it shuts the conn down.
+func (c *conn) readLoop() {
+	t := c.t
+	var scratch []byte
+	for {
+		p, wire, err := readFrame(c.br, t.cfg.MaxFrame, &scratch)
+		if cap(scratch) > keepScratch {
+			scratch = nil
+		}
+		if err == nil {
+			t.st.framesReceived.Add(1)
+			t.st.bytesReceived.Add(uint64(wire))
+			_, err = decodeBatch(p, func(m *Message) error {
+				if m.Type == MsgHello || m.Type == MsgAuth {
+					return protoErr("%v message after the handshake", m.Type)
+				}
+				t.st.messagesReceived.Add(1)
+				t.h(c.peer, m)
+				return nil
+			})
+		}
+		if err == nil {
+			continue
+		}
+		quiet := isStopped(c.stop) || t.isClosed() // we closed it
+		bad := errors.Is(err, ErrProtocol) || errors.As(err, new(*VersionError))
+		if bad && !quiet {
+			t.st.protocolErrors.Add(1)
+		}
+		c.shutdown(fmt.Errorf("connection to %s: %w", c.addr, err))
+		switch {
+		case quiet:
+		case errors.Is(err, io.EOF):
+			c.logger().Debug("transport: peer closed the connection")
+		case bad:
+			c.logger().Warn("transport: closing connection: bad data from peer", "err", err)
+		default:
+			c.logger().Info("transport: connection lost", "err", err)
+		}
+		return
+	}
+}
