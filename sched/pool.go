@@ -369,4 +369,3 @@ func (x *Executor) park() {
 	}
 	<-x.wake
 }
-

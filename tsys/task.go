@@ -18,8 +18,8 @@ type Ctx = sched.Executor
 // may run; a task crosses nodes as its registered name and its encoded
 // argument, never as a closure.
 type Task[A, R any] struct {
-	kind sched.Kind
-	fn   func(*Ctx, A) R
+	kind    sched.Kind
+	fn      func(*Ctx, A) R
 	args    codec[A]
 	results codec[R]
 	// slowFn is t.spawnSlow, stored once: a method value made at each
