@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/net/membership"
+)
+
+// These tests start real tsys processes that talk over real TCP and real
+// memberlist on 127.0.0.1.
+
+var tsysBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tsys-bin")
+	if err != nil {
+		panic(err)
+	}
+	tsysBin = filepath.Join(dir, "tsys")
+	if out, err := exec.Command("go", "build", "-o", tsysBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building tsys: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// tsysRun runs the binary and decodes its --json object.
+func tsysRun(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	cmd := exec.Command(tsysBin, append([]string{"run"}, append(args, "--json")...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(out, &obj); err != nil {
+		t.Fatalf("tsys run %v: output is not one JSON object: %v\n%s", args, err, out)
+	}
+	return obj
+}
+
+func perNode(t *testing.T, obj map[string]any) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, n := range obj["per_node"].([]any) {
+		out = append(out, n.(map[string]any))
+	}
+	return out
+}
+
+func stat(m map[string]any, name string) float64 {
+	return m["stats"].(map[string]any)[name].(float64)
+}
+
+// TestClusterGivesSingleNodeAnswers: EP, UTS and RT on 2, 3 and 4 nodes
+// give exactly the single-node answers (RT: the same PNG bytes), Fishing
+// moves work, and every node runs tasks.
+func TestClusterGivesSingleNodeAnswers(t *testing.T) {
+	dir := t.TempDir()
+	single := map[string]map[string]any{
+		"ep":  tsysRun(t, "ep", "--class", "W", "--workers", "1"),
+		"uts": tsysRun(t, "uts", "--tree", "T5", "--workers", "1"),
+	}
+	rtArgs := []string{"rt", "-w", "200", "-h", "150", "--samples", "2", "--leaf", "256", "--workers", "1"}
+	tsysRun(t, append(rtArgs, "-o", filepath.Join(dir, "one.png"))...)
+	onePNG, _ := os.ReadFile(filepath.Join(dir, "one.png"))
+
+	for _, n := range []int{2, 3, 4} {
+		nodes := fmt.Sprint(n)
+		ep := tsysRun(t, "ep", "--class", "W", "--workers", "1", "--nodes", nodes)
+		uts := tsysRun(t, "uts", "--tree", "T5", "--workers", "1", "--nodes", nodes)
+		png := filepath.Join(dir, "n"+nodes+".png")
+		rt := tsysRun(t, append(rtArgs, "--nodes", nodes, "-o", png)...)
+		for name, obj := range map[string]map[string]any{"ep": ep, "uts": uts, "rt": rt} {
+			if obj["verified"] != true || obj["nodes"] != float64(n) || len(perNode(t, obj)) != n {
+				t.Errorf("%s on %d nodes: verified=%v nodes=%v per_node=%d", name, n, obj["verified"], obj["nodes"], len(perNode(t, obj)))
+			}
+			if stat(obj, "remote_steals") == 0 || stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
+				t.Errorf("%s on %d nodes: no work moved, or sent != received: %v", name, n, obj["stats"])
+			}
+		}
+		// EP's counts are exact; its sums only to 1e-8 (summation order).
+		if fmt.Sprint(ep["result"].(map[string]any)["q"]) != fmt.Sprint(single["ep"]["result"].(map[string]any)["q"]) {
+			t.Errorf("ep on %d nodes: counts %v differ from one node's", n, ep["result"])
+		}
+		if fmt.Sprint(uts["result"]) != fmt.Sprint(single["uts"]["result"]) {
+			t.Errorf("uts on %d nodes: %v, one node: %v", n, uts["result"], single["uts"]["result"])
+		}
+		if got, _ := os.ReadFile(png); !bytes.Equal(got, onePNG) || len(got) == 0 {
+			t.Errorf("rt on %d nodes: the PNG differs from the single-node one", n)
+		}
+		// EP W is half a second of even work: every node gets some.
+		for _, pn := range perNode(t, ep) {
+			if stat(pn, "tasks_run") == 0 {
+				t.Errorf("ep on %d nodes: node %v ran no task", n, pn["node"])
+			}
+		}
+	}
+}
+
+// node is a `tsys node` process.
+type node struct {
+	cmd    *exec.Cmd
+	gossip string
+	tasks  string
+	stderr *bytes.Buffer
+}
+
+var banner = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
+
+// startNode starts `tsys node` and waits for its banner, or returns its
+// error output if it exits first.
+func startNode(t *testing.T, args ...string) (*node, error) {
+	t.Helper()
+	n := &node{stderr: &bytes.Buffer{}}
+	n.cmd = exec.Command(tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...)
+	n.cmd.Stderr = n.stderr
+	out, _ := n.cmd.StdoutPipe()
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(out)
+		if s.Scan() {
+			line <- s.Text()
+		}
+		close(line)
+		io.Copy(io.Discard, out)
+	}()
+	select {
+	case l, ok := <-line:
+		if m := banner.FindStringSubmatch(l); ok && m != nil {
+			n.gossip, n.tasks = m[1], m[2]
+			t.Cleanup(func() { n.stop() })
+			return n, nil
+		}
+		n.cmd.Wait()
+		return nil, fmt.Errorf("exit %v: %s", n.cmd.ProcessState, n.stderr)
+	case <-time.After(20 * time.Second):
+		n.cmd.Process.Kill()
+		n.cmd.Wait()
+		return nil, fmt.Errorf("no banner within 20 s: %s", n.stderr)
+	}
+}
+
+func (n *node) stop() {
+	n.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { n.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		n.cmd.Process.Kill()
+		<-done
+	}
+}
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func TestNodeErrors(t *testing.T) {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", "127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "no seed reachable") {
+		t.Errorf("wrong seed address: %v", err)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	if _, err := startNode(t, "--bind", busy.Addr().String()); err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Errorf("port in use: %v", err)
+	}
+	if _, err := startNode(t, "--bind", "0.0.0.0:0"); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("no key on a public address: %v", err)
+	}
+	if _, err := startNode(t, "--sched", "psychic"); err == nil || !strings.Contains(err.Error(), `unknown scheduler "psychic"`) {
+		t.Errorf("bad --sched: %v", err)
+	}
+}
+
+// TestPeerOfAnotherVersion: a real node process refuses to join a cluster
+// whose member speaks another protocol version, and says so.
+func TestPeerOfAnotherVersion(t *testing.T) {
+	other, err := membership.Start(membership.Config{
+		Name: "future-node", Bind: "127.0.0.1:0", Fast: true,
+		Meta: membership.Meta{Transport: "127.0.0.1:1", Version: membership.ProtocolVersion + 1},
+	}, func(membership.Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Shutdown()
+	_, err = startNode(t, "--bind", "127.0.0.1:0", "--join", other.Addr())
+	if err == nil || !strings.Contains(err.Error(), "protocol version mismatch") {
+		t.Errorf("joining a peer of another version: %v", err)
+	}
+}
+
+// TestKeyKeepsStrangersOut: with a cluster key, a node without it or with
+// another cannot join, a raw connection cannot inject a task, and a node
+// with the key runs a job with the cluster.
+func TestKeyKeepsStrangersOut(t *testing.T) {
+	dir := t.TempDir()
+	key1, key2 := filepath.Join(dir, "k1"), filepath.Join(dir, "k2")
+	os.WriteFile(key1, []byte("correct horse battery staple 1"), 0o600)
+	os.WriteFile(key2, []byte("correct horse battery staple 2"), 0o600)
+	seed, err := startNode(t, "--bind", freePort(t), "--key-file", key1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip); err == nil || !strings.Contains(err.Error(), "key") {
+		t.Errorf("a keyless node joined a keyed cluster: %v", err)
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--key-file", key2); err == nil || !strings.Contains(err.Error(), "key") {
+		t.Errorf("a node with another key joined: %v", err)
+	}
+	// A stranger speaks to the task port without the handshake: it sends
+	// a well-formed frame lending a task. The node must close the
+	// connection without accepting anything.
+	conn, err := net.Dial("tcp", seed.tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := []byte{4, 0, 0, 0} // junk where a handshake should be
+	frame := append([]byte("TSYS\x01\x00\x00\x00\x00\x04"), payload...)
+	conn.Write(frame)
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 512)
+	for {
+		if _, err := conn.Read(buf); err != nil {
+			break // closed (or timed out): nothing accepted
+		}
+	}
+	conn.Close()
+	// The node is still up, and a run that joins with the key uses it.
+	obj := tsysRun(t, "ep", "--class", "S", "--workers", "1", "--join", seed.gossip, "--key-file", key1)
+	if obj["verified"] != true || obj["nodes"] != float64(2) {
+		t.Fatalf("keyed --join run: %v", obj)
+	}
+	if !strings.Contains(seed.stderr.String(), "handshake") && !strings.Contains(seed.stderr.String(), "refus") {
+		t.Logf("node log:\n%s", seed.stderr)
+		t.Error("the node did not log why it refused the stranger")
+	}
+}
