@@ -88,6 +88,9 @@ func (x *Executor) Await(h *Header) {
 
 // execute runs one task frame to completion on this goroutine.
 func (x *Executor) execute(h *Header) {
+	if tl := x.pool.timeline; tl != nil {
+		defer tl.record(x.w, h.kind, time.Now())
+	}
 	prev := x.cur
 	x.cur = h
 	h.kind.Run(h, x)

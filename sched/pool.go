@@ -21,9 +21,10 @@ const spinFor = 50 * time.Microsecond
 // Pool is the set of workers of one node and the executors that run them.
 // It runs one job at a time (Run); between runs no goroutine of it exists.
 type Pool struct {
-	workers []*Worker
-	policy  Policy
-	remote  Remote
+	workers  []*Worker
+	policy   Policy
+	remote   Remote
+	timeline *Timeline
 
 	runMu sync.Mutex // one run at a time
 

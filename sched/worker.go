@@ -18,6 +18,8 @@ type Worker struct {
 	// Written by the holding executor only (plain, to keep spawns cheap).
 	stats  Stats
 	inline inline.Policy
+	// events are the timeline's records, when one is kept.
+	events []timelineEvent
 	// Caches is a per-kind slot the task layer uses for frame slabs.
 	Caches []any
 
@@ -39,6 +41,7 @@ func (w *Worker) Stats() Stats {
 
 func (w *Worker) resetStats() {
 	w.stats = Stats{}
+	w.events = w.events[:0]
 	w.stealAttempts.Store(0)
 	w.localSteals.Store(0)
 }

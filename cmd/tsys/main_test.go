@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +103,40 @@ func TestRTWritesPNG(t *testing.T) {
 	}
 	if obj["verified"] != true || obj["result"].(map[string]any)["file"] != out {
 		t.Errorf("rt result: %v", obj)
+	}
+}
+
+func TestTimelineAndProfile(t *testing.T) {
+	dir := t.TempDir()
+	tl := filepath.Join(dir, "trace.json")
+	code, _, stderr := run(t, "run", "ep", "--class", "S", "--timeline", tl, "--profile", "cpu", "--profile-dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var trace struct {
+		TraceEvents []struct {
+			Name string  `json:"name"`
+			Ph   string  `json:"ph"`
+			Dur  float64 `json:"dur"`
+		} `json:"traceEvents"`
+	}
+	b, err := os.ReadFile(tl)
+	if err != nil || json.Unmarshal(b, &trace) != nil {
+		t.Fatalf("timeline unreadable: %v", err)
+	}
+	tasks := 0
+	for _, e := range trace.TraceEvents {
+		if e.Ph == "X" && e.Name == "ep.range" && e.Dur > 0 {
+			tasks++
+		}
+	}
+	if tasks == 0 {
+		t.Errorf("the timeline holds no task: %d events", len(trace.TraceEvents))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cpu.pprof")); err != nil {
+		t.Errorf("no CPU profile: %v", err)
+	}
+	if code, _, stderr := run(t, "run", "fib", "--profile", "heap"); code != 2 || !strings.Contains(stderr, "want cpu, mem") {
+		t.Errorf("bad --profile: exit %d, %s", code, stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -29,6 +30,7 @@ type commonFlags struct {
 	nodes      int
 	join       string
 	keyFile    string
+	timeline   string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -40,6 +42,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
+	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON of this node's tasks to FILE")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
 }
@@ -101,6 +104,16 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.policy, err = parseScheduler(cfg.common.sched); err != nil {
 		return nil, usageError{err.Error()}
 	}
+	if cfg.common.timeline != "" {
+		if cfg.clustered() {
+			return nil, usagef("--timeline records one node; it does not go with --nodes or --join yet")
+		}
+		if f, err := os.Create(cfg.common.timeline); err != nil {
+			return nil, usagef("--timeline: %v", err)
+		} else {
+			f.Close()
+		}
+	}
 	if cfg.common.keyFile != "" {
 		if cfg.key, err = cluster.ReadKeyFile(cfg.common.keyFile); err != nil {
 			return nil, usageError{err.Error()}
@@ -144,9 +157,15 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	} else {
 		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline), tsys.Scheduler(cfg.policy.local()))
 		rep.Scheduler, rep.Inline = rt.SchedulerName(), rt.InlinePolicy().String()
+		if cfg.common.timeline != "" {
+			rt.Pool().SetTimeline(sched.NewTimeline(timelineEvents))
+		}
 		res, rep.Stats, err = cfg.job.Run(ctx, rt)
 		rep.WallSeconds = time.Since(start).Seconds()
 		rep.PerWorker = rt.WorkerStats()
+		if err == nil && cfg.common.timeline != "" {
+			err = writeTimeline(cfg.common.timeline, rt.Pool(), cfg.app.Name)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s failed: %w", cfg.app.Name, err)
@@ -164,4 +183,19 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
 	}
 	return nil
+}
+
+// timelineEvents bounds the timeline's memory: events per worker.
+const timelineEvents = 1 << 20
+
+func writeTimeline(path string, pool *sched.Pool, name string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--timeline: %w", err)
+	}
+	if err := pool.WriteTimeline(f, "tsys "+name); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
