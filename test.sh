@@ -11,6 +11,6 @@ fi
 echo "== go vet"
 go vet ./...
 echo "== runtime packages with the race detector"
-go test -race -count=1 $(go list ./inline/... ./sched/... ./tsys/... ./fishing/... ./net/... 2>/dev/null)
-echo "== apps, command line and cluster"
-go test -count=1 $(go list ./... | grep -vE '/(inline|sched|tsys|fishing|net)(/|$)')
+go test -race -count=1 ./inline/... ./sched/... ./tsys/... ./fishing/... ./net/... ./cluster/...
+echo "== apps, command line and cluster processes"
+go test -count=1 ./apps/... ./cmd/... ./bench/...

@@ -1,7 +1,214 @@
 package main
 
-import "io"
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// benchConfig is one column of the matrix: "serial", or NODESxWORKERS with
+// an optional scheduler, e.g. "1x2", "2x1:fishing:load".
+type benchConfig struct {
+	label   string
+	serial  bool
+	nodes   int
+	workers int
+	sched   string
+}
+
+func parseBenchConfig(s string) (benchConfig, error) {
+	if s == "serial" {
+		return benchConfig{label: s, serial: true, nodes: 1, workers: 1}, nil
+	}
+	shape, sched, _ := strings.Cut(s, ":")
+	n, w, ok := strings.Cut(shape, "x")
+	nodes, err1 := strconv.Atoi(n)
+	workers, err2 := strconv.Atoi(w)
+	if !ok || err1 != nil || err2 != nil || nodes < 1 || workers < 1 {
+		return benchConfig{}, fmt.Errorf("bench config %q: want serial or NODESxWORKERS[:SCHED], e.g. 2x1:fishing:load", s)
+	}
+	if sched != "" {
+		if _, err := parseScheduler(sched); err != nil {
+			return benchConfig{}, fmt.Errorf("bench config %q: %w", s, err)
+		}
+	}
+	return benchConfig{label: s, nodes: nodes, workers: workers, sched: sched}, nil
+}
+
+func (c benchConfig) args() []string {
+	if c.serial {
+		return []string{"--serial"}
+	}
+	a := []string{"--nodes", strconv.Itoa(c.nodes), "--workers", strconv.Itoa(c.workers)}
+	if c.sched != "" {
+		a = append(a, "--sched", c.sched)
+	}
+	return a
+}
+
+// benchResult is one cell: an app under one config, over the repetitions.
+type benchResult struct {
+	App        string    `json:"app"`
+	Config     string    `json:"config"`
+	Seconds    []float64 `json:"seconds"`
+	Median     float64   `json:"median_seconds"`
+	Speedup    float64   `json:"speedup_vs_1x1,omitempty"`
+	Efficiency float64   `json:"efficiency,omitempty"`
+	VsSerial   float64   `json:"speedup_vs_serial,omitempty"`
+	TasksSent  float64   `json:"median_tasks_sent"`
+	BytesSent  float64   `json:"median_bytes_sent"`
+	Verified   bool      `json:"verified"`
+}
+
+var defaultBenchApps = "ep --class W;uts --tree T1;uts --tree T3;rt --verify=false;nqueens -n 13;fib -n 32"
 
 func benchCommand(args []string, stdout, stderr io.Writer) error {
-	return usagef("bench: not built yet")
+	fs := flag.NewFlagSet("tsys bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	appsFlag := fs.String("apps", defaultBenchApps, "jobs separated by ';', each an app and its flags")
+	configsFlag := fs.String("configs", "serial,1x1,1x2,2x1:fishing:random,2x1:fishing:load", "comma-separated configs: serial or NODESxWORKERS[:SCHED]")
+	reps := fs.Int("reps", 5, "repetitions of each cell (the median is reported)")
+	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *reps < 1 {
+		return usagef("--reps %d: want at least 1", *reps)
+	}
+	var configs []benchConfig
+	for _, s := range strings.Split(*configsFlag, ",") {
+		c, err := parseBenchConfig(strings.TrimSpace(s))
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		configs = append(configs, c)
+	}
+	var jobs [][]string
+	for _, s := range strings.Split(*appsFlag, ";") {
+		if f := strings.Fields(s); len(f) > 0 {
+			// Check the job's flags now rather than after an hour.
+			if _, err := parseRun(f, io.Discard); err != nil {
+				return usagef("bench job %q: %v", s, err)
+			}
+			jobs = append(jobs, f)
+		}
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return err
+	}
+	results := make([][]benchResult, len(jobs))
+	for i, job := range jobs {
+		results[i] = make([]benchResult, len(configs))
+		for k, c := range configs {
+			results[i][k] = benchResult{App: strings.Join(job, " "), Config: c.label, Verified: true}
+		}
+	}
+	sent := make(map[[2]int][][2]float64)
+	// Repetitions outermost: noise then falls on every cell alike.
+	for r := 0; r < *reps; r++ {
+		for i, job := range jobs {
+			for k, c := range configs {
+				obj, err := runOnce(exe, append(slices.Clone(job), c.args()...))
+				if err != nil {
+					return fmt.Errorf("bench %s under %s: %w", strings.Join(job, " "), c.label, err)
+				}
+				cell := &results[i][k]
+				cell.Seconds = append(cell.Seconds, obj.WallSeconds)
+				cell.Verified = cell.Verified && obj.Verified
+				sent[[2]int{i, k}] = append(sent[[2]int{i, k}], [2]float64{float64(obj.Stats.TasksSent), float64(obj.Stats.BytesSent)})
+				fmt.Fprintf(stderr, "\rrep %d/%d: %-30s %-22s %.3f s   ", r+1, *reps, cell.App, c.label, obj.WallSeconds)
+			}
+		}
+	}
+	fmt.Fprintln(stderr)
+	for i := range jobs {
+		var base, serial float64
+		for k, c := range configs {
+			cell := &results[i][k]
+			cell.Median = median(cell.Seconds)
+			var ts, bs []float64
+			for _, s := range sent[[2]int{i, k}] {
+				ts, bs = append(ts, s[0]), append(bs, s[1])
+			}
+			cell.TasksSent, cell.BytesSent = median(ts), median(bs)
+			switch {
+			case c.serial:
+				serial = cell.Median
+			case c.nodes == 1 && c.workers == 1:
+				base = cell.Median
+			}
+		}
+		for k, c := range configs {
+			cell := &results[i][k]
+			if c.serial {
+				continue
+			}
+			if base > 0 {
+				cell.Speedup = base / cell.Median
+				cell.Efficiency = cell.Speedup / float64(c.nodes*c.workers)
+			}
+			if serial > 0 {
+				cell.VsSerial = serial / cell.Median
+			}
+		}
+	}
+	if *asJSON {
+		var flat []benchResult
+		for _, row := range results {
+			flat = append(flat, row...)
+		}
+		return json.NewEncoder(stdout).Encode(map[string]any{"reps": *reps, "results": flat})
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "app\tconfig\tmedian s\tvs 1x1\tefficiency\tvs serial\ttasks sent\tbytes sent\tverified\t")
+	for _, row := range results {
+		for _, c := range row {
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.0f\t%.0f\t%v\t\n", c.App, c.Config, c.Median,
+				ratio(c.Speedup), ratio(c.Efficiency), ratio(c.VsSerial), c.TasksSent, c.BytesSent, c.Verified)
+		}
+	}
+	return tw.Flush()
+}
+
+func ratio(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// runOnce runs `tsys run ARGS --json` and decodes its report.
+func runOnce(exe string, args []string) (*report, error) {
+	cmd := exec.Command(exe, append(append([]string{"run"}, args...), "--json")...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(errb.String()))
+	}
+	var r report
+	if err := json.Unmarshal(out, &r); err != nil {
+		return nil, fmt.Errorf("decoding the report: %w", err)
+	}
+	return &r, nil
 }

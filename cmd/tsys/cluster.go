@@ -67,6 +67,10 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report, stderr io.Writ
 	return res, runErr
 }
 
+// selfPath finds this program, to start node processes and benchmark runs
+// (tests point it at a built tsys binary).
+var selfPath = os.Executable
+
 // child is a node process started by --nodes.
 type child struct {
 	cmd  *exec.Cmd
@@ -76,7 +80,7 @@ type child struct {
 
 // startNodes starts n-1 `tsys node` processes that join seed.
 func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error) {
-	exe, err := os.Executable()
+	exe, err := selfPath()
 	if err != nil {
 		return nil, fmt.Errorf("finding this program to start nodes: %w", err)
 	}

@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building tsys: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	selfPath = func() (string, error) { return tsysBin, nil }
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

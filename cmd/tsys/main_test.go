@@ -140,3 +140,29 @@ func TestTimelineAndProfile(t *testing.T) {
 		t.Errorf("bad --profile: exit %d, %s", code, stderr)
 	}
 }
+
+func TestBenchMatrix(t *testing.T) {
+	code, stdout, stderr := run(t, "bench", "--apps", "fib -n 20;ep --class S", "--configs", "serial,1x1,1x2", "--reps", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Results []benchResult `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) != 6 {
+		t.Fatalf("%d cells, want 6", len(out.Results))
+	}
+	for _, c := range out.Results {
+		if !c.Verified || c.Median <= 0 || c.Config == "1x2" && c.Speedup == 0 {
+			t.Errorf("cell %+v", c)
+		}
+	}
+	for _, bad := range [][]string{{"--configs", "3y2"}, {"--apps", "nope"}, {"--reps", "0"}, {"--configs", "1x1:psychic"}} {
+		if code, _, _ := run(t, append([]string{"bench"}, bad...)...); code != 2 {
+			t.Errorf("bench %v: exit %d, want 2", bad, code)
+		}
+	}
+}
