@@ -19,9 +19,14 @@ import (
 // worker idle (NewTS's non-blocking execution mode), and every task keeps its
 // own Go stack: no task is ever buried under an unrelated one.
 type Executor struct {
+	// w is written only by the executor's own goroutine: another executor
+	// hands it a worker through wake, never by assignment, so a worker can
+	// neither be lost nor held twice.
 	w    *Worker
 	pool *Pool
-	wake chan struct{}
+	// wake carries the worker to continue on when the executor is blocked
+	// (nil: the run has ended), or just a nudge when it is parked idle.
+	wake chan *Worker
 	// Fast is the state of Spawn's fast path (see spawn.go).
 	Fast FastPath
 	// granted is the credit last granted, to count what was spent.
@@ -119,8 +124,7 @@ func (x *Executor) block(h *Header) {
 	w.stats.BlockedWaits++
 	x.w = nil
 	p.handOff(w)
-	<-x.wake
-	if x.w == nil {
+	if x.w = <-x.wake; x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
 	}

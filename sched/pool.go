@@ -139,7 +139,7 @@ func (p *Pool) reset() {
 
 func (p *Pool) startExecutor(w *Worker) {
 	p.wg.Add(1)
-	x := &Executor{w: w, pool: p, wake: make(chan struct{}, 1), pace: -1}
+	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
 	go x.loop()
 }
 
@@ -168,18 +168,16 @@ func (p *Pool) stop() {
 	p.ending.Store(true)
 	for x := range p.blocked {
 		if x.blocked.CompareAndSwap(1, 0) {
-			x.w = nil
-			x.wake <- struct{}{}
+			x.wake <- nil
 		}
 	}
 	clear(p.blocked)
 	for _, x := range p.resumable {
-		x.w = nil
-		x.wake <- struct{}{}
+		x.wake <- nil
 	}
 	p.resumable = p.resumable[:0]
 	for _, x := range p.idle {
-		x.wake <- struct{}{}
+		x.wake <- nil
 	}
 	p.idle = p.idle[:0]
 }
@@ -210,8 +208,7 @@ func (p *Pool) resume(x *Executor) {
 	delete(p.blocked, x)
 	if p.ending.Load() {
 		p.mu.Unlock()
-		x.w = nil
-		x.wake <- struct{}{}
+		x.wake <- nil
 		return
 	}
 	p.resumable = append(p.resumable, x)
@@ -231,8 +228,9 @@ func (p *Pool) handOff(w *Worker) {
 		p.resumable = slices.Delete(p.resumable, 0, 1)
 		p.nResumable.Add(-1)
 		p.mu.Unlock()
-		y.w = w
-		y.wake <- struct{}{}
+		// y may be the blocking executor itself, if its result came
+		// already: it then takes its own worker back.
+		y.wake <- w
 		return
 	}
 	p.mu.Unlock()
@@ -252,8 +250,9 @@ func (p *Pool) passToResumable(x *Executor) bool {
 	p.nResumable.Add(-1)
 	p.mu.Unlock()
 	x.flushCredit()
-	y.w, x.w = x.w, nil
-	y.wake <- struct{}{}
+	w := x.w
+	x.w = nil
+	y.wake <- w
 	return true
 }
 
@@ -271,7 +270,7 @@ func (p *Pool) wakeOne() {
 	p.nIdle.Add(-1)
 	p.nSpinning.Add(1)
 	p.mu.Unlock()
-	x.wake <- struct{}{}
+	x.wake <- nil
 }
 
 // hasWork reports whether a parking executor should look again.

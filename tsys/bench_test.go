@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -14,7 +15,7 @@ import (
 
 func BenchmarkFib35Serial(b *testing.B) {
 	for b.Loop() {
-		if fibSerial(35) != 9227465 {
+		if fib.Serial(35) != 9227465 {
 			b.Fatal("wrong")
 		}
 	}
@@ -23,8 +24,8 @@ func BenchmarkFib35Serial(b *testing.B) {
 func benchFib(b *testing.B, workers int, pol inline.Policy, n int) {
 	rt := tsys.New(tsys.Workers(workers), tsys.Inline(pol))
 	for b.Loop() {
-		v, _, err := tsys.Run(context.Background(), rt, fibTask, n)
-		if err != nil || v != fibSerial(n) && n <= 30 {
+		v, _, err := tsys.Run(context.Background(), rt, fib.Task, n)
+		if err != nil || v != fib.Serial(n) && n <= 30 {
 			b.Fatal(v, err)
 		}
 	}
@@ -39,7 +40,7 @@ func BenchmarkSpawnGet(b *testing.B) {
 	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
 	spawns := 0
 	for b.Loop() {
-		_, st, err := tsys.Run(context.Background(), rt, fibTask, 20)
+		_, st, err := tsys.Run(context.Background(), rt, fib.Task, 20)
 		if err != nil {
 			b.Fatal(err)
 		}

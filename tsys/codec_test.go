@@ -10,7 +10,7 @@ import (
 type point struct{ X, Y int32 }
 
 func TestCodecs(t *testing.T) {
-	for _, name := range []string{"test.fib", "test.producer", "test.sleeper"} {
+	for _, name := range []string{"fib", "test.producer", "test.sleeper"} {
 		k, ok := sched.LookupKind(name)
 		if !ok || k.EncodeArg == nil {
 			t.Fatalf("%s: not found or not lendable", name)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -100,8 +101,8 @@ func TestPanicBecomesErrorAndRuntimeStaysUsable(t *testing.T) {
 			t.Errorf("error text %q does not name the task and the value", err)
 		}
 		// The same runtime runs the next job normally.
-		got, _, err := tsys.Run(context.Background(), rt, fibTask, 20)
-		if err != nil || got != fibSerial(20) {
+		got, _, err := tsys.Run(context.Background(), rt, fib.Task, 20)
+		if err != nil || got != fib.Serial(20) {
 			t.Fatalf("workers=%d: run after a panic: %d, %v", w, got, err)
 		}
 	}
@@ -164,7 +165,7 @@ func TestWaitsDoNotIdleWorkers(t *testing.T) {
 
 func TestStatsAddUp(t *testing.T) {
 	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.LoadK(2)))
-	_, st, err := tsys.Run(context.Background(), rt, fibTask, 25)
+	_, st, err := tsys.Run(context.Background(), rt, fib.Task, 25)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,5 +194,62 @@ func TestIdleRuntimeBurnsNoCPU(t *testing.T) {
 	}
 	if used := cpuTime() - start; used > 150*time.Millisecond {
 		t.Errorf("an idle worker used %v of CPU in 300 ms", used)
+	}
+}
+
+var fanout *tsys.Task[[2]int, int]
+
+func init() {
+	// A tree whose fan-out varies with the node, like a binomial UTS tree:
+	// many Gets find their task stolen and must block.
+	fanout = tsys.Register("test.fanout", func(c *tsys.Ctx, a [2]int) int {
+		depth, seed := a[0], a[1]
+		if depth == 0 {
+			x := seed
+			for i := 0; i < seed%64*20; i++ { // uneven leaves: completions land at any time
+				x = x*1103515245 + 12345
+			}
+			return 1 + x&0
+		}
+		n := seed%5 + 1
+		var fs [5]tsys.Future[int]
+		for i := 0; i < n; i++ {
+			fs[i] = fanout.Spawn(c, [2]int{depth - 1, seed*31 + i*7 + 3})
+		}
+		total := 1
+		for i := 0; i < n; i++ { // oldest first: the ones thieves took
+			total += fs[i].Get(c)
+		}
+		return total
+	})
+}
+
+// TestManyBlockingWaits stresses the hand-off of workers between blocked
+// and resumed executors: a lost worker shows as a hang, a doubled one as a
+// race or a wrong count.
+func TestManyBlockingWaits(t *testing.T) {
+	checkNoLeak(t)
+	serial := tsys.New(tsys.Workers(1), tsys.Inline(inline.Everything()))
+	want, _, err := tsys.Run(context.Background(), serial, fanout, [2]int{7, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := 60
+	if testing.Short() {
+		rounds = 5
+	}
+	blocked := int64(0)
+	for r := 0; r < rounds; r++ {
+		rt := tsys.New(tsys.Workers(2+r%7), tsys.Inline(inline.Never()))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		got, st, err := tsys.Run(ctx, rt, fanout, [2]int{7, 1})
+		cancel()
+		if err != nil || got != want {
+			t.Fatalf("round %d: %d, %v; want %d", r, got, err, want)
+		}
+		blocked += st.BlockedWaits
+	}
+	if blocked == 0 {
+		t.Error("no Get ever blocked: the test does not test the hand-off")
 	}
 }
