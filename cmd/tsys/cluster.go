@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -28,7 +29,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report, stderr io.Writ
 	}
 	node, err := cluster.Start(cluster.Config{
 		Bind: "127.0.0.1:0", Join: join, Key: cfg.key, Workers: cfg.common.workers, Inline: cfg.inline,
-		Policy: cfg.policy, Fast: cfg.common.nodes > 1, Logger: logger,
+		Policy: cfg.policy, Fast: cfg.common.nodes > 1 || allLoopback(join), Logger: logger,
 	})
 	if err != nil {
 		return apps.Result{}, err
@@ -141,4 +142,20 @@ func stopNodes(children []*child) {
 			<-c.done
 		}
 	}
+}
+
+// allLoopback reports whether every seed is on this machine: then the
+// cluster is a local one, and fast gossip timing suits it.
+func allLoopback(addrs []string) bool {
+	for _, a := range addrs {
+		host, _, err := net.SplitHostPort(a)
+		if err != nil {
+			return false
+		}
+		ip := net.ParseIP(host)
+		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return false
+		}
+	}
+	return len(addrs) > 0
 }

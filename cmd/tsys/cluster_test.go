@@ -265,3 +265,39 @@ func TestKeyKeepsStrangersOut(t *testing.T) {
 		t.Error("the node did not log why it refused the stranger")
 	}
 }
+
+// TestNodeDiesMidJob: a node is killed while it holds lent tasks; the
+// root runs them itself and the answer is still right.
+func TestNodeDiesMidJob(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// EP class B: seconds of even work, lent in pieces to both nodes.
+	cmd := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.gossip, "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	victim.cmd.Process.Kill() // no goodbye: a crash
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the run failed when a node died: %v\n%s", err, stderr.String())
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if obj["verified"] != true {
+		t.Fatalf("wrong answer after a node died: %v", obj["result"])
+	}
+	// The root or the other node lent to the victim; whoever did says so.
+	if logs := stderr.String() + seed.stderr.String(); !strings.Contains(logs, "running them here") {
+		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
+	}
+}
