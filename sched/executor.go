@@ -93,14 +93,22 @@ func (x *Executor) Await(h *Header) {
 
 // execute runs one task frame to completion on this goroutine.
 func (x *Executor) execute(h *Header) {
-	if tl := x.pool.timeline; tl != nil {
-		defer tl.record(x.w, h.kind, time.Now())
+	// No defer here: a deferred call in every task frame cost ~10 ns of a
+	// ~60 ns spawn-and-get. A task that panics just leaves no timeline
+	// event.
+	var begin time.Time
+	tl := x.pool.timeline
+	if tl != nil {
+		begin = time.Now()
 	}
 	prev := x.cur
 	x.cur = h
 	h.kind.Run(h, x)
 	x.cur = prev
 	x.w.stats.TasksRun++
+	if tl != nil {
+		tl.record(x.w, h.kind, begin)
+	}
 	h.complete(x.pool)
 }
 

@@ -253,3 +253,21 @@ func TestManyBlockingWaits(t *testing.T) {
 		t.Error("no Get ever blocked: the test does not test the hand-off")
 	}
 }
+
+// TestInlinedSpawnDoesNotAllocate: with every spawn inlined, a run's
+// allocations do not grow with the number of spawns (fib(25) makes 100
+// times the spawns of fib(15)).
+func TestInlinedSpawnDoesNotAllocate(t *testing.T) {
+	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Everything()))
+	allocs := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if _, _, err := tsys.Run(context.Background(), rt, fib.Task, n); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(15), allocs(25)
+	if large > small+5 {
+		t.Errorf("fib(25) allocated %.0f times per run, fib(15) %.0f: inlined spawns allocate", large, small)
+	}
+}
