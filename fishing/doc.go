@@ -87,10 +87,13 @@
 //     a whole node, whose workers split it by local stealing. NewTS moved
 //     1.86 tasks on average on EP with 2 nodes, 1 being ideal. Larger values
 //     suit flat workloads of many small independent tasks.
-//   - RetryBackoff = 5 ms, doubling to MaxBackoff = 200 ms: a refused node
+//   - RetryBackoff = 0.5 ms, doubling to MaxBackoff = 20 ms: a refused node
 //     stops flooding a peer that has nothing (a few round trips on a LAN),
-//     while a peer that gets work again is asked within at most 200 ms. An
-//     answer with tasks resets it. Negative RetryBackoff disables it.
+//     while a peer that gets work again is asked within at most 20 ms. An
+//     answer with tasks resets it. Negative RetryBackoff disables it. (It
+//     was 5 ms doubling to 200 ms: a node that fished before the root had
+//     spawned anything then sat out milliseconds of the job; EP class W on
+//     2 nodes ran ~5% faster with the shorter back-off, bench/README.md.)
 //   - MinReady = 1: lend whenever there is something to lend. The trade-off:
 //     a node lending its only ready task may leave one of its own workers
 //     (that would have stolen it locally, at no network cost) idle, but a

@@ -248,7 +248,7 @@ func TestZoneOneCrossRequest(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	s, clk := newTest(t, 1, Params{}, "p", "a")
+	s, clk := newTest(t, 1, Params{RetryBackoff: 5 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}, "p", "a")
 	pr := s.peers[0]
 	want := []time.Duration{5, 10, 20, 40, 80, 160, 200, 200}
 	for i, w := range want {
@@ -270,8 +270,8 @@ func TestBackoff(t *testing.T) {
 	}
 	mustFish(t, s)
 	s.StealReply("p", 0)
-	if pr.backoff != DefaultRetryBackoff {
-		t.Fatalf("backoff %v after success and refusal, want %v", pr.backoff, DefaultRetryBackoff)
+	if pr.backoff != 5*time.Millisecond {
+		t.Fatalf("backoff %v after success and refusal, want 5ms", pr.backoff)
 	}
 	// Another peer is asked while p backs off.
 	if v := one(t, s.Membership(sched.MemberEvent{Node: "q", Zone: "a", Joined: true})); v != "q" {

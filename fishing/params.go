@@ -45,8 +45,8 @@ func ParseVictim(s string) (Victim, error) {
 const (
 	DefaultMaxInFlight    = 1
 	DefaultTasksPerAnswer = 1
-	DefaultRetryBackoff   = 5 * time.Millisecond
-	DefaultMaxBackoff     = 200 * time.Millisecond
+	DefaultRetryBackoff   = 500 * time.Microsecond
+	DefaultMaxBackoff     = 20 * time.Millisecond
 	DefaultMinReady       = 1
 	DefaultReplyTimeout   = time.Second
 )

@@ -25,7 +25,7 @@ func benchFib(b *testing.B, workers int, pol inline.Policy, n int) {
 	rt := tsys.New(tsys.Workers(workers), tsys.Inline(pol))
 	for b.Loop() {
 		v, _, err := tsys.Run(context.Background(), rt, fib.Task, n)
-		if err != nil || v != fib.Serial(n) && n <= 30 {
+		if err != nil || v != fib.Exact(n) {
 			b.Fatal(v, err)
 		}
 	}
