@@ -39,8 +39,14 @@ func search(c *tsys.Ctx, w Work) Counts {
 		return self
 	}
 	var futures [wide]tsys.Future[Counts]
+	// The parent's part of the hash message is built once for all its
+	// children, as the serial search does.
+	var msg [24]byte
+	copy(msg[:20], w.Node.State[:])
 	for i := 0; i < n; i++ {
-		futures[i] = Task.Spawn(c, Work{P: w.P, Node: w.P.Child(&w.Node, i)})
+		child := Work{P: w.P, Node: Node{Height: w.Node.Height + 1}}
+		w.P.hashChild(&msg, i, &child.Node.State)
+		futures[i] = Task.Spawn(c, child)
 	}
 	for i := n - 1; i >= 0; i-- {
 		self.Add(futures[i].Get(c))
