@@ -1,0 +1,69 @@
+// Package sched is the scheduler of one node: deques, workers, the
+// executors that run tasks, and the policy interface that decides where
+// idle workers look for work.
+//
+// # The pieces
+//
+// A Worker is one slot of parallelism: a Chase-Lev Deque of task frames
+// and the counters of the work done through it. An Executor is a goroutine
+// that runs tasks on behalf of the worker it holds; a task receives its
+// executor as its context (tsys.Ctx). A Pool owns the workers of a node and
+// the executors of the current run. A Policy hears the node's events and
+// answers with Actions; the pool (and, across nodes, package cluster)
+// carries them out.
+//
+// A task frame starts with a Header (state, kind, waiters, deque slot) that
+// package tsys embeds in a typed frame holding the argument and result, so
+// this package never sees argument or result types.
+//
+// # Spawning
+//
+// Spawn first asks NewTS's allowCCall (inline.Policy): are there at least
+// K ready tasks in this worker's deque? If so the call runs inline, as an
+// ordinary Go call. The question costs a decrement and a compare on the
+// fast path (FastPath.Credit); the slow path (Executor.AllowCCall) asks the
+// policy exactly and grants credit sized to ~10 us of work, and a pop drops
+// the credit so that a shrunken deque is noticed at once. Otherwise the
+// frame is pushed on the worker's deque (Executor.Push), and a parked idle
+// worker is woken if no other worker is already looking for work.
+//
+// # Waiting
+//
+// Get of a finished task returns its result. Get of a task still in this
+// worker's deque pops and runs it here, after the tasks pushed above it,
+// which this same stack of tasks spawned later, so none of them can depend
+// on the waiting task (Executor.Await). Get of a task running elsewhere
+// (stolen, lent to another node) blocks: the executor links itself to the
+// task's waiters, hands its worker to an executor that is ready to resume,
+// or to a new one, and parks (Executor.block). When the task completes its
+// waiters queue for a worker (Pool.resume); an executor passes its worker
+// to the longest-waiting of them each time it returns to its loop, and an
+// idle worker is woken to do so. So:
+//
+//   - at most one executor holds a worker, and only its own goroutine writes
+//     which worker it holds: workers move between executors through the
+//     wake channel, so none is lost or held twice;
+//   - a wait never leaves a worker idle (NewTS's non-blocking execution);
+//   - every blocked task keeps its own goroutine stack, so a task is never
+//     buried under an unrelated one, and stack depth is bounded by the
+//     program's own nesting; goroutines number the workers plus the tasks
+//     blocked at that moment.
+//
+// # Idle workers
+//
+// An executor whose deque is empty asks the policy where to look
+// (Policy.Idle): a local victim to steal the oldest task from, a remote node
+// to fish (through Remote), or Park. It keeps trying for ~50 us, yielding
+// between rounds, then parks on its wake channel; a push wakes one parked
+// worker when none is spinning, as Go's own scheduler does, so an idle
+// runtime takes no CPU and a busy one does not wake a crowd.
+//
+// # Runs
+//
+// Pool.Run pushes the root task and starts one executor per worker; it
+// ends when the root is done, a task panics (a TaskPanic naming the task,
+// with its stack) or the context is cancelled. Ending wakes every blocked
+// executor without a worker, which unwinds its tasks (abortRun), and waits
+// for every executor to exit: between runs no goroutine of the pool exists.
+// Pool.Serve is a run without a root, for a node serving another node's job.
+package sched
