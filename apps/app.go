@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -50,6 +51,22 @@ func Lookup(name string) (App, error) {
 		return a, nil
 	}
 	return App{}, fmt.Errorf("unknown app %q: want one of %s", name, strings.Join(Names(), ", "))
+}
+
+// ParseJob makes a job of the named app from its flags alone (no common
+// flags), for tests and benchmarks.
+func ParseJob(name string, args ...string) (Job, error) {
+	a, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	mk := a.Flags(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return mk()
 }
 
 // Names lists the apps in order.

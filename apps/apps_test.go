@@ -2,9 +2,7 @@ package apps_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/tsys-go/tsys/apps"
@@ -12,20 +10,9 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// job parses an app's command line the way tsys run does.
 func job(t *testing.T, app string, args ...string) apps.Job {
 	t.Helper()
-	a, err := apps.Lookup(app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs := flag.NewFlagSet(app, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	mk := a.Flags(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	j, err := mk()
+	j, err := apps.ParseJob(app, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,7 @@ package bench
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/tsys-go/tsys/apps"
@@ -29,17 +27,7 @@ var configs = []config{
 }
 
 func makeJob(b *testing.B, c config) apps.Job {
-	a, err := apps.Lookup(c.app)
-	if err != nil {
-		b.Fatal(err)
-	}
-	fs := flag.NewFlagSet(c.app, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	mk := a.Flags(fs)
-	if err := fs.Parse(c.args); err != nil {
-		b.Fatal(err)
-	}
-	j, err := mk()
+	j, err := apps.ParseJob(c.app, c.args...)
 	if err != nil {
 		b.Fatal(err)
 	}
