@@ -11,13 +11,13 @@ type Work struct {
 	Lo, Hi int32
 }
 
-// wide is the number of children from which a node's children are spawned
-// as a range that splits in halves rather than one by one. A binomial root
+// wide is the number of children above which a node's children are
+// spawned as a range that splits in halves rather than one by one. A binomial root
 // has 2000 children, each the start of a thin chain: spawned in a loop, a
 // thief takes one chain at a time and soon only crumbs; split in halves, a
 // thief takes half of what is left (2 workers on T3: 1.11x -> see
 // bench/README.md).
-const wide = 8
+const wide = 32
 
 // Task searches the subtree below a node, one task per child.
 var Task *tsys.Task[Work, Counts]
@@ -38,8 +38,10 @@ func search(c *tsys.Ctx, w Work) Counts {
 		self.Add(children(c, Work{P: w.P, Node: w.Node, Lo: 0, Hi: int32(n)}))
 		return self
 	}
-	var futures [wide]tsys.Future[Counts]
-	k := 0
+	// Most children are leaves, counted below: room for 8 spawned ones on
+	// the stack covers nearly every node (zeroing room for more cost time).
+	var small [8]tsys.Future[Counts]
+	futures := small[:0]
 	// The parent's part of the hash message is built once for all its
 	// children, as the serial search does.
 	var msg [24]byte
@@ -54,10 +56,9 @@ func search(c *tsys.Ctx, w Work) Counts {
 			self.Add(Counts{Nodes: 1, Leaves: 1, MaxDepth: child.Node.Height})
 			continue
 		}
-		futures[k] = Task.Spawn(c, child)
-		k++
+		futures = append(futures, Task.Spawn(c, child))
 	}
-	for i := k - 1; i >= 0; i-- {
+	for i := len(futures) - 1; i >= 0; i-- {
 		self.Add(futures[i].Get(c))
 	}
 	return self
