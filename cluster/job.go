@@ -145,6 +145,7 @@ func (n *Node) stopServing() (NodeReport, bool) {
 	if s != nil {
 		n.job = 0
 		clear(n.lent)
+		clear(n.borrowed)
 	}
 	n.mu.Unlock()
 	if s == nil {

@@ -163,7 +163,10 @@ func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
 			n.refuseTask(from, m.Job, r.ID, err.Error())
 			continue
 		}
-		h.SetLoan(&sched.Loan{Node: from, Job: m.Job, ID: r.ID})
+		h.MarkBorrowed()
+		n.mu.Lock()
+		n.borrowed[h] = loan{node: from, job: m.Job, id: r.ID}
+		n.mu.Unlock()
 		hs = append(hs, h)
 	}
 	n.remoteSteals.Add(int64(len(hs)))
@@ -180,21 +183,27 @@ func (n *Node) refuseTask(to sched.NodeID, job, id uint64, why string) {
 
 // Return implements sched.Remote: send a borrowed task's result home.
 func (n *Node) Return(h *sched.Header) {
-	loan := h.Loan()
-	m := &transport.Message{Type: transport.MsgResult, Job: loan.Job, ID: loan.ID}
+	n.mu.Lock()
+	loan, ok := n.borrowed[h]
+	delete(n.borrowed, h)
+	n.mu.Unlock()
+	if !ok {
+		return // its job is over here
+	}
+	m := &transport.Message{Type: transport.MsgResult, Job: loan.job, ID: loan.id}
 	payload, err := h.Kind().EncodeResult(h)
 	if err != nil {
 		m.Kind, m.Err = rerun, fmt.Sprintf("node %s cannot encode the result of %q: %v", n.name, h.Kind().Name, err)
 	} else {
 		m.Payload = payload
 	}
-	addr, ok := n.peer(loan.Node)
+	addr, ok := n.peer(loan.node)
 	if !ok {
-		n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.Node)
+		n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.node)
 		return
 	}
 	if err := n.tr.Send(addr, m); err != nil {
-		n.log.Warn("a result could not be sent", "peer", loan.Node, "err", err)
+		n.log.Warn("a result could not be sent", "peer", loan.node, "err", err)
 	}
 }
 

@@ -62,12 +62,13 @@ type Node struct {
 
 	// mu orders the policy's events (except Idle, which the pool calls)
 	// and guards the job state and the lent-task records.
-	mu      sync.Mutex
-	job     uint64
-	rootOf  sched.NodeID // root node of the job being served
-	lent    map[uint64]*lentTask
-	serving *serving
-	reports chan NodeReport
+	mu       sync.Mutex
+	job      uint64
+	rootOf   sched.NodeID // root node of the job being served
+	lent     map[uint64]*lentTask
+	borrowed map[*sched.Header]loan
+	serving  *serving
+	reports  chan NodeReport
 
 	nextID        atomic.Uint64
 	remoteSteals  atomic.Int64
@@ -79,6 +80,13 @@ type Node struct {
 	closeOnce sync.Once
 	tickStop  chan struct{}
 	tickDone  chan struct{}
+}
+
+// loan is what a borrower keeps of a borrowed task: where its result goes.
+type loan struct {
+	node sched.NodeID
+	job  uint64
+	id   uint64
 }
 
 type lentTask struct {
@@ -117,6 +125,7 @@ func Start(cfg Config) (*Node, error) {
 		log:      cfg.Logger.With("node", cfg.Name),
 		peers:    map[sched.NodeID]string{},
 		lent:     map[uint64]*lentTask{},
+		borrowed: map[*sched.Header]loan{},
 		shutdown: make(chan struct{}),
 		tickStop: make(chan struct{}),
 		tickDone: make(chan struct{}),

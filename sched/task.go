@@ -29,16 +29,15 @@ type Kind struct {
 	DecodeResult func(h *Header, res []byte) error
 }
 
-// Loan marks a task borrowed from another node: where its result goes.
-type Loan struct {
-	Node NodeID
-	Job  uint64
-	ID   uint64
-}
-
+// The state word of a task. The done bit is set once, when the result is
+// stored; the borrowed bit is set before a task from another node is
+// queued here, so that its completion is reported back (Remote.Return).
+// Who lent it, and under which id, is the cluster's to remember: the flag
+// keeps every other task's frame a size class smaller.
 const (
-	statePending uint32 = iota // in a deque, or taken and running
-	stateDone                  // result stored; readers may read it
+	statePending uint32 = 0
+	stateDone    uint32 = 1 << 0
+	flagBorrowed uint32 = 1 << 1
 )
 
 // Header is the scheduler's part of a task frame. Package tsys embeds it as
@@ -50,8 +49,6 @@ type Header struct {
 	// waiters is the list of waiters blocked on this task, or closedList
 	// once the task is done.
 	waiters atomic.Pointer[waiter]
-	// loan is set on a task borrowed from another node.
-	loan *Loan
 	// index is the deque slot the task was pushed to; written before the
 	// push publishes the task and never changed after. Await finds the task
 	// in its own deque by checking that slot (Deque.Holds compares the
@@ -62,18 +59,15 @@ type Header struct {
 // Init prepares a fresh frame for kind k.
 func (h *Header) Init(k *Kind) { h.kind = k }
 
-// SetLoan marks a task as borrowed; its result will be returned through
-// the pool's Remote when it completes.
-func (h *Header) SetLoan(l *Loan) { h.loan = l }
-
-// Loan returns the loan of a borrowed task, or nil.
-func (h *Header) Loan() *Loan { return h.loan }
+// MarkBorrowed marks a task that came from another node, before it is
+// queued: its completion is then reported through the pool's Remote.
+func (h *Header) MarkBorrowed() { h.state.Store(flagBorrowed) }
 
 // Kind returns the task's kind.
 func (h *Header) Kind() *Kind { return h.kind }
 
 // Done reports whether the task's result is stored.
-func (h *Header) Done() bool { return h.state.Load() == stateDone }
+func (h *Header) Done() bool { return h.state.Load()&stateDone != 0 }
 
 // waiter is one reader blocked on a task: an executor, or the goroutine that
 // started a run.
@@ -107,8 +101,10 @@ func (h *Header) addWaiter(w *waiter) bool {
 
 // complete publishes the result and releases the waiters.
 func (h *Header) complete(p *Pool) {
-	h.state.Store(stateDone)
-	if h.loan != nil && p.remote != nil {
+	// Only the executor that ran the task writes its state now.
+	s := h.state.Load()
+	h.state.Store(s | stateDone)
+	if s&flagBorrowed != 0 && p.remote != nil {
 		p.remote.Return(h)
 	}
 	if h.waiters.Load() == nil {
