@@ -4,11 +4,14 @@ import "github.com/tsys-go/tsys/tsys"
 
 // Work is a task of the parallel search: a node to expand and the tree's
 // parameters (fixed-size, so a task crosses nodes as a few dozen bytes).
-// With Hi > 0 it is instead the children [Lo, Hi) of Node.
+// With Hi > 0 it is instead the children [Lo, Hi) of Node. Kids, when not
+// zero, is the node's number of children plus one, as its parent already
+// computed it.
 type Work struct {
 	P      Params
 	Node   Node
 	Lo, Hi int32
+	Kids   int32
 }
 
 // wide is the number of children above which a node's children are
@@ -29,7 +32,16 @@ func search(c *tsys.Ctx, w Work) Counts {
 		return children(c, w)
 	}
 	self := Counts{Nodes: 1, MaxDepth: w.Node.Height}
-	n := w.P.NumChildren(&w.Node)
+	// The shape table once per task, as the serial search takes it once
+	// per search: looking it up at every child cost more than the spawns.
+	var tab *shapeTable
+	if w.P.Type != Binomial {
+		tab = w.P.shape()
+	}
+	n := int(w.Kids) - 1
+	if w.Kids == 0 {
+		n = w.P.numChildren(&w.Node, tab)
+	}
 	if n == 0 {
 		self.Leaves = 1
 		return self
@@ -52,10 +64,12 @@ func search(c *tsys.Ctx, w Work) Counts {
 		// A leaf is counted here rather than spawned: most nodes of the
 		// sample trees are leaves (T3: 87.5%), and as tasks they are what
 		// thieves end up trading once the large subtrees are gone.
-		if w.P.NumChildren(&child.Node) == 0 {
+		kids := w.P.numChildren(&child.Node, tab)
+		if kids == 0 {
 			self.Add(Counts{Nodes: 1, Leaves: 1, MaxDepth: child.Node.Height})
 			continue
 		}
+		child.Kids = int32(kids) + 1
 		futures = append(futures, Task.Spawn(c, child))
 	}
 	for i := len(futures) - 1; i >= 0; i-- {
