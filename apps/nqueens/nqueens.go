@@ -45,17 +45,24 @@ func place(c *tsys.Ctx, b Board) int64 {
 	if b.Row == b.N {
 		return 1
 	}
-	var futures [32]tsys.Future[int64]
-	k := 0
-	for free := b.free(); free != 0; free &= free - 1 {
-		futures[k] = Task.Spawn(c, b.next(free&-free))
-		k++
-	}
+	// Most spawns are inlined and come back as values: add those at once
+	// and keep only the pushed ones (a few: the deque holds K), rather than
+	// zero room for a future per column at every placement.
+	var room [8]tsys.Future[int64]
+	pending := room[:0]
 	var total int64
+	for free := b.free(); free != 0; free &= free - 1 {
+		f := Task.Spawn(c, b.next(free&-free))
+		if f.Ready() {
+			total += f.Get(c)
+		} else {
+			pending = append(pending, f)
+		}
+	}
 	// Newest first: the one still at the bottom of the deque, if any, is
 	// the next to be popped.
-	for i := k - 1; i >= 0; i-- {
-		total += futures[i].Get(c)
+	for i := len(pending) - 1; i >= 0; i-- {
+		total += pending[i].Get(c)
 	}
 	return total
 }
