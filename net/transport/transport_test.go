@@ -412,23 +412,13 @@ func TestOtherVersion(t *testing.T) {
 // both versions in the error.
 func TestVersionErrorFromDialer(t *testing.T) {
 	a := start(t, "a", nil)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		nc, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer nc.Close()
+	addr := fakePeer(t, func(nc net.Conn) {
 		hello := frameBytes(false, Message{Type: MsgHello, Count: 2, Kind: "future", Payload: make([]byte, 32)})
 		hello[4] = 2
 		nc.Write(hello)
 		nc.Read(make([]byte, 100))
-	}()
-	err = a.SendSync(ln.Addr().String(), &Message{Type: MsgPing})
+	})
+	err := a.SendSync(addr, &Message{Type: MsgPing})
 	var ve *VersionError
 	if !errors.As(err, &ve) || ve.Peer != 2 || ve.Local != 1 || !strings.Contains(err.Error(), "peer speaks tsys protocol v2, this node v1") {
 		t.Fatalf("SendSync to a v2 peer: %v", err)
@@ -627,21 +617,10 @@ func TestRedial(t *testing.T) {
 // queue fill up to MaxQueue, then Send fails.
 func TestQueueFull(t *testing.T) {
 	a := start(t, "a", nil, func(c *Config) { c.MaxQueue = 1 << 16 })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		nc, err := ln.Accept()
-		if err == nil {
-			defer nc.Close()
-			nc.Read(make([]byte, 1<<16)) // until a closes
-		}
-	}()
+	addr := fakePeer(t, silent)
 	var sendErr error
 	for i := 0; i < 1000 && sendErr == nil; i++ {
-		sendErr = a.Send(ln.Addr().String(), &Message{Type: MsgResult, Payload: make([]byte, 1000)})
+		sendErr = a.Send(addr, &Message{Type: MsgResult, Payload: make([]byte, 1000)})
 	}
 	if !errors.Is(sendErr, ErrQueueFull) {
 		t.Fatalf("got %v, want ErrQueueFull", sendErr)
@@ -708,20 +687,9 @@ func TestConcurrentSendClose(t *testing.T) {
 // TestCloseDuringHandshake: Close does not wait for a peer that stalls
 // the handshake.
 func TestCloseDuringHandshake(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		nc, err := ln.Accept()
-		if err == nil {
-			defer nc.Close()
-			nc.Read(make([]byte, 1<<16))
-		}
-	}()
+	addr := fakePeer(t, silent)
 	a := start(t, "a", nil, func(c *Config) { c.HandshakeTimeout = time.Minute })
-	if err := a.Send(ln.Addr().String(), &Message{Type: MsgPing}); err != nil {
+	if err := a.Send(addr, &Message{Type: MsgPing}); err != nil {
 		t.Fatal(err)
 	}
 	// and an inbound connection that never says hello
@@ -781,33 +749,47 @@ type atomicCounter struct{ v atomic.Int64 }
 func (c *atomicCounter) add()        { c.v.Add(1) }
 func (c *atomicCounter) load() int64 { return c.v.Load() }
 
-// TestCloseWithStuckPeer: Close returns soon even when a writer is blocked
-// on a peer that completed the handshake but reads nothing.
-func TestCloseWithStuckPeer(t *testing.T) {
+// fakePeer listens on loopback and hands its first connection to serve,
+// closing it afterwards: a peer that speaks only as much of the protocol as
+// a test needs. It returns the address to dial.
+func fakePeer(t *testing.T, serve func(nc net.Conn)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	release := make(chan struct{})
-	defer close(release)
+	t.Cleanup(func() { ln.Close() })
 	go func() {
 		nc, err := ln.Accept()
 		if err != nil {
 			return
 		}
 		defer nc.Close()
+		serve(nc)
+	}()
+	return ln.Addr().String()
+}
+
+// silent is a peer that never says a word: it reads until closed.
+func silent(nc net.Conn) { nc.Read(make([]byte, 1<<16)) }
+
+// TestCloseWithStuckPeer: Close returns soon even when a writer is blocked
+// on a peer that completed the handshake but reads nothing.
+func TestCloseWithStuckPeer(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	addr := fakePeer(t, func(nc net.Conn) {
 		writeSingle(nc, &Message{Type: MsgHello, Count: 1, Kind: "stuck", Payload: bytes.Repeat([]byte{9}, 32)})
 		readSingle(bufio.NewReader(nc), MsgHello)
 		<-release // and never read again
-	}()
+	})
 	a := start(t, "a", nil)
 	big := randBytes(rand.New(rand.NewPCG(5, 5)), 1<<20)
-	if err := a.SendSync(ln.Addr().String(), &Message{Type: MsgPing}); err != nil {
+	if err := a.SendSync(addr, &Message{Type: MsgPing}); err != nil {
 		t.Fatal(err)
 	}
 	for range 48 {
-		if err := a.Send(ln.Addr().String(), &Message{Type: MsgResult, Payload: big}); err != nil {
+		if err := a.Send(addr, &Message{Type: MsgResult, Payload: big}); err != nil {
 			t.Fatal(err)
 		}
 	}
