@@ -69,16 +69,15 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 	}
 	var reports []NodeReport
 	timeout := time.After(10 * time.Second)
-	for len(reports) < len(j.peers) {
+	for waiting := true; waiting && len(reports) < len(j.peers); {
 		select {
 		case r := <-n.reports:
 			reports = append(reports, r)
 		case <-timeout:
 			n.log.Warn("peers did not report the end of the job", "missing", len(j.peers)-len(reports))
-			goto done
+			waiting = false
 		}
 	}
-done:
 	n.mu.Lock()
 	n.job = 0
 	clear(n.lent)

@@ -64,7 +64,9 @@ type benchResult struct {
 	VsSerial   float64   `json:"speedup_vs_serial,omitempty"`
 	TasksSent  float64   `json:"median_tasks_sent"`
 	BytesSent  float64   `json:"median_bytes_sent"`
-	Verified   bool      `json:"verified"`
+	// the samples behind the medians
+	tasks, bytes []float64
+	Verified     bool `json:"verified"`
 }
 
 var defaultBenchApps = "ep --class W;uts --tree T1;uts --tree T3;rt --verify=false;nqueens -n 13;fib -n 32"
@@ -111,7 +113,6 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 			results[i][k] = benchResult{App: strings.Join(job, " "), Config: c.label, Verified: true}
 		}
 	}
-	sent := make(map[[2]int][][2]float64)
 	// Repetitions outermost: noise then falls on every cell alike.
 	for r := 0; r < *reps; r++ {
 		for i, job := range jobs {
@@ -123,7 +124,8 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 				cell := &results[i][k]
 				cell.Seconds = append(cell.Seconds, obj.WallSeconds)
 				cell.Verified = cell.Verified && obj.Verified
-				sent[[2]int{i, k}] = append(sent[[2]int{i, k}], [2]float64{float64(obj.Stats.TasksSent), float64(obj.Stats.BytesSent)})
+				cell.tasks = append(cell.tasks, float64(obj.Stats.TasksSent))
+				cell.bytes = append(cell.bytes, float64(obj.Stats.BytesSent))
 				fmt.Fprintf(stderr, "\rrep %d/%d: %-30s %-22s %.3f s   ", r+1, *reps, cell.App, c.label, obj.WallSeconds)
 			}
 		}
@@ -134,11 +136,7 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 		for k, c := range configs {
 			cell := &results[i][k]
 			cell.Median = median(cell.Seconds)
-			var ts, bs []float64
-			for _, s := range sent[[2]int{i, k}] {
-				ts, bs = append(ts, s[0]), append(bs, s[1])
-			}
-			cell.TasksSent, cell.BytesSent = median(ts), median(bs)
+			cell.TasksSent, cell.BytesSent = median(cell.tasks), median(cell.bytes)
 			switch {
 			case c.serial:
 				serial = cell.Median
