@@ -5,17 +5,19 @@ import (
 	"unsafe"
 )
 
-// FastPath is the part of an executor that Spawn touches on every call. It
-// is exported for package tsys only; user code must not touch it.
+// FastPath is the part of an executor that an inlined spawn touches. It is
+// exported for package tsys only (tsys.Ctx.AllowCCall and Spawn); user code
+// must not touch it.
 //
-// Go inlines no cross-package method call inside the instantiated body of a
-// generic function, so Spawn (generic over the task's types) reads and
-// writes these fields directly instead of calling methods: an inlined spawn
-// then costs a decrement, a compare and the call of the task function.
+// Spawn's body is compiled in the package that uses it (it is generic) and
+// reaches this package only through tsys, and Go makes inline bodies of
+// this package's methods unavailable there (golang/go#74783). So tsys works
+// on these fields directly: an inlined spawn costs a decrement and a
+// compare, plus the call of the task function.
 type FastPath struct {
 	// Credit is how many more spawns may run as direct calls before
-	// allowCCall is asked again. Spawn decrements it and takes the slow
-	// path (AllowCCall, then maybe Push) when it goes negative.
+	// allowCCall is asked again. Each spawn decrements it and takes the
+	// slow path (AskCCall, then maybe Push) when it goes negative.
 	Credit int
 	// Spawned carries a T-call's frame from Push back to the Spawn that
 	// made it; Spawn clears it right away, so a spawn nested in an inlined
@@ -34,12 +36,13 @@ const maxStaleness = 10 * time.Microsecond
 // window cost 6% of the search in clock reads, at 10 us it is about 1%.
 const maxCredit = 256
 
-// AllowCCall is NewTS's allowCCall, asked on the slow path of Spawn: may
-// this spawn run as a direct call? It counts the answer and, when it is
-// yes, grants credit for more spawns, sized so that the grant lasts about
-// maxStaleness at the measured pace of inlined spawns: 1 for coarse tasks,
-// so that every spawn asks, up to maxCredit for the finest.
-func (x *Executor) AllowCCall() bool {
+// AskCCall is NewTS's allowCCall, asked on the slow path of tsys's Spawn
+// and Ctx.AllowCCall, when the credit is spent: it asks the inlining
+// policy. It counts the answer and,
+// when it is yes, grants credit for more spawns, sized so that the grant
+// lasts about maxStaleness at the measured pace of inlined spawns: 1 for
+// coarse tasks, so that every spawn asks, up to maxCredit for the finest.
+func (x *Executor) AskCCall() bool {
 	if x.pool.ending.Load() {
 		// A cancellation point for programs that inline nearly every
 		// spawn: the credit bounds how long until the next one.

@@ -40,7 +40,7 @@ func BenchmarkSpawnGet(b *testing.B) {
 	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
 	spawns := 0
 	for b.Loop() {
-		_, st, err := tsys.Run(context.Background(), rt, fib.Task, 20)
+		_, st, err := tsys.Run(context.Background(), rt, fib.Plain, 20)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,11 +8,6 @@ import (
 	"github.com/tsys-go/tsys/sched"
 )
 
-// Ctx is the context of a running task: pass it to Spawn, Call and Get.
-// It belongs to the goroutine running the task; never keep it after the task
-// returns or hand it to another goroutine.
-type Ctx = sched.Executor
-
 // Task is a registered task function with argument type A and result type R.
 // Calling it through Spawn makes a task that any worker, and later any node,
 // may run; a task crosses nodes as its registered name and its encoded
@@ -117,10 +112,11 @@ func (t *Task[A, R]) Name() string { return t.kind.Name }
 // runs fn(a) at once instead, as a plain call (a C-call), and returns a
 // ready future; that path does not allocate.
 func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
-	// Plain field operations only: see sched.FastPath for why. Both paths
-	// go through one call of the same type; the slow one (spawnSlow) asks
-	// allowCCall and either calls fn itself or pushes a frame, which it
-	// leaves in Fast.Spawned.
+	// Spawn is over the inliner's budget whatever it does (a call alone
+	// costs 57 of 80), so it keeps to one call: both paths go through one
+	// call of the same type. The slow one (spawnSlow) asks allowCCall and
+	// either calls fn itself or pushes a frame, which it leaves in
+	// Fast.Spawned. Ctx.AllowCCall is the inlinable form of the question.
 	fn := t.fn
 	c.Fast.Credit--
 	if c.Fast.Credit < 0 {
@@ -135,12 +131,13 @@ func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 // spawnSlow asks allowCCall; a C-call runs fn here, a T-call makes a frame
 // and pushes it.
 func (t *Task[A, R]) spawnSlow(c *Ctx, a A) R {
-	if c.AllowCCall() {
+	x := c.executor()
+	if x.AskCCall() {
 		return t.fn(c, a)
 	}
-	f := t.newFrame(c.Worker())
+	f := t.newFrame(x.Worker())
 	f.arg = a
-	c.Push(&f.Header)
+	x.Push(&f.Header)
 	var zero R
 	return zero
 }
@@ -151,7 +148,7 @@ func (t *Task[A, R]) Call(c *Ctx, a A) R { return t.fn(c, a) }
 // run is the scheduler's entry into a frame of this task.
 func (t *Task[A, R]) run(h *sched.Header, x *sched.Executor) {
 	f := (*frame[A, R])(unsafe.Pointer(h))
-	f.res = t.fn(x, f.arg)
+	f.res = t.fn((*Ctx)(x), f.arg)
 }
 
 func (t *Task[A, R]) newFrame(w *sched.Worker) *frame[A, R] {
@@ -196,7 +193,7 @@ func (f Future[R]) Get(c *Ctx) R {
 
 func (r *cell[R]) get(c *Ctx) R {
 	if !r.Done() {
-		c.Await(&r.Header)
+		c.executor().Await(&r.Header)
 	}
 	return r.res
 }

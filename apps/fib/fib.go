@@ -1,7 +1,8 @@
 // Package fib is the classic finest-grained divide and conquer: fib(n) as
-// fib(n-1) + fib(n-2), one task per call. It measures nothing but the
+// fib(n-1) + fib(n-2), one spawn per call. It measures nothing but the
 // runtime's own cost per spawn, which is why it is the test of load-based
-// inlining.
+// inlining. Task is written with a hand-made fast clone (tsys.Ctx.AllowCCall),
+// as finest-grained task code should be; Plain is the same with Spawn alone.
 package fib
 
 import (
@@ -19,8 +20,36 @@ func fib(c *tsys.Ctx, n int) int64 {
 	if n < 2 {
 		return int64(n)
 	}
+	// The fast clone: when the inlining policy says the spawn would run
+	// as a direct call anyway, make it one here, where Go compiles it as
+	// plainly as the serial version. Spawn would ask the same question
+	// from inside a call that Go cannot inline (tsys.Ctx.AllowCCall).
+	if c.AllowCCall() {
+		return fib(c, n-1) + fib(c, n-2)
+	}
+	return fork(c, n)
+}
+
+// fork is the T-call half of fib, kept apart so that fib's own frame stays
+// as small as Serial's.
+func fork(c *tsys.Ctx, n int) int64 {
 	a := Task.Spawn(c, n-1)
-	b := Task.Call(c, n-2)
+	b := fib(c, n-2)
+	return a.Get(c) + b
+}
+
+// Plain is fib written with Spawn alone, with no fast clone: the form the
+// spawn benchmarks measure.
+var Plain *tsys.Task[int, int64]
+
+func init() { Plain = tsys.Register("fib.plain", plain) }
+
+func plain(c *tsys.Ctx, n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	a := Plain.Spawn(c, n-1)
+	b := Plain.Call(c, n-2)
 	return a.Get(c) + b
 }
 

@@ -45,13 +45,29 @@ func place(c *tsys.Ctx, b Board) int64 {
 	if b.Row == b.N {
 		return 1
 	}
+	var total int64
+	for free := b.free(); free != 0; free &= free - 1 {
+		if !c.AllowCCall() {
+			return total + spawnRest(c, b, free)
+		}
+		// The fast clone: the policy said inline, so this is a plain
+		// recursive call, compiled as tightly as Serial's (see package fib).
+		total += place(c, b.next(free&-free))
+	}
+	return total
+}
+
+// spawnRest places a queen in each column of free, the first as a task
+// (the policy has just said so) and the rest as the policy answers. It is
+// apart from place so that place, which nearly every placement runs, keeps
+// a small frame with no futures in it.
+func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	// Most spawns are inlined and come back as values: add those at once
-	// and keep only the pushed ones (a few: the deque holds K), rather than
-	// zero room for a future per column at every placement.
+	// and keep only the pushed ones (a few: the deque holds K).
 	var room [8]tsys.Future[int64]
 	pending := room[:0]
 	var total int64
-	for free := b.free(); free != 0; free &= free - 1 {
+	for ; free != 0; free &= free - 1 {
 		f := Task.Spawn(c, b.next(free&-free))
 		if f.Ready() {
 			total += f.Get(c)
