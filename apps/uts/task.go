@@ -31,51 +31,86 @@ func search(c *tsys.Ctx, w Work) Counts {
 	if w.Hi > 0 {
 		return children(c, w)
 	}
-	self := Counts{Nodes: 1, MaxDepth: w.Node.Height}
+	s := searcher{p: &w.P, c: c}
 	// The shape table once per task, as the serial search takes it once
 	// per search: looking it up at every child cost more than the spawns.
-	var tab *shapeTable
 	if w.P.Type != Binomial {
-		tab = w.P.shape()
+		s.tab = w.P.shape()
 	}
-	n := int(w.Kids) - 1
+	kids := int(w.Kids) - 1
 	if w.Kids == 0 {
-		n = w.P.numChildren(&w.Node, tab)
+		kids = w.P.numChildren(&w.Node, s.tab)
 	}
-	if n == 0 {
-		self.Leaves = 1
-		return self
+	s.expand(&w.Node, kids)
+	return s.counts()
+}
+
+// expand counts node n, which has kids children, and searches below it. It
+// is the serial visit with a question before each child that has children
+// of its own: the fast clone. While the inlining policy answers yes, the
+// search is plain recursion on this task's counters; at the first no, the
+// rest of n's children go to spawnRest.
+func (s *searcher) expand(n *Node, kids int) {
+	s.nodes++
+	s.maxDepth = max(s.maxDepth, n.Height)
+	if kids == 0 {
+		s.leaves++
+		return
 	}
-	if n > wide {
-		self.Add(children(c, Work{P: w.P, Node: w.Node, Lo: 0, Hi: int32(n)}))
-		return self
+	if kids > wide {
+		s.add(children(s.c, Work{P: *s.p, Node: *n, Lo: 0, Hi: int32(kids)}))
+		return
 	}
-	// Most children are leaves, counted below: room for 8 spawned ones on
-	// the stack covers nearly every node (zeroing room for more cost time).
-	var small [8]tsys.Future[Counts]
-	futures := small[:0]
 	// The parent's part of the hash message is built once for all its
 	// children, as the serial search does.
 	var msg [24]byte
-	copy(msg[:20], w.Node.State[:])
-	for i := 0; i < n; i++ {
-		child := Work{P: w.P, Node: Node{Height: w.Node.Height + 1}}
-		w.P.hashChild(&msg, i, &child.Node.State)
+	copy(msg[:20], n.State[:])
+	child := Node{Height: n.Height + 1}
+	for i := range kids {
+		s.p.hashChild(&msg, i, &child.State)
 		// A leaf is counted here rather than spawned: most nodes of the
 		// sample trees are leaves (T3: 87.5%), and as tasks they are what
 		// thieves end up trading once the large subtrees are gone.
-		kids := w.P.numChildren(&child.Node, tab)
-		if kids == 0 {
-			self.Add(Counts{Nodes: 1, Leaves: 1, MaxDepth: child.Node.Height})
+		k := s.p.numChildren(&child, s.tab)
+		if k == 0 {
+			s.countLeaf(child.Height)
 			continue
 		}
-		child.Kids = int32(kids) + 1
-		futures = append(futures, Task.Spawn(c, child))
+		if !s.c.AllowCCall() {
+			s.spawnRest(&msg, i, &child, k, kids)
+			return
+		}
+		s.expand(&child, k)
 	}
+}
+
+// spawnRest spawns child i (with k children of its own) of the node whose
+// hash message is msg, then goes on with children i+1 to kids-1 as expand
+// does, and waits for what it spawned. It is apart from expand so that
+// expand, which nearly every node runs, keeps a small frame with no futures
+// in it.
+func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
+	// Room for 8 spawned children on the stack covers nearly every node
+	// (zeroing room for more cost time).
+	var small [8]tsys.Future[Counts]
+	futures := append(small[:0], Task.Spawn(s.c, Work{P: *s.p, Node: *child, Kids: int32(k) + 1}))
+	for i++; i < kids; i++ {
+		s.p.hashChild(msg, i, &child.State)
+		k := s.p.numChildren(child, s.tab)
+		switch {
+		case k == 0:
+			s.countLeaf(child.Height)
+		case s.c.AllowCCall():
+			s.expand(child, k)
+		default:
+			futures = append(futures, Task.Spawn(s.c, Work{P: *s.p, Node: *child, Kids: int32(k) + 1}))
+		}
+	}
+	// Newest first: the one still at the bottom of the deque, if any, is
+	// the next to be popped.
 	for i := len(futures) - 1; i >= 0; i-- {
-		self.Add(futures[i].Get(c))
+		s.add(futures[i].Get(s.c))
 	}
-	return self
 }
 
 // children searches the subtrees of children [Lo, Hi) of w.Node, halving
