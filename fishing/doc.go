@@ -60,10 +60,13 @@
 //
 // Load picks the eligible peer whose last load report (LoadReport) showed the
 // most ready tasks, ties broken at random. Peers that reported nothing ready
-// are skipped; peers never heard from are asked only when no report shows
-// work, and when every peer has reported nothing ready the node does not fish
-// at all until a report shows some. A refusal counts as a fresh report of
-// nothing ready.
+// are skipped while a report shows work elsewhere; failing that, peers never
+// heard from are asked, and failing those, any eligible peer. A refusal counts
+// as a fresh report of nothing ready. Reports are hints: gossip lags by tens
+// of milliseconds, and an earlier version that stopped fishing while every
+// report said "nothing ready" lost ~100 ms a job waiting for gossip (EP W on
+// 2 nodes: 0.40 s against 0.29 s with Random). Back-off bounds what asking
+// an empty peer costs.
 //
 // Zone prefers peers of the node's own zone and keeps at most one request to
 // another zone in flight: Satin's cluster-aware random stealing (CRS), in

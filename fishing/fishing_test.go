@@ -161,7 +161,7 @@ func TestRandomVictims(t *testing.T) {
 }
 
 func TestLoadVictims(t *testing.T) {
-	s, _ := newTest(t, 1, Params{Victim: Load}, "p", "a", "q", "a", "r", "a", "z", "a")
+	s, clk := newTest(t, 1, Params{Victim: Load}, "p", "a", "q", "a", "r", "a", "z", "a")
 	// Nobody reported: random among all.
 	if c := counts(t, s, 400); len(c) != 4 {
 		t.Errorf("no reports: victims %v, want all four", c)
@@ -186,16 +186,29 @@ func TestLoadVictims(t *testing.T) {
 	if v := one(t, s.StealReply("q", 0)); v != "p" {
 		t.Fatalf("victim %s, want p (q in backoff, r and z empty)", v)
 	}
-	if as := s.StealReply("p", 0); as != nil {
-		t.Fatalf("after p refused: %v", as)
+	// p refuses too. Nobody reports work, but r and z reported nothing
+	// ready without refusing, so they are not in back-off: a stale report
+	// must not stop the fishing.
+	v = one(t, s.StealReply("p", 0))
+	if v != "r" && v != "z" {
+		t.Fatalf("victim %s after p refused, want r or z (reports are hints)", v)
 	}
-	// Everyone reported or refused with nothing ready: no request at all.
+	other := map[sched.NodeID]sched.NodeID{"r": "z", "z": "r"}[v]
+	if w := one(t, s.StealReply(v, 0)); w != other {
+		t.Fatalf("victim %s after %s refused, want %s", w, v, other)
+	}
+	if as := s.StealReply(other, 0); as != nil {
+		t.Fatalf("after every peer refused: %v", as)
+	}
+	// Every peer refused and is in back-off: no request at all.
 	mustPark(t, s)
 	// An unreported peer is preferred to those known to be empty.
 	if v := one(t, s.Membership(sched.MemberEvent{Node: "new", Zone: "a", Joined: true})); v != "new" {
 		t.Fatalf("victim %s, want new", v)
 	}
 	s.StealReply("new", 1)
+	// Once the back-offs are over, a report of work wins again.
+	clk.advance(time.Second)
 	s.LoadReport("z", sched.Load{Ready: 1})
 	if v := mustFish(t, s); v != "z" {
 		t.Fatalf("victim %s, want z (its new report shows work)", v)

@@ -346,7 +346,11 @@ func (s *Policy) candidates(now time.Time) []*peer {
 	switch s.p.Victim {
 	case Load:
 		// The most loaded by the last reports, skipping those that
-		// reported nothing ready; failing that, those never heard of.
+		// reported nothing ready; failing that, those never heard of;
+		// failing that, any eligible peer. Reports are hints that lag
+		// (gossip takes tens of milliseconds), and back-off already
+		// bounds what asking an empty peer costs, so a stale "nothing
+		// ready" must not keep a hungry node from fishing.
 		best := 0
 		for _, pr := range s.peers {
 			if !pr.eligible(now) || !pr.reported || pr.ready <= 0 || pr.ready < best {
@@ -358,11 +362,10 @@ func (s *Policy) candidates(now time.Time) []*peer {
 			c = append(c, pr)
 		}
 		if len(c) == 0 {
-			for _, pr := range s.peers {
-				if pr.eligible(now) && !pr.reported {
-					c = append(c, pr)
-				}
-			}
+			c = s.appendEligible(c, now, true)
+		}
+		if len(c) == 0 {
+			c = s.appendEligible(c, now, false)
 		}
 	case Zone:
 		// Own zone first; one request to another zone at a time, sent
@@ -384,13 +387,20 @@ func (s *Policy) candidates(now time.Time) []*peer {
 		}
 		return c
 	default:
-		for _, pr := range s.peers {
-			if pr.eligible(now) {
-				c = append(c, pr)
-			}
-		}
+		c = s.appendEligible(c, now, false)
 	}
 	s.scratch = c
+	return c
+}
+
+// appendEligible appends the peers that may be asked now, only those never
+// heard from if unheardOnly. s.mu is held.
+func (s *Policy) appendEligible(c []*peer, now time.Time, unheardOnly bool) []*peer {
+	for _, pr := range s.peers {
+		if pr.eligible(now) && !(unheardOnly && pr.reported) {
+			c = append(c, pr)
+		}
+	}
 	return c
 }
 
