@@ -11,7 +11,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"load:3", "load:3", 2, false},
 		{"load:3", "load:3", 3, true},
-		{"load", "load:4", 4, true},
+		{"load", "load:2", 2, true},
 		{"load:0", "load:0", 0, true},
 		{"off", "off", 1 << 40, false},
 		{"always", "always", 0, true},

@@ -72,7 +72,7 @@ func TestJSONContract(t *testing.T) {
 		}
 	}
 	if obj["app"] != "nqueens" || obj["result"] != float64(92) || obj["verified"] != true ||
-		obj["nodes"] != float64(1) || obj["workers"] != float64(2) || obj["inline"] != "load:4" {
+		obj["nodes"] != float64(1) || obj["workers"] != float64(2) || obj["inline"] != "load:2" {
 		t.Errorf("unexpected values: %v", obj)
 	}
 	if obj["params"].(map[string]any)["n"] != float64(8) {
