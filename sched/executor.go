@@ -145,10 +145,22 @@ var abortRun = &abortSignal{}
 
 type abortSignal struct{}
 
+// live is an executor's goroutine: it runs its worker's tasks, and when it
+// has passed the worker on it waits as a spare for the next hand-off, until
+// the run ends.
+func (x *Executor) live() {
+	defer x.pool.wg.Done()
+	for {
+		x.loop()
+		if !x.pool.waitAsSpare(x) {
+			return
+		}
+	}
+}
+
 // loop runs tasks until the run ends or the executor passes its worker on.
 func (x *Executor) loop() {
 	p := x.pool
-	defer p.wg.Done()
 	defer x.flushCredit()
 	for !p.ending.Load() {
 		if p.nResumable.Load() > 0 && p.passToResumable(x) {

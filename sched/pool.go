@@ -31,6 +31,10 @@ type Pool struct {
 	mu        sync.Mutex
 	idle      []*Executor // parked executors holding a worker
 	resumable []*Executor // released waiters that need a worker
+	// spare are executors that passed their worker on and wait, without
+	// one, to be reused by handOff: a new goroutine would grow its stack
+	// again, frame by frame, to the depth of the tasks it runs.
+	spare []*Executor
 	injected  []*Header   // tasks from other nodes, oldest first
 	blocked   map[*Executor]struct{}
 	err       error
@@ -41,6 +45,7 @@ type Pool struct {
 	nResumable atomic.Int32
 	nInjected  atomic.Int32
 	ending     atomic.Bool
+	started    atomic.Int32 // executor goroutines of this run
 	wg         sync.WaitGroup
 }
 
@@ -127,20 +132,51 @@ func (p *Pool) reset() {
 	p.ending.Store(false)
 	p.err = nil
 	p.failed = make(chan struct{})
-	p.idle, p.resumable = p.idle[:0], p.resumable[:0]
+	p.idle, p.resumable, p.spare = p.idle[:0], p.resumable[:0], p.spare[:0]
 	clear(p.blocked)
 	p.nIdle.Store(0)
 	p.nSpinning.Store(0)
 	p.nResumable.Store(0)
+	p.started.Store(0)
 	for _, w := range p.workers {
 		w.resetStats()
 	}
 }
 
+// startExecutor runs worker w on a spare executor, or on a new one.
 func (p *Pool) startExecutor(w *Worker) {
+	p.mu.Lock()
+	if n := len(p.spare); n > 0 {
+		x := p.spare[n-1]
+		p.spare = p.spare[:n-1]
+		p.mu.Unlock()
+		x.wake <- w
+		return
+	}
+	p.mu.Unlock()
 	p.wg.Add(1)
+	p.started.Add(1)
 	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
-	go x.loop()
+	go x.live()
+}
+
+// ExecutorsStarted reports how many executor goroutines the last run
+// started: the workers, plus one for each task that was blocked while no
+// spare executor was free.
+func (p *Pool) ExecutorsStarted() int { return int(p.started.Load()) }
+
+// waitAsSpare parks x, which holds no worker, until startExecutor hands it
+// one (true) or the run ends (false).
+func (p *Pool) waitAsSpare(x *Executor) bool {
+	p.mu.Lock()
+	if p.ending.Load() {
+		p.mu.Unlock()
+		return false
+	}
+	p.spare = append(p.spare, x)
+	p.mu.Unlock()
+	x.w = <-x.wake
+	return x.w != nil
 }
 
 // fail records the run's first error and ends the run.
@@ -180,6 +216,10 @@ func (p *Pool) stop() {
 		x.wake <- nil
 	}
 	p.idle = p.idle[:0]
+	for _, x := range p.spare {
+		x.wake <- nil
+	}
+	p.spare = p.spare[:0]
 }
 
 func (p *Pool) registerBlocked(x *Executor) bool {

@@ -255,6 +255,47 @@ func TestManyBlockingWaits(t *testing.T) {
 	}
 }
 
+// slowLeaf sleeps for its argument's microseconds; waitEach spawns n of them
+// one after the other and waits for each: with 2 workers the idle one steals
+// the leaf at once, so the Get blocks while the leaf still sleeps.
+var slowLeaf, waitEach *tsys.Task[int, int]
+
+func init() {
+	slowLeaf = tsys.Register("test.slowLeaf", func(c *tsys.Ctx, us int) int {
+		time.Sleep(time.Duration(us) * time.Microsecond)
+		return 1
+	})
+	waitEach = tsys.Register("test.waitEach", func(c *tsys.Ctx, n int) int {
+		sum := 0
+		for range n {
+			f := slowLeaf.Spawn(c, 3000)
+			time.Sleep(300 * time.Microsecond)
+			sum += f.Get(c)
+		}
+		return sum
+	})
+}
+
+// TestBlockedWaitsReuseExecutors: an executor that passed its worker on is
+// reused for the next blocked wait rather than a new goroutine started, so
+// a run of many waits, one at a time, starts a handful of executors, not
+// one per wait.
+func TestBlockedWaitsReuseExecutors(t *testing.T) {
+	checkNoLeak(t)
+	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
+	got, st, err := tsys.Run(context.Background(), rt, waitEach, 40)
+	if err != nil || got != 40 {
+		t.Fatalf("got %d, %v; want 40", got, err)
+	}
+	started := rt.Pool().ExecutorsStarted()
+	if st.BlockedWaits < 10 {
+		t.Fatalf("only %d of 40 waits blocked: the idle worker did not steal the sleeping leaves", st.BlockedWaits)
+	}
+	if started > 2+3 {
+		t.Errorf("%d waits blocked, one at a time, and %d executors started: spares are not reused", st.BlockedWaits, started)
+	}
+}
+
 // TestInlinedSpawnDoesNotAllocate: with every spawn inlined, a run's
 // allocations do not grow with the number of spawns (fib(25) makes 100
 // times the spawns of fib(15)).
