@@ -34,11 +34,11 @@ type Pool struct {
 	// spare are executors that passed their worker on and wait, without
 	// one, to be reused by handOff: a new goroutine would grow its stack
 	// again, frame by frame, to the depth of the tasks it runs.
-	spare []*Executor
-	injected  []*Header   // tasks from other nodes, oldest first
-	blocked   map[*Executor]struct{}
-	err       error
-	failed    chan struct{}
+	spare    []*Executor
+	injected []*Header // tasks from other nodes, oldest first
+	blocked  map[*Executor]struct{}
+	err      error
+	failed   chan struct{}
 
 	nIdle      atomic.Int32
 	nSpinning  atomic.Int32
