@@ -39,6 +39,9 @@ type Executor struct {
 	// cur is the innermost task frame this goroutine is running; it names
 	// the task when a panic reaches the executor's loop.
 	cur *Header
+	// open are the frames this goroutine is running, outermost first,
+	// while a timeline records (see suspendTimeline).
+	open []openFrame
 	// blocked is 1 while the executor waits in block and nobody has yet
 	// claimed the right to wake it.
 	blocked atomic.Uint32
@@ -96,10 +99,9 @@ func (x *Executor) execute(h *Header) {
 	// No defer here: a deferred call in every task frame cost ~10 ns of a
 	// ~60 ns spawn-and-get. A task that panics just leaves no timeline
 	// event.
-	var begin time.Time
 	tl := x.pool.timeline
 	if tl != nil {
-		begin = time.Now()
+		x.open = append(x.open, openFrame{kind: h.kind, since: time.Now()})
 	}
 	prev := x.cur
 	x.cur = h
@@ -107,7 +109,9 @@ func (x *Executor) execute(h *Header) {
 	x.cur = prev
 	x.w.stats.TasksRun++
 	if tl != nil {
-		tl.record(x.w, h.kind, begin)
+		f := x.open[len(x.open)-1]
+		x.open = x.open[:len(x.open)-1]
+		tl.record(x.w, f.kind, f.since)
 	}
 	h.complete(x.pool)
 }
@@ -130,11 +134,39 @@ func (x *Executor) block(h *Header) {
 	x.flushCredit()
 	w := x.w
 	w.stats.BlockedWaits++
+	x.suspendTimeline(w)
 	x.w = nil
 	p.handOff(w)
 	if x.w = <-x.wake; x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
+	}
+	x.resumeTimeline()
+}
+
+// openFrame is a task frame this executor is running, while a timeline
+// records: since is when its current stretch on a worker began.
+type openFrame struct {
+	kind  *Kind
+	since time.Time
+}
+
+// suspendTimeline ends the stretch every open frame ran on w: the executor
+// is about to give w away, and the frames will go on, later, on whichever
+// worker it gets back. So a worker's timeline shows what really ran on it.
+func (x *Executor) suspendTimeline(w *Worker) {
+	if tl := x.pool.timeline; tl != nil {
+		for _, f := range x.open {
+			tl.record(w, f.kind, f.since)
+		}
+	}
+}
+
+// resumeTimeline starts a new stretch of every open frame.
+func (x *Executor) resumeTimeline() {
+	now := time.Now()
+	for i := range x.open {
+		x.open[i].since = now
 	}
 }
 
@@ -191,6 +223,7 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 				x.pool.fail(&TaskPanic{Task: culprit.kind.Name, Value: r, Stack: debug.Stack()})
 			}
 			x.cur = nil
+			x.open = x.open[:0]
 			holdsWorker = x.w != nil
 		}
 	}()

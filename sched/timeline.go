@@ -10,7 +10,9 @@ import (
 // Timeline records which task frames each worker ran and when, for the
 // Chrome trace viewer (chrome://tracing, Perfetto). Recording costs a clock
 // read at each start and end of a task frame; inlined spawns are part of
-// their caller's frame.
+// their caller's frame. A frame whose task blocked in Get shows as one
+// stretch per worker it ran on, without the time it waited: while it waits
+// its worker runs other frames.
 type Timeline struct {
 	start time.Time
 	// maxPerWorker bounds the memory a long run can take.
