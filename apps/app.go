@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -18,6 +19,18 @@ type App struct {
 	// Flags registers the app's flags on fs and returns the function that
 	// turns the parsed flags into a Job (or a usage error).
 	Flags func(fs *flag.FlagSet) func() (Job, error)
+	// InlineK is the load:K threshold the app runs best with, found by
+	// measurement, for runs that name no inlining policy; 0 means
+	// inline.DefaultK.
+	InlineK int
+}
+
+// Inline is the inlining policy for a run of the app that names none.
+func (a App) Inline() inline.Policy {
+	if a.InlineK > 0 {
+		return inline.LoadK(a.InlineK)
+	}
+	return inline.Default()
 }
 
 // Job is one parameterised run of an app.

@@ -34,6 +34,15 @@ func makeJob(b *testing.B, c config) apps.Job {
 	return j
 }
 
+// appInline is the inlining policy a run of the app gets by default.
+func appInline(b *testing.B, c config) inline.Policy {
+	a, err := apps.Lookup(c.app)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a.Inline()
+}
+
 func runJob(b *testing.B, j apps.Job, rt *tsys.Runtime) {
 	for b.Loop() {
 		res, _, err := j.Run(context.Background(), rt)
@@ -46,7 +55,7 @@ func runJob(b *testing.B, j apps.Job, rt *tsys.Runtime) {
 	}
 }
 
-// BenchmarkApps: serial, 1 worker and 2 workers, default inlining.
+// BenchmarkApps: serial, 1 worker and 2 workers, each app's default inlining.
 func BenchmarkApps(b *testing.B) {
 	for _, c := range configs {
 		j := makeJob(b, c)
@@ -63,7 +72,7 @@ func BenchmarkApps(b *testing.B) {
 		})
 		for _, w := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/w%d", c.name, w), func(b *testing.B) {
-				runJob(b, j, tsys.New(tsys.Workers(w)))
+				runJob(b, j, tsys.New(tsys.Workers(w), tsys.Inline(appInline(b, c))))
 			})
 		}
 	}

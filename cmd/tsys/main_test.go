@@ -80,6 +80,29 @@ func TestJSONContract(t *testing.T) {
 	}
 }
 
+// TestAppInlineDefault: a run that names no inlining policy gets its app's,
+// and --inline overrides it.
+func TestAppInlineDefault(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "uts", "--tree", "T5", "--json"}, "load:8"},
+		{[]string{"run", "uts", "--tree", "T5", "--json", "--inline", "load:3"}, "load:3"},
+		{[]string{"run", "nqueens", "-n", "6", "--json"}, "load:2"},
+		{[]string{"run", "nqueens", "-n", "6", "--json", "--inline", "off"}, "off"},
+	} {
+		code, stdout, stderr := run(t, c.args...)
+		var obj map[string]any
+		if code != 0 || json.Unmarshal([]byte(stdout), &obj) != nil {
+			t.Fatalf("%v: exit %d, %s", c.args, code, stderr)
+		}
+		if obj["inline"] != c.want {
+			t.Errorf("%v: inline %v, want %s", c.args, obj["inline"], c.want)
+		}
+	}
+}
+
 func TestSerialAndText(t *testing.T) {
 	code, stdout, _ := run(t, "run", "fib", "-n", "20", "--serial")
 	if code != 0 || !strings.Contains(stdout, "fib = 6765") || !strings.Contains(stdout, "verified") {

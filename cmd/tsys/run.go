@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/tsys-go/tsys/apps"
@@ -35,7 +36,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "workers per node")
-	fs.StringVar(&c.inline, "inline", inline.Default().String(), "inlining policy: load:K, off or always")
+	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
 	fs.StringVar(&c.sched, "sched", "", "scheduler: local, or fishing[:random|load|zone] (default: local on one node, fishing:random on several)")
@@ -86,8 +87,11 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.common.workers < 1 {
 		return nil, usagef("--workers %d: want at least 1", cfg.common.workers)
 	}
-	if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
-		return nil, usageError{err.Error()}
+	cfg.inline = app.Inline()
+	if cfg.common.inline != "" {
+		if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
+			return nil, usageError{err.Error()}
+		}
 	}
 	if cfg.common.nodes < 1 {
 		return nil, usagef("--nodes %d: want at least 1", cfg.common.nodes)
