@@ -53,12 +53,14 @@
 //
 // Every node is self-describing: a Node value (state and height, 24
 // bytes, fixed-size so it can be shipped between machines together with
-// Params) is all that is needed to expand its subtree. A task version
-// therefore creates one task per node that has children: the task calls
-// NumChildren, then Child for each i, spawning a task per child (or, below
-// some cutoff, calling SearchFrom to finish a subtree serially) and merges
-// the children's Counts with Counts.Add, adding itself (1 node, a leaf if
-// it has no children, its own height as depth). Because children are
-// computed independently from the parent's state alone, the result does
-// not depend on scheduling, and it must equal Serial exactly.
+// Params) is all that is needed to expand its subtree. The task version
+// (task.go) is the serial visit with an inlining question before each child
+// that has children of its own: while the runtime answers that enough tasks
+// are ready (tsys.Ctx.AllowCCall), it recurses as plain Go on the task's own
+// counters; otherwise it spawns the child as a task (a Work: Params, Node,
+// and the child's number of children, which the parent computed). Leaf
+// children are counted by their parent, never spawned, and a node of more
+// than 32 children spawns them as a range that splits in halves. Children
+// are computed independently from the parent's state alone, so the result
+// does not depend on scheduling, and it must equal Serial exactly.
 package uts
