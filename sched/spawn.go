@@ -31,17 +31,21 @@ type FastPath struct {
 // within it.
 const maxStaleness = 10 * time.Microsecond
 
-// maxCredit caps a grant. Sizing a grant reads the clock (~50 ns here), so
-// grants must span many fine spawns: at UTS's ~100 ns per spawn a 2 us
-// window cost 6% of the search in clock reads, at 10 us it is about 1%.
-const maxCredit = 256
+// maxCredit caps a grant; the pace still bounds it to maxStaleness. Sizing a
+// grant reads the clock (~50 ns here), so grants must span many fine spawns:
+// at UTS's ~100 ns per spawn a 2 us window cost 6% of the search in clock
+// reads, at 10 us it is about 1%. fib inlines a spawn every ~2 ns once the
+// question is inlined into it, so a cap of 256 read the clock every 0.5 us:
+// 4096 took fib(35) on 1 worker from 67 to 63 ms and nqueens 14 from 541 to
+// 532 ms (interleaved medians of 6).
+const maxCredit = 4096
 
 // AskCCall is NewTS's allowCCall, asked on the slow path of tsys's Spawn
 // and Ctx.AllowCCall, when the credit is spent: it asks the inlining
-// policy. It counts the answer and,
-// when it is yes, grants credit for more spawns, sized so that the grant
-// lasts about maxStaleness at the measured pace of inlined spawns: 1 for
-// coarse tasks, so that every spawn asks, up to maxCredit for the finest.
+// policy. It counts the answer and, when it is yes, grants credit for more
+// spawns, sized so that the grant lasts about maxStaleness at the measured
+// pace of inlined spawns: 1 for coarse tasks, so that every spawn asks, up
+// to maxCredit for the finest.
 func (x *Executor) AskCCall() bool {
 	if x.pool.ending.Load() {
 		// A cancellation point for programs that inline nearly every
