@@ -45,6 +45,7 @@ func (n *Node) BeginJob() (*Job, error) {
 	}
 	n.job = j.ID
 	n.rootOf = n.name
+	n.jobBegan = time.Now()
 	n.reports = make(chan NodeReport, len(j.peers))
 	n.mu.Unlock()
 	n.resetCounters()
@@ -121,7 +122,7 @@ func (n *Node) startServing(from sched.NodeID, job uint64) {
 	n.stopServing()
 	s := &serving{job: job, stop: make(chan struct{}), done: make(chan NodeReport, 1)}
 	n.mu.Lock()
-	n.job, n.rootOf, n.serving = job, from, s
+	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
 	n.mu.Unlock()
 	n.resetCounters()
 	go func() {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
@@ -168,6 +169,12 @@ func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
 		n.borrowed[h] = loan{node: from, job: m.Job, id: r.ID}
 		n.mu.Unlock()
 		hs = append(hs, h)
+	}
+	if len(hs) > 0 {
+		n.mu.Lock()
+		since := time.Since(n.jobBegan)
+		n.mu.Unlock()
+		n.log.Debug("borrowed tasks", "peer", from, "tasks", len(hs), "since_job_began", since)
 	}
 	n.remoteSteals.Add(int64(len(hs)))
 	n.tasksReceived.Add(int64(len(hs)))

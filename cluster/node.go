@@ -69,6 +69,9 @@ type Node struct {
 	borrowed map[*sched.Header]loan
 	serving  *serving
 	reports  chan NodeReport
+	// jobBegan is when this node began its part in the job, for the
+	// debug log of how soon work arrived.
+	jobBegan time.Time
 
 	nextID        atomic.Uint64
 	remoteSteals  atomic.Int64
