@@ -344,3 +344,35 @@ func TestFixedSize(t *testing.T) {
 		t.Errorf("round trip: %+v %+v, want %+v %+v", got, gotNode, want, node)
 	}
 }
+
+// TestWorkOnTheWire: a lent Work carries its Params by value and comes back
+// equal; a wrong length or parameters that the command line would refuse
+// are an error, not a task.
+func TestWorkOnTheWire(t *testing.T) {
+	tr := mustNamed(t, "T3")
+	w := RootWork(tr.Params)
+	w.Kids, w.Lo, w.Hi = 9, 2, 7
+	b, err := w.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Work
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if back.P == w.P || *back.P != *w.P || back.Node != w.Node || back.Lo != 2 || back.Hi != 7 || back.Kids != 9 {
+		t.Fatalf("round trip: %+v, want %+v with its own copy of the Params", back, w)
+	}
+	if err := back.UnmarshalBinary(b[:len(b)-1]); err == nil {
+		t.Error("a truncated Work decoded")
+	}
+	bad := tr.Params
+	bad.Type = 7
+	b, err = (&Work{P: &bad, Node: w.Node}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.UnmarshalBinary(b); err == nil || !strings.Contains(err.Error(), "uts work") {
+		t.Errorf("a Work with tree type 7 decoded: %v", err)
+	}
+}
