@@ -166,10 +166,14 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 		return json.NewEncoder(stdout).Encode(map[string]any{"reps": *reps, "results": flat})
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "app\tconfig\tmedian s\tvs 1x1\tefficiency\tvs serial\ttasks sent\tbytes sent\tverified\t")
+	// The spread of the samples is printed next to the median: on a shared
+	// machine it is what tells a real difference between two cells from
+	// noise.
+	fmt.Fprintln(tw, "app\tconfig\tmedian s\tmin-max s\tvs 1x1\tefficiency\tvs serial\ttasks sent\tbytes sent\tverified\t")
 	for _, row := range results {
 		for _, c := range row {
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.0f\t%.0f\t%v\t\n", c.App, c.Config, c.Median,
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f-%.3f\t%s\t%s\t%s\t%.0f\t%.0f\t%v\t\n", c.App, c.Config, c.Median,
+				slices.Min(c.Seconds), slices.Max(c.Seconds),
 				ratio(c.Speedup), ratio(c.Efficiency), ratio(c.VsSerial), c.TasksSent, c.BytesSent, c.Verified)
 		}
 	}

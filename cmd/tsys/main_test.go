@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -182,6 +183,11 @@ func TestBenchMatrix(t *testing.T) {
 		if !c.Verified || c.Median <= 0 || c.Config == "1x2" && c.Speedup == 0 {
 			t.Errorf("cell %+v", c)
 		}
+	}
+	// The text table shows each cell's spread next to its median.
+	code, stdout, stderr = run(t, "bench", "--apps", "fib -n 15", "--configs", "1x1", "--reps", "2")
+	if code != 0 || !strings.Contains(stdout, "min-max s") || !regexp.MustCompile(`\d\.\d{3}-\d\.\d{3}`).MatchString(stdout) {
+		t.Errorf("text table without the spread: exit %d\n%s%s", code, stdout, stderr)
 	}
 	for _, bad := range [][]string{{"--configs", "3y2"}, {"--apps", "nope"}, {"--reps", "0"}, {"--configs", "1x1:psychic"}} {
 		if code, _, _ := run(t, append([]string{"bench"}, bad...)...); code != 2 {
