@@ -203,7 +203,15 @@ func TestExchange(t *testing.T) {
 			t.Fatalf("request %d out of order: %+v", i, m)
 		}
 	}
+	// A sender counts a frame once its write returns, which may be after
+	// the peer has already read it and replied: let the counters settle.
 	sa, sb := a.Stats(), b.Stats()
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); sa, sb = a.Stats(), b.Stats() {
+		if sa.MessagesSent == n && sb.MessagesSent == n {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if sa.MessagesSent != n || sb.MessagesReceived != n || sb.MessagesSent != n || sa.MessagesReceived != n {
 		t.Fatalf("stats: a %+v b %+v", sa, sb)
 	}
