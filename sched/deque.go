@@ -106,6 +106,27 @@ func (d *Deque) Pop() *Header {
 	return x
 }
 
+// PopIf pops the newest element if it is x, and reports whether it did.
+// It fails when x is not the newest element, or when x was the last one
+// and a thief took it first. Owner only. It is Pop with the check first:
+// only the owner writes slots, so reading slot b before claiming it is
+// safe, and whether the element is still there is decided as in Pop.
+func (d *Deque) PopIf(x *Header) bool {
+	b := d.bottom.Load() - 1
+	r := d.ring.Load()
+	if r == nil || r.at(b).Load() != x {
+		return false
+	}
+	d.bottom.Store(b)
+	t := d.top.Load()
+	if t < b {
+		return true
+	}
+	won := t == b && d.top.CompareAndSwap(t, t+1)
+	d.bottom.Store(b + 1)
+	return won
+}
+
 // Steal removes and returns the oldest element. It returns nil when the deque
 // is empty or when another thief or the owner won the race for the element;
 // lost reports the latter, so a caller may retry at once.

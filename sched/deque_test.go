@@ -15,7 +15,23 @@ func TestDequeSequential(t *testing.T) {
 	var d Deque
 	var model []*Header
 	for step := 0; step < 100000; step++ {
-		switch op := rng.IntN(10); {
+		switch op := rng.IntN(12); {
+		case op >= 10:
+			// PopIf of the newest element, or of one that is not.
+			var want *Header
+			x := new(Header)
+			if len(model) > 0 && op == 10 {
+				want = model[len(model)-1]
+				x = want
+			} else if len(model) > 1 {
+				x = model[0]
+			}
+			if got := d.PopIf(x); got != (want != nil) {
+				t.Fatalf("step %d: PopIf = %v, want %v", step, got, want != nil)
+			}
+			if want != nil {
+				model = model[:len(model)-1]
+			}
 		case op < 5:
 			x := new(Header)
 			d.Push(x)
@@ -51,7 +67,7 @@ func TestDequeSequential(t *testing.T) {
 }
 
 // TestDequeConcurrentSteals is the property test: an owner pushes and pops
-// while thieves steal, through several ring growths; every element is taken
+// (Pop and PopIf) while thieves steal, through several ring growths; every element is taken
 // exactly once, by the owner or by one thief.
 func TestDequeConcurrentSteals(t *testing.T) {
 	for _, thieves := range []int{1, 3, 7} {
@@ -98,6 +114,11 @@ func checkNoLossNoDup(t *testing.T, thieves, n int, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for i := 0; i < n; i++ {
 		d.Push(&items[i])
+		// Sometimes take the newest back as Join does: it races the
+		// thieves when it is the last element.
+		if rng.IntN(4) == 0 && d.PopIf(&items[i]) {
+			take(&items[i])
+		}
 		// Pop in bursts so the deque both grows and drains to its last
 		// element, where the owner races the thieves.
 		if rng.IntN(3) == 0 {

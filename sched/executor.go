@@ -36,6 +36,9 @@ type Executor struct {
 	// the next grant.
 	grantedAt time.Time
 	pace      time.Duration
+	// refused is set when the policy last answered no; a no stands until
+	// the next push (see AskCCall).
+	refused bool
 	// cur is the innermost task frame this goroutine is running; it names
 	// the task when a panic reaches the executor's loop.
 	cur *Header
@@ -57,6 +60,7 @@ func (x *Executor) Push(h *Header) {
 	if p.ending.Load() {
 		panic(abortRun)
 	}
+	x.refused = false
 	w := x.w
 	w.stats.Spawns++
 	h.index = w.dq.Push(h)
@@ -96,6 +100,12 @@ func (x *Executor) Await(h *Header) {
 
 // execute runs one task frame to completion on this goroutine.
 func (x *Executor) execute(h *Header) {
+	x.run(h)
+	h.complete(x.pool)
+}
+
+// run runs a task frame and stores its result, without publishing it.
+func (x *Executor) run(h *Header) {
 	// No defer here: a deferred call in every task frame cost ~10 ns of a
 	// ~60 ns spawn-and-get. A task that panics just leaves no timeline
 	// event.
@@ -113,7 +123,65 @@ func (x *Executor) execute(h *Header) {
 		x.open = x.open[:len(x.open)-1]
 		tl.record(x.w, f.kind, f.since)
 	}
-	h.complete(x.pool)
+}
+
+// Join waits for a forked task h, whose result only the forking task
+// reads. In the common case h is still the newest task of this executor's
+// deque: it is popped and run here, its result is never published (nobody
+// else may read it), and Join keeps the frame for the next fork of its
+// kind (ReuseFrame). The caller reads the result before it forks again.
+//
+// Otherwise Join waits as Await does, and the frame is left to the garbage
+// collector: a thief that ran it may still be inside complete, touching
+// the frame after it set the done bit. That is the rare case by design:
+// tasks are stolen far less often than they are spawned.
+//
+// Either way Join counts a generation in h.Gen, after which the forking
+// task's handle no longer matches the frame. The completer never touches
+// Gen, a field of its own.
+func (x *Executor) Join(h *Header) {
+	if !x.w.dq.PopIf(h) {
+		x.Await(h)
+		h.Gen++
+		return
+	}
+	x.flushCredit()
+	x.run(h)
+	h.Gen++
+	x.recycle(h)
+}
+
+// maxReusable bounds the joined frames a worker keeps per kind. A fork
+// tree keeps at most its depth times its fan-out pending on a worker.
+const maxReusable = 256
+
+// recycle keeps a joined frame for reuse.
+func (x *Executor) recycle(h *Header) {
+	w := x.w
+	id := h.kind.ID
+	if id >= len(w.reusable) {
+		w.reusable = append(w.reusable, make([][]*Header, id+1-len(w.reusable))...)
+	}
+	if len(w.reusable[id]) < maxReusable {
+		w.reusable[id] = append(w.reusable[id], h)
+	}
+}
+
+// ReuseFrame returns a joined frame of kind k, or nil if the worker keeps
+// none. Its Header is ready for a push; the rest of the frame holds the
+// last task's argument and result until the caller overwrites them.
+func (x *Executor) ReuseFrame(k *Kind) *Header {
+	w := x.w
+	if k.ID >= len(w.reusable) {
+		return nil
+	}
+	free := w.reusable[k.ID]
+	if len(free) == 0 {
+		return nil
+	}
+	h := free[len(free)-1]
+	w.reusable[k.ID] = free[:len(free)-1]
+	return h
 }
 
 // block parks the executor until h is done, lending its worker to another

@@ -46,11 +46,18 @@ const maxCredit = 4096
 // spawns, sized so that the grant lasts about maxStaleness at the measured
 // pace of inlined spawns: 1 for coarse tasks, so that every spawn asks, up
 // to maxCredit for the finest.
+//
+// A no stands until the next push: only a push makes the deque longer. So
+// the Spawn that follows a no from Ctx.AllowCCall does not ask again.
 func (x *Executor) AskCCall() bool {
 	if x.pool.ending.Load() {
 		// A cancellation point for programs that inline nearly every
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
+	}
+	if x.refused {
+		x.Fast.Credit = 0
+		return false
 	}
 	w := x.w
 	// Arriving here means the last grant was spent in full.
@@ -59,6 +66,7 @@ func (x *Executor) AskCCall() bool {
 	x.granted, x.Fast.Credit = 0, 0
 	if !w.inline.AllowCCall(w.dq.Len()) {
 		x.grantedAt = time.Time{}
+		x.refused = true
 		return false
 	}
 	w.stats.Inlined++
@@ -84,4 +92,5 @@ func (x *Executor) flushCredit() {
 		x.w.stats.Inlined += int64(x.granted - max(x.Fast.Credit, 0))
 	}
 	x.granted, x.Fast.Credit = 0, 0
+	x.refused = false
 }

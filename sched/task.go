@@ -45,7 +45,11 @@ const (
 // a *Header and its frame share an address.
 type Header struct {
 	state atomic.Uint32
-	kind  *Kind
+	// Gen counts the reuses of a frame recycled by Executor.Join; package
+	// tsys checks it to refuse a second Join of one Fork. It shares the
+	// state's word.
+	Gen  uint32
+	kind *Kind
 	// waiters is the list of waiters blocked on this task, or closedList
 	// once the task is done.
 	waiters atomic.Pointer[waiter]

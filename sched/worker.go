@@ -22,6 +22,9 @@ type Worker struct {
 	events []timelineEvent
 	// Caches is a per-kind slot the task layer uses for frame slabs.
 	Caches []any
+	// reusable are joined frames of forked tasks, by kind ID, ready for
+	// the next fork of that kind (Executor.ReuseFrame).
+	reusable [][]*Header
 
 	// Counted while idle, when the pool may read them concurrently.
 	stealAttempts atomic.Int64

@@ -49,6 +49,22 @@ func BenchmarkSpawnGet(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(spawns), "ns/spawn")
 }
 
+// BenchmarkForkJoin is one Fork and one Join without inlining, on one
+// worker: fib.Task(20) forks where fib.Plain spawns, and its frames are
+// reused instead of collected.
+func BenchmarkForkJoin(b *testing.B) {
+	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
+	spawns := 0
+	for b.Loop() {
+		_, st, err := tsys.Run(context.Background(), rt, fib.Task, 20)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spawns += int(st.Spawns)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(spawns), "ns/spawn")
+}
+
 // BenchmarkGoWaitGroup is the same tree with a goroutine and a WaitGroup
 // per spawn: what plain Go costs.
 func BenchmarkGoWaitGroup(b *testing.B) {

@@ -112,30 +112,56 @@ func (t *Task[A, R]) Name() string { return t.kind.Name }
 // runs fn(a) at once instead, as a plain call (a C-call), and returns a
 // ready future; that path does not allocate.
 func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
-	// Spawn is over the inliner's budget whatever it does (a call alone
-	// costs 57 of 80), so it keeps to one call: both paths go through one
-	// call of the same type. The slow one (spawnSlow) asks allowCCall and
-	// either calls fn itself or pushes a frame, which it leaves in
-	// Fast.Spawned. Ctx.AllowCCall is the inlinable form of the question.
-	fn := t.fn
-	c.Fast.Credit--
-	if c.Fast.Credit < 0 {
-		fn = t.slowFn
-	}
-	v := fn(c, a)
-	p := c.Fast.Spawned
-	c.Fast.Spawned = nil
-	return Future[R]{c: (*cell[R])(p), v: v}
+	v := t.pick(c)(c, a)
+	return Future[R]{c: spawned[R](c), v: v}
 }
 
-// spawnSlow asks allowCCall; a C-call runs fn here, a T-call makes a frame
-// and pushes it.
+// Fork is Spawn for a result that only the forking task reads, exactly
+// once, through Forked.Join: Cilk's spawn and sync, rayon's join. That
+// promise lets the runtime reuse the task's frame as soon as it is joined,
+// where a Future's frame must live as long as any copy of the future, and
+// so is left to the garbage collector. Use Spawn when the result is shared,
+// stored or read more than once.
+func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
+	v := t.pick(c)(c, a)
+	if p := spawned[R](c); p != nil {
+		return Forked[R]{c: p, gen: p.Gen}
+	}
+	return Forked[R]{v: v}
+}
+
+// pick is the fast path of Spawn and Fork. Neither can be inlined (a call
+// alone costs 57 of the inliner's 80), so each keeps to one call: of fn
+// while credit lasts, else of spawnSlow, which asks allowCCall and either
+// calls fn itself or pushes a frame and leaves it in Fast.Spawned (see
+// spawned). Ctx.AllowCCall is the inlinable form of the question.
+func (t *Task[A, R]) pick(c *Ctx) func(*Ctx, A) R {
+	c.Fast.Credit--
+	if c.Fast.Credit < 0 {
+		return t.slowFn
+	}
+	return t.fn
+}
+
+// spawned takes the frame a T-call just pushed, or nil after a C-call.
+func spawned[R any](c *Ctx) *cell[R] {
+	p := c.Fast.Spawned
+	c.Fast.Spawned = nil
+	return (*cell[R])(p)
+}
+
+// spawnSlow asks allowCCall; a C-call runs fn here, a T-call pushes a
+// frame: one that a Join gave back if the worker keeps one (any spawn may
+// use it, only a Fork's is given back), else a new one.
 func (t *Task[A, R]) spawnSlow(c *Ctx, a A) R {
 	x := c.executor()
 	if x.AskCCall() {
 		return t.fn(c, a)
 	}
-	f := t.newFrame(x.Worker())
+	f := (*frame[A, R])(unsafe.Pointer(x.ReuseFrame(&t.kind)))
+	if f == nil {
+		f = t.newFrame(x.Worker())
+	}
 	f.arg = a
 	x.Push(&f.Header)
 	var zero R
@@ -195,6 +221,35 @@ func (r *cell[R]) get(c *Ctx) R {
 	if !r.Done() {
 		c.executor().Await(&r.Header)
 	}
+	return r.res
+}
+
+// Forked is the result of a Fork: a future to be joined exactly once,
+// normally by the task that forked it, before it returns (a Forked never
+// joined only misses the reuse of its frame). A second Join panics.
+type Forked[R any] struct {
+	c   *cell[R] // nil when the value is already in v
+	gen uint32
+	v   R
+}
+
+// Ready reports whether Join would return without waiting.
+func (f Forked[R]) Ready() bool { return f.c == nil || f.c.Done() }
+
+// Join returns the result, running the task here if no other worker took
+// it, and waiting for it otherwise, as Future.Get does.
+func (f Forked[R]) Join(c *Ctx) R {
+	if f.c != nil {
+		return f.c.join(c, f.gen)
+	}
+	return f.v
+}
+
+func (r *cell[R]) join(c *Ctx, gen uint32) R {
+	if r.Gen != gen {
+		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", r.Kind().Name))
+	}
+	c.executor().Join(&r.Header)
 	return r.res
 }
 
