@@ -20,9 +20,9 @@ func run(c *tsys.Ctx, r Range) Result {
 		return Batches(int(r.Lo), int(r.Hi))
 	}
 	mid := r.Lo + (r.Hi-r.Lo)/2
-	left := Task.Spawn(c, Range{Lo: r.Lo, Hi: mid, Leaf: r.Leaf})
+	left := Task.Fork(c, Range{Lo: r.Lo, Hi: mid, Leaf: r.Leaf})
 	right := Task.Call(c, Range{Lo: mid, Hi: r.Hi, Leaf: r.Leaf})
-	total := left.Get(c)
+	total := left.Join(c)
 	total.Add(right)
 	return total
 }

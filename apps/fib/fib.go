@@ -33,9 +33,9 @@ func fib(c *tsys.Ctx, n int) int64 {
 // fork is the T-call half of fib, kept apart so that fib's own frame stays
 // as small as Serial's.
 func fork(c *tsys.Ctx, n int) int64 {
-	a := Task.Spawn(c, n-1)
+	a := Task.Fork(c, n-1)
 	b := fib(c, n-2)
-	return a.Get(c) + b
+	return a.Join(c) + b
 }
 
 // Plain is fib written with Spawn alone, with no fast clone: the form the

@@ -64,13 +64,13 @@ func place(c *tsys.Ctx, b Board) int64 {
 func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	// Most spawns are inlined and come back as values: add those at once
 	// and keep only the pushed ones (a few: the deque holds K).
-	var room [8]tsys.Future[int64]
+	var room [8]tsys.Forked[int64]
 	pending := room[:0]
 	var total int64
 	for ; free != 0; free &= free - 1 {
-		f := Task.Spawn(c, b.next(free&-free))
+		f := Task.Fork(c, b.next(free&-free))
 		if f.Ready() {
-			total += f.Get(c)
+			total += f.Join(c)
 		} else {
 			pending = append(pending, f)
 		}
@@ -78,7 +78,7 @@ func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	// Newest first: the one still at the bottom of the deque, if any, is
 	// the next to be popped.
 	for i := len(pending) - 1; i >= 0; i-- {
-		total += pending[i].Get(c)
+		total += pending[i].Join(c)
 	}
 	return total
 }

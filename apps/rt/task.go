@@ -24,9 +24,9 @@ func render(c *tsys.Ctx, t Tile) []byte {
 		return pix
 	}
 	a, b := t.Rect.Split()
-	first := Task.Spawn(c, Tile{Job: t.Job, Rect: a, Leaf: t.Leaf})
+	first := Task.Fork(c, Tile{Job: t.Job, Rect: a, Leaf: t.Leaf})
 	second := Task.Call(c, Tile{Job: t.Job, Rect: b, Leaf: t.Leaf})
-	return Join(t.Rect, a, first.Get(c), b, second)
+	return Join(t.Rect, a, first.Join(c), b, second)
 }
 
 // Join combines the pixels of the two halves a and b of r into r's pixels.

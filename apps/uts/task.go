@@ -140,8 +140,8 @@ func (s *searcher) expand(n *Node, kids int) {
 func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
 	// Room for 8 spawned children on the stack covers nearly every node
 	// (zeroing room for more cost time).
-	var small [8]tsys.Future[Counts]
-	futures := append(small[:0], Task.Spawn(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
+	var small [8]tsys.Forked[Counts]
+	futures := append(small[:0], Task.Fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
 	for i++; i < kids; i++ {
 		s.p.hashChild(msg, i, &child.State)
 		k := s.p.numChildren(child, s.tab)
@@ -151,13 +151,13 @@ func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
 		case s.c.AllowCCall():
 			s.expand(child, k)
 		default:
-			futures = append(futures, Task.Spawn(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
+			futures = append(futures, Task.Fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
 		}
 	}
 	// Newest first: the one still at the bottom of the deque, if any, is
 	// the next to be popped.
 	for i := len(futures) - 1; i >= 0; i-- {
-		s.add(futures[i].Get(s.c))
+		s.add(futures[i].Join(s.c))
 	}
 }
 
@@ -168,9 +168,9 @@ func children(c *tsys.Ctx, w Work) Counts {
 		return search(c, Work{P: w.P, Node: w.P.Child(&w.Node, int(w.Lo))})
 	}
 	mid := w.Lo + (w.Hi-w.Lo)/2
-	first := Task.Spawn(c, Work{P: w.P, Node: w.Node, Lo: w.Lo, Hi: mid})
+	first := Task.Fork(c, Work{P: w.P, Node: w.Node, Lo: w.Lo, Hi: mid})
 	total := Task.Call(c, Work{P: w.P, Node: w.Node, Lo: mid, Hi: w.Hi})
-	total.Add(first.Get(c))
+	total.Add(first.Join(c))
 	return total
 }
 
