@@ -3,7 +3,9 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/inline"
@@ -45,13 +47,7 @@ func appInline(b *testing.B, c config) inline.Policy {
 
 func runJob(b *testing.B, j apps.Job, rt *tsys.Runtime) {
 	for b.Loop() {
-		res, _, err := j.Run(context.Background(), rt)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := j.Verify(res); err != nil {
-			b.Fatal(err)
-		}
+		runOn(b, j, rt)
 	}
 }
 
@@ -61,13 +57,7 @@ func BenchmarkApps(b *testing.B) {
 		j := makeJob(b, c)
 		b.Run(c.name+"/serial", func(b *testing.B) {
 			for b.Loop() {
-				res, err := j.Serial()
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := j.Verify(res); err != nil {
-					b.Fatal(err)
-				}
+				runSerial(b, j)
 			}
 		})
 		for _, w := range []int{1, 2} {
@@ -88,4 +78,72 @@ func BenchmarkInlineK(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkRatios measures the issues' ratios the way this shared 2-core
+// machine allows: each iteration times the serial version, 1 worker and 2
+// workers back to back, in rotating order, and the metrics are the medians
+// of the per-iteration ratios. A burst of load from elsewhere then hits the
+// two sides of a ratio alike, which separate sub-benchmarks cannot promise.
+// Run it with a fixed count of iterations, e.g. -benchtime 15x.
+func BenchmarkRatios(b *testing.B) {
+	for _, c := range configs {
+		j := makeJob(b, c)
+		b.Run(c.name, func(b *testing.B) {
+			w1 := tsys.New(tsys.Workers(1), tsys.Inline(appInline(b, c)))
+			w2 := tsys.New(tsys.Workers(2), tsys.Inline(appInline(b, c)))
+			runs := []func(){
+				func() { runSerial(b, j) },
+				func() { runOn(b, j, w1) },
+				func() { runOn(b, j, w2) },
+			}
+			var w1Serial, w1W2 []float64
+			for i := 0; b.Loop(); i++ {
+				var took [3]float64
+				for k := range runs {
+					r := (i + k) % len(runs)
+					start := time.Now()
+					runs[r]()
+					took[r] = time.Since(start).Seconds()
+				}
+				w1Serial = append(w1Serial, took[1]/took[0])
+				w1W2 = append(w1W2, took[1]/took[2])
+			}
+			b.ReportMetric(median(w1Serial), "w1/serial")
+			b.ReportMetric(median(w1W2), "w1/w2")
+		})
+	}
+}
+
+func runSerial(b *testing.B, j apps.Job) {
+	res, err := j.Serial()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := j.Verify(res); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func runOn(b *testing.B, j apps.Job, rt *tsys.Runtime) {
+	res, _, err := j.Run(context.Background(), rt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := j.Verify(res); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
