@@ -53,16 +53,18 @@ func (d *Deque) Len() int {
 }
 
 // Push adds x at the bottom and returns its index, which stays valid for
-// Holds until the element is taken. Owner only.
-func (d *Deque) Push(x *Header) int64 {
+// Holds until the element is taken, and the length of the deque it saw
+// (exact but for concurrent steals). Owner only.
+func (d *Deque) Push(x *Header) (index, length int64) {
 	b := d.bottom.Load()
 	r := d.ring.Load()
-	if r == nil || b-d.top.Load() > r.mask {
+	n := b - d.top.Load()
+	if r == nil || n > r.mask {
 		r = d.grow(r, b)
 	}
 	r.at(b).Store(x)
 	d.bottom.Store(b + 1)
-	return b
+	return b, n + 1
 }
 
 // grow doubles the ring (or makes the first one), copying the live elements.

@@ -144,8 +144,8 @@ func checkNoLossNoDup(t *testing.T, thieves, n int, seed uint64) {
 func TestDequeHolds(t *testing.T) {
 	var d Deque
 	a, b := new(Header), new(Header)
-	ia := d.Push(a)
-	ib := d.Push(b)
+	ia, _ := d.Push(a)
+	ib, _ := d.Push(b)
 	if !d.Holds(ia, a) || !d.Holds(ib, b) || d.Holds(ia, b) {
 		t.Fatal("Holds disagrees with the contents")
 	}

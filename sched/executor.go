@@ -54,21 +54,19 @@ type Executor struct {
 // blocking Await.
 func (x *Executor) Worker() *Worker { return x.w }
 
-// Push puts a task frame in the executor's deque: the slow half of a spawn.
+// Push puts a task frame in the executor's deque: the slow half of a spawn,
+// after AskSpawn (the cancellation point) said no.
 func (x *Executor) Push(h *Header) {
-	p := x.pool
-	if p.ending.Load() {
-		panic(abortRun)
-	}
 	x.refused = false
 	w := x.w
 	w.stats.Spawns++
-	h.index = w.dq.Push(h)
+	i, n := w.dq.Push(h)
+	h.index = i
 	x.Fast.Spawned = unsafe.Pointer(h)
-	if n := h.index + 1 - w.dq.top.Load(); n > w.stats.MaxDeque {
+	if n > w.stats.MaxDeque {
 		w.stats.MaxDeque = n
 	}
-	if p.nIdle.Load() > 0 && p.nSpinning.Load() == 0 {
+	if p := x.pool; p.nIdle.Load() > 0 && p.nSpinning.Load() == 0 {
 		p.wakeOne()
 	}
 }
@@ -167,10 +165,10 @@ func (x *Executor) recycle(h *Header) {
 	}
 }
 
-// ReuseFrame returns a joined frame of kind k, or nil if the worker keeps
+// reuseFrame returns a joined frame of kind k, or nil if the worker keeps
 // none. Its Header is ready for a push; the rest of the frame holds the
 // last task's argument and result until the caller overwrites them.
-func (x *Executor) ReuseFrame(k *Kind) *Header {
+func (x *Executor) reuseFrame(k *Kind) *Header {
 	w := x.w
 	if k.ID >= len(w.reusable) {
 		return nil

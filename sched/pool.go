@@ -90,7 +90,7 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 		w := &waiter{ch: make(chan struct{})}
 		root.addWaiter(w)
 		rootDone = w.ch
-		root.index = p.workers[0].dq.Push(root)
+		root.index, _ = p.workers[0].dq.Push(root)
 	}
 	for _, w := range p.workers {
 		p.startExecutor(w)

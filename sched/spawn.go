@@ -85,6 +85,22 @@ func (x *Executor) AskCCall() bool {
 	return true
 }
 
+// AskSpawn is AskCCall for a spawn of kind k about to be made, with the
+// frame to push when the answer is no: one that a Join gave back to this
+// worker, or nil if it keeps none (make a new one). One call does both,
+// because the slow path of a spawn is mostly calls (bench/README.md).
+func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
+	if x.pool.ending.Load() {
+		panic(abortRun)
+	}
+	// After a no from Ctx.AllowCCall, skip even the call.
+	if !x.refused && x.AskCCall() {
+		return nil, true
+	}
+	x.Fast.Credit = 0
+	return x.reuseFrame(k), false
+}
+
 // flushCredit counts the spawns inlined on the current grant and drops
 // the rest of it: before the executor gives up its worker, and at its end.
 func (x *Executor) flushCredit() {

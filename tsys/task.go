@@ -155,10 +155,11 @@ func spawned[R any](c *Ctx) *cell[R] {
 // use it, only a Fork's is given back), else a new one.
 func (t *Task[A, R]) spawnSlow(c *Ctx, a A) R {
 	x := c.executor()
-	if x.AskCCall() {
+	h, ccall := x.AskSpawn(&t.kind)
+	if ccall {
 		return t.fn(c, a)
 	}
-	f := (*frame[A, R])(unsafe.Pointer(x.ReuseFrame(&t.kind)))
+	f := (*frame[A, R])(unsafe.Pointer(h))
 	if f == nil {
 		f = t.newFrame(x.Worker())
 	}
