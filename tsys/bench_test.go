@@ -2,8 +2,10 @@ package tsys_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/inline"
@@ -32,6 +34,56 @@ func benchFib(b *testing.B, workers int, pol inline.Policy, n int) {
 }
 
 func BenchmarkFib35W1(b *testing.B) { benchFib(b, 1, inline.Default(), 35) }
+
+// BenchmarkFib35Floor pairs, in each iteration, the serial fib(35), the
+// runtime's fib on 1 worker, and the fast clone's code shape with no
+// runtime at all (shapeFib: a context pointer passed down and a credit
+// decremented per call). Its metrics are medians of the per-iteration
+// ratios to the serial time: the second shows what the shape alone costs.
+func BenchmarkFib35Floor(b *testing.B) {
+	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Default()))
+	var runtimeRatio, shapeRatio []float64
+	for b.Loop() {
+		t0 := time.Now()
+		fib.Serial(35)
+		t1 := time.Now()
+		if _, _, err := tsys.Run(context.Background(), rt, fib.Task, 35); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		shapeFib(&shapeCtx{}, 35)
+		t3 := time.Now()
+		serial := t1.Sub(t0).Seconds()
+		runtimeRatio = append(runtimeRatio, t2.Sub(t1).Seconds()/serial)
+		shapeRatio = append(shapeRatio, t3.Sub(t2).Seconds()/serial)
+	}
+	b.ReportMetric(median(runtimeRatio), "w1/serial")
+	b.ReportMetric(median(shapeRatio), "shape/serial")
+}
+
+// shapeCtx and shapeFib are fib's fast clone (apps/fib) without the
+// runtime: the same parameter, decrement and compare.
+type shapeCtx struct{ credit int }
+
+//go:noinline
+func (c *shapeCtx) refill() bool { c.credit = 4096; return true }
+
+func shapeFib(c *shapeCtx, n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	c.credit--
+	if c.credit >= 0 || c.refill() {
+		return shapeFib(c, n-1) + shapeFib(c, n-2)
+	}
+	return 0
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
 func BenchmarkFib35W2(b *testing.B) { benchFib(b, 2, inline.Default(), 35) }
 
 // BenchmarkSpawnGet is one spawn and one Get without inlining, on one
