@@ -40,33 +40,58 @@ const maxStaleness = 10 * time.Microsecond
 // 532 ms (interleaved medians of 6).
 const maxCredit = 4096
 
-// AskCCall is NewTS's allowCCall, asked on the slow path of tsys's Spawn
-// and Ctx.AllowCCall, when the credit is spent: it asks the inlining
-// policy. It counts the answer and, when it is yes, grants credit for more
-// spawns, sized so that the grant lasts about maxStaleness at the measured
-// pace of inlined spawns: 1 for coarse tasks, so that every spawn asks, up
-// to maxCredit for the finest.
+// AskCCall is NewTS's allowCCall, asked on the slow path of
+// Ctx.AllowCCall when the credit is spent; see AskSpawn. It stays a call
+// (noinline) so that AllowCCall, its caller in task code, stays small
+// enough to be inlined.
+//
+//go:noinline
+func (x *Executor) AskCCall() bool {
+	_, ccall := x.AskSpawn(nil)
+	return ccall
+}
+
+// AskSpawn is NewTS's allowCCall asked on the slow path of tsys's Spawn and
+// Fork, when the credit is spent, for a spawn of kind k about to be made.
+// It asks the inlining policy, counts the answer and, when it is yes,
+// grants credit for more spawns, sized so that the grant lasts about
+// maxStaleness at the measured pace of inlined spawns: 1 for coarse tasks,
+// so that every spawn asks, up to maxCredit for the finest.
+//
+// When the answer is no it also returns the frame to push: one that a Join
+// gave back to this worker, or nil if it keeps none (make a new one). One
+// call does both because the slow path of a spawn is mostly calls.
 //
 // A no stands until the next push: only a push makes the deque longer. So
 // the Spawn that follows a no from Ctx.AllowCCall does not ask again.
-func (x *Executor) AskCCall() bool {
+func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 	if x.pool.ending.Load() {
 		// A cancellation point for programs that inline nearly every
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
 	}
-	if x.refused {
-		x.Fast.Credit = 0
-		return false
+	if !x.refused {
+		if x.askPolicy() {
+			return nil, true
+		}
+		x.refused = true
 	}
+	x.Fast.Credit = 0
+	if k == nil {
+		return nil, false
+	}
+	return x.reuseFrame(k), false
+}
+
+// askPolicy asks the inlining policy and, on a yes, grants credit.
+func (x *Executor) askPolicy() bool {
 	w := x.w
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
 	w.stats.Inlined += int64(spent)
-	x.granted, x.Fast.Credit = 0, 0
+	x.granted = 0
 	if !w.inline.AllowCCall(w.dq.Len()) {
 		x.grantedAt = time.Time{}
-		x.refused = true
 		return false
 	}
 	w.stats.Inlined++
@@ -83,22 +108,6 @@ func (x *Executor) AskCCall() bool {
 	}
 	x.granted, x.grantedAt, x.Fast.Credit = n, now, n
 	return true
-}
-
-// AskSpawn is AskCCall for a spawn of kind k about to be made, with the
-// frame to push when the answer is no: one that a Join gave back to this
-// worker, or nil if it keeps none (make a new one). One call does both,
-// because the slow path of a spawn is mostly calls (bench/README.md).
-func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
-	if x.pool.ending.Load() {
-		panic(abortRun)
-	}
-	// After a no from Ctx.AllowCCall, skip even the call.
-	if !x.refused && x.AskCCall() {
-		return nil, true
-	}
-	x.Fast.Credit = 0
-	return x.reuseFrame(k), false
 }
 
 // flushCredit counts the spawns inlined on the current grant and drops

@@ -268,8 +268,10 @@ func init() {
 	waitEach = tsys.Register("test.waitEach", func(c *tsys.Ctx, n int) int {
 		sum := 0
 		for range n {
-			f := slowLeaf.Spawn(c, 3000)
-			time.Sleep(300 * time.Microsecond)
+			// The thief has a millisecond to take the leaf, which a
+			// loaded machine needs; then the Get waits about 3 ms.
+			f := slowLeaf.Spawn(c, 4000)
+			time.Sleep(time.Millisecond)
 			sum += f.Get(c)
 		}
 		return sum
