@@ -84,31 +84,25 @@ func median(xs []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
 func BenchmarkFib35W2(b *testing.B) { benchFib(b, 2, inline.Default(), 35) }
 
 // BenchmarkSpawnGet is one spawn and one Get without inlining, on one
 // worker: fib(20) has fib(21)-1 = 10945 spawns.
-func BenchmarkSpawnGet(b *testing.B) {
-	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
-	spawns := 0
-	for b.Loop() {
-		_, st, err := tsys.Run(context.Background(), rt, fib.Plain, 20)
-		if err != nil {
-			b.Fatal(err)
-		}
-		spawns += int(st.Spawns)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(spawns), "ns/spawn")
-}
+func BenchmarkSpawnGet(b *testing.B) { benchSpawns(b, fib.Plain) }
 
 // BenchmarkForkJoin is one Fork and one Join without inlining, on one
 // worker: fib.Task(20) forks where fib.Plain spawns, and its frames are
 // reused instead of collected.
-func BenchmarkForkJoin(b *testing.B) {
+func BenchmarkForkJoin(b *testing.B) { benchSpawns(b, fib.Task) }
+
+// benchSpawns runs task(20) on one worker with inlining off and reports
+// the time per spawn.
+func benchSpawns(b *testing.B, task *tsys.Task[int, int64]) {
 	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
 	spawns := 0
 	for b.Loop() {
-		_, st, err := tsys.Run(context.Background(), rt, fib.Task, 20)
+		_, st, err := tsys.Run(context.Background(), rt, task, 20)
 		if err != nil {
 			b.Fatal(err)
 		}
