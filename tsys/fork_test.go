@@ -10,9 +10,38 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-var twiceJoined *tsys.Task[int, int]
+var (
+	twiceJoined, oldestFirst, square *tsys.Task[int, int]
+	forgetful                        *tsys.Task[int, int]
+)
 
 func init() {
+	square = tsys.Register("test.square", func(c *tsys.Ctx, n int) int { return n * n })
+	// oldestFirst joins its forks in the order it made them, so every Join
+	// but the last finds newer tasks above its own: the slow path.
+	oldestFirst = tsys.Register("test.oldestFirst", func(c *tsys.Ctx, n int) int {
+		if n == 0 {
+			return 0
+		}
+		var fs []tsys.Forked[int]
+		for i := 1; i <= 4; i++ {
+			fs = append(fs, square.Fork(c, n*10+i))
+		}
+		rest := oldestFirst.Fork(c, n-1)
+		sum := 0
+		for _, f := range fs {
+			sum += f.Join(c)
+		}
+		return sum + rest.Join(c)
+	})
+	// forgetful forks a task it never joins.
+	forgetful = tsys.Register("test.forgetful", func(c *tsys.Ctx, n int) int {
+		if n == 0 {
+			return 1
+		}
+		square.Fork(c, n)
+		return forgetful.Call(c, n-1)
+	})
 	twiceJoined = tsys.Register("test.twiceJoined", func(c *tsys.Ctx, n int) int {
 		if n == 0 {
 			return 1
@@ -52,5 +81,31 @@ func TestJoinedFramesAreReused(t *testing.T) {
 	small, large := allocs(16), allocs(22)
 	if large > small+5 {
 		t.Errorf("fib(22) allocated %.0f times per run, fib(16) %.0f: joined frames are not reused", large, small)
+	}
+}
+
+// TestJoinInAnyOrder: joining forks oldest first, and forgetting to join
+// one, give the right results on every worker count: only the newest-first
+// Join reuses a frame, and no frame is reused while a task may still read it.
+func TestJoinInAnyOrder(t *testing.T) {
+	checkNoLeak(t)
+	want := 0
+	for n := 1; n <= 30; n++ {
+		for i := 1; i <= 4; i++ {
+			want += (n*10 + i) * (n*10 + i)
+		}
+	}
+	for _, w := range []int{1, 2, 4} {
+		for _, pol := range []inline.Policy{inline.Never(), inline.Default()} {
+			rt := tsys.New(tsys.Workers(w), tsys.Inline(pol))
+			for range 20 {
+				if got, _, err := tsys.Run(context.Background(), rt, oldestFirst, 30); err != nil || got != want {
+					t.Fatalf("workers=%d inline=%v: oldestFirst = %d, %v; want %d", w, pol, got, err, want)
+				}
+				if got, _, err := tsys.Run(context.Background(), rt, forgetful, 50); err != nil || got != 1 {
+					t.Fatalf("workers=%d inline=%v: forgetful = %d, %v; want 1", w, pol, got, err)
+				}
+			}
+		}
 	}
 }
