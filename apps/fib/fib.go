@@ -32,6 +32,10 @@ func fib(c *tsys.Ctx, n int) int64 {
 
 // fork is the T-call half of fib, kept apart so that fib's own frame stays
 // as small as Serial's.
+// It is never inlined, even where the inliner would (profile-guided builds
+// inline hot calls beyond the usual budget): keeping it apart is the point.
+//
+//go:noinline
 func fork(c *tsys.Ctx, n int) int64 {
 	a := Task.Fork(c, n-1)
 	b := fib(c, n-2)

@@ -61,6 +61,10 @@ func place(c *tsys.Ctx, b Board) int64 {
 // (the policy has just said so) and the rest as the policy answers. It is
 // apart from place so that place, which nearly every placement runs, keeps
 // a small frame with no futures in it.
+// It is never inlined, even where the inliner would (profile-guided builds
+// inline hot calls beyond the usual budget): keeping it apart is the point.
+//
+//go:noinline
 func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	// Most spawns are inlined and come back as values: add those at once
 	// and keep only the pushed ones (a few: the deque holds K).

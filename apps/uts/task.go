@@ -137,6 +137,10 @@ func (s *searcher) expand(n *Node, kids int) {
 // does, and waits for what it spawned. It is apart from expand so that
 // expand, which nearly every node runs, keeps a small frame with no futures
 // in it.
+// It is never inlined, even where the inliner would (profile-guided builds
+// inline hot calls beyond the usual budget): keeping it apart is the point.
+//
+//go:noinline
 func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
 	// Room for 8 spawned children on the stack covers nearly every node
 	// (zeroing room for more cost time).
