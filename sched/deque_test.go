@@ -67,8 +67,8 @@ func TestDequeSequential(t *testing.T) {
 }
 
 // TestDequeConcurrentSteals is the property test: an owner pushes and pops
-// (Pop and PopIf) while thieves steal, through several ring growths; every element is taken
-// exactly once, by the owner or by one thief.
+// (Pop and PopIf) while thieves steal, through several ring growths; every
+// element is taken exactly once, by the owner or by one thief.
 func TestDequeConcurrentSteals(t *testing.T) {
 	for _, thieves := range []int{1, 3, 7} {
 		for round := 0; round < 5; round++ {

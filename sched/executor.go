@@ -130,7 +130,8 @@ func (x *Executor) run(h *Header, publish bool) {
 // reads. In the common case h is still the newest task of this executor's
 // deque: it is popped and run here, its result is never published (nobody
 // else may read it), and Join keeps the frame for the next fork of its
-// kind (ReuseFrame). The caller reads the result before it forks again.
+// kind (AskSpawn hands it out). The caller reads the result before it
+// forks again.
 //
 // Otherwise Join waits as Await does, and the frame is left to the garbage
 // collector: a thief that ran it may still be inside complete, touching
@@ -141,15 +142,17 @@ func (x *Executor) run(h *Header, publish bool) {
 // task's handle no longer matches the frame. The completer never touches
 // Gen, a field of its own.
 func (x *Executor) Join(h *Header) {
-	if !x.w.dq.PopIf(h) {
+	popped := x.w.dq.PopIf(h)
+	if popped {
+		x.flushCredit()
+		x.run(h, false)
+	} else {
 		x.Await(h)
-		h.Gen++
-		return
 	}
-	x.flushCredit()
-	x.run(h, false)
 	h.Gen++
-	x.recycle(h)
+	if popped {
+		x.recycle(h)
+	}
 }
 
 // maxReusable bounds the joined frames a worker keeps per kind. A fork
@@ -158,13 +161,8 @@ const maxReusable = 256
 
 // recycle keeps a joined frame for reuse.
 func (x *Executor) recycle(h *Header) {
-	w := x.w
-	id := h.kind.ID
-	if id >= len(w.reusable) {
-		w.reusable = append(w.reusable, make([][]*Header, id+1-len(w.reusable))...)
-	}
-	if len(w.reusable[id]) < maxReusable {
-		w.reusable[id] = append(w.reusable[id], h)
+	if pk := x.w.PerKind(h.kind); len(pk.reusable) < maxReusable {
+		pk.reusable = append(pk.reusable, h)
 	}
 }
 
@@ -172,16 +170,13 @@ func (x *Executor) recycle(h *Header) {
 // none. Its Header is ready for a push; the rest of the frame holds the
 // last task's argument and result until the caller overwrites them.
 func (x *Executor) reuseFrame(k *Kind) *Header {
-	w := x.w
-	if k.ID >= len(w.reusable) {
+	pk := x.w.PerKind(k)
+	n := len(pk.reusable)
+	if n == 0 {
 		return nil
 	}
-	free := w.reusable[k.ID]
-	if len(free) == 0 {
-		return nil
-	}
-	h := free[len(free)-1]
-	w.reusable[k.ID] = free[:len(free)-1]
+	h := pk.reusable[n-1]
+	pk.reusable = pk.reusable[:n-1]
 	return h
 }
 

@@ -20,15 +20,31 @@ type Worker struct {
 	inline inline.Policy
 	// events are the timeline's records, when one is kept.
 	events []timelineEvent
-	// Caches is a per-kind slot the task layer uses for frame slabs.
-	Caches []any
-	// reusable are joined frames of forked tasks, by kind ID, ready for
-	// the next fork of that kind (Executor.ReuseFrame).
-	reusable [][]*Header
+	// kinds is what the worker keeps for each task kind, by Kind.ID.
+	kinds []PerKind
 
 	// Counted while idle, when the pool may read them concurrently.
 	stealAttempts atomic.Int64
 	localSteals   atomic.Int64
+}
+
+// PerKind is what a worker keeps for one task kind: where its new frames
+// come from, and the joined frames ready for reuse.
+type PerKind struct {
+	// Slab is the task layer's current frame slab for the kind (package
+	// tsys knows its type).
+	Slab any
+	// reusable are joined frames of forked tasks (Executor.Join), for the
+	// next spawn of the kind.
+	reusable []*Header
+}
+
+// PerKind returns the worker's slot for kind k. Only for its holder.
+func (w *Worker) PerKind(k *Kind) *PerKind {
+	if k.ID >= len(w.kinds) {
+		w.kinds = append(w.kinds, make([]PerKind, k.ID+1-len(w.kinds))...)
+	}
+	return &w.kinds[k.ID]
 }
 
 // Stats returns the worker's counters. Only while no executor holds it.

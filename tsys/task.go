@@ -179,14 +179,11 @@ func (t *Task[A, R]) run(h *sched.Header, x *sched.Executor) {
 }
 
 func (t *Task[A, R]) newFrame(w *sched.Worker) *frame[A, R] {
-	id := t.kind.ID
-	if id >= len(w.Caches) {
-		w.Caches = append(w.Caches, make([]any, id+1-len(w.Caches))...)
-	}
-	s, _ := w.Caches[id].(*frameSlab[A, R])
+	pk := w.PerKind(&t.kind)
+	s, _ := pk.Slab.(*frameSlab[A, R])
 	if s == nil {
 		s = &frameSlab[A, R]{}
-		w.Caches[id] = s
+		pk.Slab = s
 	}
 	if len(s.free) == 0 {
 		s.free = make([]frame[A, R], frameSlabSize)
