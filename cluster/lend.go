@@ -64,8 +64,8 @@ func (n *Node) rememberPeer(id sched.NodeID, addr string) {
 	n.peersMu.Unlock()
 }
 
-// Fish implements sched.Remote: ask node for up to count tasks.
-func (n *Node) Fish(node sched.NodeID, count int) {
+// fish asks node for up to count tasks (a policy's Fish action).
+func (n *Node) fish(node sched.NodeID, count int) {
 	n.mu.Lock()
 	job := n.job
 	n.mu.Unlock()
@@ -80,10 +80,7 @@ func (n *Node) Fish(node sched.NodeID, count int) {
 		n.log.Debug("fishing request not sent", "peer", node, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
-	n.mu.Lock()
-	acts := n.policy.StealReply(node, 0)
-	n.mu.Unlock()
-	n.act(acts)
+	n.event(func(now time.Time) []sched.Action { return n.policy.StealReply(now, node, 0) })
 }
 
 // answerSteal lends tasks to a fishing node, or refuses.
@@ -92,31 +89,61 @@ func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
 	reply := &transport.Message{Type: transport.MsgStealReply, Job: m.Job, ID: m.ID}
 	n.mu.Lock()
 	if m.Job == n.job && n.job != 0 {
-		a := n.policy.StealRequest(from, n.pool.Load().Ready)
+		a := n.policy.StealRequest(time.Now(), from, int(m.Count), n.pool.Load().Ready)
+		n.advise()
 		if a.Kind == sched.Give && a.Count > 0 {
-			count := min(a.Count, int(max(m.Count, 1)))
-			for _, h := range n.pool.Lend(count, lendable) {
-				arg, err := h.Kind().EncodeArg(h)
-				if err != nil {
-					n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
-					n.pool.Inject(h)
-					continue
-				}
-				id := n.nextID.Add(1)
-				n.lent[id] = &lentTask{h: h, node: from, job: m.Job}
-				reply.Tasks = append(reply.Tasks, transport.TaskRecord{ID: id, Kind: h.Kind().Name, Arg: arg})
-			}
+			reply.Tasks = n.lendLocked(from, m.Job, a.Count)
 		}
 	}
 	n.mu.Unlock()
-	n.tasksSent.Add(int64(len(reply.Tasks)))
-	addr := m.Kind
-	if a, ok := n.peer(from); ok {
+	n.sendTasks(from, m.Kind, reply)
+}
+
+// push sends up to count tasks to node unasked (a policy's Give action
+// outside an answer: balancing).
+func (n *Node) push(node sched.NodeID, count int) {
+	n.mu.Lock()
+	job := n.job
+	var recs []transport.TaskRecord
+	if job != 0 {
+		recs = n.lendLocked(node, job, count)
+	}
+	n.mu.Unlock()
+	if len(recs) > 0 {
+		n.sendTasks(node, "", &transport.Message{Type: transport.MsgStealReply, Job: job, Tasks: recs})
+	}
+}
+
+// lendLocked takes up to count of the node's oldest ready tasks out of its
+// deques and records them as lent to node. n.mu is held.
+func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []transport.TaskRecord {
+	var recs []transport.TaskRecord
+	for _, h := range n.pool.Lend(count, lendable) {
+		arg, err := h.Kind().EncodeArg(h)
+		if err != nil {
+			n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
+			n.pool.Inject(h)
+			continue
+		}
+		id := n.nextID.Add(1)
+		n.lent[id] = &lentTask{h: h, node: to, job: job}
+		recs = append(recs, transport.TaskRecord{ID: id, Kind: h.Kind().Name, Arg: arg})
+	}
+	return recs
+}
+
+// sendTasks sends a reply carrying lent tasks (or none: a refusal) to
+// node, at its known address or else at fallback; tasks that cannot be
+// sent run here after all.
+func (n *Node) sendTasks(to sched.NodeID, fallback string, m *transport.Message) {
+	n.tasksSent.Add(int64(len(m.Tasks)))
+	addr := fallback
+	if a, ok := n.peer(to); ok {
 		addr = a
 	}
-	if err := n.tr.Send(addr, reply); err != nil && len(reply.Tasks) > 0 {
-		n.log.Warn("lent tasks not sent; running them here", "peer", from, "err", err)
-		n.takeBack(reply.Tasks)
+	if err := n.tr.Send(addr, m); err != nil && len(m.Tasks) > 0 {
+		n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
+		n.takeBack(m.Tasks)
 	}
 }
 
@@ -140,7 +167,8 @@ func (n *Node) takeBack(recs []transport.TaskRecord) {
 func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
 	n.mu.Lock()
 	current := m.Job == n.job
-	acts := n.policy.StealReply(from, len(m.Tasks))
+	acts := n.policy.StealReply(time.Now(), from, len(m.Tasks))
+	n.advise()
 	n.mu.Unlock()
 	var hs []*sched.Header
 	for _, r := range m.Tasks {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -36,8 +37,9 @@ type Config struct {
 	// Workers, Inline: as for a tsys.Runtime.
 	Workers int
 	Inline  inline.Policy
-	// Policy makes the node's scheduler policy.
-	Policy func(self sched.NodeID, zone string, workers int) sched.Policy
+	// Policy makes the node's cluster scheduler policy; nil makes a node
+	// that takes part in jobs but moves no work (--sched local).
+	Policy func(self sched.NodeID, zone string) sched.Policy
 	// Fast selects memberlist timing for loopback and tests: a dead node is
 	// noticed in about a second instead of several.
 	Fast bool
@@ -60,9 +62,15 @@ type Node struct {
 	peersMu sync.RWMutex
 	peers   map[sched.NodeID]string // transport address of each member
 
-	// mu orders the policy's events (except Idle, which the pool calls)
-	// and guards the job state and the lent-task records.
-	mu       sync.Mutex
+	// mu orders the policy's events and guards the job state and the
+	// lent-task records.
+	mu sync.Mutex
+	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
+	// (0: now; math.MaxInt64: only another event can help), so that idle
+	// workers learn it from one atomic load rather than the lock.
+	hungryAfter atomic.Int64
+	// rate measures Load.Rate; only the tick goroutine uses it.
+	rate     sched.RateMeter
 	job      uint64
 	rootOf   sched.NodeID // root node of the job being served
 	lent     map[uint64]*lentTask
@@ -115,9 +123,6 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.TickEvery <= 0 {
 		cfg.TickEvery = 2 * time.Millisecond
 	}
-	if cfg.Policy == nil {
-		return nil, errors.New("cluster: a node needs a scheduler policy")
-	}
 	host, _, err := net.SplitHostPort(cfg.Bind)
 	if err != nil {
 		return nil, fmt.Errorf("--bind %q: want HOST:PORT: %w", cfg.Bind, err)
@@ -133,10 +138,12 @@ func Start(cfg Config) (*Node, error) {
 		tickStop: make(chan struct{}),
 		tickDone: make(chan struct{}),
 	}
-	n.rt = tsys.New(tsys.Workers(cfg.Workers), tsys.Inline(cfg.Inline), tsys.Scheduler(func(w int) sched.Policy {
-		n.policy = cfg.Policy(n.name, cfg.Zone, w)
-		return n.policy
-	}))
+	n.rt = tsys.New(tsys.Workers(cfg.Workers), tsys.Inline(cfg.Inline))
+	n.policy = noPolicy{}
+	if cfg.Policy != nil {
+		n.policy = cfg.Policy(n.name, cfg.Zone)
+	}
+	n.advise()
 	n.pool = n.rt.Pool()
 	n.pool.SetRemote(n)
 
@@ -231,22 +238,21 @@ func (n *Node) onMember(ev membership.Event) {
 		_, known := n.peers[id]
 		n.peers[id] = meta.Transport
 		n.peersMu.Unlock()
-		n.mu.Lock()
-		var acts []sched.Action
-		if !known {
-			acts = n.policy.Membership(sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
-		}
-		acts = append(acts, n.policy.LoadReport(id, sched.Load{
-			Ready: int(meta.Load.Ready), Workers: int(meta.Load.Workers), Idle: int(meta.Load.Idle), Rate: float64(meta.Load.Rate),
-		})...)
-		n.mu.Unlock()
-		n.act(acts)
+		n.event(func(now time.Time) []sched.Action {
+			var acts []sched.Action
+			if !known {
+				acts = n.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
+			}
+			return append(acts, n.policy.LoadReport(now, id, meta.Load)...)
+		})
 	case membership.Left:
 		n.peersMu.Lock()
 		delete(n.peers, id)
 		n.peersMu.Unlock()
 		n.mu.Lock()
-		acts := n.policy.Membership(sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
+		now := time.Now()
+		acts := n.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
+		n.advise()
 		var back []*sched.Header
 		for tid, lt := range n.lent {
 			if lt.node == id {
@@ -278,25 +284,78 @@ func (n *Node) tick() {
 		select {
 		case <-n.tickStop:
 			return
-		case now := <-t.C:
+		case <-t.C:
+			now := time.Now()
 			l := n.pool.Load()
-			n.mu.Lock()
-			acts := n.policy.Tick(now, l)
-			n.mu.Unlock()
-			n.act(acts)
+			l.Rate = n.rate.Observe(now, n.pool.BusyTime(now))
+			n.event(func(now time.Time) []sched.Action { return n.policy.Tick(now, l) })
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now
-				n.ml.SetLoad(membership.Load{Ready: int32(l.Ready), Workers: int32(l.Workers), Idle: int32(l.Idle)})
+				n.ml.SetLoad(l)
 			}
 		}
 	}
 }
 
+// event hands the policy one event, at the time it is handled, and carries
+// out the actions it returns. Events reach the policy one at a time.
+func (n *Node) event(ev func(now time.Time) []sched.Action) {
+	n.mu.Lock()
+	acts := ev(time.Now())
+	n.advise()
+	n.mu.Unlock()
+	n.act(acts)
+}
+
+// advise publishes the policy's advice to the workers. n.mu is held (or the
+// node is not yet running).
+func (n *Node) advise() {
+	a := n.policy.Advice()
+	switch {
+	case !a.HungryAfter.Before(sched.Never):
+		n.hungryAfter.Store(math.MaxInt64)
+	case a.HungryAfter.IsZero():
+		n.hungryAfter.Store(0)
+	default:
+		n.hungryAfter.Store(a.HungryAfter.UnixNano())
+	}
+	if n.pool != nil {
+		n.pool.SetExpose(a.Expose)
+	}
+}
+
+// Hungry implements sched.Remote: a worker found no work at home. The
+// policy hears of it only when its advice says it could act on it.
+func (n *Node) Hungry() {
+	if g := n.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
+		return
+	}
+	n.event(n.policy.Hungry)
+}
+
 // act carries out policy actions that leave the node.
 func (n *Node) act(acts []sched.Action) {
 	for _, a := range acts {
-		if a.Kind == sched.Fish {
-			n.Fish(a.Node, a.Count)
+		switch a.Kind {
+		case sched.Fish:
+			n.fish(a.Node, a.Count)
+		case sched.Give:
+			n.push(a.Node, a.Count)
 		}
 	}
+}
+
+// noPolicy is the policy of a node that moves no work: it never fishes and
+// refuses every request.
+type noPolicy struct{}
+
+func (noPolicy) Name() string                                                  { return "local" }
+func (noPolicy) Hungry(time.Time) []sched.Action                               { return nil }
+func (noPolicy) Advice() sched.Advice                                          { return sched.Advice{HungryAfter: sched.Never} }
+func (noPolicy) Tick(time.Time, sched.Load) []sched.Action                     { return nil }
+func (noPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action        { return nil }
+func (noPolicy) LoadReport(time.Time, sched.NodeID, sched.Load) []sched.Action { return nil }
+func (noPolicy) Membership(time.Time, sched.MemberEvent) []sched.Action        { return nil }
+func (noPolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
+	return sched.Action{Kind: sched.Refuse, Node: from}
 }

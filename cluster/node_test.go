@@ -8,7 +8,6 @@ import (
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/net/transport"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // TestUnknownTaskIsSentBack: a peer that lends a task of a kind this node
@@ -18,7 +17,7 @@ import (
 func TestUnknownTaskIsSentBack(t *testing.T) {
 	node, err := Start(Config{
 		Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler),
-		Policy: func(_ sched.NodeID, _ string, w int) sched.Policy { return sched.NewLocalStealer(w) },
+		Policy: nil, // local: moves no work
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,23 +4,23 @@
 // another node; that node answers with its oldest ready task(s), or with a
 // refusal.
 //
-// Like every sched.Policy, a fishing Policy is an event-driven object with no
-// goroutine and no socket: the engine hosting it calls its methods on events
-// (a worker is idle, a request or an answer arrived, a node joined or left, a
-// load report came, time passed) and carries out the actions it returns. The
-// same code therefore runs in the runtime, in unit tests on a fake clock
-// (SetClock) and in the discrete-event simulator of the tests.
+// Like every sched.Policy, a fishing Policy is a state machine with no
+// goroutine, no socket, no lock and no clock: the engine hosting it calls its
+// methods one at a time on events, each with its time (a worker is hungry, a
+// request or an answer arrived, a node joined or left, a load report came,
+// time passed), and carries out the actions it returns. The same code
+// therefore runs in the runtime, in unit tests on a hand-moved clock and in
+// the discrete-event simulator of the tests.
 //
 // # The algorithm
 //
-// An idle worker first looks at home: its first 2 x (workers-1) attempts are
-// answered by an embedded sched.LocalStealer, each a steal from a random
-// other worker of the node. Only when those fail does it fish: if fewer than
-// MaxInFlight requests are outstanding and some peer is eligible, Idle
-// returns Fish{Node: victim, Count: TasksPerAnswer} and counts the request in
-// flight; otherwise it returns Park. Requests in flight go to distinct peers.
-// A peer is eligible when no request to it is in flight and it is not backing
-// off.
+// An idle worker first looks at home: the pool steals from the node's other
+// workers by itself. Only when a round of that fails does the policy hear of
+// it (Hungry), and fish: while fewer than MaxInFlight requests are
+// outstanding and some peer is eligible, it returns Fish{Node: victim,
+// Count: TasksPerAnswer} and counts the request in flight. Requests in
+// flight go to distinct peers. A peer is eligible when no request to it is
+// in flight and it is not backing off.
 //
 // A node asked for work (StealRequest) with ready tasks lends
 // min(TasksPerAnswer, ceil(ready/2)) of them, its oldest, which in a
@@ -37,7 +37,7 @@
 // a peer that leaves the cluster (Membership) is dropped at once. Either way
 // the node may fish elsewhere.
 //
-// Once a worker has gone past the local attempts the node is hungry, until an
+// Once a worker has found nothing at home the node is hungry, until an
 // answer brings tasks or a Tick reports the node busy (no idle worker, or
 // ready tasks). While it is hungry, the events that can free a slot or a peer
 // (a refusal, a Tick, a join or leave, a load report) fill the free slots
@@ -47,11 +47,18 @@
 // after a backoff ends. The engine should therefore Tick every few
 // milliseconds.
 //
-// Idle is called by several workers at once. The state lives under a mutex,
-// but a worker that cannot fish (every slot in use, no peer, every peer
-// backing off) learns it from one atomic load (and a clock read while a
-// backoff runs), so spinning workers do not contend on the lock.
+// Hungry is reported by every idle worker at every round of its search, so
+// the engine asks the policy only when its Advice says a request could go
+// out now (HungryAfter): every slot in use, no peer, or every peer backing
+// off until some time make it wait for another event or for that time. An
+// idle worker learns it from one atomic load.
 //
+// A request for work is also news that a peer starves. For DemandHold after
+// one, the policy advises its node to keep Expose more ready tasks in its
+// deques than the inlining policy alone would (Advice.Expose): a node that
+// inlines every spawn while its peers fish has nothing stealable to give
+// them (NewTS makes allowCCall a method of the scheduler for that reason).
+
 // # Victims
 //
 // Random (the default) picks uniformly among the eligible peers: the
@@ -103,14 +110,14 @@
 //     higher threshold keeps a whole idle node waiting while the lender's
 //     workers are busy anyway; with coarse tasks, lending early wins.
 //   - ReplyTimeout = 1 s: far above any LAN round trip, small against a run.
+//   - Expose = 16 for DemandHold = 10 ms: see bench/README.md, "Stealing
+//     across nodes on binomial trees".
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
-// complete configuration.
+// complete configuration. On the command line, --sched fishing:OPTIONS sets
+// them (ParseParams), e.g. fishing:load,tasks=4,expose=32.
 //
 // # Not in this version
 //
-// Requests are never deferred: a node with nothing to lend refuses at once,
-// so Spawned is never needed and WantsSpawns is always false. (NewTS-style
-// deferral, answering a request from the next spawned task, would use
-// sched.Defer and Spawned.)
+// Requests are never deferred: a node with nothing to lend refuses at once.
 package fishing

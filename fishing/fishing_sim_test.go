@@ -123,14 +123,13 @@ func newSim(t *testing.T, cfg simConfig) *sim {
 			zone: fmt.Sprintf("z%d", i*zones/cfg.nodes),
 			ws:   make([]simWorker, cfg.workers),
 		}
-		n.pol = New(n.id, n.zone, cfg.workers, cfg.params)
-		n.pol.SetClock(func() time.Time { return epoch.Add(s.now) })
+		n.pol = New(n.id, n.zone, cfg.params)
 		s.byID[n.id] = i
 		s.nodes = append(s.nodes, n)
 	}
 	for _, n := range s.nodes {
 		for _, m := range s.nodes {
-			if as := n.pol.Membership(sched.MemberEvent{Node: m.id, Zone: m.zone, Joined: true}); as != nil {
+			if as := n.pol.Membership(epoch, sched.MemberEvent{Node: m.id, Zone: m.zone, Joined: true}); as != nil {
 				t.Fatalf("%s: join of %s: %v", n.id, m.id, as)
 			}
 		}
@@ -200,10 +199,10 @@ func (s *sim) handle(e event) {
 	case evReply:
 		s.reply(e.node, e.from, e.tasks)
 	case evLoad:
-		s.act(e.node, n.pol.LoadReport(s.nodes[e.from].id, sched.Load{Ready: e.ready, Workers: s.cfg.workers}))
+		s.act(e.node, n.pol.LoadReport(s.at(), s.nodes[e.from].id, sched.Load{Ready: e.ready, Workers: s.cfg.workers}))
 	case evTick:
 		ready, idle := s.load(e.node)
-		s.act(e.node, n.pol.Tick(epoch.Add(s.now), sched.Load{Ready: ready, Workers: s.cfg.workers, Idle: idle}))
+		s.act(e.node, n.pol.Tick(s.at(), sched.Load{Ready: ready, Workers: s.cfg.workers, Idle: idle}))
 		for m := range s.nodes {
 			if m != e.node {
 				s.post(event{at: s.now + s.delay(e.node, m), kind: evLoad, node: m, from: e.node, ready: ready})
@@ -212,6 +211,9 @@ func (s *sim) handle(e event) {
 		s.post(event{at: s.now + s.cfg.tick, kind: evTick, node: e.node})
 	}
 }
+
+// at is the simulated time as the policies see it.
+func (s *sim) at() time.Time { return epoch.Add(s.now) }
 
 func (s *sim) load(i int) (ready, idle int) {
 	for _, w := range s.nodes[i].ws {
@@ -256,24 +258,17 @@ func (s *sim) look(i, w int) {
 		s.start(i, w, h)
 		return
 	}
-	for attempt := 0; attempt < 1000; attempt++ {
-		a := n.pol.Idle(w, attempt)
-		switch a.Kind {
-		case sched.StealLocal:
-			if v := &n.ws[a.Worker]; len(v.dq) > 0 {
-				h := v.dq[0]
-				v.dq = v.dq[1:]
-				s.start(i, w, h)
-				return
-			}
-		case sched.Fish:
-			s.fish(i, a)
-		default:
-			x.parked = true
+	// The pool's local stealing: the oldest task of any other worker.
+	for v := range n.ws {
+		if y := &n.ws[v]; v != w && len(y.dq) > 0 {
+			h := y.dq[0]
+			y.dq = y.dq[1:]
+			s.start(i, w, h)
 			return
 		}
 	}
-	s.t.Fatalf("%s worker %d: no Park after 1000 attempts", n.id, w)
+	x.parked = true
+	s.act(i, n.pol.Hungry(s.at()))
 }
 
 func (s *sim) act(i int, as []sched.Action) {
@@ -304,7 +299,7 @@ func (s *sim) fish(i int, a sched.Action) {
 func (s *sim) request(i, from int) {
 	n := s.nodes[i]
 	ready, _ := s.load(i)
-	a := n.pol.StealRequest(s.nodes[from].id, ready)
+	a := n.pol.StealRequest(s.at(), s.nodes[from].id, s.cfg.params.TasksPerAnswer, ready)
 	var tasks []int
 	if a.Kind == sched.Give {
 		if a.Node != s.nodes[from].id || a.Count < 1 || a.Count > ready {
@@ -331,7 +326,7 @@ func (s *sim) request(i, from int) {
 // reply delivers node from's answer to node i.
 func (s *sim) reply(i, from int, tasks []int) {
 	n := s.nodes[i]
-	as := n.pol.StealReply(s.nodes[from].id, len(tasks))
+	as := n.pol.StealReply(s.at(), s.nodes[from].id, len(tasks))
 	if len(tasks) > 0 {
 		// The tasks go to a parked worker, which starts at once.
 		target := -1

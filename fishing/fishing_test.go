@@ -1,34 +1,51 @@
 package fishing
 
 import (
-	"runtime"
+	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/internal/xorshift"
 	"github.com/tsys-go/tsys/sched"
 )
 
-// Policy must be usable where the runtime wants a scheduler.
+// Policy must be usable where a node wants a scheduler.
 var _ sched.Policy = (*Policy)(nil)
 
-// fakeClock is a clock tests move by hand; Idle may read it concurrently.
-type fakeClock struct{ ns atomic.Int64 }
+// fakeClock is the time the tests feed the policy, moved by hand.
+type fakeClock struct{ d time.Duration }
 
 var epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func (c *fakeClock) now() time.Time          { return epoch.Add(time.Duration(c.ns.Load())) }
-func (c *fakeClock) advance(d time.Duration) { c.ns.Add(int64(d)) }
+func (c *fakeClock) now() time.Time          { return epoch.Add(c.d) }
+func (c *fakeClock) advance(d time.Duration) { c.d += d }
+
+// testPolicy feeds a policy events at its clock's time, so that the tests
+// read as sequences of events.
+type testPolicy struct {
+	*Policy
+	clk *fakeClock
+}
+
+func (s testPolicy) StealReply(from sched.NodeID, n int) []sched.Action {
+	return s.Policy.StealReply(s.clk.now(), from, n)
+}
+
+func (s testPolicy) LoadReport(from sched.NodeID, l sched.Load) []sched.Action {
+	return s.Policy.LoadReport(s.clk.now(), from, l)
+}
+
+func (s testPolicy) Membership(ev sched.MemberEvent) []sched.Action {
+	return s.Policy.Membership(s.clk.now(), ev)
+}
 
 // newTest makes a policy of node "self" in zone "a" on a fake clock, with
 // the given peers (name -> zone) joined.
-func newTest(t *testing.T, workers int, p Params, peers ...string) (*Policy, *fakeClock) {
+func newTest(t *testing.T, p Params, peers ...string) (testPolicy, *fakeClock) {
 	t.Helper()
 	clk := &fakeClock{}
-	s := New("self", "a", workers, p)
-	s.SetClock(clk.now)
+	s := testPolicy{New("self", "a", p), clk}
 	for i := 0; i+1 < len(peers); i += 2 {
 		if as := s.Membership(sched.MemberEvent{Node: sched.NodeID(peers[i]), Zone: peers[i+1], Joined: true}); as != nil {
 			t.Fatalf("join of %s while not hungry: %v", peers[i], as)
@@ -37,16 +54,13 @@ func newTest(t *testing.T, workers int, p Params, peers ...string) (*Policy, *fa
 	return s, clk
 }
 
-// fish calls Idle past the local attempts and returns the action.
-func fish(s *Policy) sched.Action { return s.Idle(0, s.localTries) }
-
-func mustFish(t *testing.T, s *Policy) sched.NodeID {
+// mustFish: a worker of the node is hungry, and a request goes out.
+func mustFish(t *testing.T, s testPolicy) sched.NodeID {
 	t.Helper()
-	a := fish(s)
-	if a.Kind != sched.Fish {
-		t.Fatalf("Idle = %+v, want Fish", a)
+	if g := s.Advice().HungryAfter; g.After(s.clk.now()) {
+		t.Fatalf("advice says wait until %v, at %v", g.Sub(epoch), s.clk.d)
 	}
-	return a.Node
+	return one(t, s.Hungry(s.clk.now()))
 }
 
 // one checks that as is a single Fish and returns its victim.
@@ -58,10 +72,14 @@ func one(t *testing.T, as []sched.Action) sched.NodeID {
 	return as[0].Node
 }
 
-func mustPark(t *testing.T, s *Policy) {
+// mustPark: a hungry worker sends nothing, and the advice said so.
+func mustPark(t *testing.T, s testPolicy) {
 	t.Helper()
-	if a := fish(s); a.Kind != sched.Park {
-		t.Fatalf("Idle = %+v, want Park", a)
+	if g := s.Advice().HungryAfter; !g.After(s.clk.now()) {
+		t.Fatalf("advice says fish now (%v), but nothing to fish", g)
+	}
+	if as := s.Hungry(s.clk.now()); as != nil {
+		t.Fatalf("Hungry = %v, want nothing", as)
 	}
 }
 
@@ -71,7 +89,7 @@ func TestParseVictim(t *testing.T) {
 		if err != nil || got != v {
 			t.Errorf("ParseVictim(%q) = %v, %v", v.String(), got, err)
 		}
-		if name := New("n", "", 2, Params{Victim: v}).Name(); name != "fishing:"+v.String() {
+		if name := New("n", "", Params{Victim: v}).Name(); name != "fishing:"+v.String() {
 			t.Errorf("Name = %q", name)
 		}
 	}
@@ -87,45 +105,30 @@ func TestParseVictim(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	if got := New("n", "", 1, Params{}).Params(); got != DefaultParams() {
+	if got := New("n", "", Params{}).Params(); got != DefaultParams() {
 		t.Errorf("zero Params became %+v, want %+v", got, DefaultParams())
 	}
-	p := New("n", "", 1, Params{RetryBackoff: time.Second, MaxBackoff: time.Millisecond}).Params()
+	p := New("n", "", Params{RetryBackoff: time.Second, MaxBackoff: time.Millisecond}).Params()
 	if p.MaxBackoff != time.Second {
 		t.Errorf("MaxBackoff below RetryBackoff not raised: %v", p.MaxBackoff)
 	}
-	s := New("n", "", 1, Params{})
-	if s.WantsSpawns() || s.Spawned(3) != nil {
-		t.Error("fishing defers no request")
+	if a := New("n", "", Params{}).Advice(); a != (sched.Advice{HungryAfter: sched.Never}) {
+		t.Errorf("a policy without peers advises %+v, want to wait for an event", a)
 	}
 }
 
-func TestIdleLocalFirst(t *testing.T) {
-	s, _ := newTest(t, 4, Params{}, "p", "a")
-	for w := range 4 {
-		for attempt := range 6 {
-			a := s.Idle(w, attempt)
-			if a.Kind != sched.StealLocal || a.Worker == w || a.Worker < 0 || a.Worker >= 4 {
-				t.Fatalf("Idle(%d, %d) = %+v, want a local steal from another worker", w, attempt, a)
-			}
-		}
+func TestHungryAsksForTasksPerAnswer(t *testing.T) {
+	s, _ := newTest(t, Params{TasksPerAnswer: 3}, "p", "a")
+	as := s.Hungry(epoch)
+	if len(as) != 1 || as[0] != (sched.Action{Kind: sched.Fish, Node: "p", Count: 3}) {
+		t.Fatalf("Hungry = %v, want Fish p 3", as)
 	}
-	a := s.Idle(2, 6)
-	if a.Kind != sched.Fish || a.Node != "p" || a.Count != 1 {
-		t.Fatalf("Idle after the local attempts = %+v, want Fish p 1", a)
-	}
-	if a := s.Idle(3, 6); a.Kind != sched.Park {
-		t.Fatalf("second fisher = %+v, want Park (one request in flight)", a)
-	}
-	// A single worker fishes at once.
-	one, _ := newTest(t, 1, Params{TasksPerAnswer: 3}, "p", "a")
-	if a := one.Idle(0, 0); a.Kind != sched.Fish || a.Count != 3 {
-		t.Fatalf("one worker: Idle = %+v, want Fish of 3", a)
-	}
+	// One request in flight: another hungry worker sends nothing.
+	mustPark(t, s)
 }
 
 func TestNoPeersParks(t *testing.T) {
-	s, _ := newTest(t, 2, Params{})
+	s, _ := newTest(t, Params{})
 	mustPark(t, s)
 	if as := s.Tick(epoch, sched.Load{Workers: 2, Idle: 2}); as != nil {
 		t.Fatalf("Tick without peers = %v", as)
@@ -139,7 +142,7 @@ func TestNoPeersParks(t *testing.T) {
 
 // counts fishes rounds times, answering each request with a task so that no
 // backoff builds up, and counts the victims.
-func counts(t *testing.T, s *Policy, rounds int) map[sched.NodeID]int {
+func counts(t *testing.T, s testPolicy, rounds int) map[sched.NodeID]int {
 	t.Helper()
 	c := map[sched.NodeID]int{}
 	for range rounds {
@@ -151,7 +154,7 @@ func counts(t *testing.T, s *Policy, rounds int) map[sched.NodeID]int {
 }
 
 func TestRandomVictims(t *testing.T) {
-	s, _ := newTest(t, 1, Params{}, "p", "a", "q", "a", "r", "b")
+	s, _ := newTest(t, Params{}, "p", "a", "q", "a", "r", "b")
 	c := counts(t, s, 3000)
 	for _, v := range []sched.NodeID{"p", "q", "r"} {
 		if c[v] < 800 || c[v] > 1200 {
@@ -161,7 +164,7 @@ func TestRandomVictims(t *testing.T) {
 }
 
 func TestLoadVictims(t *testing.T) {
-	s, clk := newTest(t, 1, Params{Victim: Load}, "p", "a", "q", "a", "r", "a", "z", "a")
+	s, clk := newTest(t, Params{Victim: Load}, "p", "a", "q", "a", "r", "a", "z", "a")
 	// Nobody reported: random among all.
 	if c := counts(t, s, 400); len(c) != 4 {
 		t.Errorf("no reports: victims %v, want all four", c)
@@ -216,7 +219,7 @@ func TestLoadVictims(t *testing.T) {
 }
 
 func TestZoneVictims(t *testing.T) {
-	s, clk := newTest(t, 1, Params{Victim: Zone}, "a1", "a", "a2", "a", "b1", "b", "b2", "b")
+	s, clk := newTest(t, Params{Victim: Zone}, "a1", "a", "a2", "a", "b1", "b", "b2", "b")
 	c := counts(t, s, 400)
 	if c["a1"] == 0 || c["a2"] == 0 || c["a1"]+c["a2"] != 400 {
 		t.Errorf("own zone first: victims %v", c)
@@ -239,10 +242,14 @@ func TestZoneVictims(t *testing.T) {
 }
 
 func TestZoneOneCrossRequest(t *testing.T) {
-	s, _ := newTest(t, 1, Params{Victim: Zone, MaxInFlight: 4}, "a1", "a", "a2", "a", "b1", "b", "b2", "b", "c1", "c")
+	s, _ := newTest(t, Params{Victim: Zone, MaxInFlight: 4}, "a1", "a", "a2", "a", "b1", "b", "b2", "b", "c1", "c")
 	// Satin's CRS: local requests, plus one wide-area request alongside.
-	got := []sched.NodeID{mustFish(t, s), mustFish(t, s), mustFish(t, s)}
-	if got[0][0] != 'a' || got[1][0] == 'a' || got[2][0] != 'a' || got[0] == got[2] {
+	// A hungry node fills its free slots at once.
+	var got []sched.NodeID
+	for _, a := range s.Hungry(epoch) {
+		got = append(got, a.Node)
+	}
+	if len(got) != 3 || got[0][0] != 'a' || got[1][0] == 'a' || got[2][0] != 'a' || got[0] == got[2] {
 		t.Fatalf("victims %v, want own zone, another zone, own zone", got)
 	}
 	mustPark(t, s) // slots left, but only cross-zone peers, and one is in flight
@@ -255,13 +262,13 @@ func TestZoneOneCrossRequest(t *testing.T) {
 	mustPark(t, s)
 
 	// Without own-zone peers, still one wide-area request at a time.
-	s2, _ := newTest(t, 1, Params{Victim: Zone, MaxInFlight: 4}, "b1", "b", "b2", "b")
+	s2, _ := newTest(t, Params{Victim: Zone, MaxInFlight: 4}, "b1", "b", "b2", "b")
 	mustFish(t, s2)
 	mustPark(t, s2)
 }
 
 func TestBackoff(t *testing.T) {
-	s, clk := newTest(t, 1, Params{RetryBackoff: 5 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}, "p", "a")
+	s, clk := newTest(t, Params{RetryBackoff: 5 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}, "p", "a")
 	pr := s.peers[0]
 	want := []time.Duration{5, 10, 20, 40, 80, 160, 200, 200}
 	for i, w := range want {
@@ -291,7 +298,7 @@ func TestBackoff(t *testing.T) {
 		t.Fatalf("victim %s, want q", v)
 	}
 	// No backoff at all.
-	s2, _ := newTest(t, 1, Params{RetryBackoff: -1}, "p", "a")
+	s2, _ := newTest(t, Params{RetryBackoff: -1}, "p", "a")
 	mustFish(t, s2)
 	if v := one(t, s2.StealReply("p", 0)); v != "p" {
 		t.Fatalf("victim %s", v)
@@ -299,8 +306,12 @@ func TestBackoff(t *testing.T) {
 }
 
 func TestInFlightLimit(t *testing.T) {
-	s, _ := newTest(t, 1, Params{MaxInFlight: 2}, "p", "a", "q", "a", "r", "a")
-	v1, v2 := mustFish(t, s), mustFish(t, s)
+	s, _ := newTest(t, Params{MaxInFlight: 2}, "p", "a", "q", "a", "r", "a")
+	as := s.Hungry(epoch)
+	if len(as) != 2 {
+		t.Fatalf("a hungry node with 2 slots sent %v", as)
+	}
+	v1, v2 := as[0].Node, as[1].Node
 	if v1 == v2 {
 		t.Fatalf("two requests to %s", v1)
 	}
@@ -320,7 +331,7 @@ func TestInFlightLimit(t *testing.T) {
 }
 
 func TestPeerLeaves(t *testing.T) {
-	s, _ := newTest(t, 1, Params{}, "p", "a", "q", "b")
+	s, _ := newTest(t, Params{}, "p", "a", "q", "b")
 	v := mustFish(t, s)
 	other := sched.NodeID("q")
 	if v == "q" {
@@ -362,7 +373,7 @@ func TestPeerLeaves(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	s, clk := newTest(t, 1, Params{}, "p", "a", "q", "a")
+	s, clk := newTest(t, Params{}, "p", "a", "q", "a")
 	v := mustFish(t, s)
 	clk.advance(DefaultReplyTimeout - time.Millisecond)
 	if as := s.Tick(clk.now(), sched.Load{}); as != nil {
@@ -393,7 +404,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestHungry(t *testing.T) {
-	s, clk := newTest(t, 1, Params{}, "p", "a", "q", "a")
+	s, clk := newTest(t, Params{}, "p", "a", "q", "a")
 	// Not hungry: events send nothing.
 	if as := s.Tick(clk.now(), sched.Load{Workers: 1, Ready: 0, Idle: 0}); as != nil {
 		t.Fatalf("busy Tick = %v", as)
@@ -429,21 +440,23 @@ func TestHungry(t *testing.T) {
 
 func TestStealRequest(t *testing.T) {
 	for _, c := range []struct {
-		tpa, minReady, ready, want int
+		tpa, minReady, wantCap, ready, want int
 	}{
-		{1, 1, 0, 0},
-		{1, 1, 1, 1},
-		{1, 1, 50, 1},
-		{4, 1, 1, 1},
-		{4, 1, 3, 2},
-		{4, 1, 7, 4},
-		{4, 1, 100, 4},
-		{1, 3, 2, 0},
-		{1, 3, 3, 1},
-		{2, 0, 0, 0},
+		{1, 1, 99, 0, 0},
+		{1, 1, 99, 1, 1},
+		{1, 1, 99, 50, 1},
+		{4, 1, 99, 1, 1},
+		{4, 1, 99, 3, 2},
+		{4, 1, 99, 7, 4},
+		{4, 1, 99, 100, 4},
+		{4, 1, 2, 100, 2}, // the asker wants fewer
+		{4, 1, 0, 100, 1}, // a zero want counts as one
+		{1, 3, 99, 2, 0},
+		{1, 3, 99, 3, 1},
+		{2, 0, 99, 0, 0},
 	} {
-		s := New("self", "", 2, Params{TasksPerAnswer: c.tpa, MinReady: c.minReady})
-		a := s.StealRequest("p", c.ready)
+		s := New("self", "", Params{TasksPerAnswer: c.tpa, MinReady: c.minReady})
+		a := s.StealRequest(epoch, "p", c.wantCap, c.ready)
 		want := sched.Action{Kind: sched.Give, Node: "p", Count: c.want}
 		if c.want == 0 {
 			want = sched.Action{Kind: sched.Refuse, Node: "p"}
@@ -454,80 +467,125 @@ func TestStealRequest(t *testing.T) {
 	}
 }
 
-// TestConcurrentIdle runs workers calling Idle against a goroutine that
-// answers their requests, ticks, reports load and changes membership, until
-// it has answered enough requests. A parking worker lets a microsecond pass,
-// so backoffs end.
-func TestConcurrentIdle(t *testing.T) {
-	const workers, maxFlight, target = 8, 2, 500
-	s, clk := newTest(t, workers, Params{MaxInFlight: maxFlight}, "p", "a", "q", "b", "r", "a")
-	reqs := make(chan sched.NodeID, 4096)
-	var sent atomic.Int64
-	post := func(as []sched.Action) {
+// TestDemandExposes: a steal request, answered or refused, makes the node
+// keep Expose more tasks stealable for DemandHold, and no longer.
+func TestDemandExposes(t *testing.T) {
+	s := New("self", "", Params{Expose: 5, DemandHold: 10 * time.Millisecond})
+	if e := s.Advice().Expose; e != 0 {
+		t.Fatalf("Expose %d before any request", e)
+	}
+	s.StealRequest(epoch, "p", 1, 0)
+	if e := s.Advice().Expose; e != 5 {
+		t.Fatalf("Expose %d after a refused request, want 5", e)
+	}
+	s.Tick(epoch.Add(9*time.Millisecond), sched.Load{Workers: 1})
+	if e := s.Advice().Expose; e != 5 {
+		t.Fatalf("Expose %d within the hold, want 5", e)
+	}
+	s.Tick(epoch.Add(10*time.Millisecond), sched.Load{Workers: 1})
+	if e := s.Advice().Expose; e != 0 {
+		t.Fatalf("Expose %d after the hold, want 0", e)
+	}
+	if e := New("self", "", Params{Expose: -1}); e.Params().Expose != -1 {
+		t.Fatal("a negative Expose (none) was replaced")
+	} else if e.StealRequest(epoch, "p", 1, 3); e.Advice().Expose != 0 {
+		t.Fatalf("Expose -1 exposes %d", e.Advice().Expose)
+	}
+}
+
+// TestHungryAfterIsTheEarliestBackoff: with every peer backing off, the
+// advice names the earliest time one may be asked again, and a Hungry
+// event then sends a request.
+func TestHungryAfterIsTheEarliestBackoff(t *testing.T) {
+	s, clk := newTest(t, Params{RetryBackoff: 4 * time.Millisecond, MaxBackoff: 64 * time.Millisecond}, "p", "a", "q", "a")
+	v := mustFish(t, s)
+	clk.advance(time.Millisecond)
+	w := one(t, s.StealReply(v, 0)) // v backs off until 5 ms
+	s.StealReply(w, 0)              // w until 5 ms too
+	if got := s.Advice().HungryAfter.Sub(epoch); got != 5*time.Millisecond {
+		t.Fatalf("HungryAfter %v, want 5ms", got)
+	}
+	clk.advance(4 * time.Millisecond)
+	mustFish(t, s)
+}
+
+// TestEventSequences is a property test: random sequences of events keep
+// the policy's invariants (requests in flight within MaxInFlight, each to a
+// distinct live peer, the counters adding up), and the same sequence fed
+// to a fresh policy gives the same actions.
+func TestEventSequences(t *testing.T) {
+	for seed := range uint64(200) {
+		a := runEvents(t, seed)
+		if b := runEvents(t, seed); !reflect.DeepEqual(a, b) {
+			t.Fatalf("seed %d: two runs of the same events differ", seed)
+		}
+	}
+}
+
+func runEvents(t *testing.T, seed uint64) []sched.Action {
+	rng := xorshift.Seed(seed)
+	names := []sched.NodeID{"p", "q", "r", "s"}
+	p := Params{Victim: Victim(rng.Below(3)), MaxInFlight: 1 + rng.Below(3), TasksPerAnswer: 1 + rng.Below(4)}
+	s := New("self", "a", p)
+	now := epoch
+	var all []sched.Action
+	flying := map[sched.NodeID]bool{}
+	live := map[sched.NodeID]bool{}
+	record := func(as []sched.Action) {
 		for _, a := range as {
-			if a.Kind == sched.Fish {
-				sent.Add(1)
-				reqs <- a.Node
+			if a.Kind != sched.Fish {
+				t.Fatalf("seed %d: action %+v from a fishing event", seed, a)
 			}
+			if flying[a.Node] || !live[a.Node] {
+				t.Fatalf("seed %d: request to %s (in flight %v, live %v)", seed, a.Node, flying[a.Node], live[a.Node])
+			}
+			flying[a.Node] = true
+		}
+		all = append(all, as...)
+		if len(flying) > s.Params().MaxInFlight || s.Stats().InFlight != len(flying) {
+			t.Fatalf("seed %d: %d in flight by the actions, %d by the policy, max %d", seed, len(flying), s.Stats().InFlight, s.Params().MaxInFlight)
 		}
 	}
-	var progress atomic.Int64 // requests answered
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := 0; progress.Load() < target; i++ {
-				a := s.Idle(w, i%(2*workers))
-				switch a.Kind {
-				case sched.Fish:
-					post([]sched.Action{a})
-				case sched.Park:
-					clk.advance(time.Microsecond)
-					runtime.Gosched() // 2 CPUs: let the answering goroutine run
-				case sched.StealLocal:
-					if a.Worker == w {
-						t.Errorf("worker %d steals from itself", w)
-					}
+	for range 300 {
+		now = now.Add(time.Duration(rng.Below(2000)) * time.Microsecond)
+		peer := names[rng.Below(len(names))]
+		switch rng.Below(6) {
+		case 0:
+			record(s.Hungry(now))
+		case 1:
+			joined := rng.Below(3) > 0
+			if !joined {
+				delete(flying, peer)
+			}
+			live[peer] = joined
+			record(s.Membership(now, sched.MemberEvent{Node: peer, Zone: string(rune('a' + rng.Below(2))), Joined: joined}))
+		case 2:
+			if flying[peer] {
+				delete(flying, peer)
+				record(s.StealReply(now, peer, rng.Below(3)))
+			}
+		case 3:
+			record(s.LoadReport(now, peer, sched.Load{Ready: rng.Below(10)}))
+		case 4:
+			a := s.StealRequest(now, peer, 1+rng.Below(8), rng.Below(20))
+			if a.Kind == sched.Give && (a.Count < 1 || a.Node != peer) {
+				t.Fatalf("seed %d: %+v", seed, a)
+			}
+			all = append(all, a)
+		case 5:
+			// Timeouts free slots without a reply.
+			as := s.Tick(now, sched.Load{Workers: 2, Idle: rng.Below(3), Ready: rng.Below(2)})
+			for pr := range flying {
+				if i, ok := s.index[pr]; ok && !s.peers[i].inFlight {
+					delete(flying, pr)
 				}
 			}
-		})
-	}
-	done := make(chan struct{})
-	answered := 0
-	answer := func(v sched.NodeID) {
-		if st := s.Stats(); st.InFlight > maxFlight {
-			t.Errorf("in flight %d > %d", st.InFlight, maxFlight)
-		}
-		post(s.StealReply(v, min(answered%4, 1)))
-		answered++
-		progress.Store(int64(answered))
-		if answered%50 == 0 {
-			post(s.Tick(clk.now(), sched.Load{Workers: workers, Idle: 1}))
-			post(s.LoadReport("q", sched.Load{Ready: answered}))
-		}
-		if answered%100 == 0 {
-			post(s.Membership(sched.MemberEvent{Node: "r", Zone: "a", Joined: answered%200 == 0}))
+			record(as)
 		}
 	}
-	var rg sync.WaitGroup
-	rg.Go(func() {
-		for {
-			select {
-			case v := <-reqs:
-				answer(v)
-			case <-done:
-				for len(reqs) > 0 {
-					answer(<-reqs)
-				}
-				return
-			}
-		}
-	})
-	wg.Wait()
-	close(done)
-	rg.Wait()
 	st := s.Stats()
-	if st.InFlight != 0 || st.Requests != sent.Load() || st.Successes+st.Refusals != int64(answered) {
-		t.Fatalf("stats %+v, sent %d, answered %d", st, sent.Load(), answered)
+	if st.Successes+st.Refusals+st.Timeouts+st.Dropped < st.Requests-int64(st.InFlight) {
+		t.Fatalf("seed %d: counters do not add up: %+v", seed, st)
 	}
-	t.Logf("stats %+v", st)
+	return all
 }

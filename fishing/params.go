@@ -2,6 +2,8 @@ package fishing
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -49,6 +51,8 @@ const (
 	DefaultMaxBackoff     = 20 * time.Millisecond
 	DefaultMinReady       = 1
 	DefaultReplyTimeout   = time.Second
+	DefaultExpose         = 16
+	DefaultDemandHold     = 10 * time.Millisecond
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -81,6 +85,15 @@ type Params struct {
 	// request slot (default 1 s). A timeout counts as a refusal for the
 	// peer's backoff.
 	ReplyTimeout time.Duration
+	// Expose is how many ready tasks beyond the inlining threshold the
+	// node's workers keep stealable while peers are asking for work
+	// (default 16; negative: none). It is the scheduler's say in
+	// allowCCall: a node that inlines everything has nothing to lend.
+	Expose int
+	// DemandHold is how long a steal request counts as demand for Expose
+	// (default 10 ms): a few round trips, so that a peer that fishes
+	// again soon finds the tasks kept for it.
+	DemandHold time.Duration
 }
 
 // DefaultParams returns the defaults: random victims, one request in
@@ -95,6 +108,8 @@ func DefaultParams() Params {
 		MaxBackoff:     DefaultMaxBackoff,
 		MinReady:       DefaultMinReady,
 		ReplyTimeout:   DefaultReplyTimeout,
+		Expose:         DefaultExpose,
+		DemandHold:     DefaultDemandHold,
 	}
 }
 
@@ -124,5 +139,66 @@ func (p Params) withDefaults() Params {
 	if p.ReplyTimeout <= 0 {
 		p.ReplyTimeout = DefaultReplyTimeout
 	}
+	if p.Expose == 0 {
+		p.Expose = DefaultExpose
+	}
+	if p.DemandHold <= 0 {
+		p.DemandHold = DefaultDemandHold
+	}
 	return p
+}
+
+// ParseParams reads the options of --sched fishing:OPTIONS, a comma-
+// separated list: a victim choice (random, load, zone) and key=value
+// settings, each defaulting as in Params:
+//
+//	inflight=N   MaxInFlight        tasks=N     TasksPerAnswer
+//	backoff=D    RetryBackoff       maxbackoff=D MaxBackoff
+//	minready=N   MinReady           timeout=D   ReplyTimeout
+//	expose=N     Expose             hold=D      DemandHold
+//
+// D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
+func ParseParams(s string) (Params, error) {
+	p := DefaultParams()
+	if s == "" {
+		return p, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		key, val, isSetting := strings.Cut(item, "=")
+		if !isSetting {
+			v, err := ParseVictim(item)
+			if err != nil {
+				return p, err
+			}
+			p.Victim = v
+			continue
+		}
+		if err := p.set(key, val); err != nil {
+			return p, err
+		}
+	}
+	return p.withDefaults(), nil
+}
+
+// set applies one key=value setting of ParseParams.
+func (p *Params) set(key, val string) error {
+	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose}
+	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold}
+	if dst, ok := ints[key]; ok {
+		n, err := strconv.Atoi(val)
+		if err != nil || (n < 1 && key != "expose") {
+			return fmt.Errorf("fishing option %s=%q: want a whole number of at least 1", key, val)
+		}
+		*dst = n
+		return nil
+	}
+	if dst, ok := durations[key]; ok {
+		d, err := time.ParseDuration(val)
+		if err != nil || (d <= 0 && key != "backoff") {
+			return fmt.Errorf("fishing option %s=%q: want a positive duration such as 500us or 20ms", key, val)
+		}
+		*dst = d
+		return nil
+	}
+	return fmt.Errorf("unknown fishing option %q: want random, load or zone, or one of inflight, tasks, backoff, maxbackoff, minready, timeout, expose, hold as key=value", key)
 }

@@ -2,42 +2,35 @@ package fishing
 
 import (
 	"hash/fnv"
-	"math"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/tsys-go/tsys/internal/xorshift"
 	"github.com/tsys-go/tsys/sched"
 )
 
-// Policy is the fishing scheduler of one node. It implements sched.Policy.
+// Policy is the fishing scheduler of one node. It implements sched.Policy:
+// a state machine fed events with their time, one at a time, by its engine.
 type Policy struct {
-	local      *sched.LocalStealer // the node's own workers, first
-	self       sched.NodeID
-	zone       string
-	localTries int // Idle attempts left to local stealing: 2 x (workers-1)
-	p          Params
-	name       string
+	self sched.NodeID
+	zone string
+	p    Params
+	name string
 
-	// gate lets Idle answer Park without taking mu. It holds, as Unix
-	// nanoseconds, a time before which no fishing request can be sent
-	// unless some event changes the state first (every event recomputes
-	// it): 0 when one can be sent now, MaxInt64 when only an event can
-	// help (no peer, every slot in use, no candidate at all).
-	gate atomic.Int64
-	// hungry: some worker ran out of local victims and nothing since says
-	// the node has work again. While hungry, events that free a slot or a
+	// hungry: a worker ran out of work at home and nothing since says the
+	// node has work again. While hungry, events that free a slot or a
 	// peer send new requests themselves, so a node whose workers all
 	// parked keeps fishing.
-	hungry atomic.Bool
+	hungry bool
+	// demandUntil: a peer asked for work recently; until then the node
+	// keeps Params.Expose more tasks stealable.
+	demandUntil time.Time
+	advice      sched.Advice
 
-	mu      sync.Mutex
-	clock   func() time.Time
 	peers   []*peer
 	index   map[sched.NodeID]int // position in peers
 	flying  int                  // requests in flight
 	cross   int                  // ... of them to another zone
-	rng     uint64
+	rng     xorshift.State
 	scratch []*peer
 	other   []*peer
 	stats   Stats
@@ -70,41 +63,30 @@ type Stats struct {
 	InFlight  int   // requests in flight now
 }
 
-// New makes the fishing policy of node self, of the given zone and number of
-// workers. Zero fields of p take their defaults.
-func New(self sched.NodeID, zone string, workers int, p Params) *Policy {
-	if workers < 1 {
-		workers = 1
-	}
+// New makes the fishing policy of node self, of the given zone. Zero fields
+// of p take their defaults.
+func New(self sched.NodeID, zone string, p Params) *Policy {
 	p = p.withDefaults()
 	h := fnv.New64a()
 	h.Write([]byte(self))
 	s := &Policy{
-		local:      sched.NewLocalStealer(workers),
-		self:       self,
-		zone:       zone,
-		localTries: 2 * (workers - 1),
-		p:          p,
-		name:       "fishing:" + p.Victim.String(),
-		clock:      time.Now,
-		index:      make(map[sched.NodeID]int),
-		rng:        h.Sum64() | 1,
+		self:  self,
+		zone:  zone,
+		p:     p,
+		name:  "fishing:" + p.Victim.String(),
+		index: make(map[sched.NodeID]int),
+		rng:   xorshift.Seed(h.Sum64()),
 	}
-	s.gate.Store(math.MaxInt64) // no peer yet
+	s.advice.HungryAfter = sched.Never // no peer yet
 	return s
 }
-
-// SetClock replaces the clock (time.Now) the policy reads when an event
-// does not carry the time. Call it before the policy is in use.
-func (s *Policy) SetClock(now func() time.Time) { s.clock = now }
 
 // Params reports the parameters in use, defaults filled in.
 func (s *Policy) Params() Params { return s.p }
 
-// Stats reports the policy's counters.
+// Stats reports the policy's counters. Like every method, it is called by
+// the engine between events.
 func (s *Policy) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.stats
 	st.InFlight = s.flying
 	return st
@@ -114,45 +96,24 @@ func (s *Policy) Stats() Stats {
 // "fishing:zone".
 func (s *Policy) Name() string { return s.name }
 
-// Idle implements sched.Policy. The first 2 x (workers-1) attempts steal
-// from random local workers, as LocalStealer does; after them the worker
-// fishes if a request slot is free and some peer is eligible, and parks
-// otherwise.
-func (s *Policy) Idle(w, attempt int) sched.Action {
-	if attempt < s.localTries {
-		return s.local.Idle(w, attempt)
-	}
-	if !s.hungry.Load() {
-		s.hungry.Store(true)
-	}
-	if g := s.gate.Load(); g == math.MaxInt64 || (g != 0 && s.clock().UnixNano() < g) {
-		return sched.Action{Kind: sched.Park}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock()
-	a := sched.Action{Kind: sched.Park}
-	if pr := s.choose(now); pr != nil {
-		a = s.send(pr, now)
-	}
-	s.setGate(now)
-	return a
+// Advice implements sched.Policy.
+func (s *Policy) Advice() sched.Advice { return s.advice }
+
+// Hungry implements sched.Policy: the node becomes hungry and fills its free
+// request slots.
+func (s *Policy) Hungry(now time.Time) []sched.Action {
+	s.hungry = true
+	return s.refill(now)
 }
 
-// Spawned implements sched.Policy: requests are never deferred, so it is
-// never asked.
-func (s *Policy) Spawned(int) []sched.Action { return nil }
-
-// WantsSpawns implements sched.Policy: no deferred requests in this
-// version.
-func (s *Policy) WantsSpawns() bool { return false }
-
-// StealRequest implements sched.Policy: lend min(TasksPerAnswer,
-// ceil(ready/2)) tasks, or refuse when ready < MinReady.
-func (s *Policy) StealRequest(from sched.NodeID, ready int) sched.Action {
-	n := lend(ready, s.p)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// StealRequest implements sched.Policy: lend min(want, TasksPerAnswer,
+// ceil(ready/2)) tasks, or refuse when ready < MinReady. Either way the
+// request shows that a peer wants work: for DemandHold the node keeps
+// Expose more tasks stealable.
+func (s *Policy) StealRequest(now time.Time, from sched.NodeID, want, ready int) sched.Action {
+	s.demandUntil = now.Add(s.p.DemandHold)
+	defer s.settle(now)
+	n := min(lend(ready, s.p), max(want, 1))
 	if n == 0 {
 		s.stats.Refused++
 		return sched.Action{Kind: sched.Refuse, Node: from}
@@ -173,14 +134,11 @@ func lend(ready int, p Params) int {
 // StealReply implements sched.Policy. It frees the slot of the request to
 // from; n == 0 starts or doubles from's backoff, n > 0 resets it. After a
 // refusal a hungry node asks another eligible peer at once.
-func (s *Policy) StealReply(from sched.NodeID, n int) []sched.Action {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock()
+func (s *Policy) StealReply(now time.Time, from sched.NodeID, n int) []sched.Action {
 	if n > 0 {
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
-		s.hungry.Store(false)
+		s.hungry = false
 	} else {
 		s.stats.Refusals++
 	}
@@ -199,25 +157,21 @@ func (s *Policy) StealReply(from sched.NodeID, n int) []sched.Action {
 }
 
 // LoadReport implements sched.Policy: remember l.Ready for Load victims.
-func (s *Policy) LoadReport(from sched.NodeID, l sched.Load) []sched.Action {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
 	i, ok := s.index[from]
 	if !ok {
 		return nil
 	}
 	s.peers[i].ready, s.peers[i].reported = l.Ready, true
-	return s.refill(s.clock())
+	return s.refill(now)
 }
 
 // Membership implements sched.Policy: a joining node becomes a peer, a
 // leaving one is forgotten along with any request in flight to it.
-func (s *Policy) Membership(ev sched.MemberEvent) []sched.Action {
+func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
 	if ev.Node == s.self {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	i, known := s.index[ev.Node]
 	switch {
 	case ev.Joined && known:
@@ -245,15 +199,13 @@ func (s *Policy) Membership(ev sched.MemberEvent) []sched.Action {
 		s.peers = s.peers[:last]
 		delete(s.index, ev.Node)
 	}
-	return s.refill(s.clock())
+	return s.refill(now)
 }
 
 // Tick implements sched.Policy: requests unanswered for ReplyTimeout are
 // forgotten (counting as refusals), self updates whether the node is
 // hungry, and a hungry node fills its free request slots.
 func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, pr := range s.peers {
 		if pr.inFlight && now.Sub(pr.sentAt) >= s.p.ReplyTimeout {
 			s.land(pr)
@@ -262,16 +214,16 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 		}
 	}
 	if self.Workers > 0 {
-		s.hungry.Store(self.Idle > 0 && self.Ready == 0)
+		s.hungry = self.Idle > 0 && self.Ready == 0
 	}
 	return s.refill(now)
 }
 
 // refill sends requests while the node is hungry, a slot is free and a peer
-// is eligible, and recomputes the gate. s.mu is held.
+// is eligible, and settles the advice.
 func (s *Policy) refill(now time.Time) []sched.Action {
 	var as []sched.Action
-	if s.hungry.Load() {
+	if s.hungry {
 		for s.flying < s.p.MaxInFlight {
 			pr := s.choose(now)
 			if pr == nil {
@@ -280,11 +232,11 @@ func (s *Policy) refill(now time.Time) []sched.Action {
 			as = append(as, s.send(pr, now))
 		}
 	}
-	s.setGate(now)
+	s.settle(now)
 	return as
 }
 
-// send records a request to pr and returns the action. s.mu is held.
+// send records a request to pr and returns the action.
 func (s *Policy) send(pr *peer, now time.Time) sched.Action {
 	pr.inFlight, pr.sentAt = true, now
 	s.flying++
@@ -295,7 +247,7 @@ func (s *Policy) send(pr *peer, now time.Time) sched.Action {
 	return sched.Action{Kind: sched.Fish, Node: pr.id, Count: s.p.TasksPerAnswer}
 }
 
-// land clears pr's request, if any. s.mu is held.
+// land clears pr's request, if any.
 func (s *Policy) land(pr *peer) {
 	if !pr.inFlight {
 		return
@@ -307,7 +259,7 @@ func (s *Policy) land(pr *peer) {
 	}
 }
 
-// refused starts or doubles pr's backoff. s.mu is held.
+// refused starts or doubles pr's backoff.
 func (s *Policy) refused(pr *peer, now time.Time) {
 	if s.p.RetryBackoff < 0 {
 		return
@@ -325,7 +277,7 @@ func (pr *peer) eligible(now time.Time) bool {
 	return !pr.inFlight && !now.Before(pr.until)
 }
 
-// choose picks the peer to ask, or nil. s.mu is held.
+// choose picks the peer to ask, or nil.
 func (s *Policy) choose(now time.Time) *peer {
 	if s.flying >= s.p.MaxInFlight {
 		return nil
@@ -337,10 +289,10 @@ func (s *Policy) choose(now time.Time) *peer {
 	case 1:
 		return c[0]
 	}
-	return c[s.random()%uint64(len(c))]
+	return c[s.rng.Below(len(c))]
 }
 
-// candidates lists the peers choose picks among, uniformly. s.mu is held.
+// candidates lists the peers choose picks among, uniformly.
 func (s *Policy) candidates(now time.Time) []*peer {
 	c := s.scratch[:0]
 	switch s.p.Victim {
@@ -394,7 +346,7 @@ func (s *Policy) candidates(now time.Time) []*peer {
 }
 
 // appendEligible appends the peers that may be asked now, only those never
-// heard from if unheardOnly. s.mu is held.
+// heard from if unheardOnly.
 func (s *Policy) appendEligible(c []*peer, now time.Time, unheardOnly bool) []*peer {
 	for _, pr := range s.peers {
 		if pr.eligible(now) && !(unheardOnly && pr.reported) {
@@ -404,33 +356,30 @@ func (s *Policy) appendEligible(c []*peer, now time.Time, unheardOnly bool) []*p
 	return c
 }
 
-// setGate recomputes the gate Idle reads without the lock. s.mu is held.
-func (s *Policy) setGate(now time.Time) {
+// settle recomputes the advice after an event at now.
+func (s *Policy) settle(now time.Time) {
+	s.advice.Expose = 0
+	if now.Before(s.demandUntil) {
+		s.advice.Expose = max(s.p.Expose, 0)
+	}
+	s.advice.HungryAfter = s.hungryAfter(now)
+}
+
+// hungryAfter is the earliest time a Hungry event could send a request.
+func (s *Policy) hungryAfter(now time.Time) time.Time {
 	if s.flying >= s.p.MaxInFlight || len(s.peers) == 0 {
-		s.gate.Store(math.MaxInt64)
-		return
+		return sched.Never
 	}
 	if len(s.candidates(now)) > 0 {
-		s.gate.Store(0)
-		return
+		return time.Time{}
 	}
 	// Only a backoff running out can make a candidate without an event;
 	// the earliest one is a safe time to look again.
-	next := int64(math.MaxInt64)
+	next := sched.Never
 	for _, pr := range s.peers {
-		if !pr.inFlight && pr.until.After(now) {
-			next = min(next, pr.until.UnixNano())
+		if !pr.inFlight && pr.until.After(now) && pr.until.Before(next) {
+			next = pr.until
 		}
 	}
-	s.gate.Store(next)
-}
-
-// random is a xorshift64* step. s.mu is held.
-func (s *Policy) random() uint64 {
-	x := s.rng
-	x ^= x >> 12
-	x ^= x << 25
-	x ^= x >> 27
-	s.rng = x
-	return x * 2685821657736338717
+	return next
 }

@@ -72,6 +72,16 @@ func (p Policy) K() int {
 // ready tasks in its deque may run as a direct call.
 func (p Policy) AllowCCall(ready int) bool { return ready >= p.threshold }
 
+// AllowCCallKeeping is AllowCCall when the scheduler asks that extra more
+// ready tasks be kept stealable (other nodes want work): Load inlines from
+// K + extra ready tasks on; Off and Always are not moved by it.
+func (p Policy) AllowCCallKeeping(ready, extra int) bool {
+	if p.mode == Load {
+		return ready >= p.threshold+extra
+	}
+	return ready >= p.threshold
+}
+
 // String gives the policy in the form Parse accepts: "load:4", "off", "always".
 func (p Policy) String() string {
 	switch p.mode {

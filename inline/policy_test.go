@@ -37,3 +37,21 @@ func TestParseRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestAllowCCallKeeping(t *testing.T) {
+	for _, c := range []struct {
+		p            Policy
+		ready, extra int
+		allow        bool
+	}{
+		{LoadK(2), 2, 0, true},
+		{LoadK(2), 2, 16, false}, // peers want work: keep 18 ready
+		{LoadK(2), 18, 16, true},
+		{Never(), 1 << 20, 0, false},
+		{Everything(), 0, 16, true}, // the serial elision stays serial
+	} {
+		if got := c.p.AllowCCallKeeping(c.ready, c.extra); got != c.allow {
+			t.Errorf("%s.AllowCCallKeeping(%d, %d) = %v, want %v", c.p, c.ready, c.extra, got, c.allow)
+		}
+	}
+}

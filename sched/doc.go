@@ -8,9 +8,10 @@
 // and the counters of the work done through it. An Executor is a goroutine
 // that runs tasks on behalf of the worker it holds; a task receives its
 // executor as its context (tsys.Ctx). A Pool owns the workers of a node and
-// the executors of the current run. A Policy hears the node's events and
-// answers with Actions; the pool (and, across nodes, package cluster)
-// carries them out.
+// the executors of the current run, and steals between them by itself
+// (local.go, idle.go). Across nodes, a Policy hears the node's events and
+// answers with Actions, which package cluster carries out; the pool reaches
+// the cluster through Remote.
 //
 // A task frame starts with a Header (state, kind, waiters, deque slot) that
 // package tsys embeds in a typed frame holding the argument and result, so
@@ -19,8 +20,8 @@
 // # Spawning
 //
 // Spawn first asks NewTS's allowCCall (inline.Policy): are there at least
-// K ready tasks in this worker's deque? If so the call runs inline, as an
-// ordinary Go call. The question costs a decrement and a compare on the
+// K ready tasks in this worker's deque (K + Advice.Expose while other nodes
+// want work)? If so the call runs inline, as an ordinary Go call. The question costs a decrement and a compare on the
 // fast path (FastPath.Credit, in tsys's Spawn and Ctx.AllowCCall); the
 // slow path (Executor.AskSpawn, or AskCCall) asks the policy exactly and
 // grants credit sized to ~10 us of work, and a pop drops the credit so that
@@ -66,12 +67,30 @@
 //
 // # Idle workers
 //
-// An executor whose deque is empty asks the policy where to look
-// (Policy.Idle): a local victim to steal the oldest task from, a remote node
-// to fish (through Remote), or Park. It keeps trying for ~50 us, yielding
-// between rounds, then parks on its wake channel; a push wakes one parked
-// worker when none is spinning, as Go's own scheduler does, so an idle
-// runtime takes no CPU and a busy one does not wake a crowd.
+// An executor whose deque is empty steals the oldest task of random other
+// workers, 2 x (workers-1) attempts a round; after a fruitless round it
+// tells the cluster the node is hungry (Remote.Hungry). It keeps trying for
+// ~50 us, yielding between rounds, then parks on its wake channel; a push
+// wakes one parked worker when none is looking, as Go's own scheduler does,
+// so an idle runtime takes no CPU and a busy one does not wake a crowd.
+// idle.go names the transitions and gives the argument why no push goes
+// unseen. The time a worker spends looking or parked is its idle time
+// (Stats.IdleNanos); the rest of a run is busy time (Pool.BusyTime), which a
+// RateMeter turns into Load.Rate.
+//
+// # The cluster seam
+//
+// A Policy is a cluster scheduler written as a pure state machine: the
+// engine hosting it (package cluster in a node, a simulator, a test) calls
+// its methods one at a time, each carrying the time of the event, and
+// carries out the Actions it returns (Fish, Give, Refuse). A policy holds
+// no lock, reads no clock and starts no goroutine, so fed the same events
+// it gives the same actions. Between events it gives Advice, which the
+// engine publishes in atomics for the workers: when asking the policy about
+// a hungry worker could lead anywhere (HungryAfter), so that an idle
+// worker's check costs one atomic load; and how many more ready tasks to
+// keep stealable (Expose), the scheduler's say in allowCCall: a node that
+// inlines every spawn while its peers starve has nothing to lend them.
 //
 // # Runs
 //

@@ -66,9 +66,7 @@ func (x *Executor) Push(h *Header) {
 	if n > w.stats.MaxDeque {
 		w.stats.MaxDeque = n
 	}
-	if p := x.pool; p.nIdle.Load() > 0 && p.nSpinning.Load() == 0 {
-		p.wakeOne()
-	}
+	x.pool.notifyWork()
 }
 
 // Await returns once h is done. If h is still in this executor's deque it
@@ -279,6 +277,9 @@ func (x *Executor) loop() {
 func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 	defer func() {
 		if r := recover(); r != nil {
+			if b, ok := r.(brokenInvariant); ok {
+				panic(b)
+			}
 			if r != abortRun {
 				culprit := x.cur
 				if culprit == nil {

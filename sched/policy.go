@@ -5,13 +5,17 @@ import "time"
 // NodeID names a node of a cluster (its memberlist name).
 type NodeID string
 
-// Load is what a node tells others of itself: a compact summary small enough
-// to ride in gossip metadata.
+// Load is what a node knows and tells of its own load: the one record the
+// pool measures, the cluster gossips and the policies read.
 type Load struct {
-	Ready   int     // ready tasks in the node's deques
-	Workers int     // workers of the node
-	Idle    int     // workers currently without work
-	Rate    float64 // tasks completed per second, filtered
+	Ready   int // ready tasks in the node's deques and injected queue
+	Workers int // workers of the node
+	Idle    int // workers parked for want of work
+	// Rate is the useful work the node completes: worker-seconds spent
+	// running tasks per second of wall time, filtered (RateMeter). A node
+	// of W busy workers on dedicated cores approaches W; competing load,
+	// a slower machine or starvation show as less.
+	Rate float64
 }
 
 // MemberEvent says a node joined or left (or was declared dead).
@@ -25,58 +29,71 @@ type MemberEvent struct {
 type ActionKind uint8
 
 const (
-	// Nothing: keep going as before.
-	Nothing ActionKind = iota
-	// StealLocal: try to steal from worker Action.Worker of this node.
-	StealLocal
-	// Park: stop looking for work until woken by new work.
-	Park
 	// Fish: ask node Action.Node for up to Action.Count tasks.
-	Fish
+	Fish ActionKind = iota + 1
 	// Give: send up to Action.Count of this node's oldest ready tasks to
-	// Action.Node.
+	// Action.Node (an answer to its request, or a push).
 	Give
 	// Refuse: answer node Action.Node's request with no task.
 	Refuse
-	// Defer: keep node Action.Node's request and answer it later (when a
-	// task is spawned, the policy is asked again).
-	Defer
 )
 
 // Action is a policy's answer to an event. The engine that hosts the policy
 // carries it out; the policy itself never touches a deque or a socket, so
 // the same code runs in the runtime, in unit tests and in a simulator.
 type Action struct {
-	Kind   ActionKind
-	Worker int
-	Node   NodeID
-	Count  int
+	Kind  ActionKind
+	Node  NodeID
+	Count int
 }
 
-// Policy is a scheduler: it hears the events of one node and answers with
-// actions. Idle may be called by several workers at once (each with its own
-// w); the other methods are called one at a time. A policy must not block.
+// Never is the HungryAfter of a policy that only another event can make
+// act (no peer, every request slot taken).
+var Never = time.Unix(1<<62, 0)
+
+// Advice is what a policy tells its engine between events, so that the
+// node's workers can act on it without calling the policy: reading it costs
+// them an atomic load, not a lock.
+type Advice struct {
+	// HungryAfter is the earliest time at which Hungry could return an
+	// action if no other event came first: the zero time when it could
+	// now, Never when only another event can change that.
+	HungryAfter time.Time
+	// Expose is how many ready tasks the node's workers should keep in
+	// their deques beyond what the inlining policy asks for, because other
+	// nodes want work: NewTS's allowCCall is the scheduler's question, and
+	// a node that inlines every spawn while its peers starve has nothing
+	// stealable to give them. 0 leaves inlining to the inlining policy.
+	Expose int
+}
+
+// Policy is a cluster scheduler: how one node moves work to and from other
+// nodes. Stealing between the workers of one node is the pool's own
+// business (see idle.go); a policy hears the node's events and answers with
+// Actions.
+//
+// Concurrency contract: a policy is a pure state machine. The engine calls
+// its methods one at a time, each with the time of the event, and carries
+// out the actions; a policy holds no lock, reads no clock and starts no
+// goroutine. Fed the same events, it gives the same actions.
 type Policy interface {
 	// Name is how the policy is named on the command line.
 	Name() string
-	// Idle: worker w found its deque empty; attempt counts its failed
-	// attempts since it last had work (0 on the first).
-	Idle(w, attempt int) Action
-	// Spawned: a task was pushed while the policy had asked for spawn
-	// events (WantsSpawns), e.g. to answer a deferred request.
-	Spawned(ready int) []Action
-	// StealRequest: node from asks this node for work; ready is how many
-	// tasks this node could give.
-	StealRequest(from NodeID, ready int) Action
+	// Hungry: a worker of this node found no work at home (its own deque,
+	// the other workers', the injected queue).
+	Hungry(now time.Time) []Action
+	// StealRequest: node from asks this node for up to want tasks; ready
+	// is how many this node could give. The answer is Give or Refuse.
+	StealRequest(now time.Time, from NodeID, want, ready int) Action
 	// StealReply: the answer to an earlier Fish arrived with n tasks.
-	StealReply(from NodeID, n int) []Action
+	StealReply(now time.Time, from NodeID, n int) []Action
 	// LoadReport: node from reported its load.
-	LoadReport(from NodeID, l Load) []Action
+	LoadReport(now time.Time, from NodeID, l Load) []Action
 	// Membership: a node joined or left.
-	Membership(ev MemberEvent) []Action
-	// Tick: time passed; self is this node's load now.
+	Membership(now time.Time, ev MemberEvent) []Action
+	// Tick: time passed; self is this node's load now. The engine ticks
+	// every few milliseconds.
 	Tick(now time.Time, self Load) []Action
-	// WantsSpawns reports whether Spawned should be called. Asked on the
-	// spawn path, so it must be cheap.
-	WantsSpawns() bool
+	// Advice is read by the engine after every event.
+	Advice() Advice
 }

@@ -3,33 +3,30 @@ package sched
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/xorshift"
 )
-
-// spinFor is how long an idle worker keeps trying to steal before it parks.
-// Parking and waking cost a few microseconds each; spinning a little longer
-// than that keeps fine-grained programs from paying it at every gap, and
-// parking at all keeps an idle runtime off the CPU.
-const spinFor = 50 * time.Microsecond
 
 // Pool is the set of workers of one node and the executors that run them.
 // It runs one job at a time (Run); between runs no goroutine of it exists.
 type Pool struct {
-	workers  []*Worker
-	policy   Policy
-	remote   Remote
-	timeline *Timeline
+	workers    []*Worker
+	localTries int // steal attempts at home before a worker counts as hungry
+	remote     Remote
+	timeline   *Timeline
+	// expose is how many ready tasks beyond the inlining threshold the
+	// workers keep stealable because other nodes want work (SetExpose).
+	expose atomic.Int32
 
 	runMu sync.Mutex // one run at a time
 
 	mu        sync.Mutex
-	idle      []*Executor // parked executors holding a worker
+	idle      []*Executor // parked executors holding a worker (idle.go)
 	resumable []*Executor // released waiters that need a worker
 	// spare are executors that passed their worker on and wait, without
 	// one, to be reused by handOff: a new goroutine would grow its stack
@@ -46,21 +43,20 @@ type Pool struct {
 	nInjected  atomic.Int32
 	ending     atomic.Bool
 	started    atomic.Int32 // executor goroutines of this run
-	wg         sync.WaitGroup
+	// began and ended bound the current or last run (UnixNano; ended is 0
+	// while it runs), for BusyTime.
+	began, ended atomic.Int64
+	wg           sync.WaitGroup
 }
 
-// NewPool makes a pool of n workers with the given inlining policy and
-// scheduler policy (nil: a LocalStealer).
-func NewPool(n int, inl inline.Policy, policy Policy) *Pool {
+// NewPool makes a pool of n workers with the given inlining policy.
+func NewPool(n int, inl inline.Policy) *Pool {
 	if n < 1 {
 		n = 1
 	}
-	if policy == nil {
-		policy = NewLocalStealer(n)
-	}
-	p := &Pool{policy: policy, blocked: make(map[*Executor]struct{})}
+	p := &Pool{localTries: localTries(n), blocked: make(map[*Executor]struct{})}
 	for i := 0; i < n; i++ {
-		p.workers = append(p.workers, &Worker{ID: i, inline: inl})
+		p.workers = append(p.workers, &Worker{ID: i, inline: inl, rng: xorshift.Seed(uint64(i))})
 	}
 	return p
 }
@@ -68,8 +64,11 @@ func NewPool(n int, inl inline.Policy, policy Policy) *Pool {
 // Workers reports the number of workers.
 func (p *Pool) Workers() int { return len(p.workers) }
 
-// Policy returns the scheduler policy.
-func (p *Pool) Policy() Policy { return p.policy }
+// SetExpose sets how many ready tasks beyond the inlining threshold the
+// workers keep in their deques, because other nodes want work (a policy's
+// Advice.Expose). Workers see it at their next allowCCall slow path,
+// within about maxStaleness.
+func (p *Pool) SetExpose(n int) { p.expose.Store(int32(max(0, n))) }
 
 // Run pushes root on worker 0, runs until root is done, ctx is cancelled or
 // a task panics, then stops every executor of the run and returns the
@@ -84,6 +83,9 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.runMu.Lock()
 	defer p.runMu.Unlock()
 	p.reset()
+	p.ended.Store(0)
+	p.began.Store(time.Now().UnixNano())
+	defer func() { p.ended.Store(time.Now().UnixNano()) }()
 
 	var rootDone chan struct{}
 	if root != nil {
@@ -213,6 +215,9 @@ func (p *Pool) stop() {
 	}
 	p.resumable = p.resumable[:0]
 	for _, x := range p.idle {
+		// Unparked as wakeOne does: it wakes counted as looking.
+		p.checkCount("parked", p.nIdle.Add(-1))
+		p.nSpinning.Add(1)
 		x.wake <- nil
 	}
 	p.idle = p.idle[:0]
@@ -294,118 +299,4 @@ func (p *Pool) passToResumable(x *Executor) bool {
 	x.w = nil
 	y.wake <- w
 	return true
-}
-
-// wakeOne wakes one parked idle executor, counting it as spinning on its
-// behalf so that concurrent spawns do not wake a crowd.
-func (p *Pool) wakeOne() {
-	p.mu.Lock()
-	n := len(p.idle)
-	if n == 0 {
-		p.mu.Unlock()
-		return
-	}
-	x := p.idle[n-1]
-	p.idle = p.idle[:n-1]
-	p.nIdle.Add(-1)
-	p.nSpinning.Add(1)
-	p.mu.Unlock()
-	x.wake <- nil
-}
-
-// hasWork reports whether a parking executor should look again.
-func (p *Pool) hasWork() bool {
-	if p.ending.Load() || p.nResumable.Load() > 0 || p.nInjected.Load() > 0 {
-		return true
-	}
-	for _, w := range p.workers {
-		if w.dq.Len() > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// findWork asks the policy where to look while the executor's deque is
-// empty. It returns a task, or nil when the loop should look again (the run
-// is ending, a waiter wants a worker, or the executor was woken).
-func (x *Executor) findWork() *Header {
-	p, w := x.pool, x.w
-	p.nSpinning.Add(1)
-	deadline := time.Time{}
-	for attempt := 0; ; attempt++ {
-		if p.ending.Load() || p.nResumable.Load() > 0 {
-			p.nSpinning.Add(-1)
-			return nil
-		}
-		h := w.dq.Pop()
-		if h == nil && p.nInjected.Load() > 0 {
-			h = p.takeInjected()
-		}
-		if h != nil {
-			p.nSpinning.Add(-1)
-			return h
-		}
-		a := p.policy.Idle(w.ID, attempt)
-		switch a.Kind {
-		case StealLocal:
-			w.stealAttempts.Add(1)
-			h, _ := p.workers[a.Worker].dq.Steal()
-			if h != nil {
-				w.localSteals.Add(1)
-				if p.nSpinning.Add(-1) == 0 && p.nIdle.Load() > 0 {
-					// The last spinner found work: there may be more,
-					// so let another worker look.
-					p.wakeOne()
-				}
-				return h
-			}
-		case Fish:
-			if p.remote != nil {
-				p.remote.Fish(a.Node, a.Count)
-			}
-		case Park:
-			now := time.Now()
-			if deadline.IsZero() {
-				deadline = now.Add(spinFor)
-			}
-			if now.Before(deadline) {
-				runtime.Gosched()
-				attempt = -1
-				continue
-			}
-			x.park()
-			deadline = time.Time{}
-			attempt = -1
-		}
-	}
-}
-
-// park sleeps until woken. The executor is counted as spinning when it
-// enters and when it returns (the waker counts it on its behalf).
-func (x *Executor) park() {
-	p := x.pool
-	p.mu.Lock()
-	if p.ending.Load() || p.nResumable.Load() > 0 {
-		p.mu.Unlock()
-		return
-	}
-	p.idle = append(p.idle, x)
-	p.nIdle.Add(1)
-	p.nSpinning.Add(-1)
-	p.mu.Unlock()
-	// Advertised as idle; look once more so a push that missed the
-	// advertisement is not left waiting.
-	if p.hasWork() {
-		p.mu.Lock()
-		if i := slices.Index(p.idle, x); i >= 0 {
-			p.idle = slices.Delete(p.idle, i, i+1)
-			p.nIdle.Add(-1)
-			p.nSpinning.Add(1)
-			p.mu.Unlock()
-			return
-		}
-		p.mu.Unlock()
-	}
-	<-x.wake
 }

@@ -4,13 +4,18 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 )
 
-// Remote is how a pool reaches other nodes: the cluster agent implements
-// it. Its methods must not block: they queue work for the network.
+// Remote is how a pool reaches other nodes: the cluster engine implements
+// it. Its methods are called by the pool's workers, several at once; they
+// must not block: they consult the policy's advice and queue work for the
+// network.
 type Remote interface {
-	// Fish asks node for up to count tasks (a policy's Fish action).
-	Fish(node NodeID, count int)
+	// Hungry: a worker found no work at home. Called once per round of
+	// fruitless local steal attempts, so it must cost little when there is
+	// nothing to do (an atomic load of the policy's advice).
+	Hungry()
 	// Return sends the result of a borrowed task to the node it came from.
 	Return(h *Header)
 }
@@ -87,7 +92,8 @@ func (p *Pool) Lend(n int, canLend func(*Header) bool) []*Header {
 // has decoded it into the frame) and releases its waiters.
 func (p *Pool) Complete(h *Header) { h.complete(p) }
 
-// Load is this node's load now.
+// Load is this node's load now, but for its Rate, which a RateMeter
+// derives from BusyTime.
 func (p *Pool) Load() Load {
 	l := Load{Workers: len(p.workers), Idle: int(p.nIdle.Load())}
 	for _, w := range p.workers {
@@ -95,6 +101,26 @@ func (p *Pool) Load() Load {
 	}
 	l.Ready += int(p.nInjected.Load())
 	return l
+}
+
+// BusyTime is the time the workers have spent with work, summed over them,
+// from the start of the current run (or of the last one) until now: the
+// useful work a RateMeter turns into a rate. Between runs it stands still.
+func (p *Pool) BusyTime(now time.Time) time.Duration {
+	began := p.began.Load()
+	if began == 0 {
+		return 0
+	}
+	end := now.UnixNano()
+	if e := p.ended.Load(); e != 0 {
+		end = e
+	}
+	span := time.Duration(max(0, end-began))
+	var busy time.Duration
+	for _, w := range p.workers {
+		busy += max(0, span-w.idleTime(time.Unix(0, end)))
+	}
+	return busy
 }
 
 // Serve runs the pool's workers without a root task, for tasks that arrive

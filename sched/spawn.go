@@ -90,7 +90,7 @@ func (x *Executor) askPolicy() bool {
 	spent := x.granted
 	w.stats.Inlined += int64(spent)
 	x.granted = 0
-	if !w.inline.AllowCCall(w.dq.Len()) {
+	if !w.inline.AllowCCallKeeping(w.dq.Len(), int(x.pool.expose.Load())) {
 		x.grantedAt = time.Time{}
 		return false
 	}

@@ -16,6 +16,7 @@ type Stats struct {
 	MessagesSent  int64 `json:"messages_sent"`  // frames written to other nodes
 	MaxDeque      int64 `json:"max_deque"`      // largest deque length seen at a push
 	BlockedWaits  int64 `json:"blocked_waits"`  // Gets that had to park the task
+	IdleNanos     int64 `json:"idle_ns"`        // time workers spent looking for work or parked
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -31,6 +32,7 @@ func (s *Stats) Add(o Stats) {
 	s.BytesSent += o.BytesSent
 	s.MessagesSent += o.MessagesSent
 	s.BlockedWaits += o.BlockedWaits
+	s.IdleNanos += o.IdleNanos
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
 }
 

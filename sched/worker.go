@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/xorshift"
 )
 
 // Worker is one slot of parallelism: a deque and the counters of the work
@@ -23,9 +24,13 @@ type Worker struct {
 	// kinds is what the worker keeps for each task kind, by Kind.ID.
 	kinds []PerKind
 
+	// rng picks the victims of the worker's local steals.
+	rng xorshift.State
+
 	// Counted while idle, when the pool may read them concurrently.
 	stealAttempts atomic.Int64
 	localSteals   atomic.Int64
+	idle          idleClock
 }
 
 // PerKind is what a worker keeps for one task kind: where its new frames
@@ -55,6 +60,7 @@ func (w *Worker) Stats() Stats {
 	s.Spawns += s.Inlined
 	s.StealAttempts += w.stealAttempts.Load()
 	s.LocalSteals += w.localSteals.Load()
+	s.IdleNanos = w.idle.total.Load()
 	return s
 }
 
@@ -63,4 +69,6 @@ func (w *Worker) resetStats() {
 	w.events = w.events[:0]
 	w.stealAttempts.Store(0)
 	w.localSteals.Store(0)
+	w.idle.total.Store(0)
+	w.idle.since.Store(0)
 }

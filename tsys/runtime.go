@@ -28,7 +28,6 @@ type Option func(*config)
 type config struct {
 	workers int
 	inline  inline.Policy
-	policy  func(workers int) sched.Policy
 }
 
 // Workers sets the number of workers (default: GOMAXPROCS).
@@ -36,12 +35,6 @@ func Workers(n int) Option { return func(c *config) { c.workers = n } }
 
 // Inline sets the inlining policy (default: inline.Default()).
 func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
-
-// Scheduler sets the scheduler policy, made for the final number of workers
-// (default: sched.NewLocalStealer).
-func Scheduler(newPolicy func(workers int) sched.Policy) Option {
-	return func(c *config) { c.policy = newPolicy }
-}
 
 // New makes a runtime.
 func New(opts ...Option) *Runtime {
@@ -52,11 +45,7 @@ func New(opts ...Option) *Runtime {
 	if c.workers < 1 {
 		c.workers = 1
 	}
-	var pol sched.Policy
-	if c.policy != nil {
-		pol = c.policy(c.workers)
-	}
-	return &Runtime{pool: sched.NewPool(c.workers, c.inline, pol), inline: c.inline}
+	return &Runtime{pool: sched.NewPool(c.workers, c.inline), inline: c.inline}
 }
 
 // Workers reports the number of workers.
@@ -64,9 +53,6 @@ func (rt *Runtime) Workers() int { return rt.pool.Workers() }
 
 // InlinePolicy reports the inlining policy.
 func (rt *Runtime) InlinePolicy() inline.Policy { return rt.inline }
-
-// SchedulerName reports the scheduler policy's name.
-func (rt *Runtime) SchedulerName() string { return rt.pool.Policy().Name() }
 
 // Pool returns the scheduler's pool beneath the runtime, for the cluster
 // layer that connects it to other nodes.

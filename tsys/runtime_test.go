@@ -197,6 +197,31 @@ func TestIdleRuntimeBurnsNoCPU(t *testing.T) {
 	}
 }
 
+// TestIdleAndBusyTime: one worker of two sleeps in a task for 300 ms; the
+// other has nothing to do. The idle worker's time shows as idle, the
+// sleeper's as busy, and the two add up to the run's span.
+func TestIdleAndBusyTime(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2))
+	const sleep = 300 * time.Millisecond
+	start := time.Now()
+	_, st, err := tsys.Run(context.Background(), rt, idle, sleep)
+	wall := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idleTime := time.Duration(st.IdleNanos)
+	busy := rt.Pool().BusyTime(time.Now())
+	if idleTime < sleep*9/10 || idleTime > 2*wall {
+		t.Errorf("idle %v in a run of %v where one worker of two had nothing to do", idleTime, wall)
+	}
+	if busy < sleep*9/10 || busy > 2*wall-idleTime+time.Millisecond {
+		t.Errorf("busy %v, idle %v in a run of %v with a task of %v", busy, idleTime, wall, sleep)
+	}
+	if later := rt.Pool().BusyTime(time.Now().Add(time.Hour)); later != busy {
+		t.Errorf("busy time moved between runs: %v then %v", busy, later)
+	}
+}
+
 var fanout *tsys.Task[[2]int, int]
 
 func init() {

@@ -71,6 +71,30 @@ type benchResult struct {
 
 var defaultBenchApps = "ep --class W;uts --tree T1;uts --tree T3;rt --verify=false;nqueens -n 13;fib -n 32"
 
+// splitConfigs splits --configs at the commas that start a new config
+// (serial, or NODESxWORKERS): a scheduler's own options are comma-separated
+// too, as in 2x1:fishing:random,tasks=8.
+func splitConfigs(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if len(out) > 0 && !startsConfig(item) {
+			out[len(out)-1] += "," + item
+			continue
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+// startsConfig: item is serial or begins with NODESxWORKERS.
+func startsConfig(item string) bool {
+	head, _, _ := strings.Cut(item, ":")
+	n, w, ok := strings.Cut(head, "x")
+	isNum := func(s string) bool { _, err := strconv.Atoi(s); return err == nil }
+	return item == "serial" || (ok && isNum(n) && isNum(w))
+}
+
 func benchCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -85,8 +109,8 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 		return usagef("--reps %d: want at least 1", *reps)
 	}
 	var configs []benchConfig
-	for _, s := range strings.Split(*configsFlag, ",") {
-		c, err := parseBenchConfig(strings.TrimSpace(s))
+	for _, s := range splitConfigs(*configsFlag) {
+		c, err := parseBenchConfig(s)
 		if err != nil {
 			return usageError{err.Error()}
 		}

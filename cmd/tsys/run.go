@@ -156,11 +156,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		res, err = cfg.job.Serial()
 		rep.WallSeconds = time.Since(start).Seconds()
 	} else if cfg.clustered() {
-		rep.Scheduler, rep.Inline = cfg.common.sched, cfg.inline.String()
+		rep.Scheduler, rep.Inline = cfg.policy.name(), cfg.inline.String()
 		res, err = runCluster(ctx, cfg, &rep, stderr)
 	} else {
-		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline), tsys.Scheduler(cfg.policy.local()))
-		rep.Scheduler, rep.Inline = rt.SchedulerName(), rt.InlinePolicy().String()
+		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline))
+		rep.Scheduler, rep.Inline = cfg.policy.name(), rt.InlinePolicy().String()
 		if cfg.common.timeline != "" {
 			rt.Pool().SetTimeline(sched.NewTimeline(timelineEvents))
 		}

@@ -8,15 +8,19 @@ import (
 	"github.com/tsys-go/tsys/sched"
 )
 
-// nodePolicy makes the scheduler policy of a node.
-type nodePolicy func(self sched.NodeID, zone string, workers int) sched.Policy
+// nodePolicy makes the cluster scheduler policy of a node; nil for local,
+// whose nodes move no work between them.
+type nodePolicy func(self sched.NodeID, zone string) sched.Policy
 
-// local adapts it for a runtime that is not part of a cluster.
-func (p nodePolicy) local() func(int) sched.Policy {
-	return func(w int) sched.Policy { return p("local", "", w) }
+// name is the scheduler's name as reports give it.
+func (p nodePolicy) name() string {
+	if p == nil {
+		return "local"
+	}
+	return p("", "").Name()
 }
 
-// parseScheduler reads --sched: local | fishing[:random|load|zone].
+// parseScheduler reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams).
 func parseScheduler(s string) (nodePolicy, error) {
 	name, arg, _ := strings.Cut(s, ":")
 	switch name {
@@ -24,17 +28,13 @@ func parseScheduler(s string) (nodePolicy, error) {
 		if arg != "" {
 			return nil, fmt.Errorf("--sched local takes no option (got %q)", s)
 		}
-		return func(_ sched.NodeID, _ string, w int) sched.Policy { return sched.NewLocalStealer(w) }, nil
+		return nil, nil
 	case "fishing":
-		p := fishing.DefaultParams()
-		if arg != "" {
-			v, err := fishing.ParseVictim(arg)
-			if err != nil {
-				return nil, fmt.Errorf("--sched %s: %w", s, err)
-			}
-			p.Victim = v
+		p, err := fishing.ParseParams(arg)
+		if err != nil {
+			return nil, fmt.Errorf("--sched %s: %w", s, err)
 		}
-		return func(self sched.NodeID, zone string, w int) sched.Policy { return fishing.New(self, zone, w, p) }, nil
+		return func(self sched.NodeID, zone string) sched.Policy { return fishing.New(self, zone, p) }, nil
 	case "balance", "ratebalance":
 		return nil, fmt.Errorf("--sched %s: the balancing schedulers are not built yet; use local or fishing[:random|load|zone]", name)
 	}

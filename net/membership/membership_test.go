@@ -182,7 +182,7 @@ func TestSetLoadPropagates(t *testing.T) {
 	nodes := cluster(t, 3, nil)
 	// Many quick updates are coalesced; the last one must arrive.
 	for i := range 20 {
-		if err := nodes[0].SetLoad(Load{Ready: int32(i), Workers: 8, Idle: 2, Rate: 1.5}); err != nil {
+		if err := nodes[0].SetLoad(Load{Ready: i, Workers: 8, Idle: 2, Rate: 1.5}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/sched"
 	"math"
 )
 
@@ -20,14 +21,9 @@ const MaxMetaSize = 512
 // apart from some other memberlist user that found its way into the cluster.
 const metaMagic = 'T'
 
-// Load is a compact summary of a node's scheduler load, gossiped in its
-// metadata.
-type Load struct {
-	Ready   int32   // tasks ready to run (queued, not yet started)
-	Workers int32   // worker goroutines
-	Idle    int32   // idle workers
-	Rate    float32 // tasks completed per second (recent average)
-}
+// Load is the node's load as the scheduler measures it (sched.Load),
+// gossiped in its metadata: counts as int32, the rate as float32.
+type Load = sched.Load
 
 // Meta is the metadata a node gossips about itself.
 //
@@ -75,10 +71,10 @@ func encodeMeta(m Meta, flags byte) ([]byte, error) {
 	b = append(b, m.Transport...)
 	b = binary.AppendUvarint(b, uint64(len(m.Zone)))
 	b = append(b, m.Zone...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(m.Load.Ready))
-	b = binary.LittleEndian.AppendUint32(b, uint32(m.Load.Workers))
-	b = binary.LittleEndian.AppendUint32(b, uint32(m.Load.Idle))
-	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(m.Load.Rate))
+	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Ready))
+	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Workers))
+	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Idle))
+	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(m.Load.Rate)))
 	if flags != 0 {
 		b = append(b, flags)
 	}
@@ -137,10 +133,10 @@ func decodeMeta(b []byte) (Meta, byte, error) {
 	if len(rest) < 16 {
 		return Meta{}, 0, fmt.Errorf("%w: truncated load (%d of 16 bytes)", ErrBadMeta, len(rest))
 	}
-	out.Load.Ready = int32(binary.LittleEndian.Uint32(rest[0:]))
-	out.Load.Workers = int32(binary.LittleEndian.Uint32(rest[4:]))
-	out.Load.Idle = int32(binary.LittleEndian.Uint32(rest[8:]))
-	out.Load.Rate = math.Float32frombits(binary.LittleEndian.Uint32(rest[12:]))
+	out.Load.Ready = countFromWire(rest[0:])
+	out.Load.Workers = countFromWire(rest[4:])
+	out.Load.Idle = countFromWire(rest[8:])
+	out.Load.Rate = rateFromWire(rest[12:])
 	var flags byte
 	if len(rest) > 16 {
 		flags = rest[16]
@@ -155,4 +151,25 @@ func peekVersion(b []byte) (uint8, bool) {
 		return b[1], true
 	}
 	return 0, false
+}
+
+// wireCount encodes a count as an int32, saturating: a count past the
+// int32 range is not a real load.
+func wireCount(n int) uint32 {
+	return uint32(int32(min(max(n, 0), math.MaxInt32)))
+}
+
+// countFromWire decodes a count; a negative one (only a foreign or broken
+// peer sends it) reads as 0, so no policy is handed a negative load.
+func countFromWire(b []byte) int {
+	return max(0, int(int32(binary.LittleEndian.Uint32(b))))
+}
+
+// rateFromWire decodes a rate; NaN, infinite and negative rates read as 0.
+func rateFromWire(b []byte) float64 {
+	r := float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		return 0
+	}
+	return r
 }

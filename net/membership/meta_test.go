@@ -1,6 +1,7 @@
 package membership
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"net"
@@ -18,7 +19,7 @@ func TestMetaRoundTrip(t *testing.T) {
 	for _, m := range []Meta{
 		{},
 		{Transport: "10.0.0.1:7000", Zone: "eu-west-1a", Version: ProtocolVersion, Load: Load{Ready: 12, Workers: 8, Idle: 3, Rate: 1234.5}},
-		{Transport: strings.Repeat("t", 300), Zone: strings.Repeat("z", 150), Version: 255, Load: Load{Ready: -1, Workers: math.MaxInt32, Idle: math.MinInt32, Rate: float32(math.Inf(1))}},
+		{Transport: strings.Repeat("t", 300), Zone: strings.Repeat("z", 150), Version: 255, Load: Load{Ready: 0, Workers: math.MaxInt32, Idle: 1, Rate: 0.25}},
 	} {
 		b, err := m.MarshalBinary()
 		if err != nil {
@@ -52,6 +53,37 @@ func TestMetaRoundTrip(t *testing.T) {
 	}
 	if _, err := (Meta{Transport: strings.Repeat("x", 500)}).MarshalBinary(); !errors.Is(err, ErrMetaTooLarge) {
 		t.Errorf("oversize: %v", err)
+	}
+}
+
+// TestMetaLoadFromTheWire: a load no real node sends (negative counts, a
+// rate that is not a finite positive number) reads as zero, and counts past
+// the wire's int32 saturate, so that no policy is handed nonsense.
+func TestMetaLoadFromTheWire(t *testing.T) {
+	for _, c := range []struct{ sent, want Load }{
+		{Load{Ready: -1, Workers: -5, Idle: -1, Rate: -2}, Load{}},
+		{Load{Rate: math.Inf(1)}, Load{}},
+		{Load{Rate: math.NaN()}, Load{}},
+		{Load{Ready: math.MaxInt32 + 10}, Load{Ready: math.MaxInt32}},
+	} {
+		b, err := Meta{Load: c.sent}.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Meta
+		if err := got.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if got.Load != c.want {
+			t.Errorf("sent %+v, read %+v, want %+v", c.sent, got.Load, c.want)
+		}
+	}
+	// A negative count put on the wire by hand.
+	b, _ := Meta{Load: Load{Ready: 1}}.MarshalBinary()
+	binary.LittleEndian.PutUint32(b[4:], uint32(0xffffffff))
+	var got Meta
+	if err := got.UnmarshalBinary(b); err != nil || got.Load.Ready != 0 {
+		t.Errorf("a Ready of -1 on the wire read as %d (%v)", got.Load.Ready, err)
 	}
 }
 

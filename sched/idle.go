@@ -1,0 +1,241 @@
+package sched
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// The idle protocol: how a worker that runs out of work looks for more,
+// parks, and is woken, without leaving work unseen and without waking a
+// crowd for every push.
+//
+// An executor whose deque is empty is *looking* (counted in nSpinning): it
+// steals from the other workers, takes injected tasks, and once the node
+// has nothing for it tells the cluster it is hungry. After spinFor of
+// fruitless rounds it *parks* (counted in nIdle, listed in idle) on its
+// wake channel. A push wakes one parked executor only when nobody is
+// looking, as Go's scheduler does with its spinning Ms: one looking worker
+// is enough to find the new task, and when it does (foundWork) it wakes
+// another in turn, because work tends to come in bursts.
+//
+// The transitions, each a function below:
+//
+//	startLooking  running -> looking        nSpinning++
+//	foundWork     looking -> running        nSpinning--, maybe wakeOne
+//	stopLooking   looking -> running        nSpinning-- (the run ends, or a waiter wants the worker)
+//	park          looking -> parked         nSpinning--, nIdle++ (under mu)
+//	unpark        parked  -> looking        nIdle--, nSpinning++ (under mu, by the waker)
+//	withdraw      parked  -> looking        the parker takes itself back (under mu)
+//
+// Why a push never goes unseen while every worker parks (the push-versus-
+// park argument):
+//
+//  1. The pusher stores the task (Deque.Push, sequentially consistent) and
+//     then loads nIdle and nSpinning (notifyWork).
+//  2. The parker stores nIdle++ and nSpinning-- (under mu) and then loads
+//     every deque and queue (hasWork) before it sleeps.
+//  3. Both sides store, then load what the other stored. With sequentially
+//     consistent atomics at least one of them sees the other's store: either
+//     the pusher sees nIdle > 0 with nobody looking and wakes a parked
+//     executor, or the parker sees the task and withdraws.
+//
+// The same holds for Inject and resume, which store under mu, then load
+// nIdle.
+
+// spinFor is how long an idle worker keeps trying to steal before it parks.
+// Parking and waking cost a few microseconds each; spinning a little longer
+// than that keeps fine-grained programs from paying it at every gap, and
+// parking at all keeps an idle runtime off the CPU.
+const spinFor = 50 * time.Microsecond
+
+// findWork looks for a task while the executor's deque is empty. It returns
+// a task, or nil when the loop should look again (the run is ending, or a
+// waiter wants the worker).
+func (x *Executor) findWork() *Header {
+	p, w := x.pool, x.w
+	p.startLooking()
+	began := w.beginIdle()
+	defer w.endIdle(began)
+	tries := 0
+	var spinUntil time.Time
+	for {
+		if p.ending.Load() || p.nResumable.Load() > 0 {
+			p.stopLooking()
+			return nil
+		}
+		h := w.dq.Pop()
+		if h == nil && p.nInjected.Load() > 0 {
+			h = p.takeInjected()
+		}
+		if h == nil && tries < p.localTries {
+			tries++
+			h = p.stealLocal(w)
+		}
+		if h != nil {
+			p.foundWork()
+			return h
+		}
+		if tries < p.localTries {
+			continue
+		}
+		// Nothing at home for this worker: a round of local attempts has
+		// failed.
+		if p.remote != nil {
+			p.remote.Hungry()
+		}
+		now := time.Now()
+		if spinUntil.IsZero() {
+			spinUntil = now.Add(spinFor)
+		}
+		if now.Before(spinUntil) {
+			runtime.Gosched()
+		} else {
+			x.park()
+			spinUntil = time.Time{}
+		}
+		tries = 0
+	}
+}
+
+// startLooking: the executor's deque is empty and it begins to look.
+func (p *Pool) startLooking() { p.nSpinning.Add(1) }
+
+// stopLooking: the executor leaves off looking without a task.
+func (p *Pool) stopLooking() { p.checkCount("looking", p.nSpinning.Add(-1)) }
+
+// foundWork: the executor found a task. If it was the last one looking and
+// some are parked, there may be more work where it came from: wake one.
+func (p *Pool) foundWork() {
+	n := p.nSpinning.Add(-1)
+	p.checkCount("looking", n)
+	if n == 0 && p.nIdle.Load() > 0 {
+		p.wakeOne()
+	}
+}
+
+// notifyWork is called after a task became visible (a push): wake a parked
+// executor when nobody is looking. Step 1 of the push-versus-park argument.
+func (p *Pool) notifyWork() {
+	if p.nIdle.Load() > 0 && p.nSpinning.Load() == 0 {
+		p.wakeOne()
+	}
+}
+
+// park sleeps until woken. The executor counts as looking when it enters
+// and when it returns: the waker counts it on its behalf (unpark).
+func (x *Executor) park() {
+	p := x.pool
+	p.mu.Lock()
+	if p.ending.Load() || p.nResumable.Load() > 0 {
+		p.mu.Unlock()
+		return
+	}
+	p.idle = append(p.idle, x)
+	p.checkCount("parked", p.nIdle.Add(1))
+	p.checkCount("looking", p.nSpinning.Add(-1))
+	p.mu.Unlock()
+	// Step 2: advertised as parked; look once more so that a push that
+	// missed the advertisement is not left waiting.
+	if p.hasWork() && p.withdraw(x) {
+		return
+	}
+	<-x.wake
+}
+
+// withdraw takes a parking executor back from the idle list, unless a
+// waker already took it (then a wake is on its way and must be received).
+func (p *Pool) withdraw(x *Executor) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := slices.Index(p.idle, x)
+	if i < 0 {
+		return false
+	}
+	p.idle = slices.Delete(p.idle, i, i+1)
+	p.checkCount("parked", p.nIdle.Add(-1))
+	p.nSpinning.Add(1)
+	return true
+}
+
+// wakeOne wakes one parked executor (unpark), counting it as looking on
+// its behalf so that concurrent pushes do not wake a crowd.
+func (p *Pool) wakeOne() {
+	p.mu.Lock()
+	n := len(p.idle)
+	if n == 0 {
+		p.mu.Unlock()
+		return
+	}
+	x := p.idle[n-1]
+	p.idle = p.idle[:n-1]
+	p.checkCount("parked", p.nIdle.Add(-1))
+	p.nSpinning.Add(1)
+	p.mu.Unlock()
+	x.wake <- nil
+}
+
+// hasWork reports whether a parking executor should look again.
+func (p *Pool) hasWork() bool {
+	if p.ending.Load() || p.nResumable.Load() > 0 || p.nInjected.Load() > 0 {
+		return true
+	}
+	for _, w := range p.workers {
+		if w.dq.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCount throws when a count of the idle protocol went negative: a
+// transition was made twice, or from the wrong state, and executors would
+// then sleep through work or spin forever.
+func (p *Pool) checkCount(what string, n int32) {
+	if n < 0 {
+		throw(fmt.Sprintf("sched: %d executors %s: a transition of the idle protocol was made from the wrong state", n, what))
+	}
+}
+
+// throw reports a broken invariant of the scheduler. It is a bug in tsys,
+// not in the program it runs, so it is not recovered as a task's panic.
+func throw(msg string) {
+	panic(brokenInvariant(msg))
+}
+
+// brokenInvariant is the panic value of throw; the executor loop lets it
+// through instead of reporting it as a TaskPanic.
+type brokenInvariant string
+
+func (b brokenInvariant) Error() string { return string(b) }
+
+// idleClock is the idle time of one worker, readable while it runs: the
+// rate of useful work is measured from it (Pool.BusyTime).
+type idleClock struct {
+	total atomic.Int64 // nanoseconds of idle stretches that ended
+	since atomic.Int64 // start of the current stretch (UnixNano), 0 if none
+}
+
+// beginIdle starts an idle stretch of w and returns its start.
+func (w *Worker) beginIdle() time.Time {
+	now := time.Now()
+	w.idle.since.Store(now.UnixNano())
+	return now
+}
+
+// endIdle ends the stretch begun at began.
+func (w *Worker) endIdle(began time.Time) {
+	w.idle.total.Add(int64(time.Since(began)))
+	w.idle.since.Store(0)
+}
+
+// idleTime is w's idle time up to now, counting a stretch in progress.
+func (w *Worker) idleTime(now time.Time) time.Duration {
+	d := w.idle.total.Load()
+	if s := w.idle.since.Load(); s != 0 {
+		d += max(0, now.UnixNano()-s)
+	}
+	return time.Duration(d)
+}

@@ -1,0 +1,25 @@
+package sched
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tsys-go/tsys/inline"
+)
+
+// TestIdleProtocolThrowsOnAWrongTransition: leaving the looking state
+// without having entered it is a scheduler bug, and it stops the program
+// with a message rather than leaving executors asleep with work queued.
+func TestIdleProtocolThrowsOnAWrongTransition(t *testing.T) {
+	p := NewPool(2, inline.Default())
+	defer func() {
+		r := recover()
+		b, ok := r.(brokenInvariant)
+		if !ok || !strings.Contains(string(b), "looking") {
+			t.Fatalf("recovered %v, want a broken invariant about looking executors", r)
+		}
+	}()
+	p.startLooking()
+	p.foundWork()
+	p.stopLooking() // one transition too many
+}

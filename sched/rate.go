@@ -1,0 +1,54 @@
+package sched
+
+import (
+	"math"
+	"time"
+)
+
+// RateMeter turns a node's growing busy time (Pool.BusyTime) into Load.Rate:
+// busy worker-seconds per second, smoothed over about its time constant so
+// that one long task or one short gap does not swing the signal. It is fed
+// the time by its caller and reads no clock, so a simulator drives it the
+// same way. Not safe for concurrent use.
+type RateMeter struct {
+	// Tau is the smoothing time constant (DefaultRateTau when zero).
+	Tau time.Duration
+
+	last     time.Time
+	lastBusy time.Duration
+	rate     float64
+	primed   bool
+}
+
+// DefaultRateTau smooths over a few gossip rounds (the node gossips its
+// load every 100 ms): long enough to span task-length gaps of the apps,
+// short enough that a node's slowdown shows within a fraction of a second.
+const DefaultRateTau = 200 * time.Millisecond
+
+// Observe records that the workers had been busy for busy in total by now,
+// and returns the smoothed rate. A busy time that went down (a new run
+// began) restarts the measurement without disturbing the rate.
+func (m *RateMeter) Observe(now time.Time, busy time.Duration) float64 {
+	tau := m.Tau
+	if tau <= 0 {
+		tau = DefaultRateTau
+	}
+	if !m.primed || busy < m.lastBusy || !now.After(m.last) {
+		if !m.primed || busy < m.lastBusy {
+			m.last, m.lastBusy, m.primed = now, busy, true
+		}
+		return m.rate
+	}
+	dt := now.Sub(m.last)
+	instant := float64(busy-m.lastBusy) / float64(dt)
+	// An exponential moving average in continuous time: the weight of the
+	// new sample grows with the time it covers, so irregular ticks filter
+	// alike.
+	alpha := 1 - math.Exp(-float64(dt)/float64(tau))
+	m.rate += alpha * (instant - m.rate)
+	m.last, m.lastBusy = now, busy
+	return m.rate
+}
+
+// Rate returns the last smoothed rate.
+func (m *RateMeter) Rate() float64 { return m.rate }
