@@ -91,7 +91,11 @@ func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
 	if m.Job == n.job && n.job != 0 {
 		a := n.policy.StealRequest(time.Now(), from, int(m.Count), n.pool.Load().Ready)
 		n.advise()
-		if a.Kind == sched.Give && a.Count > 0 {
+		switch {
+		case a.Kind == sched.Defer:
+			n.mu.Unlock()
+			return // answered from a later push, or refused on a tick
+		case a.Kind == sched.Give && a.Count > 0:
 			reply.Tasks = n.lendLocked(from, m.Job, a.Count)
 		}
 	}
@@ -99,8 +103,10 @@ func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
 	n.sendTasks(from, m.Kind, reply)
 }
 
-// push sends up to count tasks to node unasked (a policy's Give action
-// outside an answer: balancing).
+// push sends up to count tasks to node: a policy's Give outside the
+// answer to a request just received (a deferred answer). It always sends
+// one reply, with no task if none was left to lend, so that the asker's
+// request is over either way.
 func (n *Node) push(node sched.NodeID, count int) {
 	n.mu.Lock()
 	job := n.job
@@ -109,10 +115,13 @@ func (n *Node) push(node sched.NodeID, count int) {
 		recs = n.lendLocked(node, job, count)
 	}
 	n.mu.Unlock()
-	if len(recs) > 0 {
+	if job != 0 {
 		n.sendTasks(node, "", &transport.Message{Type: transport.MsgStealReply, Job: job, Tasks: recs})
 	}
 }
+
+// refuse answers node's deferred request with no task.
+func (n *Node) refuse(node sched.NodeID) { n.push(node, 0) }
 
 // lendLocked takes up to count of the node's oldest ready tasks out of its
 // deques and records them as lent to node. n.mu is held.

@@ -87,6 +87,8 @@ type Node struct {
 	tasksReceived atomic.Int64
 	trBase        transport.Stats
 
+	// pushed carries the workers' Pushed signals to the tick goroutine.
+	pushed    chan struct{}
 	shutdown  chan struct{}
 	closeOnce sync.Once
 	tickStop  chan struct{}
@@ -134,6 +136,7 @@ func Start(cfg Config) (*Node, error) {
 		peers:    map[sched.NodeID]string{},
 		lent:     map[uint64]*lentTask{},
 		borrowed: map[*sched.Header]loan{},
+		pushed:   make(chan struct{}, 1),
 		shutdown: make(chan struct{}),
 		tickStop: make(chan struct{}),
 		tickDone: make(chan struct{}),
@@ -284,6 +287,8 @@ func (n *Node) tick() {
 		select {
 		case <-n.tickStop:
 			return
+		case <-n.pushed:
+			n.event(func(now time.Time) []sched.Action { return n.policy.Pushed(now, n.pool.Load().Ready) })
 		case <-t.C:
 			now := time.Now()
 			l := n.pool.Load()
@@ -321,6 +326,8 @@ func (n *Node) advise() {
 	}
 	if n.pool != nil {
 		n.pool.SetExpose(a.Expose)
+		n.pool.SetReserve(a.Reserve)
+		n.pool.SetWanted(a.Deferred > 0)
 	}
 }
 
@@ -333,6 +340,16 @@ func (n *Node) Hungry() {
 	n.event(n.policy.Hungry)
 }
 
+// Pushed implements sched.Remote: a worker made a task ready while a
+// request waits for one. It only signals the tick goroutine, which asks the
+// policy: the worker goes on spawning.
+func (n *Node) Pushed() {
+	select {
+	case n.pushed <- struct{}{}:
+	default:
+	}
+}
+
 // act carries out policy actions that leave the node.
 func (n *Node) act(acts []sched.Action) {
 	for _, a := range acts {
@@ -341,6 +358,8 @@ func (n *Node) act(acts []sched.Action) {
 			n.fish(a.Node, a.Count)
 		case sched.Give:
 			n.push(a.Node, a.Count)
+		case sched.Refuse:
+			n.refuse(a.Node)
 		}
 	}
 }
@@ -351,6 +370,7 @@ type noPolicy struct{}
 
 func (noPolicy) Name() string                                                  { return "local" }
 func (noPolicy) Hungry(time.Time) []sched.Action                               { return nil }
+func (noPolicy) Pushed(time.Time, int) []sched.Action                          { return nil }
 func (noPolicy) Advice() sched.Advice                                          { return sched.Advice{HungryAfter: sched.Never} }
 func (noPolicy) Tick(time.Time, sched.Load) []sched.Action                     { return nil }
 func (noPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action        { return nil }

@@ -38,12 +38,13 @@ type simResult struct {
 	transfers       int   // answers that carried tasks
 	tasks           int   // tasks moved between nodes
 	refusals        int   // answers that carried none
+	deferrals       int   // requests held for a later answer
 	crossRequests   int   // requests to another zone
 }
 
 func (r simResult) String() string {
-	return fmt.Sprintf("makespan %v ideal %v (x%.3f), leaves per node %v, requests %d, transfers %d (tasks %d), refusals %d, cross-zone requests %d",
-		r.makespan, r.ideal, r.ratio(), r.leaves, r.requests, r.transfers, r.tasks, r.refusals, r.crossRequests)
+	return fmt.Sprintf("makespan %v ideal %v (x%.3f), leaves per node %v, requests %d, transfers %d (tasks %d), refusals %d, deferrals %d, cross-zone requests %d",
+		r.makespan, r.ideal, r.ratio(), r.leaves, r.requests, r.transfers, r.tasks, r.refusals, r.deferrals, r.crossRequests)
 }
 
 func (r simResult) ratio() float64 { return float64(r.makespan) / float64(r.ideal) }
@@ -234,6 +235,10 @@ func (s *sim) start(i, w, h int) {
 	}
 	if h > 0 {
 		s.wakeOne(i)
+		if n.pol.Advice().Deferred > 0 {
+			ready, _ := s.load(i)
+			s.act(i, n.pol.Pushed(s.at(), ready))
+		}
 	}
 	s.post(event{at: s.now + s.cfg.leaf, kind: evDone, node: i, worker: w})
 }
@@ -273,10 +278,14 @@ func (s *sim) look(i, w int) {
 
 func (s *sim) act(i int, as []sched.Action) {
 	for _, a := range as {
-		if a.Kind != sched.Fish {
+		switch a.Kind {
+		case sched.Fish:
+			s.fish(i, a)
+		case sched.Give, sched.Refuse:
+			s.answer(i, s.byID[a.Node], a)
+		default:
 			s.t.Fatalf("%s: unexpected action %+v", s.nodes[i].id, a)
 		}
-		s.fish(i, a)
 	}
 }
 
@@ -295,11 +304,22 @@ func (s *sim) fish(i int, a sched.Action) {
 	s.post(event{at: s.now + s.delay(i, to), kind: evRequest, node: to, from: i})
 }
 
-// request answers node from's request to node i.
+// request hands node from's request to node i's policy.
 func (s *sim) request(i, from int) {
 	n := s.nodes[i]
 	ready, _ := s.load(i)
 	a := n.pol.StealRequest(s.at(), s.nodes[from].id, s.cfg.params.TasksPerAnswer, ready)
+	if a.Kind == sched.Defer {
+		s.res.deferrals++
+		return // answered by a later Give or Refuse
+	}
+	s.answer(i, from, a)
+}
+
+// answer carries out node i's Give or Refuse to node from.
+func (s *sim) answer(i, from int, a sched.Action) {
+	n := s.nodes[i]
+	ready, _ := s.load(i)
 	var tasks []int
 	if a.Kind == sched.Give {
 		if a.Node != s.nodes[from].id || a.Count < 1 || a.Count > ready {

@@ -455,7 +455,7 @@ func TestStealRequest(t *testing.T) {
 		{1, 3, 99, 3, 1},
 		{2, 0, 99, 0, 0},
 	} {
-		s := New("self", "", Params{TasksPerAnswer: c.tpa, MinReady: c.minReady})
+		s := New("self", "", Params{TasksPerAnswer: c.tpa, MinReady: c.minReady, DeferFor: -1})
 		a := s.StealRequest(epoch, "p", c.wantCap, c.ready)
 		want := sched.Action{Kind: sched.Give, Node: "p", Count: c.want}
 		if c.want == 0 {
@@ -464,6 +464,39 @@ func TestStealRequest(t *testing.T) {
 		if a != want {
 			t.Errorf("%+v: StealRequest = %+v, want %+v", c, a, want)
 		}
+	}
+}
+
+// TestDeferredAnswer: a request that finds nothing to lend is held, then
+// answered from the next push, oldest first, one request per peer; one
+// held for DeferFor is refused on a tick; a peer that leaves is forgotten.
+func TestDeferredAnswer(t *testing.T) {
+	s := New("self", "", Params{TasksPerAnswer: 2, DeferFor: 3 * time.Millisecond})
+	for _, p := range []sched.NodeID{"p", "q", "r"} {
+		if a := s.StealRequest(epoch, p, 2, 0); a != (sched.Action{Kind: sched.Defer, Node: p}) {
+			t.Fatalf("StealRequest with nothing ready = %+v, want Defer", a)
+		}
+	}
+	s.StealRequest(epoch, "p", 2, 0) // p asks again: still one request of p
+	if d := s.Advice().Deferred; d != 3 {
+		t.Fatalf("Deferred %d, want 3", d)
+	}
+	s.Membership(epoch, sched.MemberEvent{Node: "r", Joined: true})
+	s.Membership(epoch, sched.MemberEvent{Node: "r"}) // r leaves
+	as := s.Pushed(epoch.Add(time.Millisecond), 3)
+	want := []sched.Action{{Kind: sched.Give, Node: "q", Count: 2}}
+	if !reflect.DeepEqual(as, want) {
+		t.Fatalf("Pushed with 3 ready = %v, want %v (q is the oldest now, and 3 ready lend 2)", as, want)
+	}
+	if as := s.Pushed(epoch.Add(time.Millisecond), 0); as != nil {
+		t.Fatalf("Pushed with nothing ready = %v", as)
+	}
+	as = s.Tick(epoch.Add(3*time.Millisecond), sched.Load{Workers: 1})
+	if want := []sched.Action{{Kind: sched.Refuse, Node: "p"}}; !reflect.DeepEqual(as, want) {
+		t.Fatalf("Tick after DeferFor = %v, want %v", as, want)
+	}
+	if st := s.Stats(); st.Deferred != 4 || st.Lent != 1 || st.Refused != 1 || s.Advice().Deferred != 0 {
+		t.Fatalf("stats %+v, advice %+v", st, s.Advice())
 	}
 }
 
@@ -533,6 +566,10 @@ func runEvents(t *testing.T, seed uint64) []sched.Action {
 	live := map[sched.NodeID]bool{}
 	record := func(as []sched.Action) {
 		for _, a := range as {
+			if a.Kind == sched.Give || a.Kind == sched.Refuse {
+				all = append(all, a) // a deferred request answered
+				continue
+			}
 			if a.Kind != sched.Fish {
 				t.Fatalf("seed %d: action %+v from a fishing event", seed, a)
 			}
@@ -549,7 +586,9 @@ func runEvents(t *testing.T, seed uint64) []sched.Action {
 	for range 300 {
 		now = now.Add(time.Duration(rng.Below(2000)) * time.Microsecond)
 		peer := names[rng.Below(len(names))]
-		switch rng.Below(6) {
+		switch rng.Below(7) {
+		case 6:
+			record(s.Pushed(now, rng.Below(4)))
 		case 0:
 			record(s.Hungry(now))
 		case 1:

@@ -53,6 +53,7 @@ const (
 	DefaultReplyTimeout   = time.Second
 	DefaultExpose         = 16
 	DefaultDemandHold     = 10 * time.Millisecond
+	DefaultDeferFor       = 2 * time.Millisecond
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -94,6 +95,13 @@ type Params struct {
 	// (default 10 ms): a few round trips, so that a peer that fishes
 	// again soon finds the tasks kept for it.
 	DemandHold time.Duration
+	// DeferFor is how long a request that finds nothing to lend is held
+	// for the next task spawned, before it is refused (default 2 ms;
+	// negative: refuse at once). NewTS's deferred answer: a refusal costs
+	// the asker a round trip and a back-off, while the asked node, told
+	// by the request to keep tasks stealable, pushes one within
+	// microseconds if it is working at all.
+	DeferFor time.Duration
 }
 
 // DefaultParams returns the defaults: random victims, one request in
@@ -110,6 +118,7 @@ func DefaultParams() Params {
 		ReplyTimeout:   DefaultReplyTimeout,
 		Expose:         DefaultExpose,
 		DemandHold:     DefaultDemandHold,
+		DeferFor:       DefaultDeferFor,
 	}
 }
 
@@ -145,6 +154,9 @@ func (p Params) withDefaults() Params {
 	if p.DemandHold <= 0 {
 		p.DemandHold = DefaultDemandHold
 	}
+	if p.DeferFor == 0 {
+		p.DeferFor = DefaultDeferFor
+	}
 	return p
 }
 
@@ -156,6 +168,7 @@ func (p Params) withDefaults() Params {
 //	backoff=D    RetryBackoff       maxbackoff=D MaxBackoff
 //	minready=N   MinReady           timeout=D   ReplyTimeout
 //	expose=N     Expose             hold=D      DemandHold
+//	defer=D      DeferFor
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
 func ParseParams(s string) (Params, error) {
@@ -183,7 +196,7 @@ func ParseParams(s string) (Params, error) {
 // set applies one key=value setting of ParseParams.
 func (p *Params) set(key, val string) error {
 	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose}
-	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold}
+	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor}
 	if dst, ok := ints[key]; ok {
 		n, err := strconv.Atoi(val)
 		if err != nil || (n < 1 && key != "expose") {
@@ -194,11 +207,11 @@ func (p *Params) set(key, val string) error {
 	}
 	if dst, ok := durations[key]; ok {
 		d, err := time.ParseDuration(val)
-		if err != nil || (d <= 0 && key != "backoff") {
+		if err != nil || (d <= 0 && key != "backoff" && key != "defer") {
 			return fmt.Errorf("fishing option %s=%q: want a positive duration such as 500us or 20ms", key, val)
 		}
 		*dst = d
 		return nil
 	}
-	return fmt.Errorf("unknown fishing option %q: want random, load or zone, or one of inflight, tasks, backoff, maxbackoff, minready, timeout, expose, hold as key=value", key)
+	return fmt.Errorf("unknown fishing option %q: want random, load or zone, or one of inflight, tasks, backoff, maxbackoff, minready, timeout, expose, hold, defer as key=value", key)
 }

@@ -2,6 +2,7 @@ package fishing
 
 import (
 	"hash/fnv"
+	"slices"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/xorshift"
@@ -25,6 +26,9 @@ type Policy struct {
 	// keeps Params.Expose more tasks stealable.
 	demandUntil time.Time
 	advice      sched.Advice
+	// deferred are requests held for the next push, oldest first, at most
+	// one per peer.
+	deferred []deferredRequest
 
 	peers   []*peer
 	index   map[sched.NodeID]int // position in peers
@@ -49,6 +53,13 @@ type peer struct {
 	sentAt   time.Time
 }
 
+// deferredRequest is a request answered later (Defer).
+type deferredRequest struct {
+	from sched.NodeID
+	want int
+	at   time.Time
+}
+
 // Stats counts what a policy did.
 type Stats struct {
 	Requests  int64 // fishing requests sent (Fish actions)
@@ -60,6 +71,7 @@ type Stats struct {
 	Lent      int64 // requests answered with Give
 	TasksOut  int64 // tasks promised in those answers
 	Refused   int64 // requests answered with Refuse
+	Deferred  int64 // requests answered with Defer
 	InFlight  int   // requests in flight now
 }
 
@@ -107,20 +119,67 @@ func (s *Policy) Hungry(now time.Time) []sched.Action {
 }
 
 // StealRequest implements sched.Policy: lend min(want, TasksPerAnswer,
-// ceil(ready/2)) tasks, or refuse when ready < MinReady. Either way the
-// request shows that a peer wants work: for DemandHold the node keeps
-// Expose more tasks stealable.
+// ceil(ready/2)) tasks; with fewer than MinReady ready, hold the request for
+// the next push (for at most DeferFor), or refuse when DeferFor < 0. Either
+// way the request shows that a peer wants work: for DemandHold the node
+// keeps Expose more tasks stealable.
 func (s *Policy) StealRequest(now time.Time, from sched.NodeID, want, ready int) sched.Action {
 	s.demandUntil = now.Add(s.p.DemandHold)
 	defer s.settle(now)
-	n := min(lend(ready, s.p), max(want, 1))
-	if n == 0 {
-		s.stats.Refused++
-		return sched.Action{Kind: sched.Refuse, Node: from}
+	want = max(want, 1)
+	if n := min(lend(ready, s.p), want); n > 0 {
+		return s.give(from, n)
 	}
+	if s.p.DeferFor > 0 {
+		s.forget(from) // a peer asks again only once its last request is over
+		s.deferred = append(s.deferred, deferredRequest{from: from, want: want, at: now})
+		s.stats.Deferred++
+		return sched.Action{Kind: sched.Defer, Node: from}
+	}
+	s.stats.Refused++
+	return sched.Action{Kind: sched.Refuse, Node: from}
+}
+
+// give counts n tasks lent to from.
+func (s *Policy) give(from sched.NodeID, n int) sched.Action {
 	s.stats.Lent++
 	s.stats.TasksOut += int64(n)
 	return sched.Action{Kind: sched.Give, Node: from, Count: n}
+}
+
+// Pushed implements sched.Policy: answer the deferred requests, oldest
+// first, from what is ready now (NewTS's deferred answer: the next task
+// spawned goes to the node that asked).
+func (s *Policy) Pushed(now time.Time, ready int) []sched.Action {
+	var as []sched.Action
+	// One budget for them all: the node never lends more than it would
+	// to a single request.
+	budget := lend(ready, s.p)
+	for len(s.deferred) > 0 && budget > 0 {
+		n := min(budget, s.deferred[0].want)
+		as = append(as, s.give(s.deferred[0].from, n))
+		budget -= n
+		s.deferred = s.deferred[1:]
+	}
+	s.settle(now)
+	return as
+}
+
+// forget drops a deferred request of from, if any.
+func (s *Policy) forget(from sched.NodeID) {
+	s.deferred = slices.DeleteFunc(s.deferred, func(d deferredRequest) bool { return d.from == from })
+}
+
+// expireDeferred refuses the deferred requests held for DeferFor: the
+// asker may find work elsewhere.
+func (s *Policy) expireDeferred(now time.Time) []sched.Action {
+	var as []sched.Action
+	for len(s.deferred) > 0 && now.Sub(s.deferred[0].at) >= s.p.DeferFor {
+		as = append(as, sched.Action{Kind: sched.Refuse, Node: s.deferred[0].from})
+		s.stats.Refused++
+		s.deferred = s.deferred[1:]
+	}
+	return as
 }
 
 // lend is how many of ready tasks a node lends under p.
@@ -187,6 +246,7 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 		s.index[ev.Node] = len(s.peers)
 		s.peers = append(s.peers, &peer{id: ev.Node, zone: ev.Zone, same: ev.Zone == s.zone})
 	case known:
+		s.forget(ev.Node)
 		pr := s.peers[i]
 		if pr.inFlight {
 			s.land(pr)
@@ -203,9 +263,11 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 }
 
 // Tick implements sched.Policy: requests unanswered for ReplyTimeout are
-// forgotten (counting as refusals), self updates whether the node is
-// hungry, and a hungry node fills its free request slots.
+// forgotten (counting as refusals), deferred requests held for DeferFor
+// are refused, self updates whether the node is hungry, and a hungry node
+// fills its free request slots.
 func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
+	refusals := s.expireDeferred(now)
 	for _, pr := range s.peers {
 		if pr.inFlight && now.Sub(pr.sentAt) >= s.p.ReplyTimeout {
 			s.land(pr)
@@ -216,7 +278,7 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 	if self.Workers > 0 {
 		s.hungry = self.Idle > 0 && self.Ready == 0
 	}
-	return s.refill(now)
+	return append(refusals, s.refill(now)...)
 }
 
 // refill sends requests while the node is hungry, a slot is free and a peer
@@ -363,6 +425,8 @@ func (s *Policy) settle(now time.Time) {
 		s.advice.Expose = max(s.p.Expose, 0)
 	}
 	s.advice.HungryAfter = s.hungryAfter(now)
+	s.advice.Reserve = s.p.TasksPerAnswer / 2
+	s.advice.Deferred = len(s.deferred)
 }
 
 // hungryAfter is the earliest time a Hungry event could send a request.

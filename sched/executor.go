@@ -66,7 +66,11 @@ func (x *Executor) Push(h *Header) {
 	if n > w.stats.MaxDeque {
 		w.stats.MaxDeque = n
 	}
-	x.pool.notifyWork()
+	p := x.pool
+	p.notifyWork()
+	if p.wanted.Load() {
+		p.remote.Pushed()
+	}
 }
 
 // Await returns once h is done. If h is still in this executor's deque it

@@ -36,6 +36,9 @@ const (
 	Give
 	// Refuse: answer node Action.Node's request with no task.
 	Refuse
+	// Defer: keep node Action.Node's request unanswered for now; the
+	// policy answers it later with a Give (from Pushed) or a Refuse.
+	Defer
 )
 
 // Action is a policy's answer to an event. The engine that hosts the policy
@@ -65,6 +68,14 @@ type Advice struct {
 	// a node that inlines every spawn while its peers starve has nothing
 	// stealable to give them. 0 leaves inlining to the inlining policy.
 	Expose int
+	// Reserve is how many borrowed tasks the node should hold in hand: when
+	// a worker takes one and fewer are left, the node reports Hungry
+	// before it runs dry, so that a round trip to another node overlaps
+	// with the work left. 0 asks only when a worker has nothing.
+	Reserve int
+	// Deferred is how many requests the policy holds unanswered (Defer):
+	// while there are any, the engine reports every push (Pushed).
+	Deferred int
 }
 
 // Policy is a cluster scheduler: how one node moves work to and from other
@@ -83,8 +94,12 @@ type Policy interface {
 	// the other workers', the injected queue).
 	Hungry(now time.Time) []Action
 	// StealRequest: node from asks this node for up to want tasks; ready
-	// is how many this node could give. The answer is Give or Refuse.
+	// is how many this node could give. The answer is Give, Refuse or
+	// Defer.
 	StealRequest(now time.Time, from NodeID, want, ready int) Action
+	// Pushed: a worker made a task ready while requests were deferred;
+	// ready is how many the node could give now.
+	Pushed(now time.Time, ready int) []Action
 	// StealReply: the answer to an earlier Fish arrived with n tasks.
 	StealReply(now time.Time, from NodeID, n int) []Action
 	// LoadReport: node from reported its load.

@@ -22,6 +22,12 @@ type Pool struct {
 	// expose is how many ready tasks beyond the inlining threshold the
 	// workers keep stealable because other nodes want work (SetExpose).
 	expose atomic.Int32
+	// reserve is how many injected tasks the node keeps in hand before it
+	// asks for more (SetReserve).
+	reserve atomic.Int32
+	// wanted: another node's request waits for this node's next push
+	// (SetWanted).
+	wanted atomic.Bool
 
 	runMu sync.Mutex // one run at a time
 

@@ -16,6 +16,9 @@ type Remote interface {
 	// fruitless local steal attempts, so it must cost little when there is
 	// nothing to do (an atomic load of the policy's advice).
 	Hungry()
+	// Pushed: a worker pushed a task while SetWanted(true) holds. Called
+	// on the spawn path: it must only signal.
+	Pushed()
 	// Return sends the result of a borrowed task to the node it came from.
 	Return(h *Header)
 }
@@ -41,18 +44,34 @@ func (p *Pool) Inject(hs ...*Header) {
 	}
 }
 
-// takeInjected removes the oldest injected task, or returns nil.
+// takeInjected removes the oldest injected task, or returns nil. When the
+// tasks left fall below the reserve (SetReserve), the node is running out of
+// borrowed work: it reports Hungry now, so that the next tasks are on their
+// way while the last ones run.
 func (p *Pool) takeInjected() *Header {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if len(p.injected) == 0 {
+		p.mu.Unlock()
 		return nil
 	}
 	h := p.injected[0]
 	p.injected = slices.Delete(p.injected, 0, 1)
-	p.nInjected.Add(-1)
+	left := p.nInjected.Add(-1)
+	p.mu.Unlock()
+	if left < p.reserve.Load() && p.remote != nil {
+		p.remote.Hungry()
+	}
 	return h
 }
+
+// SetWanted makes every push report to the Remote (Pushed) while another
+// node's request waits for work (a policy's Advice.Deferred > 0).
+func (p *Pool) SetWanted(on bool) { p.wanted.Store(on) }
+
+// SetReserve sets how many borrowed tasks the node keeps in hand: a worker
+// that takes one and leaves fewer reports Hungry at once (a policy's
+// Advice.Reserve; 0 never).
+func (p *Pool) SetReserve(n int) { p.reserve.Store(int32(max(0, n))) }
 
 // Lend takes up to n of the oldest ready tasks, from the workers with the
 // longest deques, to send to another node. The oldest task of a deque is

@@ -115,6 +115,21 @@ func TestClusterGivesSingleNodeAnswers(t *testing.T) {
 	}
 }
 
+// TestClusterStealsInBatches: UTS T3 on 3 nodes with answers of up to 8
+// tasks, prefetching, deferred answers and exposed tasks on, and then all
+// off, gives the published counts, and work moves between the nodes.
+func TestClusterStealsInBatches(t *testing.T) {
+	for _, sched := range []string{"fishing:random,tasks=8,expose=32,defer=5ms", "fishing:load,expose=-1,defer=-1ns"} {
+		uts := tsysRun(t, "uts", "--tree", "T3", "--workers", "1", "--nodes", "3", "--sched", sched)
+		if uts["verified"] != true || len(perNode(t, uts)) != 3 {
+			t.Errorf("%s: verified=%v per_node=%d", sched, uts["verified"], len(perNode(t, uts)))
+		}
+		if stat(uts, "remote_steals") == 0 || stat(uts, "tasks_sent") != stat(uts, "tasks_received") {
+			t.Errorf("%s: no work moved, or sent != received: %v", sched, uts["stats"])
+		}
+	}
+}
+
 // node is a `tsys node` process.
 type node struct {
 	cmd    *exec.Cmd
