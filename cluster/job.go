@@ -93,7 +93,13 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 }
 
 func (n *Node) resetCounters() {
+	n.mu.Lock()
+	clear(n.fishedAt)
+	n.mu.Unlock()
 	n.remoteSteals.Store(0)
+	n.stealRequests.Store(0)
+	n.stealAnswers.Store(0)
+	n.stealWait.Store(0)
 	n.tasksSent.Store(0)
 	n.tasksReceived.Store(0)
 	n.trBase = n.tr.Stats()
@@ -104,6 +110,9 @@ func (n *Node) counters() sched.Stats {
 	ts := n.tr.Stats()
 	return sched.Stats{
 		RemoteSteals:  n.remoteSteals.Load(),
+		StealRequests: n.stealRequests.Load(),
+		StealAnswers:  n.stealAnswers.Load(),
+		StealWaitNs:   n.stealWait.Load(),
 		TasksSent:     n.tasksSent.Load(),
 		TasksReceived: n.tasksReceived.Load(),
 		BytesSent:     int64(ts.BytesSent - n.trBase.BytesSent),

@@ -71,12 +71,21 @@ func (n *Node) fish(node sched.NodeID, count int) {
 	n.mu.Unlock()
 	addr, ok := n.peer(node)
 	if job != 0 && ok {
+		// Timed from before the send: the answer may come before Send
+		// returns.
+		n.mu.Lock()
+		n.fishedAt[node] = time.Now()
+		n.mu.Unlock()
 		err := n.tr.Send(addr, &transport.Message{
 			Type: transport.MsgStealRequest, Job: job, ID: n.nextID.Add(1), Count: int32(count), Kind: n.tr.Addr(),
 		})
 		if err == nil {
+			n.stealRequests.Add(1)
 			return
 		}
+		n.mu.Lock()
+		delete(n.fishedAt, node)
+		n.mu.Unlock()
 		n.log.Debug("fishing request not sent", "peer", node, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
@@ -175,8 +184,14 @@ func (n *Node) takeBack(recs []transport.TaskRecord) {
 // borrow takes in the tasks of a StealReply.
 func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
 	n.mu.Lock()
+	now := time.Now()
+	if sent, ok := n.fishedAt[from]; ok {
+		delete(n.fishedAt, from)
+		n.stealAnswers.Add(1)
+		n.stealWait.Add(int64(now.Sub(sent)))
+	}
 	current := m.Job == n.job
-	acts := n.policy.StealReply(time.Now(), from, len(m.Tasks))
+	acts := n.policy.StealReply(now, from, len(m.Tasks))
 	n.advise()
 	n.mu.Unlock()
 	var hs []*sched.Header

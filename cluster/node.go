@@ -82,6 +82,12 @@ type Node struct {
 	jobBegan time.Time
 
 	nextID        atomic.Uint64
+	// fishedAt is when the request in flight to each peer was sent, for
+	// the round-trip counters. n.mu guards it.
+	fishedAt      map[sched.NodeID]time.Time
+	stealRequests atomic.Int64
+	stealAnswers  atomic.Int64
+	stealWait     atomic.Int64
 	remoteSteals  atomic.Int64
 	tasksSent     atomic.Int64
 	tasksReceived atomic.Int64
@@ -136,6 +142,7 @@ func Start(cfg Config) (*Node, error) {
 		peers:    map[sched.NodeID]string{},
 		lent:     map[uint64]*lentTask{},
 		borrowed: map[*sched.Header]loan{},
+		fishedAt: map[sched.NodeID]time.Time{},
 		pushed:   make(chan struct{}, 1),
 		shutdown: make(chan struct{}),
 		tickStop: make(chan struct{}),

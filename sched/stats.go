@@ -17,6 +17,9 @@ type Stats struct {
 	MaxDeque      int64 `json:"max_deque"`      // largest deque length seen at a push
 	BlockedWaits  int64 `json:"blocked_waits"`  // Gets that had to park the task
 	IdleNanos     int64 `json:"idle_ns"`        // time workers spent looking for work or parked
+	StealRequests int64 `json:"steal_requests"` // requests for work sent to other nodes
+	StealAnswers  int64 `json:"steal_answers"`  // ... answered, with tasks or without
+	StealWaitNs   int64 `json:"steal_wait_ns"`  // time from each request to its answer, summed
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -33,6 +36,9 @@ func (s *Stats) Add(o Stats) {
 	s.MessagesSent += o.MessagesSent
 	s.BlockedWaits += o.BlockedWaits
 	s.IdleNanos += o.IdleNanos
+	s.StealRequests += o.StealRequests
+	s.StealAnswers += o.StealAnswers
+	s.StealWaitNs += o.StealWaitNs
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
 }
 
