@@ -81,7 +81,7 @@ type Node struct {
 	// debug log of how soon work arrived.
 	jobBegan time.Time
 
-	nextID        atomic.Uint64
+	nextID atomic.Uint64
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters. n.mu guards it.
 	fishedAt      map[sched.NodeID]time.Time
