@@ -23,11 +23,22 @@
 // in flight and it is not backing off.
 //
 // A node asked for work (StealRequest) with ready tasks lends
-// min(TasksPerAnswer, ceil(ready/2)) of them, its oldest, which in a
-// divide-and-conquer program are the largest pieces of work; it refuses when
-// it holds fewer than MinReady. Lending at most half, rounded up, keeps a
-// node from giving away everything it has while still letting a node with a
-// single ready task lend it.
+// min(batch, ceil(ready/2)) of them, its oldest, which in a
+// divide-and-conquer program are the largest pieces of work. Lending at most
+// half, rounded up, keeps a node from giving away everything it has while
+// still letting a node with a single ready task lend it. The batch is kept
+// per asking peer: it starts at TasksPerAnswer, doubles (up to
+// MaxTasksPerAnswer) each time the peer asks again within QuickReturn of
+// its last tasks, and halves when it stays away for 4 x QuickReturn. So
+// coarse tasks (EP, RT) travel one at a time, and the tiny ones of a
+// binomial UTS tree in batches that outlast a round trip. A borrower asks
+// again as soon as half of its last batch is left (Advice.Reserve).
+//
+// With fewer than MinReady ready tasks, the node holds the request for its
+// next push, for at most DeferFor, then refuses (NewTS's deferred answer):
+// a refusal costs the asker a round trip and a back-off, while the asked
+// node, told by the request to keep tasks stealable, pushes one within
+// microseconds if it is working at all.
 //
 // The answer (StealReply) frees the request's slot. A refusal puts the peer
 // in backoff: it is not asked for RetryBackoff, doubled on every further
@@ -54,10 +65,11 @@
 // idle worker learns it from one atomic load.
 //
 // A request for work is also news that a peer starves. For DemandHold after
-// one, the policy advises its node to keep Expose more ready tasks in its
-// deques than the inlining policy alone would (Advice.Expose): a node that
-// inlines every spawn while its peers fish has nothing stealable to give
-// them (NewTS makes allowCCall a method of the scheduler for that reason).
+// one, the policy advises its node to keep more ready tasks in its deques
+// than the inlining policy alone would (Advice.Expose: Expose, or 8 batches
+// of the asker if more): a node that inlines every spawn while its peers
+// fish has nothing stealable to give them (NewTS makes allowCCall a method
+// of the scheduler for that reason).
 
 // # Victims
 //
@@ -95,8 +107,14 @@
 //   - TasksPerAnswer = 1: the oldest task of a divide-and-conquer program
 //     carries a large share of the remaining work, and one is enough to feed
 //     a whole node, whose workers split it by local stealing. NewTS moved
-//     1.86 tasks on average on EP with 2 nodes, 1 being ideal. Larger values
-//     suit flat workloads of many small independent tasks.
+//     1.86 tasks on average on EP with 2 nodes, 1 being ideal. A fixed
+//     batch of 4 to 16 sped up binomial UTS trees but slowed EP, UTS T1 and
+//     RT by 5 to 20% (more work moved than the thief could use), hence the
+//     adaptive batch.
+//   - MaxTasksPerAnswer = 8, QuickReturn = 5 ms: on UTS T3L, 2 nodes, the
+//     batch settles at 4 to 8 and the nodes' idle time falls from ~3.5 s to
+//     ~1 s of a 7 s run (bench/README.md); EP, T1 and RT never ask back
+//     within 5 ms and keep batches of 1.
 //   - RetryBackoff = 0.5 ms, doubling to MaxBackoff = 20 ms: a refused node
 //     stops flooding a peer that has nothing (a few round trips on a LAN),
 //     while a peer that gets work again is asked within at most 20 ms. An
@@ -110,14 +128,13 @@
 //     higher threshold keeps a whole idle node waiting while the lender's
 //     workers are busy anyway; with coarse tasks, lending early wins.
 //   - ReplyTimeout = 1 s: far above any LAN round trip, small against a run.
-//   - Expose = 16 for DemandHold = 10 ms: see bench/README.md, "Stealing
-//     across nodes on binomial trees".
+//   - Expose = 16 (at least 8 batches) for DemandHold = 10 ms, DeferFor =
+//     2 ms: each alone took UTS T3L on 2 nodes from 9.8 s to 8.2-8.8 s, both
+//     to 7.3-7.7 s, the batches then to about 7 s (bench/README.md,
+//     "Stealing across nodes on binomial trees").
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets
 // them (ParseParams), e.g. fishing:load,tasks=4,expose=32.
 //
-// # Not in this version
-//
-// Requests are never deferred: a node with nothing to lend refuses at once.
 package fishing

@@ -117,11 +117,11 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-func TestHungryAsksForTasksPerAnswer(t *testing.T) {
-	s, _ := newTest(t, Params{TasksPerAnswer: 3}, "p", "a")
+func TestHungryAsksForTheLargestBatch(t *testing.T) {
+	s, _ := newTest(t, Params{TasksPerAnswer: 3, MaxTasksPerAnswer: 5}, "p", "a")
 	as := s.Hungry(epoch)
-	if len(as) != 1 || as[0] != (sched.Action{Kind: sched.Fish, Node: "p", Count: 3}) {
-		t.Fatalf("Hungry = %v, want Fish p 3", as)
+	if len(as) != 1 || as[0] != (sched.Action{Kind: sched.Fish, Node: "p", Count: 5}) {
+		t.Fatalf("Hungry = %v, want Fish p 5 (the lender decides the batch)", as)
 	}
 	// One request in flight: another hungry worker sends nothing.
 	mustPark(t, s)
@@ -500,20 +500,60 @@ func TestDeferredAnswer(t *testing.T) {
 	}
 }
 
+// TestBatchAdapts: a peer that comes back quickly for more is lent twice
+// as much each time, up to MaxTasksPerAnswer; one that stays away gets
+// half; the exposed tasks grow with the batch; and a borrower asks again
+// when half of its last batch is left.
+func TestBatchAdapts(t *testing.T) {
+	p := Params{TasksPerAnswer: 1, MaxTasksPerAnswer: 8, QuickReturn: 5 * time.Millisecond, Expose: 4}
+	s := New("self", "", p)
+	now := epoch
+	var got []int
+	for range 5 {
+		got = append(got, s.StealRequest(now, "p", 100, 1000).Count)
+		now = now.Add(time.Millisecond)
+	}
+	if want := []int{1, 2, 4, 8, 8}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("batches %v for quick returns, want %v", got, want)
+	}
+	if e := s.Advice().Expose; e != 64 {
+		t.Fatalf("Expose %d with batches of 8, want 64", e)
+	}
+	// Back after a long time: half.
+	if n := s.StealRequest(now.Add(time.Second), "p", 100, 1000).Count; n != 4 {
+		t.Fatalf("batch %d after a long absence, want 4", n)
+	}
+	// Another peer starts at TasksPerAnswer; a small want caps the batch.
+	if n := s.StealRequest(now, "q", 100, 1000).Count; n != 1 {
+		t.Fatalf("a new peer's batch %d, want 1", n)
+	}
+	if n := s.StealRequest(now.Add(time.Second), "p", 2, 1000).Count; n != 2 {
+		t.Fatalf("batch %d for a want of 2", n)
+	}
+	// The borrower's side: half of the last batch in reserve.
+	b := New("b", "", p)
+	b.Membership(epoch, sched.MemberEvent{Node: "p", Joined: true})
+	b.Hungry(epoch)
+	b.StealReply(epoch, "p", 6)
+	if r := b.Advice().Reserve; r != 3 {
+		t.Fatalf("Reserve %d after 6 tasks came, want 3", r)
+	}
+}
+
 // TestDemandExposes: a steal request, answered or refused, makes the node
 // keep Expose more tasks stealable for DemandHold, and no longer.
 func TestDemandExposes(t *testing.T) {
-	s := New("self", "", Params{Expose: 5, DemandHold: 10 * time.Millisecond})
+	s := New("self", "", Params{Expose: 20, DemandHold: 10 * time.Millisecond})
 	if e := s.Advice().Expose; e != 0 {
 		t.Fatalf("Expose %d before any request", e)
 	}
 	s.StealRequest(epoch, "p", 1, 0)
-	if e := s.Advice().Expose; e != 5 {
-		t.Fatalf("Expose %d after a refused request, want 5", e)
+	if e := s.Advice().Expose; e != 20 {
+		t.Fatalf("Expose %d after a refused request, want 20", e)
 	}
 	s.Tick(epoch.Add(9*time.Millisecond), sched.Load{Workers: 1})
-	if e := s.Advice().Expose; e != 5 {
-		t.Fatalf("Expose %d within the hold, want 5", e)
+	if e := s.Advice().Expose; e != 20 {
+		t.Fatalf("Expose %d within the hold, want 20", e)
 	}
 	s.Tick(epoch.Add(10*time.Millisecond), sched.Load{Workers: 1})
 	if e := s.Advice().Expose; e != 0 {

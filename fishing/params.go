@@ -54,6 +54,8 @@ const (
 	DefaultExpose         = 16
 	DefaultDemandHold     = 10 * time.Millisecond
 	DefaultDeferFor       = 2 * time.Millisecond
+	DefaultMaxTasks       = 8
+	DefaultQuickReturn    = 5 * time.Millisecond
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -64,11 +66,23 @@ type Params struct {
 	// MaxInFlight is how many fishing requests the node keeps outstanding
 	// at most, each to a different peer (default 1).
 	MaxInFlight int
-	// TasksPerAnswer is the most tasks asked for, and lent, per request
-	// (default 1). An answerer lends min(TasksPerAnswer, ceil(ready/2)):
-	// never more than half of what it has, rounded up, so a node with a
-	// single ready task can still lend it.
+	// TasksPerAnswer is the batch a node first lends each peer (default
+	// 1): it lends min(batch, ceil(ready/2)), never more than half of
+	// what it has, rounded up, so a node with a single ready task can
+	// still lend it.
 	TasksPerAnswer int
+	// MaxTasksPerAnswer bounds the batch (default 8, at least
+	// TasksPerAnswer). A peer that asks again within QuickReturn of the
+	// last tasks it was lent has run through them: its batch doubles, up
+	// to this. One that asks after 4 x QuickReturn gets half its batch,
+	// down to TasksPerAnswer. Coarse tasks thus travel one at a time, and
+	// a tree of tiny ones (UTS on binomial trees) moves in batches that
+	// outlast a round trip.
+	MaxTasksPerAnswer int
+	// QuickReturn is the time within which a peer's new request shows
+	// that its last batch was too small (default 5 ms: several round
+	// trips on a LAN, and well below the time a coarse task takes).
+	QuickReturn time.Duration
 	// RetryBackoff is how long a peer that refused is not asked again
 	// (default 5 ms). It doubles on every further refusal (or timeout) from
 	// the same peer, up to MaxBackoff, and is reset by an answer with
@@ -111,7 +125,9 @@ func DefaultParams() Params {
 	return Params{
 		Victim:         Random,
 		MaxInFlight:    DefaultMaxInFlight,
-		TasksPerAnswer: DefaultTasksPerAnswer,
+		TasksPerAnswer:    DefaultTasksPerAnswer,
+		MaxTasksPerAnswer: DefaultMaxTasks,
+		QuickReturn:       DefaultQuickReturn,
 		RetryBackoff:   DefaultRetryBackoff,
 		MaxBackoff:     DefaultMaxBackoff,
 		MinReady:       DefaultMinReady,
@@ -132,6 +148,13 @@ func (p Params) withDefaults() Params {
 	}
 	if p.TasksPerAnswer <= 0 {
 		p.TasksPerAnswer = DefaultTasksPerAnswer
+	}
+	if p.MaxTasksPerAnswer <= 0 {
+		p.MaxTasksPerAnswer = DefaultMaxTasks
+	}
+	p.MaxTasksPerAnswer = max(p.MaxTasksPerAnswer, p.TasksPerAnswer)
+	if p.QuickReturn <= 0 {
+		p.QuickReturn = DefaultQuickReturn
 	}
 	if p.RetryBackoff == 0 {
 		p.RetryBackoff = DefaultRetryBackoff
@@ -165,6 +188,7 @@ func (p Params) withDefaults() Params {
 // settings, each defaulting as in Params:
 //
 //	inflight=N   MaxInFlight        tasks=N     TasksPerAnswer
+//	maxtasks=N   MaxTasksPerAnswer  quick=D     QuickReturn
 //	backoff=D    RetryBackoff       maxbackoff=D MaxBackoff
 //	minready=N   MinReady           timeout=D   ReplyTimeout
 //	expose=N     Expose             hold=D      DemandHold
@@ -195,8 +219,8 @@ func ParseParams(s string) (Params, error) {
 
 // set applies one key=value setting of ParseParams.
 func (p *Params) set(key, val string) error {
-	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose}
-	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor}
+	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose}
+	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor, "quick": &p.QuickReturn}
 	if dst, ok := ints[key]; ok {
 		n, err := strconv.Atoi(val)
 		if err != nil || (n < 1 && key != "expose") {
@@ -213,5 +237,5 @@ func (p *Params) set(key, val string) error {
 		*dst = d
 		return nil
 	}
-	return fmt.Errorf("unknown fishing option %q: want random, load or zone, or one of inflight, tasks, backoff, maxbackoff, minready, timeout, expose, hold, defer as key=value", key)
+	return fmt.Errorf("unknown fishing option %q: want random, load or zone, or one of inflight, tasks, maxtasks, backoff, maxbackoff, minready, timeout, expose, hold, defer, quick as key=value", key)
 }

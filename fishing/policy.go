@@ -29,6 +29,15 @@ type Policy struct {
 	// deferred are requests held for the next push, oldest first, at most
 	// one per peer.
 	deferred []deferredRequest
+	// askers is what the node knows of the peers that ask it for work:
+	// the batch each is lent.
+	askers map[sched.NodeID]*asker
+	// demandBatch is the batch of the last request: Expose keeps room for
+	// a few of them.
+	demandBatch int
+	// lastIn is how many tasks the last answer with tasks brought: the
+	// node asks again when half of them are left (Advice.Reserve).
+	lastIn int
 
 	peers   []*peer
 	index   map[sched.NodeID]int // position in peers
@@ -51,6 +60,26 @@ type peer struct {
 	until    time.Time // not asked before this
 	inFlight bool
 	sentAt   time.Time
+}
+
+// asker is what a lender keeps of a peer that asks it for work.
+type asker struct {
+	batch    int
+	lastGive time.Time
+}
+
+// adapt sizes the batch for a request at now: doubled when the last batch
+// came back quickly, halved when the peer stayed away.
+func (a *asker) adapt(now time.Time, p Params) {
+	if a.lastGive.IsZero() {
+		return
+	}
+	switch since := now.Sub(a.lastGive); {
+	case since < p.QuickReturn:
+		a.batch = min(2*a.batch, p.MaxTasksPerAnswer)
+	case since > 4*p.QuickReturn:
+		a.batch = max(a.batch/2, p.TasksPerAnswer)
+	}
 }
 
 // deferredRequest is a request answered later (Defer).
@@ -86,7 +115,8 @@ func New(self sched.NodeID, zone string, p Params) *Policy {
 		zone:  zone,
 		p:     p,
 		name:  "fishing:" + p.Victim.String(),
-		index: make(map[sched.NodeID]int),
+		index:  make(map[sched.NodeID]int),
+		askers: make(map[sched.NodeID]*asker),
 		rng:   xorshift.Seed(h.Sum64()),
 	}
 	s.advice.HungryAfter = sched.Never // no peer yet
@@ -118,17 +148,23 @@ func (s *Policy) Hungry(now time.Time) []sched.Action {
 	return s.refill(now)
 }
 
-// StealRequest implements sched.Policy: lend min(want, TasksPerAnswer,
+// StealRequest implements sched.Policy: lend min(want, the peer's batch,
 // ceil(ready/2)) tasks; with fewer than MinReady ready, hold the request for
 // the next push (for at most DeferFor), or refuse when DeferFor < 0. Either
 // way the request shows that a peer wants work: for DemandHold the node
-// keeps Expose more tasks stealable.
+// keeps Expose (and at least 8 batches) more tasks stealable.
 func (s *Policy) StealRequest(now time.Time, from sched.NodeID, want, ready int) sched.Action {
-	s.demandUntil = now.Add(s.p.DemandHold)
+	a := s.askers[from]
+	if a == nil {
+		a = &asker{batch: s.p.TasksPerAnswer}
+		s.askers[from] = a
+	}
+	a.adapt(now, s.p)
+	s.demandUntil, s.demandBatch = now.Add(s.p.DemandHold), a.batch
 	defer s.settle(now)
 	want = max(want, 1)
-	if n := min(lend(ready, s.p), want); n > 0 {
-		return s.give(from, n)
+	if n := min(lend(ready, a.batch, s.p), want); n > 0 {
+		return s.give(now, from, n)
 	}
 	if s.p.DeferFor > 0 {
 		s.forget(from) // a peer asks again only once its last request is over
@@ -141,7 +177,10 @@ func (s *Policy) StealRequest(now time.Time, from sched.NodeID, want, ready int)
 }
 
 // give counts n tasks lent to from.
-func (s *Policy) give(from sched.NodeID, n int) sched.Action {
+func (s *Policy) give(now time.Time, from sched.NodeID, n int) sched.Action {
+	if a := s.askers[from]; a != nil {
+		a.lastGive = now
+	}
 	s.stats.Lent++
 	s.stats.TasksOut += int64(n)
 	return sched.Action{Kind: sched.Give, Node: from, Count: n}
@@ -154,10 +193,15 @@ func (s *Policy) Pushed(now time.Time, ready int) []sched.Action {
 	var as []sched.Action
 	// One budget for them all: the node never lends more than it would
 	// to a single request.
-	budget := lend(ready, s.p)
+	budget := lend(ready, s.p.MaxTasksPerAnswer, s.p)
 	for len(s.deferred) > 0 && budget > 0 {
-		n := min(budget, s.deferred[0].want)
-		as = append(as, s.give(s.deferred[0].from, n))
+		d := s.deferred[0]
+		batch := s.p.TasksPerAnswer
+		if a := s.askers[d.from]; a != nil {
+			batch = a.batch
+		}
+		n := min(budget, d.want, batch)
+		as = append(as, s.give(now, d.from, n))
 		budget -= n
 		s.deferred = s.deferred[1:]
 	}
@@ -182,12 +226,13 @@ func (s *Policy) expireDeferred(now time.Time) []sched.Action {
 	return as
 }
 
-// lend is how many of ready tasks a node lends under p.
-func lend(ready int, p Params) int {
+// lend is how many of ready tasks a node lends in a batch of at most
+// batch under p.
+func lend(ready, batch int, p Params) int {
 	if ready < p.MinReady || ready < 1 {
 		return 0
 	}
-	return min(p.TasksPerAnswer, (ready+1)/2)
+	return min(batch, (ready+1)/2)
 }
 
 // StealReply implements sched.Policy. It frees the slot of the request to
@@ -198,6 +243,7 @@ func (s *Policy) StealReply(now time.Time, from sched.NodeID, n int) []sched.Act
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
 		s.hungry = false
+		s.lastIn = n
 	} else {
 		s.stats.Refusals++
 	}
@@ -247,6 +293,7 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 		s.peers = append(s.peers, &peer{id: ev.Node, zone: ev.Zone, same: ev.Zone == s.zone})
 	case known:
 		s.forget(ev.Node)
+		delete(s.askers, ev.Node)
 		pr := s.peers[i]
 		if pr.inFlight {
 			s.land(pr)
@@ -306,7 +353,7 @@ func (s *Policy) send(pr *peer, now time.Time) sched.Action {
 		s.cross++
 	}
 	s.stats.Requests++
-	return sched.Action{Kind: sched.Fish, Node: pr.id, Count: s.p.TasksPerAnswer}
+	return sched.Action{Kind: sched.Fish, Node: pr.id, Count: s.p.MaxTasksPerAnswer}
 }
 
 // land clears pr's request, if any.
@@ -421,11 +468,11 @@ func (s *Policy) appendEligible(c []*peer, now time.Time, unheardOnly bool) []*p
 // settle recomputes the advice after an event at now.
 func (s *Policy) settle(now time.Time) {
 	s.advice.Expose = 0
-	if now.Before(s.demandUntil) {
-		s.advice.Expose = max(s.p.Expose, 0)
+	if now.Before(s.demandUntil) && s.p.Expose >= 0 {
+		s.advice.Expose = max(s.p.Expose, 8*s.demandBatch)
 	}
 	s.advice.HungryAfter = s.hungryAfter(now)
-	s.advice.Reserve = s.p.TasksPerAnswer / 2
+	s.advice.Reserve = s.lastIn / 2
 	s.advice.Deferred = len(s.deferred)
 }
 
