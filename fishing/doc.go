@@ -136,5 +136,4 @@
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets
 // them (ParseParams), e.g. fishing:load,tasks=4,expose=32.
-//
 package fishing

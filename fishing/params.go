@@ -123,18 +123,18 @@ type Params struct {
 // one ready task on, 1 s reply timeout.
 func DefaultParams() Params {
 	return Params{
-		Victim:         Random,
-		MaxInFlight:    DefaultMaxInFlight,
+		Victim:            Random,
+		MaxInFlight:       DefaultMaxInFlight,
 		TasksPerAnswer:    DefaultTasksPerAnswer,
 		MaxTasksPerAnswer: DefaultMaxTasks,
 		QuickReturn:       DefaultQuickReturn,
-		RetryBackoff:   DefaultRetryBackoff,
-		MaxBackoff:     DefaultMaxBackoff,
-		MinReady:       DefaultMinReady,
-		ReplyTimeout:   DefaultReplyTimeout,
-		Expose:         DefaultExpose,
-		DemandHold:     DefaultDemandHold,
-		DeferFor:       DefaultDeferFor,
+		RetryBackoff:      DefaultRetryBackoff,
+		MaxBackoff:        DefaultMaxBackoff,
+		MinReady:          DefaultMinReady,
+		ReplyTimeout:      DefaultReplyTimeout,
+		Expose:            DefaultExpose,
+		DemandHold:        DefaultDemandHold,
+		DeferFor:          DefaultDeferFor,
 	}
 }
 

@@ -111,13 +111,13 @@ func New(self sched.NodeID, zone string, p Params) *Policy {
 	h := fnv.New64a()
 	h.Write([]byte(self))
 	s := &Policy{
-		self:  self,
-		zone:  zone,
-		p:     p,
-		name:  "fishing:" + p.Victim.String(),
+		self:   self,
+		zone:   zone,
+		p:      p,
+		name:   "fishing:" + p.Victim.String(),
 		index:  make(map[sched.NodeID]int),
 		askers: make(map[sched.NodeID]*asker),
-		rng:   xorshift.Seed(h.Sum64()),
+		rng:    xorshift.Seed(h.Sum64()),
 	}
 	s.advice.HungryAfter = sched.Never // no peer yet
 	return s
