@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -50,7 +49,7 @@ func (n *Node) BeginJob() (*Job, error) {
 	n.mu.Unlock()
 	n.resetCounters()
 	for id, addr := range j.peers {
-		err := n.tr.SendSync(addr, &transport.Message{Type: transport.MsgJobStart, Job: j.ID, Kind: n.tr.Addr()})
+		err := n.tr.SendSync(addr, encodeMessage(&jobStart{Job: j.ID, ReplyTo: n.tr.Addr()}))
 		if err != nil {
 			n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 			delete(j.peers, id)
@@ -63,7 +62,7 @@ func (n *Node) BeginJob() (*Job, error) {
 // counters, which EndJob returns (this node's own are the caller's).
 func (n *Node) EndJob(j *Job) []NodeReport {
 	for id, addr := range j.peers {
-		if err := n.tr.SendSync(addr, &transport.Message{Type: transport.MsgJobEnd, Job: j.ID}); err != nil {
+		if err := n.tr.SendSync(addr, encodeMessage(&jobEnd{Job: j.ID})); err != nil {
 			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
 			delete(j.peers, id)
 		}
@@ -139,7 +138,7 @@ func (n *Node) startServing(from sched.NodeID, job uint64) {
 		if err != nil {
 			n.log.Warn("a task of the job failed here", "err", err)
 			if addr, ok := n.peer(from); ok {
-				n.tr.Send(addr, &transport.Message{Type: transport.MsgJobFailed, Job: job, Err: fmt.Sprintf("node %s: %v", n.name, err)})
+				n.tr.Send(addr, encodeMessage(&jobFailed{Job: job, Err: fmt.Sprintf("node %s: %v", n.name, err)}))
 			}
 		}
 		s.done <- n.Own(st)
@@ -178,7 +177,7 @@ func (n *Node) endServing(from sched.NodeID, job uint64) {
 	}
 	payload, _ := json.Marshal(r)
 	if addr, ok := n.peer(from); ok {
-		if err := n.tr.SendSync(addr, &transport.Message{Type: transport.MsgJobEnd, Job: job, Payload: payload}); err != nil {
+		if err := n.tr.SendSync(addr, encodeMessage(&jobReport{Job: job, Report: payload})); err != nil {
 			n.log.Warn("could not report the end of the job", "err", err)
 		}
 	}

@@ -9,46 +9,58 @@ import (
 	"github.com/tsys-go/tsys/sched"
 )
 
-// rerun in a Result's Kind asks the lender to run the task itself: the
-// borrower could not (an unknown task name, an undecodable argument).
-const rerun = "rerun"
-
 // handle is the transport's handler: it runs on a connection's reader
-// goroutine, so it only queues, never waits for work.
-func (n *Node) handle(from string, m *transport.Message) {
+// goroutine, so it only queues, never waits for work. A message that does
+// not decode is dropped with a warning: it comes from another build or a
+// broken peer, and nothing from the network may stop this node.
+func (n *Node) handle(from string, tm *transport.Message) {
 	peer := sched.NodeID(from)
-	switch m.Type {
-	case transport.MsgStealRequest:
+	msg, err := decodeMessage(tm)
+	if err != nil {
+		n.log.Warn("dropping a message that does not decode", "peer", peer, "err", err)
+		return
+	}
+	switch m := msg.(type) {
+	case *stealRequest:
 		n.answerSteal(peer, m)
-	case transport.MsgStealReply:
+	case *stealReply:
 		n.borrow(peer, m)
-	case transport.MsgResult:
+	case *result:
 		n.resultArrived(peer, m)
-	case transport.MsgJobStart:
-		n.rememberPeer(peer, m.Kind)
+	case *jobStart:
+		n.rememberPeer(peer, m.ReplyTo)
 		n.startServing(peer, m.Job)
-	case transport.MsgJobEnd:
-		if len(m.Payload) > 0 {
-			n.reportArrived(peer, m)
-		} else {
-			go n.endServing(peer, m.Job)
-		}
-	case transport.MsgJobFailed:
+	case *jobEnd:
+		go n.endServing(peer, m.Job)
+	case *jobReport:
+		n.reportArrived(peer, m)
+	case *jobFailed:
 		n.mu.Lock()
 		ours := n.job == m.Job && n.rootOf == n.name
 		n.mu.Unlock()
 		if ours {
 			n.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
 		}
-	case transport.MsgShutdown:
+	case *shutdown:
 		select {
 		case <-n.shutdown:
 		default:
 			close(n.shutdown)
 		}
-	default:
-		n.log.Debug("ignoring a message", "peer", peer, "type", m.Type)
 	}
+}
+
+// send sends m to node at its known transport address, or else at
+// fallback.
+func (n *Node) send(node sched.NodeID, fallback string, m message) error {
+	addr := fallback
+	if a, ok := n.peer(node); ok {
+		addr = a
+	}
+	if addr == "" {
+		return fmt.Errorf("node %s has no address for %s", n.name, node)
+	}
+	return n.tr.Send(addr, encodeMessage(m))
 }
 
 // rememberPeer learns a peer's transport address from a message, for a
@@ -76,9 +88,9 @@ func (n *Node) fish(node sched.NodeID, count int) {
 		n.mu.Lock()
 		n.fishedAt[node] = time.Now()
 		n.mu.Unlock()
-		err := n.tr.Send(addr, &transport.Message{
-			Type: transport.MsgStealRequest, Job: job, ID: n.nextID.Add(1), Count: int32(count), Kind: n.tr.Addr(),
-		})
+		err := n.tr.Send(addr, encodeMessage(&stealRequest{
+			Job: job, ID: n.nextID.Add(1), Want: int32(count), ReplyTo: n.tr.Addr(),
+		}))
 		if err == nil {
 			n.stealRequests.Add(1)
 			return
@@ -93,12 +105,12 @@ func (n *Node) fish(node sched.NodeID, count int) {
 }
 
 // answerSteal lends tasks to a fishing node, or refuses.
-func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
-	n.rememberPeer(from, m.Kind)
-	reply := &transport.Message{Type: transport.MsgStealReply, Job: m.Job, ID: m.ID}
+func (n *Node) answerSteal(from sched.NodeID, m *stealRequest) {
+	n.rememberPeer(from, m.ReplyTo)
+	reply := &stealReply{Job: m.Job, ID: m.ID}
 	n.mu.Lock()
 	if m.Job == n.job && n.job != 0 {
-		a := n.policy.StealRequest(time.Now(), from, int(m.Count), n.pool.Load().Ready)
+		a := n.policy.StealRequest(time.Now(), from, int(m.Want), n.pool.Load().Ready)
 		n.advise()
 		switch {
 		case a.Kind == sched.Defer:
@@ -109,7 +121,7 @@ func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
 		}
 	}
 	n.mu.Unlock()
-	n.sendTasks(from, m.Kind, reply)
+	n.sendTasks(from, m.ReplyTo, reply)
 }
 
 // push sends up to count tasks to node: a policy's Give outside the
@@ -119,13 +131,13 @@ func (n *Node) answerSteal(from sched.NodeID, m *transport.Message) {
 func (n *Node) push(node sched.NodeID, count int) {
 	n.mu.Lock()
 	job := n.job
-	var recs []transport.TaskRecord
+	var recs []taskRecord
 	if job != 0 {
 		recs = n.lendLocked(node, job, count)
 	}
 	n.mu.Unlock()
 	if job != 0 {
-		n.sendTasks(node, "", &transport.Message{Type: transport.MsgStealReply, Job: job, Tasks: recs})
+		n.sendTasks(node, "", &stealReply{Job: job, Tasks: recs})
 	}
 }
 
@@ -134,8 +146,8 @@ func (n *Node) refuse(node sched.NodeID) { n.push(node, 0) }
 
 // lendLocked takes up to count of the node's oldest ready tasks out of its
 // deques and records them as lent to node. n.mu is held.
-func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []transport.TaskRecord {
-	var recs []transport.TaskRecord
+func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []taskRecord {
+	var recs []taskRecord
 	for _, h := range n.pool.Lend(count, lendable) {
 		arg, err := h.Kind().EncodeArg(h)
 		if err != nil {
@@ -145,7 +157,7 @@ func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []transport.Ta
 		}
 		id := n.nextID.Add(1)
 		n.lent[id] = &lentTask{h: h, node: to, job: job}
-		recs = append(recs, transport.TaskRecord{ID: id, Kind: h.Kind().Name, Arg: arg})
+		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg})
 	}
 	return recs
 }
@@ -153,13 +165,9 @@ func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []transport.Ta
 // sendTasks sends a reply carrying lent tasks (or none: a refusal) to
 // node, at its known address or else at fallback; tasks that cannot be
 // sent run here after all.
-func (n *Node) sendTasks(to sched.NodeID, fallback string, m *transport.Message) {
+func (n *Node) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
 	n.tasksSent.Add(int64(len(m.Tasks)))
-	addr := fallback
-	if a, ok := n.peer(to); ok {
-		addr = a
-	}
-	if err := n.tr.Send(addr, m); err != nil && len(m.Tasks) > 0 {
+	if err := n.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
 		n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
 		n.takeBack(m.Tasks)
 	}
@@ -168,7 +176,7 @@ func (n *Node) sendTasks(to sched.NodeID, fallback string, m *transport.Message)
 func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
 
 // takeBack runs lent tasks at home after all.
-func (n *Node) takeBack(recs []transport.TaskRecord) {
+func (n *Node) takeBack(recs []taskRecord) {
 	var back []*sched.Header
 	n.mu.Lock()
 	for _, r := range recs {
@@ -182,7 +190,7 @@ func (n *Node) takeBack(recs []transport.TaskRecord) {
 }
 
 // borrow takes in the tasks of a StealReply.
-func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
+func (n *Node) borrow(from sched.NodeID, m *stealReply) {
 	n.mu.Lock()
 	now := time.Now()
 	if sent, ok := n.fishedAt[from]; ok {
@@ -234,9 +242,10 @@ func (n *Node) borrow(from sched.NodeID, m *transport.Message) {
 	n.act(acts)
 }
 
+// refuseTask sends a borrowed task back to its lender to run at home.
 func (n *Node) refuseTask(to sched.NodeID, job, id uint64, why string) {
-	if addr, ok := n.peer(to); ok {
-		n.tr.Send(addr, &transport.Message{Type: transport.MsgResult, Job: job, ID: id, Kind: rerun, Err: why})
+	if err := n.send(to, "", &result{Job: job, Task: id, Rerun: true, Err: why}); err != nil {
+		n.log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", to, "err", err)
 	}
 }
 
@@ -249,46 +258,45 @@ func (n *Node) Return(h *sched.Header) {
 	if !ok {
 		return // its job is over here
 	}
-	m := &transport.Message{Type: transport.MsgResult, Job: loan.job, ID: loan.id}
-	payload, err := h.Kind().EncodeResult(h)
+	m := &result{Job: loan.job, Task: loan.id}
+	value, err := h.Kind().EncodeResult(h)
 	if err != nil {
-		m.Kind, m.Err = rerun, fmt.Sprintf("node %s cannot encode the result of %q: %v", n.name, h.Kind().Name, err)
+		m.Rerun, m.Err = true, fmt.Sprintf("node %s cannot encode the result of %q: %v", n.name, h.Kind().Name, err)
 	} else {
-		m.Payload = payload
+		m.Value = value
 	}
-	addr, ok := n.peer(loan.node)
-	if !ok {
+	if _, ok := n.peer(loan.node); !ok {
 		n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.node)
 		return
 	}
-	if err := n.tr.Send(addr, m); err != nil {
+	if err := n.send(loan.node, "", m); err != nil {
 		n.log.Warn("a result could not be sent", "peer", loan.node, "err", err)
 	}
 }
 
 // resultArrived completes a lent task with the result its borrower sent.
-func (n *Node) resultArrived(from sched.NodeID, m *transport.Message) {
+func (n *Node) resultArrived(from sched.NodeID, m *result) {
 	n.mu.Lock()
-	lt, ok := n.lent[m.ID]
+	lt, ok := n.lent[m.Task]
 	if ok && lt.node == from && lt.job == m.Job {
-		delete(n.lent, m.ID)
+		delete(n.lent, m.Task)
 	} else {
 		ok = false
 	}
 	n.mu.Unlock()
 	if !ok {
-		n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.ID)
+		n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
 		return
 	}
 	h := lt.h
 	switch {
-	case m.Err != "" && m.Kind == rerun:
+	case m.Rerun:
 		n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
 		n.pool.Inject(h)
 	case m.Err != "":
 		n.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
 	default:
-		if err := h.Kind().DecodeResult(h, m.Payload); err != nil {
+		if err := h.Kind().DecodeResult(h, m.Value); err != nil {
 			n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
 			n.pool.Inject(h)
 			return
@@ -298,9 +306,9 @@ func (n *Node) resultArrived(from sched.NodeID, m *transport.Message) {
 }
 
 // reportArrived collects a peer's end-of-job report.
-func (n *Node) reportArrived(from sched.NodeID, m *transport.Message) {
+func (n *Node) reportArrived(from sched.NodeID, m *jobReport) {
 	var r NodeReport
-	if err := json.Unmarshal(m.Payload, &r); err != nil {
+	if err := json.Unmarshal(m.Report, &r); err != nil {
 		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}

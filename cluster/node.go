@@ -203,6 +203,15 @@ func (n *Node) Members() []string {
 	return out
 }
 
+// Reachable reports how many other members this node can send tasks to:
+// those whose transport address gossip has brought. A job begun now runs on
+// them and this node.
+func (n *Node) Reachable() int {
+	n.peersMu.RLock()
+	defer n.peersMu.RUnlock()
+	return len(n.peers)
+}
+
 // ShutdownRequested is closed when another node asked this one to stop.
 func (n *Node) ShutdownRequested() <-chan struct{} { return n.shutdown }
 

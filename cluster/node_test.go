@@ -24,40 +24,47 @@ func TestUnknownTaskIsSentBack(t *testing.T) {
 	}
 	defer node.Close()
 
-	replies := make(chan transport.Message, 4)
+	replies := make(chan message, 4)
 	peer, err := transport.Listen(transport.Config{Name: "other-build", Logger: slog.New(slog.DiscardHandler)},
-		func(from string, m *transport.Message) { replies <- *m })
+		func(from string, tm *transport.Message) {
+			m, err := decodeMessage(tm)
+			if err != nil {
+				t.Errorf("the node sent a message that does not decode: %v", err)
+				return
+			}
+			replies <- m
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer peer.Close()
 
 	const job = 77
-	if err := peer.SendSync(node.TransportAddr(), &transport.Message{Type: transport.MsgJobStart, Job: job, Kind: peer.Addr()}); err != nil {
+	if err := peer.SendSync(node.TransportAddr(), encodeMessage(&jobStart{Job: job, ReplyTo: peer.Addr()})); err != nil {
 		t.Fatal(err)
 	}
-	lend := &transport.Message{Type: transport.MsgStealReply, Job: job, ID: 1, Tasks: []transport.TaskRecord{
+	lend := &stealReply{Job: job, ID: 1, Tasks: []taskRecord{
 		{ID: 41, Kind: "no.such.task", Arg: []byte{1, 2, 3}},
 	}}
-	if err := peer.SendSync(node.TransportAddr(), lend); err != nil {
+	if err := peer.SendSync(node.TransportAddr(), encodeMessage(lend)); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case m := <-replies:
-		if m.Type != transport.MsgResult || m.ID != 41 || m.Kind != rerun || !strings.Contains(m.Err, `no task named "no.such.task"`) {
-			t.Fatalf("reply %+v: want a rerun Result for task 41 naming the unknown task", m)
+		if r, ok := m.(*result); !ok || r.Task != 41 || !r.Rerun || !strings.Contains(r.Err, `no task named "no.such.task"`) {
+			t.Fatalf("reply %+v: want a rerun result for task 41 naming the unknown task", m)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no answer to a task of an unknown kind")
 	}
 	// Still serving: a steal request gets an answer (a refusal: no work).
-	if err := peer.SendSync(node.TransportAddr(), &transport.Message{Type: transport.MsgStealRequest, Job: job, ID: 9, Count: 1, Kind: peer.Addr()}); err != nil {
+	if err := peer.SendSync(node.TransportAddr(), encodeMessage(&stealRequest{Job: job, ID: 9, Want: 1, ReplyTo: peer.Addr()})); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case m := <-replies:
-		if m.Type != transport.MsgStealReply || m.ID != 9 || len(m.Tasks) != 0 {
-			t.Fatalf("reply %+v: want an empty StealReply", m)
+		if r, ok := m.(*stealReply); !ok || r.ID != 9 || len(r.Tasks) != 0 {
+			t.Fatalf("reply %+v: want an empty stealReply", m)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the node stopped answering after the unknown task")

@@ -107,10 +107,13 @@ func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error)
 	return children, nil
 }
 
-// waitMembers waits until the cluster has want members.
+// waitMembers waits until the cluster has want members that this node can
+// reach: memberlist lists a member before its metadata (the transport
+// address) has been handled, and a job begun in between would leave it
+// out.
 func waitMembers(ctx context.Context, node *cluster.Node, want int, children []*child) error {
 	deadline := time.After(30 * time.Second)
-	for len(node.Members()) < want {
+	for node.Reachable()+1 < want {
 		for _, c := range children {
 			select {
 			case <-c.done:

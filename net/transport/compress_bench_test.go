@@ -41,7 +41,7 @@ func smallMessages(k int, rng *rand.Rand) []Message {
 	for i := range k {
 		switch i % 3 {
 		case 0:
-			ms = append(ms, Message{Type: MsgStealRequest, Job: 7, ID: uint64(1000 + i), Count: 4})
+			ms = append(ms, *testMessage{Type: tRequest, Job: 7, ID: uint64(1000 + i), Count: 4}.msg())
 		case 1:
 			arg := make([]byte, 64)
 			for j := range arg {
@@ -53,9 +53,9 @@ func smallMessages(k int, rng *rand.Rand) []Message {
 					arg[j] = byte(rng.Uint32())
 				}
 			}
-			ms = append(ms, Message{Type: MsgStealReply, Job: 7, ID: uint64(1000 + i), Tasks: []TaskRecord{{ID: 1<<40 + uint64(i), Kind: "rt.render", Arg: arg}}})
+			ms = append(ms, *testMessage{Type: tReply, Job: 7, ID: uint64(1000 + i), Count: 1, Payload: append([]byte("rt.render"), arg...)}.msg())
 		case 2:
-			ms = append(ms, Message{Type: MsgResult, Job: 7, ID: 1<<40 + uint64(i), Payload: []byte{byte(i), 0x81, 0x3f, byte(rng.Uint32())}})
+			ms = append(ms, *testMessage{Type: tData, Job: 7, ID: 1<<40 + uint64(i), Payload: []byte{byte(i), 0x81, 0x3f, byte(rng.Uint32())}}.msg())
 		}
 	}
 	return ms
@@ -140,10 +140,10 @@ func BenchmarkCompress(b *testing.B) {
 		name string
 		ms   []Message
 	}{
-		{"tile-balls", []Message{{Type: MsgResult, Job: 7, ID: 99, Payload: tiles[0]}}},
-		{"tile-tetra", []Message{{Type: MsgResult, Job: 7, ID: 99, Payload: tiles[1]}}},
-		{"tile-grid", []Message{{Type: MsgResult, Job: 7, ID: 99, Payload: tiles[2]}}},
-		{"random-12K", []Message{{Type: MsgResult, Job: 7, ID: 99, Payload: random}}},
+		{"tile-balls", []Message{*testMessage{Type: tData, Job: 7, ID: 99, Payload: tiles[0]}.msg()}},
+		{"tile-tetra", []Message{*testMessage{Type: tData, Job: 7, ID: 99, Payload: tiles[1]}.msg()}},
+		{"tile-grid", []Message{*testMessage{Type: tData, Job: 7, ID: 99, Payload: tiles[2]}.msg()}},
+		{"random-12K", []Message{*testMessage{Type: tData, Job: 7, ID: 99, Payload: random}.msg()}},
 	}
 	// batches of small messages of growing size, for the threshold
 	for _, k := range []int{1, 3, 6, 12, 24, 48, 96} {
@@ -161,28 +161,5 @@ func BenchmarkCompress(b *testing.B) {
 		for _, c := range codecs(b) {
 			b.Run(p.name+"/"+c.name, func(b *testing.B) { benchPayload(b, c, p.ms) })
 		}
-	}
-}
-
-func BenchmarkDecodeMessage(b *testing.B) {
-	tasks := make([]TaskRecord, 16)
-	for i := range tasks {
-		tasks[i] = TaskRecord{ID: 1<<40 + uint64(i), Kind: "fib", Arg: []byte{30}}
-	}
-	for _, m := range []Message{
-		{Type: MsgStealRequest, Job: 7, ID: 1000, Count: 4},
-		{Type: MsgResult, Job: 7, ID: 1 << 40, Payload: []byte{1, 2, 3, 4}},
-		{Type: MsgStealReply, Job: 7, ID: 1000, Tasks: tasks},
-	} {
-		enc := AppendMessage(nil, &m)
-		b.Run(m.Type.String(), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(enc)))
-			for b.Loop() {
-				if _, _, err := DecodeMessage(enc); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -7,7 +7,7 @@
 //
 //	t, err := transport.Listen(transport.Config{Name: "n1", Bind: "10.0.0.1:7000", Key: key}, handle)
 //	...
-//	err = t.Send("10.0.0.2:7000", &transport.Message{Type: transport.MsgStealRequest, Job: j, ID: req, Count: 4})
+//	err = t.Send("10.0.0.2:7000", &transport.Message{Type: myType, Body: body})
 //
 // Send encodes the message at once (the caller may reuse it), queues it on
 // the connection to that address, dialled on first use and kept, and
@@ -26,7 +26,11 @@
 // of the connection it came on, one message at a time per connection, in
 // the order the peer sent them. It must not block for long (the peer's
 // further messages wait behind it); it may call Send and SendSync, but not
-// Close. The Message and its slices are the handler's to keep.
+// Close. The Message and its body are the handler's to keep.
+//
+// The transport reads no message's body: the types from FirstUserType on
+// and what their bodies hold are its user's (package cluster keeps the
+// vocabulary of tsys's nodes). The types below belong to the handshake.
 //
 // A node dials its own connection to each peer it sends to, so two nodes
 // that talk both ways use two connections: node A's requests and node B's
@@ -41,7 +45,7 @@
 //
 //	offset  size  field
 //	0       4     magic "TSYS"
-//	4       1     protocol version (ProtocolVersion = 1)
+//	4       1     protocol version (ProtocolVersion = 2)
 //	5       1     flags: bit 0 = payload compressed (s2 block format); other bits must be 0
 //	6       4     payload length, big-endian, at most MaxFrame (default 64 MiB)
 //	10      n     payload
@@ -49,23 +53,10 @@
 // The payload (after decompression, which must also fit MaxFrame) is one or
 // more messages back to back, each encoded by AppendMessage:
 //
-//	type     1 byte (MsgHello=1, MsgAuth=2, MsgStealRequest=3, MsgStealReply=4,
-//	         MsgResult=5, MsgJobStart=6, MsgJobEnd=7, MsgJobFailed=8,
-//	         MsgShutdown=9, MsgPing=10, MsgLoad=11)
-//	fields   1 byte, bit i set when field i is present:
-//	         0 Job, 1 ID, 2 Count, 3 Kind, 4 Payload, 5 Tasks, 6 Err; bit 7 must be 0
-//	Job      uvarint
-//	ID       uvarint
-//	Count    zigzag varint (must fit int32)
-//	Kind     uvarint length + bytes (<= MaxStringLen = 1 KiB)
-//	Payload  uvarint length + bytes (<= MaxPayload = 64 MiB)
-//	Tasks    uvarint n (<= MaxTasks = 65536), then n times:
-//	         ID uvarint, Kind uvarint length + bytes (<= 1 KiB), Arg uvarint length + bytes
-//	Err      uvarint length + bytes (<= MaxErrLen = 4 KiB; longer texts are cut when encoding)
+//	type     1 byte (1 Hello and 2 Auth, the handshake's; 3 to 255 the user's; 0 invalid)
+//	body     uvarint length + bytes (<= MaxBody = 64 MiB)
 //
-// Only present fields follow, in this order; zero fields cost nothing (a
-// Ping is 2 bytes, a typical StealRequest 5). Messages of an unknown type
-// are malformed: a new type needs a new protocol version.
+// An empty message is 2 bytes.
 //
 // A writer puts everything queued for a peer into frames of up to 1 MiB of
 // payload (a larger message gets a frame of its own) and writes each with
@@ -78,21 +69,19 @@
 // arrives from the network can make the process panic: DecodeMessage and
 // the frame reader are fuzzed (FuzzDecodeMessage, FuzzReadFrame). Memory is
 // bounded too: a frame announcing more than it sends is read into a buffer
-// that grows with what arrives, and a message announcing many tasks gets
-// room for no more than its bytes can hold.
+// that grows with what arrives.
 //
 // # Handshake
 //
 // Before any message is accepted each side of a new connection sends a
-// Hello frame (Count = its protocol version, Kind = its name, Payload = 32
-// random bytes of nonce, ID bit 0 = it has a cluster key) and reads the
-// peer's. The handshake frames may hold 4 KiB at most, and the handshake
+// Hello frame (its protocol version, flags with bit 0 set when it has a
+// cluster key, its name, 32 random bytes of nonce) and reads the peer's. The handshake frames may hold 4 KiB at most, and the handshake
 // must end within Config.HandshakeTimeout (10 s); at most 128 inbound
 // handshakes run at once. A node refuses:
 //
 //   - a peer of another version, seen in the frame's version byte before
-//     anything else is parsed: "peer speaks tsys protocol v2, this node
-//     v1" (so a v2 node can change everything after the first 5 bytes);
+//     anything else is parsed: "peer speaks tsys protocol v3, this node
+//     v2" (so a v3 node can change everything after the first 5 bytes);
 //   - a keyed peer when it has no key, and a keyless one when it has:
 //     "peer "x" uses a cluster key, this node has none" and "... has no
 //     cluster key, this node requires one" (ErrAuthMode);

@@ -8,14 +8,12 @@ import (
 	"testing"
 )
 
-func seedMessages() []Message {
-	return []Message{
-		{Type: MsgPing},
-		{Type: MsgStealRequest, Job: 3, ID: 77, Count: 4},
-		{Type: MsgStealReply, Job: 3, ID: 77, Tasks: []TaskRecord{{ID: 1 << 40, Kind: "fib", Arg: []byte{30}}, {ID: 2, Kind: "rt.render"}}},
-		{Type: MsgResult, Job: 3, ID: 1 << 40, Payload: []byte{0x81, 0x02}, Err: "boom"},
-		{Type: MsgJobFailed, Job: 9, Kind: "uts", Err: "task panicked"},
-		{Type: MsgLoad, Count: -5},
+func seedMessages() []*Message {
+	return []*Message{
+		{Type: tPing},
+		testMessage{Type: tRequest, Job: 3, ID: 77, Count: 4}.msg(),
+		testMessage{Type: tReply, Job: 3, ID: 77, Payload: []byte("fib")}.msg(),
+		{Type: 255, Body: bytes.Repeat([]byte{0x81, 0x02}, 40)},
 	}
 }
 
@@ -24,9 +22,9 @@ func seedMessages() []Message {
 // the same message.
 func FuzzDecodeMessage(f *testing.F) {
 	for _, m := range seedMessages() {
-		f.Add(AppendMessage(nil, &m))
+		f.Add(AppendMessage(nil, m))
 	}
-	f.Add([]byte{byte(MsgStealReply), fTasks, 0x80, 0x80, 0x04})
+	f.Add([]byte{byte(tData), 0x80, 0x80, 0x04})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, n, err := DecodeMessage(b)
 		if err != nil {
@@ -35,7 +33,7 @@ func FuzzDecodeMessage(f *testing.F) {
 			}
 			return
 		}
-		if n < 2 || n > len(b) {
+		if n < 2 || n > len(b) || m.Type == 0 {
 			t.Fatalf("consumed %d of %d bytes", n, len(b))
 		}
 		e := AppendMessage(nil, &m)
@@ -56,7 +54,7 @@ func FuzzReadFrame(f *testing.F) {
 	ms := seedMessages()
 	f.Add(frameBytes(false, ms...))
 	f.Add(frameBytes(true, ms...))
-	f.Add(append(frameBytes(false, ms[1]), frameBytes(true, Message{Type: MsgResult, Payload: bytes.Repeat([]byte{1, 2, 3}, 100)})...))
+	f.Add(append(frameBytes(false, ms[1]), frameBytes(true, &Message{Type: tData, Body: bytes.Repeat([]byte{1, 2, 3}, 100)})...))
 	f.Add([]byte("TSYS\x02\x00\x00\x00\x00\x02\x0a\x00"))
 	f.Add([]byte("GET / HTTP/1.1\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {

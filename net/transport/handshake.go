@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"net"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/wire"
 )
 
 // Handshake roles, part of what each side's proof covers.
@@ -21,10 +23,42 @@ const (
 
 const (
 	nonceLen        = 32
-	helloKeyed      = 1 // Hello.ID bit: the sender has a cluster key
+	helloKeyed      = 1 // hello flag: the sender has a cluster key
 	handshakeMaxLen = 4 << 10
+	maxNameLen      = 1 << 10
 	authDomain      = "tsys transport auth v1\x00"
 )
+
+// hello is the first message each side sends.
+type hello struct {
+	version uint64
+	flags   uint64
+	name    string
+	nonce   []byte
+}
+
+func (h *hello) encode() []byte {
+	b := wire.AppendUvarint(nil, h.version)
+	b = wire.AppendUvarint(b, h.flags)
+	b = wire.AppendString(b, h.name)
+	return wire.AppendBytes(b, h.nonce)
+}
+
+// decodeHello reads a hello. Its version comes first, so that a peer of
+// another version is named as such even if the rest of its hello is laid
+// out otherwise.
+func decodeHello(b []byte) (hello, error) {
+	d := wire.NewDecoder(b)
+	h := hello{version: d.Uvarint("version")}
+	if d.Err() == nil && h.version != ProtocolVersion {
+		return h, nil
+	}
+	h.flags = d.Uvarint("flags")
+	h.name = d.String("node name", maxNameLen)
+	h.nonce = d.Bytes("nonce", nonceLen)
+	d.End("hello")
+	return h, d.Err()
+}
 
 // Handshake errors, wrapped with the peer's address and name.
 var (
@@ -55,38 +89,39 @@ func proof(key []byte, role byte, peerNonce, ownNonce []byte, ownName, peerName 
 	return h.Sum(nil)
 }
 
-// writeSingle writes m as a frame of its own.
-func writeSingle(nc net.Conn, m *Message) error {
-	b := AppendMessage(make([]byte, headerLen, 128), m)
+// writeSingle writes a handshake message as a frame of its own.
+func writeSingle(nc net.Conn, typ MsgType, body []byte) error {
+	b := AppendMessage(make([]byte, headerLen, 128), &Message{Type: typ, Body: body})
 	putHeader(b, 0, len(b)-headerLen)
 	_, err := nc.Write(b)
 	return err
 }
 
-// readSingle reads a frame that must hold exactly one message of type want.
-func readSingle(br *bufio.Reader, want MsgType) (Message, error) {
+// readSingle reads a frame that must hold exactly one message of type
+// want, and returns its body.
+func readSingle(br *bufio.Reader, want MsgType) ([]byte, error) {
 	var scratch []byte
 	p, _, err := readFrame(br, handshakeMaxLen, &scratch)
 	if err != nil {
-		return Message{}, err
+		return nil, err
 	}
 	m, n, err := DecodeMessage(p)
 	if err != nil {
-		return Message{}, fmt.Errorf("%w: %w", ErrProtocol, err)
+		return nil, fmt.Errorf("%w: %w", ErrProtocol, err)
 	}
 	if n != len(p) {
-		return Message{}, protoErr("%v frame holds more than one message", want)
+		return nil, protoErr("%v frame holds more than one message", want)
 	}
 	if m.Type != want {
-		return Message{}, protoErr("got %v, want %v", m.Type, want)
+		return nil, protoErr("got %v, want %v", m.Type, want)
 	}
-	return m, nil
+	return m.Body, nil
 }
 
 // handshake runs the handshake on a fresh connection and returns the peer's
 // name. Both sides run the same steps:
 //
-//  1. send Hello{Count: version, Kind: name, Payload: nonce, ID: keyed bit}
+//  1. send Hello{version, flags (keyed), name, nonce}
 //  2. read the peer's Hello: check version, key mode, nonce
 //  3. with a key: send Auth{Payload: proof(own role)}, read the peer's Auth
 //     and check it against proof(peer role)
@@ -102,29 +137,33 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 	keyed := len(t.cfg.Key) > 0
 	nonce := make([]byte, nonceLen)
 	rand.Read(nonce)
-	hello := Message{Type: MsgHello, Count: ProtocolVersion, Kind: t.cfg.Name, Payload: nonce}
+	own := hello{version: ProtocolVersion, name: t.cfg.Name, nonce: nonce}
 	if keyed {
-		hello.ID = helloKeyed
+		own.flags = helloKeyed
 	}
-	if err := writeSingle(nc, &hello); err != nil {
+	if err := writeSingle(nc, msgHello, own.encode()); err != nil {
 		return "", fmt.Errorf("send hello: %w", err)
 	}
-	ph, err := readSingle(br, MsgHello)
+	body, err := readSingle(br, msgHello)
 	if err != nil {
 		return "", fmt.Errorf("read hello: %w", err)
 	}
-	peer := ph.Kind
-	switch {
-	case ph.Count != ProtocolVersion:
-		return "", &VersionError{Peer: int(ph.Count), Local: ProtocolVersion}
-	case len(ph.Payload) != nonceLen:
-		return "", protoErr("peer %q sent a nonce of %d bytes, want %d", peer, len(ph.Payload), nonceLen)
-	case hmac.Equal(ph.Payload, nonce):
-		return "", protoErr("peer %q echoed our nonce (reflected connection?)", peer)
-	case ph.ID&^helloKeyed != 0:
-		return "", protoErr("peer %q sent unknown hello flags %#x", peer, ph.ID)
+	ph, err := decodeHello(body)
+	if err != nil {
+		return "", fmt.Errorf("read hello: %w: %w", ErrProtocol, err)
 	}
-	peerKeyed := ph.ID&helloKeyed != 0
+	peer := ph.name
+	switch {
+	case ph.version != ProtocolVersion:
+		return "", &VersionError{Peer: int(min(ph.version, 1<<16)), Local: ProtocolVersion}
+	case len(ph.nonce) != nonceLen:
+		return "", protoErr("peer %q sent a nonce of %d bytes, want %d", peer, len(ph.nonce), nonceLen)
+	case hmac.Equal(ph.nonce, nonce):
+		return "", protoErr("peer %q echoed our nonce (reflected connection?)", peer)
+	case ph.flags&^helloKeyed != 0:
+		return "", protoErr("peer %q sent unknown hello flags %#x", peer, ph.flags)
+	}
+	peerKeyed := ph.flags&helloKeyed != 0
 	if keyed != peerKeyed {
 		if keyed {
 			return peer, fmt.Errorf("peer %q has no cluster key, this node requires one: %w", peer, ErrAuthMode)
@@ -136,16 +175,15 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 		if role == roleAcceptor {
 			peerRole = roleDialer
 		}
-		auth := Message{Type: MsgAuth, Payload: proof(t.cfg.Key, role, ph.Payload, nonce, t.cfg.Name, peer)}
-		if err := writeSingle(nc, &auth); err != nil {
+		if err := writeSingle(nc, msgAuth, proof(t.cfg.Key, role, ph.nonce, nonce, t.cfg.Name, peer)); err != nil {
 			return peer, fmt.Errorf("send auth: %w", err)
 		}
-		pa, err := readSingle(br, MsgAuth)
+		pa, err := readSingle(br, msgAuth)
 		if err != nil {
 			return peer, fmt.Errorf("read auth of peer %q: %w", peer, err)
 		}
-		want := proof(t.cfg.Key, peerRole, nonce, ph.Payload, peer, t.cfg.Name)
-		if !hmac.Equal(pa.Payload, want) {
+		want := proof(t.cfg.Key, peerRole, nonce, ph.nonce, peer, t.cfg.Name)
+		if !hmac.Equal(pa, want) {
 			return peer, fmt.Errorf("peer %q failed authentication: %w", peer, ErrKeyMismatch)
 		}
 	}

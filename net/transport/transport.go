@@ -151,8 +151,8 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if len(cfg.Name) > MaxStringLen {
-		return nil, fmt.Errorf("transport: node name of %d bytes exceeds %d", len(cfg.Name), MaxStringLen)
+	if len(cfg.Name) > maxNameLen {
+		return nil, fmt.Errorf("transport: node name of %d bytes exceeds %d", len(cfg.Name), maxNameLen)
 	}
 	if len(cfg.Key) == 0 {
 		cfg.Key = nil
@@ -764,7 +764,7 @@ func (c *conn) readLoop() {
 			t.st.framesReceived.Add(1)
 			t.st.bytesReceived.Add(uint64(wire))
 			_, err = decodeBatch(p, func(m *Message) error {
-				if m.Type == MsgHello || m.Type == MsgAuth {
+				if m.Type < FirstUserType {
 					return protoErr("%v message after the handshake", m.Type)
 				}
 				t.st.messagesReceived.Add(1)

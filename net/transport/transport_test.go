@@ -91,10 +91,10 @@ func (b *inbox) len() int {
 	return len(b.msgs)
 }
 
-func (b *inbox) get(i int) (string, Message) {
+func (b *inbox) get(i int) (string, testMessage) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.from[i], b.msgs[i]
+	return b.from[i], readTest(&b.msgs[i])
 }
 
 func (b *inbox) wait(t *testing.T, n int) {
@@ -180,21 +180,22 @@ func TestExchange(t *testing.T) {
 		if from != "a" {
 			t.Errorf("b got a message from %q", from)
 		}
-		r := Message{Type: MsgStealReply, Job: m.Job, ID: m.ID, Tasks: []TaskRecord{{ID: m.ID * 10, Kind: "fib", Arg: []byte{byte(m.ID)}}}}
-		if err := b.Send(a.Addr(), &r); err != nil {
+		q := readTest(m)
+		r := testMessage{Type: tReply, Job: q.Job, ID: q.ID, Count: int32(q.ID * 10), Payload: []byte{byte(q.ID)}}
+		if err := b.Send(a.Addr(), r.msg()); err != nil {
 			t.Errorf("reply: %v", err)
 		}
 	})
 	const n = 50
 	for i := range n {
-		if err := a.Send(b.Addr(), &Message{Type: MsgStealRequest, Job: 1, ID: uint64(i), Count: 2}); err != nil {
+		if err := a.Send(b.Addr(), testMessage{Type: tRequest, Job: 1, ID: uint64(i), Count: 2}.msg()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	a.in.wait(t, n)
 	for i := range n {
 		from, m := a.in.get(i)
-		if from != "b" || m.Type != MsgStealReply || m.ID != uint64(i) || len(m.Tasks) != 1 || m.Tasks[0].ID != uint64(i*10) || m.Tasks[0].Arg[0] != byte(i) {
+		if from != "b" || m.Type != tReply || m.ID != uint64(i) || m.Count != int32(i*10) || len(m.Payload) != 1 || m.Payload[0] != byte(i) {
 			t.Fatalf("reply %d: from %q %+v", i, from, m)
 		}
 	}
@@ -229,7 +230,7 @@ func TestBatching(t *testing.T) {
 	b := start(t, "b", nil)
 	const n = 20000
 	for i := 1; i <= n; i++ {
-		if err := a.Send(b.Addr(), &Message{Type: MsgResult, Job: 2, ID: uint64(i), Payload: []byte{byte(i), byte(i >> 8)}}); err != nil {
+		if err := a.Send(b.Addr(), testMessage{Type: tData, Job: 2, ID: uint64(i), Payload: []byte{byte(i), byte(i >> 8)}}.msg()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -252,17 +253,17 @@ func TestBatching(t *testing.T) {
 func TestFrameCap(t *testing.T) {
 	tr := start(t, "a", nil, func(c *Config) { c.MaxFrame = 3 << 20 })
 	c := &conn{t: tr.Transport, addr: "test", wake: make(chan struct{}, 1)}
-	small := Message{Type: MsgResult, ID: 1, Payload: make([]byte, 100)}
+	small := testMessage{Type: tData, ID: 1, Payload: make([]byte, 100)}.msg()
 	for range 25000 { // 2.6 MB
-		if err := c.enqueue(&small, nil); err != nil {
+		if err := c.enqueue(small, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	big := Message{Type: MsgResult, ID: 2, Payload: make([]byte, 2<<20)}
-	if err := c.enqueue(&big, nil); err != nil {
+	big := testMessage{Type: tData, ID: 2, Payload: make([]byte, 2<<20)}.msg()
+	if err := c.enqueue(big, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.enqueue(&small, nil); err != nil {
+	if err := c.enqueue(small, nil); err != nil {
 		t.Fatal(err)
 	}
 	msgs := 0
@@ -290,7 +291,7 @@ func TestLargeCompressed(t *testing.T) {
 	b := start(t, "b", key1)
 	tiles := tileData(t)
 	big := bytes.Repeat(bytes.Join(tiles, nil), 100) // 3.6 MiB: several frames' worth
-	if err := a.SendSync(b.Addr(), &Message{Type: MsgResult, Job: 1, ID: 1, Payload: big}); err != nil {
+	if err := a.SendSync(b.Addr(), testMessage{Type: tData, Job: 1, ID: 1, Payload: big}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	st := a.Stats()
@@ -298,7 +299,7 @@ func TestLargeCompressed(t *testing.T) {
 		t.Fatalf("compressible payload: %+v", st)
 	}
 	rnd := randBytes(rand.New(rand.NewPCG(9, 9)), 1<<20)
-	if err := a.SendSync(b.Addr(), &Message{Type: MsgResult, Job: 1, ID: 2, Payload: rnd}); err != nil {
+	if err := a.SendSync(b.Addr(), testMessage{Type: tData, Job: 1, ID: 2, Payload: rnd}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	if st2 := a.Stats(); st2.CompressedFrames != 1 {
@@ -321,7 +322,7 @@ func servesGoodPeer(t *testing.T, n *node, key []byte) {
 	t.Helper()
 	good := start(t, "good", key)
 	before := n.in.len()
-	if err := good.SendSync(n.Addr(), &Message{Type: MsgPing, ID: 42}); err != nil {
+	if err := good.SendSync(n.Addr(), testMessage{Type: tPing, ID: 42}.msg()); err != nil {
 		t.Fatalf("good peer: %v", err)
 	}
 	n.in.wait(t, before+1)
@@ -333,7 +334,7 @@ func servesGoodPeer(t *testing.T, n *node, key []byte) {
 func TestWrongKey(t *testing.T) {
 	b := start(t, "b", key1)
 	a := start(t, "a", []byte("another cluster's key"))
-	err := a.SendSync(b.Addr(), &Message{Type: MsgPing})
+	err := a.SendSync(b.Addr(), testMessage{Type: tPing}.msg())
 	if !errors.Is(err, ErrKeyMismatch) || !strings.Contains(err.Error(), `peer "b" failed authentication: cluster keys differ`) {
 		t.Fatalf("SendSync with a wrong key: %v", err)
 	}
@@ -344,7 +345,7 @@ func TestWrongKey(t *testing.T) {
 		t.Fatalf("a %+v, b got %d messages", a.Stats(), b.in.len())
 	}
 	// async Send: logged and counted, not returned
-	if err := a.Send(b.Addr(), &Message{Type: MsgPing}); err != nil {
+	if err := a.Send(b.Addr(), testMessage{Type: tPing}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "second dial failure", func() bool { return a.Stats().DialFailures == 2 })
@@ -360,13 +361,13 @@ func TestKeylessVersusKeyed(t *testing.T) {
 	keyed := start(t, "keyed", key1)
 	keyless := start(t, "keyless", nil)
 
-	err := keyless.SendSync(keyed.Addr(), &Message{Type: MsgPing})
+	err := keyless.SendSync(keyed.Addr(), testMessage{Type: tPing}.msg())
 	if !errors.Is(err, ErrAuthMode) || !strings.Contains(err.Error(), `peer "keyed" uses a cluster key, this node has none`) {
 		t.Fatalf("keyless -> keyed: %v", err)
 	}
 	keyed.log.waitLog(t, `peer \"keyless\" has no cluster key, this node requires one`)
 
-	err = keyed.SendSync(keyless.Addr(), &Message{Type: MsgPing})
+	err = keyed.SendSync(keyless.Addr(), testMessage{Type: tPing}.msg())
 	if !errors.Is(err, ErrAuthMode) || !strings.Contains(err.Error(), `peer "keyless" has no cluster key, this node requires one`) {
 		t.Fatalf("keyed -> keyless: %v", err)
 	}
@@ -391,45 +392,47 @@ func rawConn(t *testing.T, n *node) (net.Conn, *bufio.Reader) {
 	return nc, bufio.NewReader(nc)
 }
 
-// TestOtherVersion: a client speaking protocol v2 is refused with a log
-// line naming both versions, and it can read our Hello (v1) before the
-// connection closes.
+// TestOtherVersion: a client speaking the next protocol version is refused
+// with a log line naming both versions, and it can read our Hello before
+// the connection closes.
 func TestOtherVersion(t *testing.T) {
 	n := start(t, "n", key1)
 	nc, br := rawConn(t, n)
-	hello := frameBytes(false, Message{Type: MsgHello, Count: 2, Kind: "future", Payload: make([]byte, 32), ID: helloKeyed})
-	hello[4] = 2
-	if _, err := nc.Write(hello); err != nil {
+	future := frameBytes(false, helloMsg(hello{version: ProtocolVersion + 1, flags: helloKeyed, name: "future", nonce: make([]byte, 32)}))
+	future[4] = ProtocolVersion + 1
+	if _, err := nc.Write(future); err != nil {
 		t.Fatal(err)
 	}
-	m, err := readSingle(br, MsgHello)
-	if err != nil || m.Count != ProtocolVersion || m.Kind != "n" {
-		t.Fatalf("our hello: %+v, %v", m, err)
+	body, err := readSingle(br, msgHello)
+	m, derr := decodeHello(body)
+	if err != nil || derr != nil || m.version != ProtocolVersion || m.name != "n" {
+		t.Fatalf("our hello: %+v, %v, %v", m, err, derr)
 	}
 	if _, err := br.ReadByte(); err == nil {
-		t.Fatal("connection still open after a v2 hello")
+		t.Fatal("connection still open after a hello of another version")
 	}
-	n.log.waitLog(t, "refused connection", "peer speaks tsys protocol v2, this node v1")
+	n.log.waitLog(t, "refused connection", fmt.Sprintf("peer speaks tsys protocol v%d, this node v%d", ProtocolVersion+1, ProtocolVersion))
 	if n.Stats().RejectedConns != 1 {
 		t.Fatalf("rejected %d", n.Stats().RejectedConns)
 	}
 	servesGoodPeer(t, n, key1)
 }
 
-// TestVersionErrorFromDialer: the dialling side reports a v2 peer with
-// both versions in the error.
+// TestVersionErrorFromDialer: the dialling side reports a peer of the next
+// version with both versions in the error.
 func TestVersionErrorFromDialer(t *testing.T) {
 	a := start(t, "a", nil)
 	addr := fakePeer(t, func(nc net.Conn) {
-		hello := frameBytes(false, Message{Type: MsgHello, Count: 2, Kind: "future", Payload: make([]byte, 32)})
-		hello[4] = 2
-		nc.Write(hello)
+		future := frameBytes(false, helloMsg(hello{version: ProtocolVersion + 1, name: "future", nonce: make([]byte, 32)}))
+		future[4] = ProtocolVersion + 1
+		nc.Write(future)
 		nc.Read(make([]byte, 100))
 	})
-	err := a.SendSync(addr, &Message{Type: MsgPing})
+	err := a.SendSync(addr, testMessage{Type: tPing}.msg())
 	var ve *VersionError
-	if !errors.As(err, &ve) || ve.Peer != 2 || ve.Local != 1 || !strings.Contains(err.Error(), "peer speaks tsys protocol v2, this node v1") {
-		t.Fatalf("SendSync to a v2 peer: %v", err)
+	want := fmt.Sprintf("peer speaks tsys protocol v%d, this node v%d", ProtocolVersion+1, ProtocolVersion)
+	if !errors.As(err, &ve) || ve.Peer != ProtocolVersion+1 || ve.Local != ProtocolVersion || !strings.Contains(err.Error(), want) {
+		t.Fatalf("SendSync to a peer of the next version: %v", err)
 	}
 	t.Log(err)
 }
@@ -438,7 +441,7 @@ func TestVersionErrorFromDialer(t *testing.T) {
 // frame and silence are refused and logged; the listener keeps serving.
 func TestBadPeersBeforeHandshake(t *testing.T) {
 	n := start(t, "n", nil, func(c *Config) { c.HandshakeTimeout = 300 * time.Millisecond })
-	hello := frameBytes(false, Message{Type: MsgHello, Count: 1, Kind: "x", Payload: make([]byte, 32)})
+	hello := frameBytes(false, helloMsg(hello{version: ProtocolVersion, name: "x", nonce: make([]byte, 32)}))
 	oversized := bytes.Clone(hello[:headerLen])
 	putHeader(oversized, 0, 1<<30)
 	cases := []struct {
@@ -483,10 +486,10 @@ func rawFrame(parts ...any) []byte {
 func handshaken(t *testing.T, n *node) net.Conn {
 	t.Helper()
 	nc, br := rawConn(t, n)
-	if err := writeSingle(nc, &Message{Type: MsgHello, Count: 1, Kind: "raw", Payload: bytes.Repeat([]byte{7}, 32)}); err != nil {
+	if err := writeSingle(nc, msgHello, (&hello{version: ProtocolVersion, name: "raw", nonce: bytes.Repeat([]byte{7}, 32)}).encode()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readSingle(br, MsgHello); err != nil {
+	if _, err := readSingle(br, msgHello); err != nil {
 		t.Fatal(err)
 	}
 	return nc
@@ -497,7 +500,8 @@ func handshaken(t *testing.T, n *node) net.Conn {
 // keeps serving.
 func TestBadFramesAfterHandshake(t *testing.T) {
 	n := start(t, "n", nil, func(c *Config) { c.MaxFrame = 1 << 16 })
-	ping := frameBytes(false, Message{Type: MsgPing, ID: 1})
+	// Its payload read as s2 announces fewer bytes than it holds: corrupt.
+	ping := frameBytes(false, testMessage{Type: tPing, ID: 1, Payload: bytes.Repeat([]byte{0xff}, 8)}.msg())
 	bad := func(f func([]byte)) []byte { b := bytes.Clone(ping); f(b); return b }
 	oversized := bad(func(b []byte) { putHeader(b, 0, 1<<16+1) })
 	cases := []struct {
@@ -506,18 +510,18 @@ func TestBadFramesAfterHandshake(t *testing.T) {
 		want  string
 	}{
 		{"garbage", []byte("\x00\x01garbage and more garbage"), "bad magic"},
-		{"version 2", bad(func(b []byte) { b[4] = 2 }), "peer speaks tsys protocol v2, this node v1"},
+		{"version 3", bad(func(b []byte) { b[4] = 3 }), "peer speaks tsys protocol v3, this node v2"},
 		{"oversized", oversized, "frame length 65537 exceeds limit 65536"},
-		{"truncated", ping[:len(ping)-1], "truncated frame: 2 of 3 payload bytes"},
-		{"undecodable", rawFrame(AppendMessage(nil, &Message{Type: MsgPing}), byte(MsgStealReply), fTasks, byte(5)), "message 2 of frame: malformed message: StealReply: truncated task id"},
-		{"bad message", rawFrame([]byte{0, 0}), "unknown message type 0"},
-		{"hello again", frameBytes(false, Message{Type: MsgHello, Payload: make([]byte, 32)}), "Hello message after the handshake"},
+		{"truncated", ping[:len(ping)-1], fmt.Sprintf("truncated frame: %d of %d payload bytes", len(ping)-headerLen-1, len(ping)-headerLen)},
+		{"undecodable", rawFrame(AppendMessage(nil, testMessage{Type: tPing}.msg()), byte(tPing), byte(5), byte(1)), "message 2 of frame: type 3: malformed message: truncated body: 5 bytes announced, 1 left"},
+		{"bad message", rawFrame([]byte{0, 0}), "message type 0"},
+		{"hello again", frameBytes(false, helloMsg(hello{version: ProtocolVersion, nonce: make([]byte, 32)})), "Hello message after the handshake"},
 		{"corrupt s2", bad(func(b []byte) { b[5] = flagCompressed }), "corrupt compressed payload"},
 		{"empty frame", bad(func(b []byte) { putHeader(b, 0, 0) })[:headerLen], "empty frame"},
 	}
 	for i, c := range cases {
 		nc := handshaken(t, n)
-		if _, err := nc.Write(frameBytes(false, Message{Type: MsgPing, ID: uint64(100 + i)})); err != nil {
+		if _, err := nc.Write(frameBytes(false, testMessage{Type: tPing, ID: uint64(100 + i)}.msg())); err != nil {
 			t.Fatal(err)
 		}
 		nc.Write(c.bytes)
@@ -549,7 +553,7 @@ func TestListenErrors(t *testing.T) {
 		}
 	}
 	t.Log(err)
-	if _, err := Listen(Config{Name: strings.Repeat("n", MaxStringLen+1)}, func(string, *Message) {}); err == nil {
+	if _, err := Listen(Config{Name: strings.Repeat("n", maxNameLen+1)}, func(string, *Message) {}); err == nil {
 		t.Fatal("long name accepted")
 	}
 	tr, err := Listen(Config{Bind: "0.0.0.0:0", Key: key1, Logger: slog.New(slog.DiscardHandler)}, func(string, *Message) {})
@@ -565,28 +569,28 @@ func TestListenErrors(t *testing.T) {
 func TestSendErrors(t *testing.T) {
 	a := start(t, "a", nil, func(c *Config) { c.MaxFrame = 1 << 12; c.MaxQueue = 1 << 20 })
 	b := start(t, "b", nil)
-	if err := a.Send(b.Addr(), &Message{Type: MsgHello}); err == nil {
+	if err := a.Send(b.Addr(), &Message{Type: msgHello}); err == nil {
 		t.Fatal("Hello accepted by Send")
 	}
 	if err := a.Send(b.Addr(), &Message{Type: 0}); err == nil {
 		t.Fatal("type 0 accepted by Send")
 	}
-	err := a.Send(b.Addr(), &Message{Type: MsgResult, Payload: make([]byte, 5000)})
+	err := a.Send(b.Addr(), testMessage{Type: tData, Payload: make([]byte, 5000)}.msg())
 	if err == nil || !strings.Contains(err.Error(), "exceeds MaxFrame 4096") {
 		t.Fatalf("oversized message: %v", err)
 	}
 	// messages that fill frames exactly still go through
 	for i := range 20 {
-		if err := a.Send(b.Addr(), &Message{Type: MsgResult, ID: uint64(i), Payload: make([]byte, 4000)}); err != nil {
+		if err := a.Send(b.Addr(), testMessage{Type: tData, ID: uint64(i), Payload: make([]byte, 4000)}.msg()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	b.in.wait(t, 20)
 	a.Close()
-	if err := a.Send(b.Addr(), &Message{Type: MsgPing}); !errors.Is(err, ErrClosed) {
+	if err := a.Send(b.Addr(), testMessage{Type: tPing}.msg()); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Send after Close: %v", err)
 	}
-	if err := a.SendSync(b.Addr(), &Message{Type: MsgPing}); !errors.Is(err, ErrClosed) {
+	if err := a.SendSync(b.Addr(), testMessage{Type: tPing}.msg()); !errors.Is(err, ErrClosed) {
 		t.Fatalf("SendSync after Close: %v", err)
 	}
 }
@@ -597,13 +601,13 @@ func TestRedial(t *testing.T) {
 	a := start(t, "a", key1)
 	b := start(t, "b", key1)
 	addr := b.Addr()
-	if err := a.SendSync(addr, &Message{Type: MsgPing, ID: 1}); err != nil {
+	if err := a.SendSync(addr, testMessage{Type: tPing, ID: 1}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	b.in.wait(t, 1) // closing with unread data would reset the connection
 	b.Close()
 	a.log.waitLog(t, "peer closed the connection")
-	err := a.SendSync(addr, &Message{Type: MsgPing, ID: 2})
+	err := a.SendSync(addr, testMessage{Type: tPing, ID: 2}.msg())
 	if err == nil || !strings.Contains(err.Error(), "dial "+addr+": connection refused") {
 		t.Fatalf("SendSync to a closed peer: %v", err)
 	}
@@ -612,7 +616,7 @@ func TestRedial(t *testing.T) {
 		t.Fatalf("dial failures %d", a.Stats().DialFailures)
 	}
 	b2 := start(t, "b2", key1, func(c *Config) { c.Bind = addr })
-	if err := a.SendSync(addr, &Message{Type: MsgPing, ID: 3}); err != nil {
+	if err := a.SendSync(addr, testMessage{Type: tPing, ID: 3}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	b2.in.wait(t, 1)
@@ -628,7 +632,7 @@ func TestQueueFull(t *testing.T) {
 	addr := fakePeer(t, silent)
 	var sendErr error
 	for i := 0; i < 1000 && sendErr == nil; i++ {
-		sendErr = a.Send(addr, &Message{Type: MsgResult, Payload: make([]byte, 1000)})
+		sendErr = a.Send(addr, testMessage{Type: tData, Payload: make([]byte, 1000)}.msg())
 	}
 	if !errors.Is(sendErr, ErrQueueFull) {
 		t.Fatalf("got %v, want ErrQueueFull", sendErr)
@@ -641,11 +645,11 @@ func TestQueueFull(t *testing.T) {
 func TestCloseFlushes(t *testing.T) {
 	b := start(t, "b", nil)
 	a := start(t, "a", nil)
-	if err := a.SendSync(b.Addr(), &Message{Type: MsgJobStart, Job: 1}); err != nil {
+	if err := a.SendSync(b.Addr(), testMessage{Type: tRequest, Job: 1}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 1000 {
-		if err := a.Send(b.Addr(), &Message{Type: MsgResult, Job: 1, ID: uint64(i)}); err != nil {
+		if err := a.Send(b.Addr(), testMessage{Type: tData, Job: 1, ID: uint64(i)}.msg()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -667,12 +671,12 @@ func TestConcurrentSendClose(t *testing.T) {
 				if i%2 == 0 {
 					to = c.Addr()
 				}
-				m := Message{Type: MsgResult, ID: uint64(i), Payload: make([]byte, g*100)}
+				m := testMessage{Type: tData, ID: uint64(i), Payload: make([]byte, g*100)}.msg()
 				var err error
 				if i%50 == 0 {
-					err = a.SendSync(to, &m)
+					err = a.SendSync(to, m)
 				} else {
-					err = a.Send(to, &m)
+					err = a.Send(to, m)
 				}
 				if errors.Is(err, ErrClosed) {
 					return
@@ -697,7 +701,7 @@ func TestConcurrentSendClose(t *testing.T) {
 func TestCloseDuringHandshake(t *testing.T) {
 	addr := fakePeer(t, silent)
 	a := start(t, "a", nil, func(c *Config) { c.HandshakeTimeout = time.Minute })
-	if err := a.Send(addr, &Message{Type: MsgPing}); err != nil {
+	if err := a.Send(addr, testMessage{Type: tPing}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	// and an inbound connection that never says hello
@@ -729,16 +733,18 @@ func BenchmarkSend(b *testing.B) {
 			}
 			defer tx.Close()
 			payload := bytes.Repeat([]byte("tile"), size/4)
-			m := Message{Type: MsgResult, Job: 1, Payload: payload}
-			if err := tx.SendSync(rx.Addr(), &m); err != nil {
+			tm := testMessage{Type: tData, Job: 1, Payload: payload}
+			m := tm.msg()
+			if err := tx.SendSync(rx.Addr(), m); err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			n := 1
 			for b.Loop() {
-				m.ID = uint64(n)
-				for tx.Send(rx.Addr(), &m) != nil { // queue full: let it drain
+				tm.ID = uint64(n)
+				m = tm.msg()
+				for tx.Send(rx.Addr(), m) != nil { // queue full: let it drain
 					time.Sleep(time.Millisecond)
 				}
 				n++
@@ -787,17 +793,17 @@ func TestCloseWithStuckPeer(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	addr := fakePeer(t, func(nc net.Conn) {
-		writeSingle(nc, &Message{Type: MsgHello, Count: 1, Kind: "stuck", Payload: bytes.Repeat([]byte{9}, 32)})
-		readSingle(bufio.NewReader(nc), MsgHello)
+		writeSingle(nc, msgHello, (&hello{version: ProtocolVersion, name: "stuck", nonce: bytes.Repeat([]byte{9}, 32)}).encode())
+		readSingle(bufio.NewReader(nc), msgHello)
 		<-release // and never read again
 	})
 	a := start(t, "a", nil)
 	big := randBytes(rand.New(rand.NewPCG(5, 5)), 1<<20)
-	if err := a.SendSync(addr, &Message{Type: MsgPing}); err != nil {
+	if err := a.SendSync(addr, testMessage{Type: tPing}.msg()); err != nil {
 		t.Fatal(err)
 	}
 	for range 48 {
-		if err := a.Send(addr, &Message{Type: MsgResult, Payload: big}); err != nil {
+		if err := a.Send(addr, testMessage{Type: tData, Payload: big}.msg()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -813,3 +819,6 @@ func TestCloseWithStuckPeer(t *testing.T) {
 		t.Fatal("nothing dropped: the peer cannot have read 48 MiB")
 	}
 }
+
+// helloMsg is a hello as the transport sends it.
+func helloMsg(h hello) *Message { return &Message{Type: msgHello, Body: h.encode()} }

@@ -1,0 +1,249 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/tsys-go/tsys/internal/wire"
+	"github.com/tsys-go/tsys/net/transport"
+)
+
+// The vocabulary nodes speak, carried by package transport as typed bodies.
+// Each message has a field for each thing it says, and its own type: the
+// transport frames them and knows none of them.
+const (
+	msgStealRequest transport.MsgType = transport.FirstUserType + iota // a thief asks for tasks
+	msgStealReply                                                      // the lender's answer: tasks, or none (a refusal)
+	msgResult                                                          // a lent task's result, an error, or a request to run it at home
+	msgJobStart                                                        // a job begins: serve it
+	msgJobEnd                                                          // the job is done: stop serving it and report
+	msgJobReport                                                       // a node's counters for a job that ended
+	msgJobFailed                                                       // a task of the job failed on the sender
+	msgShutdown                                                        // the receiver is asked to stop
+)
+
+// Limits on what a message may hold, checked as it is decoded, so that a
+// peer cannot make a node allocate without bound.
+const (
+	maxTasks     = 1 << 16  // tasks in one stealReply
+	maxStringLen = 1 << 10  // bytes of an address or a task name
+	maxErrLen    = 4 << 10  // bytes of an error text; longer ones are cut when sent
+	maxPayload   = 64 << 20 // bytes of an argument, a result or a report
+)
+
+// message is one message of the vocabulary.
+type message interface {
+	msgType() transport.MsgType
+	// appendTo appends the body's encoding.
+	appendTo(b []byte) []byte
+	// decode reads the body; d's error says what was wrong.
+	decode(d *wire.Decoder)
+}
+
+// stealRequest asks for up to Want tasks of Job. ReplyTo is the asker's
+// transport address, for a lender whose gossip has not brought it yet.
+type stealRequest struct {
+	Job, ID uint64
+	Want    int32
+	ReplyTo string
+}
+
+// stealReply answers request ID with Tasks, none for a refusal; a
+// deferred answer or a push carries ID 0.
+type stealReply struct {
+	Job, ID uint64
+	Tasks   []taskRecord
+}
+
+// taskRecord is one task lent: its id on the lender, its registered name
+// and its encoded argument.
+type taskRecord struct {
+	ID   uint64
+	Kind string
+	Arg  []byte
+}
+
+// result returns task Task of Job: its encoded Value, or Err. With Rerun
+// the borrower could not run it (an unknown name, an argument that does not
+// decode) and the lender should run it itself; Err says why.
+type result struct {
+	Job, Task uint64
+	Value     []byte
+	Err       string
+	Rerun     bool
+}
+
+// jobStart asks the receiver to serve Job, whose root node's transport
+// address is ReplyTo.
+type jobStart struct {
+	Job     uint64
+	ReplyTo string
+}
+
+// jobEnd tells the receiver that Job is done: it stops serving it and
+// answers with a jobReport.
+type jobEnd struct{ Job uint64 }
+
+// jobReport carries a node's counters for Job (a NodeReport as JSON).
+type jobReport struct {
+	Job    uint64
+	Report []byte
+}
+
+// jobFailed tells the root that a task of Job failed on the sender.
+type jobFailed struct {
+	Job uint64
+	Err string
+}
+
+// shutdown asks the receiver to stop.
+type shutdown struct{}
+
+func (*stealRequest) msgType() transport.MsgType { return msgStealRequest }
+func (*stealReply) msgType() transport.MsgType   { return msgStealReply }
+func (*result) msgType() transport.MsgType       { return msgResult }
+func (*jobStart) msgType() transport.MsgType     { return msgJobStart }
+func (*jobEnd) msgType() transport.MsgType       { return msgJobEnd }
+func (*jobReport) msgType() transport.MsgType    { return msgJobReport }
+func (*jobFailed) msgType() transport.MsgType    { return msgJobFailed }
+func (*shutdown) msgType() transport.MsgType     { return msgShutdown }
+
+func (m *stealRequest) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = wire.AppendUvarint(b, m.ID)
+	b = wire.AppendVarint(b, int64(m.Want))
+	return wire.AppendString(b, m.ReplyTo)
+}
+
+func (m *stealRequest) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.ID = d.Uvarint("request id")
+	m.Want = d.Int32("tasks wanted")
+	m.ReplyTo = d.String("reply address", maxStringLen)
+}
+
+func (m *stealReply) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = wire.AppendUvarint(b, m.ID)
+	b = wire.AppendUvarint(b, uint64(len(m.Tasks)))
+	for i := range m.Tasks {
+		t := &m.Tasks[i]
+		b = wire.AppendUvarint(b, t.ID)
+		b = wire.AppendString(b, t.Kind)
+		b = wire.AppendBytes(b, t.Arg)
+	}
+	return b
+}
+
+func (m *stealReply) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.ID = d.Uvarint("request id")
+	// A task takes at least 3 bytes: id, name length, argument length.
+	n := d.Count("tasks", maxTasks, 3)
+	if n > 0 {
+		m.Tasks = make([]taskRecord, 0, n)
+	}
+	prevKind := ""
+	for range n {
+		t := taskRecord{ID: d.Uvarint("task id")}
+		// Tasks of one kind share one string.
+		if k := d.Bytes("task name", maxStringLen); string(k) == prevKind {
+			t.Kind = prevKind
+		} else {
+			t.Kind = string(k)
+			prevKind = t.Kind
+		}
+		t.Arg = d.Bytes("task argument", maxPayload)
+		m.Tasks = append(m.Tasks, t)
+	}
+}
+
+func (m *result) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = wire.AppendUvarint(b, m.Task)
+	b = wire.AppendBytes(b, m.Value)
+	b = wire.AppendString(b, wire.TruncateUTF8(m.Err, maxErrLen))
+	return wire.AppendBool(b, m.Rerun)
+}
+
+func (m *result) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.Task = d.Uvarint("task id")
+	m.Value = d.Bytes("result", maxPayload)
+	m.Err = d.String("error text", maxErrLen)
+	m.Rerun = d.Bool("rerun flag")
+}
+
+func (m *jobStart) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendString(b, m.ReplyTo)
+}
+
+func (m *jobStart) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.ReplyTo = d.String("reply address", maxStringLen)
+}
+
+func (m *jobEnd) appendTo(b []byte) []byte { return wire.AppendUvarint(b, m.Job) }
+func (m *jobEnd) decode(d *wire.Decoder)   { m.Job = d.Uvarint("job") }
+
+func (m *jobReport) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendBytes(b, m.Report)
+}
+
+func (m *jobReport) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.Report = d.Bytes("report", maxPayload)
+}
+
+func (m *jobFailed) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendString(b, wire.TruncateUTF8(m.Err, maxErrLen))
+}
+
+func (m *jobFailed) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.Err = d.String("error text", maxErrLen)
+}
+
+func (*shutdown) appendTo(b []byte) []byte { return b }
+func (*shutdown) decode(*wire.Decoder)     {}
+
+// encodeMessage makes the transport message of m.
+func encodeMessage(m message) *transport.Message {
+	return &transport.Message{Type: m.msgType(), Body: m.appendTo(nil)}
+}
+
+// decodeMessage reads a transport message of the vocabulary. Every byte of the
+// body must belong to the message: a message of another build with more
+// fields is refused rather than half understood.
+func decodeMessage(tm *transport.Message) (message, error) {
+	var m message
+	switch tm.Type {
+	case msgStealRequest:
+		m = new(stealRequest)
+	case msgStealReply:
+		m = new(stealReply)
+	case msgResult:
+		m = new(result)
+	case msgJobStart:
+		m = new(jobStart)
+	case msgJobEnd:
+		m = new(jobEnd)
+	case msgJobReport:
+		m = new(jobReport)
+	case msgJobFailed:
+		m = new(jobFailed)
+	case msgShutdown:
+		m = new(shutdown)
+	default:
+		return nil, fmt.Errorf("%w: unknown message type %d", wire.ErrMalformed, tm.Type)
+	}
+	d := wire.NewDecoder(tm.Body)
+	m.decode(d)
+	d.End("the message")
+	if err := d.Err(); err != nil {
+		return nil, fmt.Errorf("%T: %w", m, err)
+	}
+	return m, nil
+}

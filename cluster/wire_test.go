@@ -1,0 +1,118 @@
+package cluster
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tsys-go/tsys/internal/wire"
+	"github.com/tsys-go/tsys/net/transport"
+)
+
+// sampleMessages holds one message of every type, with every field set.
+func sampleMessages() []message {
+	return []message{
+		&stealRequest{Job: 3, ID: 77, Want: 8, ReplyTo: "10.0.0.2:7001"},
+		&stealReply{Job: 3, ID: 77, Tasks: []taskRecord{{ID: 1 << 40, Kind: "fib", Arg: []byte{30}}, {ID: 2, Kind: "fib"}, {ID: 3, Kind: "rt.render", Arg: []byte("tile")}}},
+		&stealReply{Job: 3},
+		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}},
+		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
+		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000"},
+		&jobEnd{Job: 9},
+		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`)},
+		&jobFailed{Job: 9, Err: "task panicked"},
+		&shutdown{},
+	}
+}
+
+// TestMessagesRoundTrip: every message decodes to itself, any strict
+// prefix of its body and any byte more are refused, and the transport
+// carries its type.
+func TestMessagesRoundTrip(t *testing.T) {
+	for _, m := range sampleMessages() {
+		tm := encodeMessage(m)
+		if tm.Type < transport.FirstUserType {
+			t.Fatalf("%T has the transport's type %v", m, tm.Type)
+		}
+		got, err := decodeMessage(tm)
+		if err != nil || !reflect.DeepEqual(got, m) {
+			t.Fatalf("%T: decoded %+v, %v; want %+v", m, got, err, m)
+		}
+		for i := range tm.Body {
+			if _, err := decodeMessage(&transport.Message{Type: tm.Type, Body: tm.Body[:i]}); !errors.Is(err, wire.ErrMalformed) {
+				t.Fatalf("%T: prefix %d of %d: %v", m, i, len(tm.Body), err)
+			}
+		}
+		longer := append(bytes.Clone(tm.Body), 0)
+		if _, err := decodeMessage(&transport.Message{Type: tm.Type, Body: longer}); err == nil || !strings.Contains(err.Error(), "after the end") {
+			t.Fatalf("%T with a byte more: %v", m, err)
+		}
+	}
+}
+
+// TestMessageLimits: what a peer cannot make this node do.
+func TestMessageLimits(t *testing.T) {
+	long := strings.Repeat("k", maxStringLen+1)
+	many := wire.AppendUvarint(wire.AppendUvarint(wire.AppendUvarint(nil, 1), 2), maxTasks+1)
+	cases := map[string]*transport.Message{
+		"unknown type":          {Type: msgShutdown + 1},
+		"long address":          encodeMessage(&stealRequest{ReplyTo: long}),
+		"long task name":        encodeMessage(&stealReply{Tasks: []taskRecord{{Kind: long}}}),
+		"too many tasks":        {Type: msgStealReply, Body: many},
+		"tasks announced":       {Type: msgStealReply, Body: wire.AppendUvarint([]byte{1, 2}, 1000)},
+		"want overflows":        {Type: msgStealRequest, Body: wire.AppendVarint([]byte{1, 2}, 1<<40)},
+		"rerun flag not 0 or 1": {Type: msgResult, Body: []byte{1, 2, 0, 0, 7}},
+	}
+	for name, tm := range cases {
+		if _, err := decodeMessage(tm); !errors.Is(err, wire.ErrMalformed) {
+			t.Errorf("%s: %v, want a malformed-message error", name, err)
+		}
+	}
+	// Long error texts are cut when sent, at a rune boundary.
+	m, err := decodeMessage(encodeMessage(&jobFailed{Err: strings.Repeat("€", maxErrLen)}))
+	if err != nil || len(m.(*jobFailed).Err) > maxErrLen || !strings.HasSuffix(m.(*jobFailed).Err, "€") {
+		t.Fatalf("a long error text: %v", err)
+	}
+}
+
+// FuzzDecodeMessage: nothing a peer sends makes decoding panic, and what
+// decodes encodes back to the same bytes.
+func FuzzDecodeMessage(f *testing.F) {
+	for _, m := range sampleMessages() {
+		tm := encodeMessage(m)
+		f.Add(byte(tm.Type), tm.Body)
+	}
+	f.Add(byte(msgStealReply), []byte{1, 2, 0x80, 0x80, 0x04})
+	f.Fuzz(func(t *testing.T, typ byte, body []byte) {
+		m, err := decodeMessage(&transport.Message{Type: transport.MsgType(typ), Body: body})
+		if err != nil {
+			if !errors.Is(err, wire.ErrMalformed) {
+				t.Fatalf("error does not wrap ErrMalformed: %v", err)
+			}
+			return
+		}
+		again, err := decodeMessage(encodeMessage(m))
+		if err != nil || !reflect.DeepEqual(again, m) {
+			t.Fatalf("re-encoding does not round trip: %+v, %v", again, err)
+		}
+	})
+}
+
+// BenchmarkDecodeStealReply: a reply lending 16 tasks of one kind, as a
+// thief decodes it.
+func BenchmarkDecodeStealReply(b *testing.B) {
+	r := &stealReply{Job: 7, ID: 1000}
+	for i := range 16 {
+		r.Tasks = append(r.Tasks, taskRecord{ID: 1<<40 + uint64(i), Kind: "uts.search", Arg: make([]byte, 60)})
+	}
+	tm := encodeMessage(r)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(tm.Body)))
+	for b.Loop() {
+		if _, err := decodeMessage(tm); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
