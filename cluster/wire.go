@@ -209,6 +209,19 @@ func (m *jobFailed) decode(d *wire.Decoder) {
 func (*shutdown) appendTo(b []byte) []byte { return b }
 func (*shutdown) decode(*wire.Decoder)     {}
 
+// vocabulary makes an empty message of each type, in the order of the
+// types from msgStealRequest on.
+var vocabulary = [...]func() message{
+	func() message { return new(stealRequest) },
+	func() message { return new(stealReply) },
+	func() message { return new(result) },
+	func() message { return new(jobStart) },
+	func() message { return new(jobEnd) },
+	func() message { return new(jobReport) },
+	func() message { return new(jobFailed) },
+	func() message { return new(shutdown) },
+}
+
 // encodeMessage makes the transport message of m.
 func encodeMessage(m message) *transport.Message {
 	return &transport.Message{Type: m.msgType(), Body: m.appendTo(nil)}
@@ -218,27 +231,11 @@ func encodeMessage(m message) *transport.Message {
 // body must belong to the message: a message of another build with more
 // fields is refused rather than half understood.
 func decodeMessage(tm *transport.Message) (message, error) {
-	var m message
-	switch tm.Type {
-	case msgStealRequest:
-		m = new(stealRequest)
-	case msgStealReply:
-		m = new(stealReply)
-	case msgResult:
-		m = new(result)
-	case msgJobStart:
-		m = new(jobStart)
-	case msgJobEnd:
-		m = new(jobEnd)
-	case msgJobReport:
-		m = new(jobReport)
-	case msgJobFailed:
-		m = new(jobFailed)
-	case msgShutdown:
-		m = new(shutdown)
-	default:
+	i := int(tm.Type) - int(msgStealRequest)
+	if i < 0 || i >= len(vocabulary) {
 		return nil, fmt.Errorf("%w: unknown message type %d", wire.ErrMalformed, tm.Type)
 	}
+	m := vocabulary[i]()
 	d := wire.NewDecoder(tm.Body)
 	m.decode(d)
 	d.End("the message")

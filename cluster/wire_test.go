@@ -116,3 +116,13 @@ func BenchmarkDecodeStealReply(b *testing.B) {
 		}
 	}
 }
+
+// TestVocabularyOrder: the table decodeMessage uses makes each type's own
+// message.
+func TestVocabularyOrder(t *testing.T) {
+	for i, mk := range vocabulary {
+		if got, want := mk().msgType(), msgStealRequest+transport.MsgType(i); got != want {
+			t.Errorf("vocabulary[%d] makes a message of type %d, want %d", i, got, want)
+		}
+	}
+}

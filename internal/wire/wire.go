@@ -90,29 +90,17 @@ func (d *Decoder) Fail(format string, args ...any) {
 }
 
 // Uvarint reads an unsigned number named what in errors.
-func (d *Decoder) Uvarint(what string) uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b[d.off:])
-	if n <= 0 {
-		if n == 0 {
-			d.Fail("truncated %s", what)
-		} else {
-			d.Fail("%s overflows 64 bits", what)
-		}
-		return 0
-	}
-	d.off += n
-	return v
-}
+func (d *Decoder) Uvarint(what string) uint64 { return number(d, what, binary.Uvarint) }
 
 // Varint reads a zigzag-encoded signed number.
-func (d *Decoder) Varint(what string) int64 {
+func (d *Decoder) Varint(what string) int64 { return number(d, what, binary.Varint) }
+
+// number reads a varint with read (binary.Uvarint or binary.Varint).
+func number[T uint64 | int64](d *Decoder, what string, read func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b[d.off:])
+	v, n := read(d.b[d.off:])
 	if n <= 0 {
 		if n == 0 {
 			d.Fail("truncated %s", what)
