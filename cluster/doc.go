@@ -3,24 +3,46 @@
 // transport (net/transport), and carries out what the scheduler policy
 // (e.g. package fishing) decides, knowing nothing of policy itself.
 //
+// # The engine of a policy
+//
+// A Node hosts its policy (sched.Policy): it hands it every event one at a
+// time under its mutex, with the time it read (a worker is hungry, a steal
+// request or answer came, a push that a deferred request waits for, a load
+// report, a member joined or left, a tick every 2 ms), and carries out the
+// actions. After each event it publishes the policy's Advice to the pool:
+// when a hungry worker is worth reporting (an atomic the workers read), how
+// many more ready tasks to keep stealable, how many borrowed tasks to keep
+// in hand, and whether pushes are awaited. The node gossips its load, with
+// the rate of useful work a sched.RateMeter measures, every 100 ms.
+//
+// # Messages
+//
+// wire.go is the vocabulary nodes speak: steal requests and replies,
+// results, job start, end, report and failure, shutdown; each a message
+// type of the transport with a field for each thing it says. A message
+// that does not decode is dropped with a warning, never trusted.
+//
 // # Jobs
 //
 // A job runs its root task on one node, the root node. BeginJob announces
-// the job (JobStart) to every member, which starts serving it: its workers
-// run, idle, and fish for work. EndJob announces the end (JobEnd); each
+// the job (jobStart) to every member, which starts serving it: its workers
+// run, idle, and fish for work. EndJob announces the end (jobEnd); each
 // node stops, drops what it still holds of the job, and answers with its
-// counters, which the root node reports per node. One job runs at a time.
+// counters (jobReport), which the root node reports per node. One job runs
+// at a time.
 //
 // # Lending
 //
-// A policy's Fish action becomes a StealRequest to the chosen node. The
-// node asks its policy how many tasks to give and takes that many of its
-// oldest ready tasks (sched.Pool.Lend), records each under an id, and
-// sends them as (registered name, encoded argument) in a StealReply. The
-// borrower rebuilds each task from its kind's codec, marks it with a loan,
-// and puts it in its pool; when it completes, the result goes back in a
-// Result message, and the lender completes the task's future, releasing
-// whoever waits on it.
+// A policy's Fish action becomes a stealRequest to the chosen node. The
+// node asks its policy how many tasks to give (or to hold the request for
+// its next push) and takes that many of its oldest ready tasks
+// (sched.Pool.Lend), records each under an id, and sends them as
+// (registered name, encoded argument) in a stealReply. The borrower
+// rebuilds each task from its kind's codec, marks it with a loan, and puts
+// it in its pool; when it completes, the result goes back in a result
+// message, and the lender completes the task's future, releasing whoever
+// waits on it. Each node counts its requests, their answers and the time it
+// waited for them (Stats.StealRequests, StealAnswers, StealWaitNs).
 //
 // Nothing lent is lost: a lent task stays recorded on the lender until its
 // result returns. If the borrower leaves or dies, or answers that it
