@@ -34,6 +34,9 @@ type Job struct {
 // BeginJob starts a job whose root task runs on this node: every member
 // starts serving it.
 func (n *Node) BeginJob() (*Job, error) {
+	if err := n.checkSchedulers(); err != nil {
+		return nil, err
+	}
 	var b [8]byte
 	rand.Read(b[:])
 	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, peers: n.peerList()}
@@ -96,6 +99,8 @@ func (n *Node) resetCounters() {
 	clear(n.fishedAt)
 	n.mu.Unlock()
 	n.remoteSteals.Store(0)
+	n.statusSent.Store(0)
+	n.statusBytes.Store(0)
 	n.stealRequests.Store(0)
 	n.stealAnswers.Store(0)
 	n.stealWait.Store(0)
@@ -109,6 +114,8 @@ func (n *Node) counters() sched.Stats {
 	ts := n.tr.Stats()
 	return sched.Stats{
 		RemoteSteals:  n.remoteSteals.Load(),
+		StatusSent:    n.statusSent.Load(),
+		StatusBytes:   n.statusBytes.Load(),
 		StealRequests: n.stealRequests.Load(),
 		StealAnswers:  n.stealAnswers.Load(),
 		StealWaitNs:   n.stealWait.Load(),

@@ -41,6 +41,13 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		if ours {
 			n.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
 		}
+	case *loadReport:
+		n.mu.Lock()
+		current := n.job != 0 && m.Job == n.job
+		n.mu.Unlock()
+		if current {
+			n.event(func(now time.Time) []sched.Action { return n.policy.LoadReport(now, peer, m.Load) })
+		}
 	case *shutdown:
 		select {
 		case <-n.shutdown:
@@ -138,6 +145,26 @@ func (n *Node) push(node sched.NodeID, count int) {
 	n.mu.Unlock()
 	if job != 0 {
 		n.sendTasks(node, "", &stealReply{Job: job, Tasks: recs})
+	}
+}
+
+// reportLoad sends this node's load to every peer in the current job (a
+// policy's Report), counted as status traffic, apart from tasks.
+func (n *Node) reportLoad() {
+	n.mu.Lock()
+	job := n.job
+	n.mu.Unlock()
+	if job == 0 {
+		return
+	}
+	tm := encodeMessage(&loadReport{Job: job, Load: n.pool.Load()})
+	for id, addr := range n.peerList() {
+		if err := n.tr.Send(addr, tm); err != nil {
+			n.log.Debug("load report not sent", "peer", id, "err", err)
+			continue
+		}
+		n.statusSent.Add(1)
+		n.statusBytes.Add(int64(len(tm.Body) + 2))
 	}
 }
 

@@ -61,6 +61,8 @@ type Node struct {
 
 	peersMu sync.RWMutex
 	peers   map[sched.NodeID]string // transport address of each member
+	// schedulers names each member's scheduler, from its metadata.
+	schedulers map[sched.NodeID]string
 
 	// mu orders the policy's events and guards the job state and the
 	// lent-task records.
@@ -88,6 +90,8 @@ type Node struct {
 	stealRequests atomic.Int64
 	stealAnswers  atomic.Int64
 	stealWait     atomic.Int64
+	statusSent    atomic.Int64
+	statusBytes   atomic.Int64
 	remoteSteals  atomic.Int64
 	tasksSent     atomic.Int64
 	tasksReceived atomic.Int64
@@ -136,17 +140,18 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("--bind %q: want HOST:PORT: %w", cfg.Bind, err)
 	}
 	n := &Node{
-		cfg:      cfg,
-		name:     sched.NodeID(cfg.Name),
-		log:      cfg.Logger.With("node", cfg.Name),
-		peers:    map[sched.NodeID]string{},
-		lent:     map[uint64]*lentTask{},
-		borrowed: map[*sched.Header]loan{},
-		fishedAt: map[sched.NodeID]time.Time{},
-		pushed:   make(chan struct{}, 1),
-		shutdown: make(chan struct{}),
-		tickStop: make(chan struct{}),
-		tickDone: make(chan struct{}),
+		cfg:        cfg,
+		name:       sched.NodeID(cfg.Name),
+		log:        cfg.Logger.With("node", cfg.Name),
+		peers:      map[sched.NodeID]string{},
+		schedulers: map[sched.NodeID]string{},
+		lent:       map[uint64]*lentTask{},
+		borrowed:   map[*sched.Header]loan{},
+		fishedAt:   map[sched.NodeID]time.Time{},
+		pushed:     make(chan struct{}, 1),
+		shutdown:   make(chan struct{}),
+		tickStop:   make(chan struct{}),
+		tickDone:   make(chan struct{}),
 	}
 	n.rt = tsys.New(tsys.Workers(cfg.Workers), tsys.Inline(cfg.Inline))
 	n.policy = noPolicy{}
@@ -165,7 +170,7 @@ func Start(cfg Config) (*Node, error) {
 	}
 	n.ml, err = membership.Start(membership.Config{
 		Name: cfg.Name, Bind: cfg.Bind, Join: cfg.Join, Key: cfg.Key, Fast: cfg.Fast, Logger: n.log,
-		Meta: membership.Meta{Transport: n.tr.Addr(), Zone: cfg.Zone, Version: membership.ProtocolVersion},
+		Meta: membership.Meta{Transport: n.tr.Addr(), Zone: cfg.Zone, Version: membership.ProtocolVersion, Scheduler: n.policy.Name()},
 	}, n.onMember)
 	if err != nil {
 		n.tr.Close()
@@ -201,6 +206,20 @@ func (n *Node) Members() []string {
 		out = append(out, m.Name)
 	}
 	return out
+}
+
+// checkSchedulers returns an error naming the first member whose scheduler
+// differs from this node's: a job run across them would measure neither.
+func (n *Node) checkSchedulers() error {
+	n.peersMu.RLock()
+	defer n.peersMu.RUnlock()
+	mine := n.policy.Name()
+	for id, theirs := range n.schedulers {
+		if theirs != mine {
+			return fmt.Errorf("node %s runs scheduler %q, this node %q: start every node of a cluster with the same --sched", id, theirs, mine)
+		}
+	}
+	return nil
 }
 
 // Reachable reports how many other members this node can send tasks to:
@@ -256,6 +275,7 @@ func (n *Node) onMember(ev membership.Event) {
 		n.peersMu.Lock()
 		_, known := n.peers[id]
 		n.peers[id] = meta.Transport
+		n.schedulers[id] = meta.Scheduler
 		n.peersMu.Unlock()
 		n.event(func(now time.Time) []sched.Action {
 			var acts []sched.Action
@@ -267,6 +287,7 @@ func (n *Node) onMember(ev membership.Event) {
 	case membership.Left:
 		n.peersMu.Lock()
 		delete(n.peers, id)
+		delete(n.schedulers, id)
 		n.peersMu.Unlock()
 		n.mu.Lock()
 		now := time.Now()
@@ -335,8 +356,8 @@ func (n *Node) advise() {
 	switch {
 	case !a.HungryAfter.Before(sched.Never):
 		n.hungryAfter.Store(math.MaxInt64)
-	case a.HungryAfter.IsZero():
-		n.hungryAfter.Store(0)
+	case a.HungryAfter.Before(time.Unix(0, 1)):
+		n.hungryAfter.Store(0) // the zero time, or any time long past
 	default:
 		n.hungryAfter.Store(a.HungryAfter.UnixNano())
 	}
@@ -376,6 +397,8 @@ func (n *Node) act(acts []sched.Action) {
 			n.push(a.Node, a.Count)
 		case sched.Refuse:
 			n.refuse(a.Node)
+		case sched.Report:
+			n.reportLoad()
 		}
 	}
 }

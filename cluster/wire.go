@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
 )
 
 // The vocabulary nodes speak, carried by package transport as typed bodies.
@@ -19,6 +21,7 @@ const (
 	msgJobReport                                                       // a node's counters for a job that ended
 	msgJobFailed                                                       // a task of the job failed on the sender
 	msgShutdown                                                        // the receiver is asked to stop
+	msgLoadReport                                                      // the sender's load, for a balancing scheduler
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -98,6 +101,12 @@ type jobFailed struct {
 // shutdown asks the receiver to stop.
 type shutdown struct{}
 
+// loadReport tells the receiver the sender's load during Job.
+type loadReport struct {
+	Job  uint64
+	Load sched.Load
+}
+
 func (*stealRequest) msgType() transport.MsgType { return msgStealRequest }
 func (*stealReply) msgType() transport.MsgType   { return msgStealReply }
 func (*result) msgType() transport.MsgType       { return msgResult }
@@ -106,6 +115,7 @@ func (*jobEnd) msgType() transport.MsgType       { return msgJobEnd }
 func (*jobReport) msgType() transport.MsgType    { return msgJobReport }
 func (*jobFailed) msgType() transport.MsgType    { return msgJobFailed }
 func (*shutdown) msgType() transport.MsgType     { return msgShutdown }
+func (*loadReport) msgType() transport.MsgType   { return msgLoadReport }
 
 func (m *stealRequest) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
@@ -209,6 +219,35 @@ func (m *jobFailed) decode(d *wire.Decoder) {
 func (*shutdown) appendTo(b []byte) []byte { return b }
 func (*shutdown) decode(*wire.Decoder)     {}
 
+func (m *loadReport) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = wire.AppendUvarint(b, uint64(max(m.Load.Ready, 0)))
+	b = wire.AppendUvarint(b, uint64(max(m.Load.Workers, 0)))
+	b = wire.AppendUvarint(b, uint64(max(m.Load.Idle, 0)))
+	return wire.AppendUvarint(b, math.Float64bits(m.Load.Rate))
+}
+
+// decode reads a load; counts past 2^31 and a rate that is not a finite,
+// non-negative number are refused: no node sends them.
+func (m *loadReport) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	count := func(what string) int {
+		v := d.Uvarint(what)
+		if v > math.MaxInt32 {
+			d.Fail("%s %d out of range", what, v)
+		}
+		return int(v)
+	}
+	m.Load.Ready = count("ready count")
+	m.Load.Workers = count("workers")
+	m.Load.Idle = count("idle workers")
+	r := math.Float64frombits(d.Uvarint("rate"))
+	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		d.Fail("rate %v is not a finite number of at least 0", r)
+	}
+	m.Load.Rate = r
+}
+
 // vocabulary makes an empty message of each type, in the order of the
 // types from msgStealRequest on.
 var vocabulary = [...]func() message{
@@ -220,6 +259,7 @@ var vocabulary = [...]func() message{
 	func() message { return new(jobReport) },
 	func() message { return new(jobFailed) },
 	func() message { return new(shutdown) },
+	func() message { return new(loadReport) },
 }
 
 // encodeMessage makes the transport message of m.

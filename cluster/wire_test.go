@@ -3,12 +3,14 @@ package cluster
 import (
 	"bytes"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
 )
 
 // sampleMessages holds one message of every type, with every field set.
@@ -24,6 +26,7 @@ func sampleMessages() []message {
 		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`)},
 		&jobFailed{Job: 9, Err: "task panicked"},
 		&shutdown{},
+		&loadReport{Job: 9, Load: sched.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75}},
 	}
 }
 
@@ -57,7 +60,10 @@ func TestMessageLimits(t *testing.T) {
 	long := strings.Repeat("k", maxStringLen+1)
 	many := wire.AppendUvarint(wire.AppendUvarint(wire.AppendUvarint(nil, 1), 2), maxTasks+1)
 	cases := map[string]*transport.Message{
-		"unknown type":          {Type: msgShutdown + 1},
+		"unknown type":          {Type: msgLoadReport + 1},
+		"NaN rate":              encodeMessage(&loadReport{Load: sched.Load{Rate: math.NaN()}}),
+		"negative rate":         encodeMessage(&loadReport{Load: sched.Load{Rate: -1}}),
+		"huge ready count":      {Type: msgLoadReport, Body: wire.AppendUvarint([]byte{1}, 1<<40)},
 		"long address":          encodeMessage(&stealRequest{ReplyTo: long}),
 		"long task name":        encodeMessage(&stealReply{Tasks: []taskRecord{{Kind: long}}}),
 		"too many tasks":        {Type: msgStealReply, Body: many},

@@ -39,6 +39,9 @@ const (
 	// Defer: keep node Action.Node's request unanswered for now; the
 	// policy answers it later with a Give (from Pushed) or a Refuse.
 	Defer
+	// Report: send this node's load to every peer (a status message
+	// each; the peers hear it as LoadReport).
+	Report
 )
 
 // Action is a policy's answer to an event. The engine that hosts the policy

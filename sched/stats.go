@@ -4,22 +4,24 @@ package sched
 // The JSON names are part of the command line's --json contract: add, never
 // rename.
 type Stats struct {
-	Spawns        int64 `json:"spawns"`         // spawn calls, inlined or not
-	Inlined       int64 `json:"inlined"`        // spawns that ran as a direct call
-	TasksRun      int64 `json:"tasks_run"`      // task frames run to completion here
-	LocalSteals   int64 `json:"local_steals"`   // tasks taken from another worker of this node
-	StealAttempts int64 `json:"steal_attempts"` // local steal attempts, successful or not
-	RemoteSteals  int64 `json:"remote_steals"`  // tasks obtained from another node
-	TasksSent     int64 `json:"tasks_sent"`     // tasks lent to another node
-	TasksReceived int64 `json:"tasks_received"` // tasks borrowed from another node
-	BytesSent     int64 `json:"bytes_sent"`     // bytes written to other nodes
-	MessagesSent  int64 `json:"messages_sent"`  // frames written to other nodes
-	MaxDeque      int64 `json:"max_deque"`      // largest deque length seen at a push
-	BlockedWaits  int64 `json:"blocked_waits"`  // Gets that had to park the task
-	IdleNanos     int64 `json:"idle_ns"`        // time workers spent looking for work or parked
-	StealRequests int64 `json:"steal_requests"` // requests for work sent to other nodes
-	StealAnswers  int64 `json:"steal_answers"`  // ... answered, with tasks or without
-	StealWaitNs   int64 `json:"steal_wait_ns"`  // time from each request to its answer, summed
+	Spawns        int64 `json:"spawns"`          // spawn calls, inlined or not
+	Inlined       int64 `json:"inlined"`         // spawns that ran as a direct call
+	TasksRun      int64 `json:"tasks_run"`       // task frames run to completion here
+	LocalSteals   int64 `json:"local_steals"`    // tasks taken from another worker of this node
+	StealAttempts int64 `json:"steal_attempts"`  // local steal attempts, successful or not
+	RemoteSteals  int64 `json:"remote_steals"`   // tasks obtained from another node
+	TasksSent     int64 `json:"tasks_sent"`      // tasks lent to another node
+	TasksReceived int64 `json:"tasks_received"`  // tasks borrowed from another node
+	BytesSent     int64 `json:"bytes_sent"`      // bytes written to other nodes
+	MessagesSent  int64 `json:"messages_sent"`   // frames written to other nodes
+	MaxDeque      int64 `json:"max_deque"`       // largest deque length seen at a push
+	BlockedWaits  int64 `json:"blocked_waits"`   // Gets that had to park the task
+	IdleNanos     int64 `json:"idle_ns"`         // time workers spent looking for work or parked
+	StealRequests int64 `json:"steal_requests"`  // requests for work sent to other nodes
+	StealAnswers  int64 `json:"steal_answers"`   // ... answered, with tasks or without
+	StealWaitNs   int64 `json:"steal_wait_ns"`   // time from each request to its answer, summed
+	StatusSent    int64 `json:"status_messages"` // load reports sent to other nodes (balancing)
+	StatusBytes   int64 `json:"status_bytes"`    // ... their bytes
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -39,6 +41,8 @@ func (s *Stats) Add(o Stats) {
 	s.StealRequests += o.StealRequests
 	s.StealAnswers += o.StealAnswers
 	s.StealWaitNs += o.StealWaitNs
+	s.StatusSent += o.StatusSent
+	s.StatusBytes += o.StatusBytes
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
 }
 

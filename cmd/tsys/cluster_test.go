@@ -130,6 +130,43 @@ func TestClusterStealsInBatches(t *testing.T) {
 	}
 }
 
+// TestBalanceGivesSingleNodeAnswers: the balancing scheduler on 2 to 4
+// nodes gives the published or serial answers of every app, moves work,
+// and counts its status messages apart from tasks.
+func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
+	for _, n := range []string{"2", "4"} {
+		for _, args := range [][]string{
+			{"ep", "--class", "S"},
+			{"uts", "--tree", "T5"},
+			{"rt", "-w", "120", "-h", "90", "--samples", "1", "--leaf", "128", "-o", filepath.Join(t.TempDir(), "b.png")},
+			{"fib", "-n", "27"},
+			{"nqueens", "-n", "10"},
+		} {
+			obj := tsysRun(t, append(args, "--workers", "1", "--nodes", n, "--sched", "balance")...)
+			if obj["verified"] != true || fmt.Sprint(obj["nodes"]) != n || obj["scheduler"] != "balance" {
+				t.Errorf("%v on %s nodes: verified=%v nodes=%v scheduler=%v", args[0], n, obj["verified"], obj["nodes"], obj["scheduler"])
+			}
+			if stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0 || stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
+				t.Errorf("%v on %s nodes: no status traffic, or tasks lost: %v", args[0], n, obj["stats"])
+			}
+		}
+	}
+}
+
+// TestOtherSchedulerRefused: a job is not begun across nodes that run
+// different schedulers, and the error names both.
+func TestOtherSchedulerRefused(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--sched", "balance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tsysBin, "run", "ep", "--class", "S", "--workers", "1", "--join", seed.gossip, "--sched", "fishing:load")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `runs scheduler "balance", this node "fishing:load"`) {
+		t.Fatalf("a fishing job on a balancing node: %v\n%s", err, out)
+	}
+}
+
 // node is a `tsys node` process.
 type node struct {
 	cmd    *exec.Cmd

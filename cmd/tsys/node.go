@@ -25,7 +25,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers")
 	zone := fs.String("zone", "", "zone label, for --sched fishing:zone")
 	keyFile := fs.String("key-file", "", "cluster key file (without one, the node listens on loopback only)")
-	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:random|load|zone] or local")
+	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:OPTIONS], balance[:OPTIONS] or local")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")
 	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tsys-go/tsys/balance"
 	"github.com/tsys-go/tsys/fishing"
 	"github.com/tsys-go/tsys/sched"
 )
@@ -20,7 +21,8 @@ func (p nodePolicy) name() string {
 	return p("", "").Name()
 }
 
-// parseScheduler reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams).
+// parseScheduler reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams)
+// | balance[:OPTIONS] (balance.ParseParams).
 func parseScheduler(s string) (nodePolicy, error) {
 	name, arg, _ := strings.Cut(s, ":")
 	switch name {
@@ -35,8 +37,14 @@ func parseScheduler(s string) (nodePolicy, error) {
 			return nil, fmt.Errorf("--sched %s: %w", s, err)
 		}
 		return func(self sched.NodeID, zone string) sched.Policy { return fishing.New(self, zone, p) }, nil
-	case "balance", "ratebalance":
-		return nil, fmt.Errorf("--sched %s: the balancing schedulers are not built yet; use local or fishing[:random|load|zone]", name)
+	case "balance":
+		p, err := balance.ParseParams(arg)
+		if err != nil {
+			return nil, fmt.Errorf("--sched %s: %w", s, err)
+		}
+		return func(self sched.NodeID, _ string) sched.Policy { return balance.New(self, p) }, nil
+	case "ratebalance":
+		return nil, fmt.Errorf("--sched ratebalance: the rate-aware balancer is not built yet; use local, fishing[:OPTIONS] or balance[:OPTIONS]")
 	}
-	return nil, fmt.Errorf("unknown scheduler %q: want local or fishing[:random|load|zone]", s)
+	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS] or balance[:limit=L,period=P]", s)
 }

@@ -38,15 +38,20 @@ type Load = sched.Load
 //	4 bytes     Load.Idle     (int32)
 //	4 bytes     Load.Rate     (float32 bits)
 //	[1 byte]    flags, internal (bit 0: the node is leaving); absent = 0
+//	[uvarint]   len(Scheduler), then its bytes; absent = "" (after the flags,
+//	            which are then written even when 0)
 //
 // The version is the second byte so that any future layout can still be read
-// far enough to report a version mismatch. Bytes after the flags are ignored
+// far enough to report a version mismatch. Bytes after the scheduler are ignored
 // (room for fields a later version may append).
 type Meta struct {
 	Transport string // task-transport address (host:port) of the node
 	Zone      string // free-form locality label
 	Version   uint8  // protocol version; 0 in Config means ProtocolVersion
 	Load      Load
+	// Scheduler names the node's scheduler (its policy's Name), so that
+	// a job is not begun across nodes that schedule differently.
+	Scheduler string
 }
 
 // ErrMetaTooLarge is returned when a Meta does not fit in MaxMetaSize bytes.
@@ -64,7 +69,7 @@ const flagLeaving = 1
 func (m Meta) MarshalBinary() ([]byte, error) { return encodeMeta(m, 0) }
 
 func encodeMeta(m Meta, flags byte) ([]byte, error) {
-	n := 2 + binary.MaxVarintLen64*2 + len(m.Transport) + len(m.Zone) + 17
+	n := 2 + binary.MaxVarintLen64*3 + len(m.Transport) + len(m.Zone) + len(m.Scheduler) + 17
 	b := make([]byte, 0, n)
 	b = append(b, metaMagic, m.Version)
 	b = binary.AppendUvarint(b, uint64(len(m.Transport)))
@@ -75,8 +80,12 @@ func encodeMeta(m Meta, flags byte) ([]byte, error) {
 	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Workers))
 	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Idle))
 	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(m.Load.Rate)))
-	if flags != 0 {
+	if flags != 0 || m.Scheduler != "" {
 		b = append(b, flags)
+	}
+	if m.Scheduler != "" {
+		b = binary.AppendUvarint(b, uint64(len(m.Scheduler)))
+		b = append(b, m.Scheduler...)
 	}
 	// One byte stays free for the flags, so that Leave can always mark the
 	// node as leaving.
@@ -140,6 +149,12 @@ func decodeMeta(b []byte) (Meta, byte, error) {
 	var flags byte
 	if len(rest) > 16 {
 		flags = rest[16]
+		rest = rest[17:]
+		if len(rest) > 0 {
+			if out.Scheduler, err = str("scheduler"); err != nil {
+				return Meta{}, 0, err
+			}
+		}
 	}
 	return out, flags, nil
 }

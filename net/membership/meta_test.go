@@ -19,6 +19,7 @@ func TestMetaRoundTrip(t *testing.T) {
 	for _, m := range []Meta{
 		{},
 		{Transport: "10.0.0.1:7000", Zone: "eu-west-1a", Version: ProtocolVersion, Load: Load{Ready: 12, Workers: 8, Idle: 3, Rate: 1234.5}},
+		{Transport: "10.0.0.1:7000", Version: ProtocolVersion, Scheduler: "fishing:random"},
 		{Transport: strings.Repeat("t", 300), Zone: strings.Repeat("z", 150), Version: 255, Load: Load{Ready: 0, Workers: math.MaxInt32, Idle: 1, Rate: 0.25}},
 	} {
 		b, err := m.MarshalBinary()
@@ -35,15 +36,29 @@ func TestMetaRoundTrip(t *testing.T) {
 		if v, ok := peekVersion(b); !ok || v != m.Version {
 			t.Errorf("peekVersion = %d %v", v, ok)
 		}
-		// Every strict prefix fails cleanly.
+		// Every strict prefix fails cleanly, but for those that end where
+		// the optional fields begin: the meta of an older node.
+		noSched := m
+		noSched.Scheduler = ""
+		base, _ := noSched.MarshalBinary()
 		for i := range b {
 			var p Meta
-			if err := p.UnmarshalBinary(b[:i]); !errors.Is(err, ErrBadMeta) {
+			err := p.UnmarshalBinary(b[:i])
+			if (i == len(base) || i == len(base)+1) && m.Scheduler != "" {
+				if err != nil || p != noSched {
+					t.Fatalf("prefix %d of %d, an older node's meta: %+v, %v", i, len(b), p, err)
+				}
+				continue
+			}
+			if !errors.Is(err, ErrBadMeta) {
 				t.Fatalf("prefix %d of %d: err %v", i, len(b), err)
 			}
 		}
-		// Trailing bytes are room for future fields.
-		if err := got.UnmarshalBinary(append(b, 1, 2, 3)); err != nil || got != m {
+		// Bytes after the scheduler are room for future fields.
+		withSched := m
+		withSched.Scheduler = "balance"
+		sb, _ := withSched.MarshalBinary()
+		if err := got.UnmarshalBinary(append(sb, 1, 2, 3)); err != nil || got != withSched {
 			t.Errorf("trailing bytes: %v %+v", err, got)
 		}
 	}

@@ -1,0 +1,215 @@
+package balance
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// The defaults of Params; doc.go says why.
+const (
+	DefaultLimit  = 1
+	DefaultPeriod = 5 * time.Millisecond
+)
+
+// Params tunes a balancing policy. A zero field takes its default.
+type Params struct {
+	// Limit: a node whose ready count is below it receives one task from
+	// each node that holds more (default 1).
+	Limit int
+	// Period is how often a node reports its load to every peer (default
+	// 5 ms).
+	Period time.Duration
+}
+
+func (p Params) withDefaults() Params {
+	if p.Limit <= 0 {
+		p.Limit = DefaultLimit
+	}
+	if p.Period <= 0 {
+		p.Period = DefaultPeriod
+	}
+	return p
+}
+
+// ParseParams reads the options of --sched balance:OPTIONS, a comma-
+// separated list of limit=N and period=D (a Go duration).
+func ParseParams(s string) (Params, error) {
+	var p Params
+	if s == "" {
+		return p.withDefaults(), nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		key, val, _ := strings.Cut(item, "=")
+		switch key {
+		case "limit":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return p, fmt.Errorf("balance option limit=%q: want a whole number of at least 1", val)
+			}
+			p.Limit = n
+		case "period":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return p, fmt.Errorf("balance option period=%q: want a positive duration such as 5ms", val)
+			}
+			p.Period = d
+		default:
+			return p, fmt.Errorf("unknown balance option %q: want limit=N or period=D", item)
+		}
+	}
+	return p.withDefaults(), nil
+}
+
+// Policy is the balancing scheduler of one node. It implements
+// sched.Policy.
+type Policy struct {
+	self sched.NodeID
+	p    Params
+
+	peers      map[sched.NodeID]*peer
+	ready      int       // this node's ready count at the last tick
+	nextReport time.Time // when the periodic report is due
+	lastReport time.Time // when the node last reported
+	advice     sched.Advice
+	stats      Stats
+}
+
+// peer is what the policy knows of another node.
+type peer struct {
+	ready int
+	// served: this node gave the peer a task since the peer's last
+	// report, so it gives no more until the next one.
+	served bool
+	heard  bool
+}
+
+// Stats counts what a policy did.
+type Stats struct {
+	Reports int64 // load reports sent (each to every peer)
+	Gives   int64 // tasks given to a peer below the limit
+}
+
+// New makes the balancing policy of node self. Zero fields of p take their
+// defaults.
+func New(self sched.NodeID, p Params) *Policy {
+	s := &Policy{self: self, p: p.withDefaults(), peers: map[sched.NodeID]*peer{}}
+	s.settle(time.Time{})
+	return s
+}
+
+// Params reports the parameters in use.
+func (s *Policy) Params() Params { return s.p }
+
+// Stats reports the policy's counters.
+func (s *Policy) Stats() Stats { return s.stats }
+
+// Name implements sched.Policy.
+func (s *Policy) Name() string { return "balance" }
+
+// Advice implements sched.Policy.
+func (s *Policy) Advice() sched.Advice { return s.advice }
+
+// Tick implements sched.Policy: report the load every Period, and give
+// to the peers below the limit that have not been served since they
+// reported.
+func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
+	s.ready = self.Ready
+	var as []sched.Action
+	if !now.Before(s.nextReport) {
+		as = append(as, s.report(now))
+	}
+	for id, pr := range s.peers {
+		as = s.maybeGive(as, id, pr)
+	}
+	s.settle(now)
+	return as
+}
+
+// Hungry implements sched.Policy: a node out of work says so at once
+// (at most every Period/4), rather than at its next periodic report.
+func (s *Policy) Hungry(now time.Time) []sched.Action {
+	s.ready = 0
+	defer s.settle(now)
+	if now.Sub(s.lastReport) < s.p.Period/4 {
+		return nil
+	}
+	return []sched.Action{s.report(now)}
+}
+
+// LoadReport implements sched.Policy: remember the peer's ready count, and
+// give it a task if it is below the limit and this node holds more.
+func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
+	pr, ok := s.peers[from]
+	if !ok {
+		return nil
+	}
+	pr.ready, pr.served, pr.heard = l.Ready, false, true
+	as := s.maybeGive(nil, from, pr)
+	s.settle(now)
+	return as
+}
+
+// maybeGive appends a Give of one task to pr when it is below the limit,
+// this node holds more, and it was not served since its last report.
+func (s *Policy) maybeGive(as []sched.Action, id sched.NodeID, pr *peer) []sched.Action {
+	if !pr.heard || pr.served || pr.ready >= s.p.Limit || s.ready <= pr.ready {
+		return as
+	}
+	pr.served = true
+	s.ready-- // the task leaves; the next report says how many are left
+	s.stats.Gives++
+	return append(as, sched.Action{Kind: sched.Give, Node: id, Count: 1})
+}
+
+// report counts a load report to every peer and schedules the next.
+func (s *Policy) report(now time.Time) sched.Action {
+	s.lastReport = now
+	s.nextReport = now.Add(s.p.Period)
+	s.stats.Reports++
+	return sched.Action{Kind: sched.Report}
+}
+
+// Membership implements sched.Policy.
+func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
+	switch {
+	case ev.Node == s.self:
+	case ev.Joined:
+		if _, ok := s.peers[ev.Node]; !ok {
+			s.peers[ev.Node] = &peer{}
+		}
+	default:
+		delete(s.peers, ev.Node)
+	}
+	s.settle(now)
+	return nil
+}
+
+// StealRequest implements sched.Policy: a balancing node answers no
+// request (a fishing node is refused when a job starts; one that asks
+// anyway gets nothing).
+func (s *Policy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
+	return sched.Action{Kind: sched.Refuse, Node: from}
+}
+
+// StealReply implements sched.Policy: tasks pushed to this node arrive as
+// answers to no request; the next report tells the others.
+func (s *Policy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
+
+// Pushed implements sched.Policy: nothing is deferred.
+func (s *Policy) Pushed(time.Time, int) []sched.Action { return nil }
+
+// settle recomputes the advice: a hungry worker is worth hearing from when
+// a report may go out.
+func (s *Policy) settle(time.Time) {
+	s.advice = sched.Advice{}
+	switch {
+	case len(s.peers) == 0:
+		s.advice.HungryAfter = sched.Never
+	case !s.lastReport.IsZero():
+		s.advice.HungryAfter = s.lastReport.Add(s.p.Period / 4)
+	}
+}

@@ -1,0 +1,137 @@
+package balance
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+var _ sched.Policy = (*Policy)(nil)
+
+var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func ms(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+
+func newPolicy(peers ...sched.NodeID) *Policy {
+	s := New("self", Params{Limit: 2, Period: 4 * time.Millisecond})
+	for _, p := range peers {
+		s.Membership(t0, sched.MemberEvent{Node: p, Joined: true})
+	}
+	return s
+}
+
+var report = sched.Action{Kind: sched.Report}
+
+func give(n sched.NodeID) sched.Action { return sched.Action{Kind: sched.Give, Node: n, Count: 1} }
+
+// TestReportsEveryPeriod: a report at the first tick, then one per Period.
+func TestReportsEveryPeriod(t *testing.T) {
+	s := newPolicy("p")
+	var times []int
+	for i := 0; i <= 12; i++ {
+		if as := s.Tick(ms(i), sched.Load{Ready: 5}); len(as) > 0 {
+			if !reflect.DeepEqual(as, []sched.Action{report}) {
+				t.Fatalf("tick %d: %v", i, as)
+			}
+			times = append(times, i)
+		}
+	}
+	if want := []int{0, 4, 8, 12}; !reflect.DeepEqual(times, want) {
+		t.Fatalf("reports at %v ms, want %v", times, want)
+	}
+}
+
+// TestGivesOneTaskPerReportBelowTheLimit: a peer below the limit gets one
+// task per report it sends, from a node that holds more, and none from a
+// node that holds no more than it.
+func TestGivesOneTaskPerReportBelowTheLimit(t *testing.T) {
+	s := newPolicy("p", "q")
+	s.Tick(ms(0), sched.Load{Ready: 6})
+	if as := s.LoadReport(ms(1), "p", sched.Load{Ready: 1}); !reflect.DeepEqual(as, []sched.Action{give("p")}) {
+		t.Fatalf("report below the limit: %v", as)
+	}
+	// No more until p reports again, ticks or not.
+	if as := s.Tick(ms(2), sched.Load{Ready: 5}); as != nil {
+		t.Fatalf("tick after giving: %v", as)
+	}
+	if as := s.LoadReport(ms(3), "p", sched.Load{Ready: 0}); !reflect.DeepEqual(as, []sched.Action{give("p")}) {
+		t.Fatalf("second report below the limit: %v", as)
+	}
+	if as := s.LoadReport(ms(3), "q", sched.Load{Ready: 2}); as != nil {
+		t.Fatalf("a peer at the limit got %v", as)
+	}
+	// A node no richer than the peer gives nothing.
+	poor := newPolicy("p")
+	poor.Tick(ms(0), sched.Load{Ready: 1})
+	if as := poor.LoadReport(ms(1), "p", sched.Load{Ready: 1}); as != nil {
+		t.Fatalf("a node with as few tasks gave %v", as)
+	}
+	// The tick gives to a peer whose report came while this node had none.
+	if as := poor.Tick(ms(2), sched.Load{Ready: 4}); !reflect.DeepEqual(as, []sched.Action{give("p")}) {
+		t.Fatalf("tick once richer: %v", as)
+	}
+	if st := s.Stats(); st.Gives != 2 || st.Reports != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestHungryReportsAtOnce: a node out of work reports without waiting for
+// its period, at most every Period/4, and its advice says when.
+func TestHungryReportsAtOnce(t *testing.T) {
+	s := newPolicy("p")
+	if as := s.Hungry(ms(0)); !reflect.DeepEqual(as, []sched.Action{report}) {
+		t.Fatalf("first hunger: %v", as)
+	}
+	if g := s.Advice().HungryAfter; !g.Equal(ms(1)) {
+		t.Fatalf("HungryAfter %v, want 1 ms", g.Sub(t0))
+	}
+	if as := s.Hungry(t0.Add(500 * time.Microsecond)); as != nil {
+		t.Fatalf("hunger within Period/4: %v", as)
+	}
+	if as := s.Hungry(ms(1)); !reflect.DeepEqual(as, []sched.Action{report}) {
+		t.Fatalf("hunger after Period/4: %v", as)
+	}
+	// Without peers there is nobody to tell.
+	if g := New("alone", Params{}).Advice().HungryAfter; g.Before(sched.Never) {
+		t.Fatalf("a lone node advises %v", g)
+	}
+}
+
+// TestPeersComeAndGo: reports from strangers and from departed peers are
+// ignored; requests are refused.
+func TestPeersComeAndGo(t *testing.T) {
+	s := newPolicy("p")
+	s.Tick(ms(0), sched.Load{Ready: 9})
+	if as := s.LoadReport(ms(1), "stranger", sched.Load{}); as != nil {
+		t.Fatalf("a stranger got %v", as)
+	}
+	s.Membership(ms(1), sched.MemberEvent{Node: "p"})
+	if as := s.LoadReport(ms(2), "p", sched.Load{}); as != nil {
+		t.Fatalf("a departed peer got %v", as)
+	}
+	if a := s.StealRequest(ms(2), "p", 1, 9); a.Kind != sched.Refuse {
+		t.Fatalf("StealRequest = %+v", a)
+	}
+}
+
+func TestParseParams(t *testing.T) {
+	p, err := ParseParams("limit=3,period=20ms")
+	if err != nil || p != (Params{Limit: 3, Period: 20 * time.Millisecond}) {
+		t.Fatalf("%+v, %v", p, err)
+	}
+	if p, _ := ParseParams(""); p != (Params{Limit: DefaultLimit, Period: DefaultPeriod}) {
+		t.Fatalf("defaults %+v", p)
+	}
+	for in, msg := range map[string]string{
+		"limit=0":      `limit="0": want a whole number`,
+		"period=never": `period="never": want a positive duration`,
+		"greed=2":      `unknown balance option "greed=2"`,
+	} {
+		if _, err := ParseParams(in); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: %v, want %q", in, err, msg)
+		}
+	}
+}
