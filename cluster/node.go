@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
@@ -71,7 +72,8 @@ type Node struct {
 	// (0: now; math.MaxInt64: only another event can help), so that idle
 	// workers learn it from one atomic load rather than the lock.
 	hungryAfter atomic.Int64
-	// rate measures Load.Rate; only the tick goroutine uses it.
+	// useful and rate measure Load.Rate; only the tick goroutine uses them.
+	useful   sched.UsefulWork
 	rate     sched.RateMeter
 	job      uint64
 	rootOf   sched.NodeID // root node of the job being served
@@ -329,7 +331,8 @@ func (n *Node) tick() {
 		case <-t.C:
 			now := time.Now()
 			l := n.pool.Load()
-			l.Rate = n.rate.Observe(now, n.pool.BusyTime(now))
+			cpu, cpuOK := cputime.Process()
+			l.Rate = n.rate.Observe(now, n.useful.Add(n.pool.BusyTime(now), cpu, cpuOK))
 			n.event(func(now time.Time) []sched.Action { return n.policy.Tick(now, l) })
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now

@@ -12,9 +12,10 @@ type Load struct {
 	Workers int // workers of the node
 	Idle    int // workers parked for want of work
 	// Rate is the useful work the node completes: worker-seconds spent
-	// running tasks per second of wall time, filtered (RateMeter). A node
-	// of W busy workers on dedicated cores approaches W; competing load,
-	// a slower machine or starvation show as less.
+	// running tasks, as far as the CPU ran them (UsefulWork), per second
+	// of wall time, filtered (RateMeter). A node of W busy workers on
+	// dedicated cores approaches W; competing load, a slower machine or
+	// starvation show as less.
 	Rate float64
 }
 

@@ -52,3 +52,35 @@ func (m *RateMeter) Observe(now time.Time, busy time.Duration) float64 {
 
 // Rate returns the last smoothed rate.
 func (m *RateMeter) Rate() float64 { return m.rate }
+
+// UsefulWork accumulates the work a node really did: in each interval
+// between readings, its workers' busy time, but no more than the CPU time
+// the process got. A worker that shares its core with a competing process
+// is busy the whole time and does half the work; CPU time alone would count
+// the runtime's own threads of an idle node. Feed RateMeter its Total.
+type UsefulWork struct {
+	lastBusy, lastCPU time.Duration
+	total             time.Duration
+	primed            bool
+}
+
+// Add takes cumulative readings of busy time and process CPU time (cpuOK
+// false: the platform gives none, and busy time counts alone) and returns
+// the useful work so far. Readings that go down (a new run) start the
+// intervals over.
+func (u *UsefulWork) Add(busy, cpu time.Duration, cpuOK bool) time.Duration {
+	if !cpuOK {
+		cpu = u.lastCPU // unknown: it does not limit the interval
+	}
+	if !u.primed || busy < u.lastBusy || cpu < u.lastCPU {
+		u.lastBusy, u.lastCPU, u.primed = busy, cpu, true
+		return u.total
+	}
+	d := busy - u.lastBusy
+	if cpuOK {
+		d = min(d, cpu-u.lastCPU)
+	}
+	u.total += d
+	u.lastBusy, u.lastCPU = busy, cpu
+	return u.total
+}

@@ -42,3 +42,25 @@ func TestRateMeterSettlesOnTheBusyFraction(t *testing.T) {
 		t.Fatalf("rate %.3f after the restart, want 0.5", got)
 	}
 }
+
+// TestUsefulWorkIsBusyTimeTheCPURan: a worker busy all the time on a core
+// it shares does half the work; CPU time beyond the busy time (the
+// runtime's own threads) counts for nothing.
+func TestUsefulWorkIsBusyTimeTheCPURan(t *testing.T) {
+	var u UsefulWork
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	u.Add(0, 0, true)
+	if got := u.Add(ms(100), ms(50), true); got != ms(50) {
+		t.Fatalf("busy 100 ms with 50 ms of CPU: %v useful", got)
+	}
+	if got := u.Add(ms(110), ms(150), true); got != ms(60) {
+		t.Fatalf("busy 10 ms with 100 ms of CPU: %v useful, want 60ms", got)
+	}
+	if got := u.Add(ms(130), 0, false); got != ms(80) {
+		t.Fatalf("without CPU time, busy time alone: %v", got)
+	}
+	// A new run: busy time starts over; the total stays.
+	if got := u.Add(0, ms(200), true); got != ms(80) {
+		t.Fatalf("restart: %v", got)
+	}
+}
