@@ -107,6 +107,7 @@ func (n *Node) resetCounters() {
 	n.tasksSent.Store(0)
 	n.tasksReceived.Store(0)
 	n.trBase = n.tr.Stats()
+	n.usefulBase.Store(n.usefulNow.Load())
 }
 
 // counters are the node's network counters since resetCounters.
@@ -119,6 +120,7 @@ func (n *Node) counters() sched.Stats {
 		StealRequests: n.stealRequests.Load(),
 		StealAnswers:  n.stealAnswers.Load(),
 		StealWaitNs:   n.stealWait.Load(),
+		UsefulNs:      n.usefulNow.Load() - n.usefulBase.Load(),
 		TasksSent:     n.tasksSent.Load(),
 		TasksReceived: n.tasksReceived.Load(),
 		BytesSent:     int64(ts.BytesSent - n.trBase.BytesSent),

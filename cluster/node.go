@@ -73,14 +73,17 @@ type Node struct {
 	// workers learn it from one atomic load rather than the lock.
 	hungryAfter atomic.Int64
 	// useful and rate measure Load.Rate; only the tick goroutine uses them.
-	useful   sched.UsefulWork
-	rate     sched.RateMeter
-	job      uint64
-	rootOf   sched.NodeID // root node of the job being served
-	lent     map[uint64]*lentTask
-	borrowed map[*sched.Header]loan
-	serving  *serving
-	reports  chan NodeReport
+	useful sched.UsefulWork
+	rate   sched.RateMeter
+	// usefulNow is the useful work so far, published by each tick for the
+	// job's counters; usefulBase is its value when the job began.
+	usefulNow, usefulBase atomic.Int64
+	job                   uint64
+	rootOf                sched.NodeID // root node of the job being served
+	lent                  map[uint64]*lentTask
+	borrowed              map[*sched.Header]loan
+	serving               *serving
+	reports               chan NodeReport
 	// jobBegan is when this node began its part in the job, for the
 	// debug log of how soon work arrived.
 	jobBegan time.Time
@@ -332,7 +335,9 @@ func (n *Node) tick() {
 			now := time.Now()
 			l := n.pool.Load()
 			cpu, cpuOK := cputime.Process()
-			l.Rate = n.rate.Observe(now, n.useful.Add(n.pool.BusyTime(now), cpu, cpuOK))
+			useful := n.useful.Add(n.pool.BusyTime(now), cpu, cpuOK)
+			n.usefulNow.Store(int64(useful))
+			l.Rate = n.rate.Observe(now, useful)
 			n.event(func(now time.Time) []sched.Action { return n.policy.Tick(now, l) })
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now

@@ -20,6 +20,7 @@ type Stats struct {
 	StealRequests int64 `json:"steal_requests"`  // requests for work sent to other nodes
 	StealAnswers  int64 `json:"steal_answers"`   // ... answered, with tasks or without
 	StealWaitNs   int64 `json:"steal_wait_ns"`   // time from each request to its answer, summed
+	UsefulNs      int64 `json:"useful_ns"`       // busy time the CPU really ran (a node's, measured every tick)
 	StatusSent    int64 `json:"status_messages"` // load reports sent to other nodes (balancing)
 	StatusBytes   int64 `json:"status_bytes"`    // ... their bytes
 }
@@ -41,6 +42,7 @@ func (s *Stats) Add(o Stats) {
 	s.StealRequests += o.StealRequests
 	s.StealAnswers += o.StealAnswers
 	s.StealWaitNs += o.StealWaitNs
+	s.UsefulNs += o.UsefulNs
 	s.StatusSent += o.StatusSent
 	s.StatusBytes += o.StatusBytes
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)

@@ -93,6 +93,7 @@ func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error)
 		if cfg.common.keyFile != "" {
 			args = append(args, "--key-file", cfg.common.keyFile)
 		}
+		args = append(args, cfg.loads[i].args()...)
 		c := &child{cmd: exec.Command(exe, args...), done: make(chan struct{})}
 		c.cmd.Stderr = stderr
 		if err := c.cmd.Start(); err != nil {

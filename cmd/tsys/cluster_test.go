@@ -167,6 +167,27 @@ func TestOtherSchedulerRefused(t *testing.T) {
 	}
 }
 
+// TestLoadedNodes: nodes pinned to their own CPU, one with a competing
+// process beside it, constant or on and off, still give the right answer,
+// and no hog process outlives the run.
+func TestLoadedNodes(t *testing.T) {
+	for _, h := range []string{"1=0.5", "0=0.5:50ms/50ms"} {
+		obj := tsysRun(t, "ep", "--class", "S", "--workers", "1", "--nodes", "2", "--pin", "--hog", h)
+		if obj["verified"] != true || len(perNode(t, obj)) != 2 {
+			t.Errorf("--hog %s: verified=%v per_node=%d", h, obj["verified"], len(perNode(t, obj)))
+		}
+		for _, pn := range perNode(t, obj) {
+			if stat(pn, "useful_ns") <= 0 {
+				t.Errorf("--hog %s: node %v measured no useful work", h, pn["node"])
+			}
+		}
+	}
+	out, _ := exec.Command("pgrep", "-f", tsysBin+" hog").Output()
+	if len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("hog processes left running: %s", out)
+	}
+}
+
 // node is a `tsys node` process.
 type node struct {
 	cmd    *exec.Cmd

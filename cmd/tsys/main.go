@@ -56,6 +56,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return nodeCommand(rest, stdout, stderr)
 	case "bench":
 		return benchCommand(rest, stdout, stderr)
+	case "hog":
+		return hogCommand(rest, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, topUsage())
 		return nil
@@ -71,6 +73,7 @@ func topUsage() string {
   tsys run APP [app flags] [common flags]   run one job and print its result
   tsys node [flags]                         serve work to a cluster
   tsys bench [flags]                        the scheduler benchmark matrix
+  tsys hog [--cpu N] F[:ON/OFF]             burn a fraction of a core (a competing process)
 
 apps:
 `)

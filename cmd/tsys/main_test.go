@@ -42,6 +42,13 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "rt", "-w", "-5"}, "width"},
 		{[]string{"run", "rt", "-o", "/nonexistent-dir/x.png"}, "cannot write the image to /nonexistent-dir/x.png"},
 		{[]string{"run", "fib", "extra"}, `unexpected argument "extra"`},
+		{[]string{"run", "fib", "--hog", "1=0.5"}, `--hog "1=0.5": want NODE=SPEC with NODE from 0 (this process) to 0`},
+		{[]string{"run", "fib", "--hog", "0=2"}, `hog "2": want a fraction of a core in (0, 1]`},
+		{[]string{"run", "fib", "--hog", "0=0.5:2s"}, `the period must be ON/OFF`},
+		{[]string{"hog"}, "hog: want one load"},
+		{[]string{"hog", "--cpu", "5000", "0.5"}, "--cpu 5000: want a CPU number"},
+		{[]string{"run", "fib", "--sched", "balance:limit=0"}, `balance option limit="0"`},
+		{[]string{"run", "fib", "--sched", "ratebalance"}, "not built yet"},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)

@@ -32,6 +32,8 @@ type commonFlags struct {
 	join       string
 	keyFile    string
 	timeline   string
+	hog        string
+	pin        bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -39,7 +41,9 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
-	fs.StringVar(&c.sched, "sched", "", "scheduler: local, or fishing[:random|load|zone] (default: local on one node, fishing:random on several)")
+	fs.StringVar(&c.sched, "sched", "", "scheduler: local, fishing[:OPTIONS] or balance[:OPTIONS] (default: local on one node, fishing:random on several)")
+	fs.StringVar(&c.hog, "hog", "", "competing CPU load on nodes: NODE=F[:ON/OFF],... (node 0 is this process), e.g. 1=0.5")
+	fs.BoolVar(&c.pin, "pin", false, "pin node i to CPU i (Linux), so that a node's hog shares its core")
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
@@ -56,6 +60,8 @@ type runConfig struct {
 	inline inline.Policy
 	policy nodePolicy
 	key    []byte
+	// loads are the pinning and hogs of the nodes, this process first.
+	loads []loadFlags
 }
 
 func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
@@ -99,6 +105,9 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.common.nodes > 1 && cfg.common.join != "" {
 		return nil, usagef("--nodes and --join do not go together: --nodes starts its own cluster")
 	}
+	if cfg.loads, err = nodeLoads(cfg.common.hog, cfg.common.pin, cfg.common.nodes); err != nil {
+		return nil, err
+	}
 	if cfg.common.sched == "" {
 		cfg.common.sched = "local"
 		if cfg.clustered() {
@@ -139,6 +148,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer stop()
+	stopLoad, err := cfg.loads[0].start()
+	defer stopLoad()
+	if err != nil {
+		return err
+	}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
