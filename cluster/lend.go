@@ -194,6 +194,7 @@ func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []taskRecord {
 // sent run here after all.
 func (n *Node) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
 	n.tasksSent.Add(int64(len(m.Tasks)))
+	m.ReplyTo = n.tr.Addr()
 	if err := n.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
 		n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
 		n.takeBack(m.Tasks)
@@ -218,6 +219,7 @@ func (n *Node) takeBack(recs []taskRecord) {
 
 // borrow takes in the tasks of a StealReply.
 func (n *Node) borrow(from sched.NodeID, m *stealReply) {
+	n.rememberPeer(from, m.ReplyTo)
 	n.mu.Lock()
 	now := time.Now()
 	if sent, ok := n.fishedAt[from]; ok {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"encoding/binary"
 	"log/slog"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/tsys"
 )
 
 // TestUnknownTaskIsSentBack: a peer that lends a task of a kind this node
@@ -69,4 +71,61 @@ func TestUnknownTaskIsSentBack(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the node stopped answering after the unknown task")
 	}
+}
+
+var double = tsys.Register("cluster.test.double", func(_ *tsys.Ctx, x int64) int64 { return 2 * x })
+
+// TestResultOfAPushFromAStranger: tasks pushed by a node this node has not
+// heard of through gossip (a balancing scheduler pushes unasked) come back
+// as results to the address the push carried, rather than being dropped.
+func TestResultOfAPushFromAStranger(t *testing.T) {
+	node, err := Start(Config{
+		Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	results := make(chan *result, 4)
+	peer, err := transport.Listen(transport.Config{Name: "stranger", Logger: slog.New(slog.DiscardHandler)},
+		func(from string, tm *transport.Message) {
+			if m, err := decodeMessage(tm); err == nil {
+				if r, ok := m.(*result); ok {
+					results <- r
+				}
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	const job = 5
+	// The job starts from another node; the stranger only pushes.
+	if err := peer.SendSync(node.TransportAddr(), encodeMessage(&jobStart{Job: job})); err != nil {
+		t.Fatal(err)
+	}
+	if !double.Lendable() {
+		t.Fatal("the test task cannot cross nodes")
+	}
+	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: double.Name(), Arg: encodeInt64(21)}}, ReplyTo: peer.Addr()}
+	if err := peer.SendSync(node.TransportAddr(), encodeMessage(push)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-results:
+		if r.Task != 8 || r.Err != "" || decodeInt64(r.Value) != 42 {
+			t.Fatalf("result %+v", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the result of a pushed task never came back")
+	}
+}
+
+func encodeInt64(v int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(v)) }
+
+func decodeInt64(b []byte) int64 {
+	if len(b) != 8 {
+		return -1
+	}
+	return int64(binary.LittleEndian.Uint64(b))
 }

@@ -51,10 +51,13 @@ type stealRequest struct {
 }
 
 // stealReply answers request ID with Tasks, none for a refusal; a
-// deferred answer or a push carries ID 0.
+// deferred answer or a push carries ID 0. ReplyTo is the lender's
+// transport address, where the results go: a node pushed to may not have
+// heard of the lender through gossip yet.
 type stealReply struct {
 	Job, ID uint64
 	Tasks   []taskRecord
+	ReplyTo string
 }
 
 // taskRecord is one task lent: its id on the lender, its registered name
@@ -141,7 +144,7 @@ func (m *stealReply) appendTo(b []byte) []byte {
 		b = wire.AppendString(b, t.Kind)
 		b = wire.AppendBytes(b, t.Arg)
 	}
-	return b
+	return wire.AppendString(b, m.ReplyTo)
 }
 
 func (m *stealReply) decode(d *wire.Decoder) {
@@ -165,6 +168,7 @@ func (m *stealReply) decode(d *wire.Decoder) {
 		t.Arg = d.Bytes("task argument", maxPayload)
 		m.Tasks = append(m.Tasks, t)
 	}
+	m.ReplyTo = d.String("reply address", maxStringLen)
 }
 
 func (m *result) appendTo(b []byte) []byte {

@@ -17,7 +17,7 @@ import (
 func sampleMessages() []message {
 	return []message{
 		&stealRequest{Job: 3, ID: 77, Want: 8, ReplyTo: "10.0.0.2:7001"},
-		&stealReply{Job: 3, ID: 77, Tasks: []taskRecord{{ID: 1 << 40, Kind: "fib", Arg: []byte{30}}, {ID: 2, Kind: "fib"}, {ID: 3, Kind: "rt.render", Arg: []byte("tile")}}},
+		&stealReply{Job: 3, ID: 77, Tasks: []taskRecord{{ID: 1 << 40, Kind: "fib", Arg: []byte{30}}, {ID: 2, Kind: "fib"}, {ID: 3, Kind: "rt.render", Arg: []byte("tile")}}, ReplyTo: "127.0.0.1:4000"},
 		&stealReply{Job: 3},
 		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}},
 		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
@@ -68,6 +68,7 @@ func TestMessageLimits(t *testing.T) {
 		"long task name":        encodeMessage(&stealReply{Tasks: []taskRecord{{Kind: long}}}),
 		"too many tasks":        {Type: msgStealReply, Body: many},
 		"tasks announced":       {Type: msgStealReply, Body: wire.AppendUvarint([]byte{1, 2}, 1000)},
+		"long lender address":   encodeMessage(&stealReply{ReplyTo: long}),
 		"want overflows":        {Type: msgStealRequest, Body: wire.AppendVarint([]byte{1, 2}, 1<<40)},
 		"rerun flag not 0 or 1": {Type: msgResult, Body: []byte{1, 2, 0, 0, 7}},
 	}
