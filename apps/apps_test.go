@@ -33,6 +33,7 @@ func TestAppsAgreeEverywhere(t *testing.T) {
 		{"ep", []string{"--class", "S"}},
 		{"rt", []string{"-w", "96", "-h", "64", "--samples", "1", "--leaf", "64"}},
 		{"rt", []string{"--scene", "tetra", "-w", "64", "-h", "48", "--leaf", "100"}},
+		{"rt", []string{"--scene", "balls", "-w", "80", "-h", "60", "--samples", "1", "--flat"}},
 	}
 	policies := []inline.Policy{inline.Never(), inline.Default(), inline.Everything()}
 	for _, c := range cases {

@@ -216,6 +216,7 @@ type rtJob struct {
 	job    rt.Job
 	scene  string
 	leaf   int
+	flat   bool
 	out    string
 	verify bool
 }
@@ -229,6 +230,7 @@ func rtFlags(fs *flag.FlagSet) func() (Job, error) {
 	samples := fs.Int("samples", int(d.Samples), "supersampling: S x S rays per pixel")
 	depth := fs.Int("depth", int(d.MaxDepth), "reflection depth limit")
 	leaf := fs.Int("leaf", 1024, "largest area in pixels that a leaf task renders")
+	flat := fs.Bool("flat", false, "render row by row as a flat parallel loop (uneven iterations) instead of a tree of tiles")
 	out := fs.String("o", "", "write the image to this PNG file")
 	verify := fs.Bool("verify", true, "compare the image with the serial render (not timed)")
 	return func() (Job, error) {
@@ -252,7 +254,7 @@ func rtFlags(fs *flag.FlagSet) func() (Job, error) {
 				return nil, err
 			}
 		}
-		return rtJob{job: j, scene: *scene, leaf: *leaf, out: *out, verify: *verify}, nil
+		return rtJob{job: j, scene: *scene, leaf: *leaf, flat: *flat, out: *out, verify: *verify}, nil
 	}
 }
 
@@ -282,10 +284,17 @@ func (j rtJob) result(img *image.NRGBA) Result {
 
 func (j rtJob) Params() map[string]any {
 	return map[string]any{"scene": j.scene, "level": j.job.Level, "w": j.job.Width, "h": j.job.Height,
-		"samples": j.job.Samples, "depth": j.job.MaxDepth, "leaf": j.leaf}
+		"samples": j.job.Samples, "depth": j.job.MaxDepth, "leaf": j.leaf, "flat": j.flat}
 }
 func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
-	pix, st, err := tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
+	var pix []byte
+	var st tsys.Stats
+	var err error
+	if j.flat {
+		pix, st, err = tsys.Run(ctx, r, rt.Rows.Task(), rt.Rows.Range(j.job, 0, int(j.job.Height), 1))
+	} else {
+		pix, st, err = tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
+	}
 	if err != nil {
 		return Result{}, st, err
 	}

@@ -52,3 +52,16 @@ func copyRect(dst []byte, r Rect, src []byte, sub Rect) {
 func WholeTile(j Job, leaf int) Tile {
 	return Tile{Job: j, Rect: Rect{X1: j.Width, Y1: j.Height}, Leaf: int32(leaf)}
 }
+
+// Rows renders the image row by row as a flat parallel loop: the rows of a
+// scene cost unevenly (the sphereflake fills the middle of the image), so it
+// is the DOALL shape of Siegell's experiments beside the tree of tiles.
+// Each iteration returns one row's RGB pixels; the loop joins them in order.
+var Rows = tsys.RegisterLoop("rt.rows",
+	func(c *tsys.Ctx, j Job, y int) []byte {
+		r := Rect{Y0: int32(y), X1: j.Width, Y1: int32(y) + 1}
+		pix := make([]byte, 3*r.Area())
+		SceneFor(j).Render(r, pix)
+		return pix
+	},
+	func(a, b []byte) []byte { return append(a, b...) })

@@ -139,6 +139,7 @@ func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
 			{"ep", "--class", "S"},
 			{"uts", "--tree", "T5"},
 			{"rt", "-w", "120", "-h", "90", "--samples", "1", "--leaf", "128", "-o", filepath.Join(t.TempDir(), "b.png")},
+			{"rt", "--flat", "-w", "120", "-h", "90", "--samples", "1"},
 			{"fib", "-n", "27"},
 			{"nqueens", "-n", "10"},
 		} {
