@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,10 +43,17 @@ func TestMain(m *testing.M) {
 // tsysRun runs the binary and decodes its --json object.
 func tsysRun(t *testing.T, args ...string) map[string]any {
 	t.Helper()
-	cmd := exec.Command(tsysBin, append([]string{"run"}, append(args, "--json")...)...)
+	// A run that hangs (a lost task) fails here, with its output, rather
+	// than at the test binary's deadline.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tsysBin, append([]string{"run"}, append(args, "--json")...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("tsys run %v did not finish in 2 minutes: a lost task?\n%s", args, stderr.String())
+	}
 	if err != nil {
 		t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
 	}
