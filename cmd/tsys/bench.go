@@ -119,9 +119,12 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 	var jobs [][]string
 	for _, s := range strings.Split(*appsFlag, ";") {
 		if f := strings.Fields(s); len(f) > 0 {
-			// Check the job's flags now rather than after an hour.
-			if _, err := parseRun(f, io.Discard); err != nil {
-				return usagef("bench job %q: %v", s, err)
+			// Check the job's flags with every config now rather than
+			// after an hour.
+			for _, c := range configs {
+				if _, err := parseRun(append(slices.Clone(f), c.args()...), io.Discard); err != nil {
+					return usagef("bench job %q with config %s: %v", s, c.label, err)
+				}
 			}
 			jobs = append(jobs, f)
 		}
