@@ -64,8 +64,10 @@ type benchResult struct {
 	VsSerial   float64   `json:"speedup_vs_serial,omitempty"`
 	TasksSent  float64   `json:"median_tasks_sent"`
 	BytesSent  float64   `json:"median_bytes_sent"`
+	StatusSent float64   `json:"median_status_messages"`
+	IdleShare  float64   `json:"median_idle_share"`
 	// the samples behind the medians
-	tasks, bytes []float64
+	tasks, bytes, status, idle []float64
 	Verified     bool `json:"verified"`
 }
 
@@ -153,6 +155,8 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 				cell.Verified = cell.Verified && obj.Verified
 				cell.tasks = append(cell.tasks, float64(obj.Stats.TasksSent))
 				cell.bytes = append(cell.bytes, float64(obj.Stats.BytesSent))
+				cell.status = append(cell.status, float64(obj.Stats.StatusSent))
+				cell.idle = append(cell.idle, idleShare(obj))
 				fmt.Fprintf(stderr, "\rrep %d/%d: %-30s %-22s %.3f s   ", r+1, *reps, cell.App, c.label, obj.WallSeconds)
 			}
 		}
@@ -164,6 +168,7 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 			cell := &results[i][k]
 			cell.Median = median(cell.Seconds)
 			cell.TasksSent, cell.BytesSent = median(cell.tasks), median(cell.bytes)
+			cell.StatusSent, cell.IdleShare = median(cell.status), median(cell.idle)
 			switch {
 			case c.serial:
 				serial = cell.Median
@@ -196,15 +201,25 @@ func benchCommand(args []string, stdout, stderr io.Writer) error {
 	// The spread of the samples is printed next to the median: on a shared
 	// machine it is what tells a real difference between two cells from
 	// noise.
-	fmt.Fprintln(tw, "app\tconfig\tmedian s\tmin-max s\tvs 1x1\tefficiency\tvs serial\ttasks sent\tbytes sent\tverified\t")
+	fmt.Fprintln(tw, "app\tconfig\tmedian s\tmin-max s\tvs 1x1\tefficiency\tvs serial\ttasks sent\tbytes sent\tstatus msgs\tidle\tverified\t")
 	for _, row := range results {
 		for _, c := range row {
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f-%.3f\t%s\t%s\t%s\t%.0f\t%.0f\t%v\t\n", c.App, c.Config, c.Median,
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f-%.3f\t%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f%%\t%v\t\n", c.App, c.Config, c.Median,
 				slices.Min(c.Seconds), slices.Max(c.Seconds),
-				ratio(c.Speedup), ratio(c.Efficiency), ratio(c.VsSerial), c.TasksSent, c.BytesSent, c.Verified)
+				ratio(c.Speedup), ratio(c.Efficiency), ratio(c.VsSerial), c.TasksSent, c.BytesSent, c.StatusSent, 100*c.IdleShare, c.Verified)
 		}
 	}
 	return tw.Flush()
+}
+
+// idleShare is the share of the run's worker time spent idle: the idle
+// time of all workers over wall time x workers x nodes.
+func idleShare(r *report) float64 {
+	total := r.WallSeconds * float64(max(r.Workers, 1)*max(r.Nodes, 1))
+	if total <= 0 {
+		return 0
+	}
+	return min(1, float64(r.Stats.IdleNanos)/1e9/total)
 }
 
 func ratio(x float64) string {

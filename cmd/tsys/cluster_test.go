@@ -383,3 +383,28 @@ func TestNodeDiesMidJob(t *testing.T) {
 		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
 	}
 }
+
+// TestBenchComparesSchedulers: tsys bench runs a job on loaded, pinned
+// nodes under both schedulers, and reports balancing's status messages
+// (Fishing sends none) and each cell's idle share.
+func TestBenchComparesSchedulers(t *testing.T) {
+	code, stdout, stderr := run(t, "bench", "--apps", "ep --class S --pin --hog 1=0.5", "--configs", "2x1:fishing:random,2x1:balance", "--reps", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Results []benchResult `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) != 2 {
+		t.Fatalf("%d cells, want 2", len(out.Results))
+	}
+	for _, c := range out.Results {
+		balancing := strings.Contains(c.Config, "balance")
+		if !c.Verified || (c.StatusSent > 0) != balancing || c.IdleShare < 0 || c.IdleShare > 1 {
+			t.Errorf("cell %s: verified %v, status messages %v, idle share %v", c.Config, c.Verified, c.StatusSent, c.IdleShare)
+		}
+	}
+}
