@@ -68,7 +68,7 @@ type benchResult struct {
 	IdleShare  float64   `json:"median_idle_share"`
 	// the samples behind the medians
 	tasks, bytes, status, idle []float64
-	Verified     bool `json:"verified"`
+	Verified                   bool `json:"verified"`
 }
 
 var defaultBenchApps = "ep --class W;uts --tree T1;uts --tree T3;rt --verify=false;nqueens -n 13;fib -n 32"
