@@ -1,6 +1,8 @@
-// Package balance is NewTS's balancing scheduler: nodes tell each other how
-// many ready tasks they hold, and a node whose count falls below Limit
-// receives one task from each node that holds more. It is the pushing
+// Package balance holds the pushing schedulers. Policy is NewTS's
+// balancing scheduler: nodes tell each other how many ready tasks they
+// hold, and a node whose count falls below Limit receives one task from
+// each node that holds more. RatePolicy (rate.go) is rate-aware balancing
+// after Siegell and Steenkiste, which places work by each node's speed. It is the pushing
 // counterpart of package fishing's stealing, and the baseline the papers
 // compare it with (../shared/KNOWLEDGE.md, section 1): it needs no request
 // round trip before a task moves, but its status messages grow with the
@@ -27,4 +29,39 @@
 //     half-second job; each report costs a message to every peer.
 //
 // On the command line: --sched balance[:limit=L,period=P].
+//
+// # Rate-aware balancing
+//
+// RatePolicy (--sched ratebalance[:threshold=F,period=D,movecost=D]) is
+// Siegell and Steenkiste's scheme (../shared/KNOWLEDGE.md, section 2) on
+// tsys's signals:
+//
+//   - The load signal is a node's speed: the share of a core its busy
+//     workers get, sched.Load's Rate over Busy (busy time that the CPU
+//     really ran, over busy time), so a node sharing its core with another
+//     process shows it. It is filtered with their asymmetric filter,
+//     s' = (1-h) s + h s'_prev, h = HDown = 0.2 for a slow-down (trusted
+//     fast) and HUp = 0.8 for a speed-up (trusted slowly), both inside the
+//     paper's ranges. A report from an idle node leaves the speed alone.
+//   - Work is placed in proportion to capacity (workers x speed): the
+//     balanced load is all ready tasks over all capacity, and a node whose
+//     own tasks over its capacity exceed that by more than Threshold
+//     (10%, the paper's) gives its excess to the nodes below their share,
+//     the largest deficit first.
+//   - A cost-benefit check cancels a move whose cost (tasks moved x the
+//     learned cost of moving one) exceeds its gain (the time the tasks
+//     would take here: tasks x Load.TaskTime / speed).
+//   - The cost of moving a task is learned from past moves: the time from
+//     a move to the receiver's next report, less half a period, per task,
+//     averaged with what was known (MoveCost = 1 ms until then).
+//   - The period adapts as theirs does, bounded below by about ten OS
+//     scheduling quanta: max(MinPeriod = 20 ms, 20 x the move cost), at
+//     most MaxPeriod = 500 ms. The paper's other term, the interaction cost
+//     over 5%, is below it here: a report is one small message.
+//
+// Ready tasks are its units of work, as in Policy: tsys cannot know what a
+// task holds, so a tree's tasks, which differ widely, are balanced as if
+// they were equal. On a flat loop split in halves the same holds for the
+// halves; it is the cause of most of what separates it from Fishing in
+// bench/README.md.
 package balance

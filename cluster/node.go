@@ -73,8 +73,10 @@ type Node struct {
 	// workers learn it from one atomic load rather than the lock.
 	hungryAfter atomic.Int64
 	// useful and rate measure Load.Rate; only the tick goroutine uses them.
-	useful sched.UsefulWork
-	rate   sched.RateMeter
+	useful   sched.UsefulWork
+	rate     sched.RateMeter
+	busy     sched.RateMeter
+	taskTime sched.TaskTimeMeter
 	// usefulNow is the useful work so far, published by each tick for the
 	// job's counters; usefulBase is its value when the job began.
 	usefulNow, usefulBase atomic.Int64
@@ -335,9 +337,12 @@ func (n *Node) tick() {
 			now := time.Now()
 			l := n.pool.Load()
 			cpu, cpuOK := cputime.Process()
-			useful := n.useful.Add(n.pool.BusyTime(now), cpu, cpuOK)
+			busy := n.pool.BusyTime(now)
+			useful := n.useful.Add(busy, cpu, cpuOK)
 			n.usefulNow.Store(int64(useful))
 			l.Rate = n.rate.Observe(now, useful)
+			l.Busy = n.busy.Observe(now, busy)
+			l.TaskTime = n.taskTime.Observe(now, useful, n.pool.TasksDone())
 			n.event(func(now time.Time) []sched.Action { return n.policy.Tick(now, l) })
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
@@ -228,7 +229,9 @@ func (m *loadReport) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, uint64(max(m.Load.Ready, 0)))
 	b = wire.AppendUvarint(b, uint64(max(m.Load.Workers, 0)))
 	b = wire.AppendUvarint(b, uint64(max(m.Load.Idle, 0)))
-	return wire.AppendUvarint(b, math.Float64bits(m.Load.Rate))
+	b = wire.AppendUvarint(b, math.Float64bits(m.Load.Rate))
+	b = wire.AppendUvarint(b, math.Float64bits(m.Load.Busy))
+	return wire.AppendUvarint(b, uint64(max(m.Load.TaskTime, 0)))
 }
 
 // decode reads a load; counts past 2^31 and a rate that is not a finite,
@@ -245,11 +248,23 @@ func (m *loadReport) decode(d *wire.Decoder) {
 	m.Load.Ready = count("ready count")
 	m.Load.Workers = count("workers")
 	m.Load.Idle = count("idle workers")
-	r := math.Float64frombits(d.Uvarint("rate"))
-	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
-		d.Fail("rate %v is not a finite number of at least 0", r)
+	m.Load.Rate = rate(d, "rate")
+	m.Load.Busy = rate(d, "busy rate")
+	t := d.Uvarint("task time")
+	if t > math.MaxInt64 {
+		d.Fail("task time %d out of range", t)
 	}
-	m.Load.Rate = r
+	m.Load.TaskTime = time.Duration(t)
+}
+
+// rate reads a float64 that must be finite and at least 0.
+func rate(d *wire.Decoder, what string) float64 {
+	r := math.Float64frombits(d.Uvarint(what))
+	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		d.Fail("%s %v is not a finite number of at least 0", what, r)
+		return 0
+	}
+	return r
 }
 
 // vocabulary makes an empty message of each type, in the order of the

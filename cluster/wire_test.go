@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
@@ -26,7 +27,7 @@ func sampleMessages() []message {
 		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`)},
 		&jobFailed{Job: 9, Err: "task panicked"},
 		&shutdown{},
-		&loadReport{Job: 9, Load: sched.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75}},
+		&loadReport{Job: 9, Load: sched.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75, Busy: 1.9, TaskTime: 42 * time.Microsecond}},
 	}
 }
 

@@ -17,6 +17,12 @@ type Load struct {
 	// dedicated cores approaches W; competing load, a slower machine or
 	// starvation show as less.
 	Rate float64
+	// Busy is the worker-seconds per second the workers had work, filtered
+	// like Rate: Rate/Busy is the share of a core a busy worker gets.
+	Busy float64
+	// TaskTime is the useful (CPU) time an executed task took on average,
+	// inlined calls included: what a ready task is worth. 0 while unknown.
+	TaskTime time.Duration
 }
 
 // MemberEvent says a node joined or left (or was declared dead).

@@ -84,3 +84,42 @@ func (u *UsefulWork) Add(busy, cpu time.Duration, cpuOK bool) time.Duration {
 	u.lastBusy, u.lastCPU = busy, cpu
 	return u.total
 }
+
+// TaskTimeMeter estimates what a task is worth: the useful time per task
+// run, over windows of at least Window, smoothed. Fed the time by its
+// caller; not safe for concurrent use.
+type TaskTimeMeter struct {
+	// Window is the shortest span a sample covers (DefaultRateTau when 0).
+	Window time.Duration
+
+	since            time.Time
+	useful0          time.Duration
+	tasks0           int64
+	estimate         time.Duration
+	primed, measured bool
+}
+
+// Observe takes cumulative useful time and tasks run, and returns the
+// estimate (0 until a window has seen tasks). Counts that go down (a new
+// run) start a new window.
+func (m *TaskTimeMeter) Observe(now time.Time, useful time.Duration, tasks int64) time.Duration {
+	window := m.Window
+	if window <= 0 {
+		window = DefaultRateTau
+	}
+	if !m.primed || useful < m.useful0 || tasks < m.tasks0 {
+		m.since, m.useful0, m.tasks0, m.primed = now, useful, tasks, true
+		return m.estimate
+	}
+	if now.Sub(m.since) < window || tasks == m.tasks0 {
+		return m.estimate
+	}
+	sample := (useful - m.useful0) / time.Duration(tasks-m.tasks0)
+	if m.measured {
+		m.estimate = (m.estimate + sample) / 2
+	} else {
+		m.estimate, m.measured = sample, true
+	}
+	m.since, m.useful0, m.tasks0 = now, useful, tasks
+	return m.estimate
+}

@@ -122,6 +122,17 @@ func (p *Pool) Load() Load {
 	return l
 }
 
+// TasksDone is how many tasks the workers have run in the current (or last)
+// run, as they last published it: at most one allowCCall grant (~10 us of
+// work) behind per busy worker.
+func (p *Pool) TasksDone() int64 {
+	var n int64
+	for _, w := range p.workers {
+		n += w.tasksDone.Load()
+	}
+	return n
+}
+
 // BusyTime is the time the workers have spent with work, summed over them,
 // from the start of the current run (or of the last one) until now: the
 // useful work a RateMeter turns into a rate. Between runs it stands still.

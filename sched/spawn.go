@@ -86,6 +86,7 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 // askPolicy asks the inlining policy and, on a yes, grants credit.
 func (x *Executor) askPolicy() bool {
 	w := x.w
+	w.tasksDone.Store(w.stats.TasksRun)
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
 	w.stats.Inlined += int64(spent)

@@ -31,6 +31,10 @@ type Worker struct {
 	stealAttempts atomic.Int64
 	localSteals   atomic.Int64
 	idle          idleClock
+	// tasksDone is stats.TasksRun as the holder last published it (on the
+	// allowCCall slow path and when it goes idle), for readers outside the
+	// run: one atomic store per grant rather than one per task.
+	tasksDone atomic.Int64
 }
 
 // PerKind is what a worker keeps for one task kind: where its new frames
@@ -71,4 +75,5 @@ func (w *Worker) resetStats() {
 	w.localSteals.Store(0)
 	w.idle.total.Store(0)
 	w.idle.since.Store(0)
+	w.tasksDone.Store(0)
 }

@@ -138,25 +138,27 @@ func TestClusterStealsInBatches(t *testing.T) {
 	}
 }
 
-// TestBalanceGivesSingleNodeAnswers: the balancing scheduler on 2 to 4
-// nodes gives the published or serial answers of every app, moves work,
-// and counts its status messages apart from tasks.
+// TestBalanceGivesSingleNodeAnswers: both balancing schedulers on 2 to 4
+// nodes give the published or serial answers of every app, and count
+// their status messages apart from tasks.
 func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
-	for _, n := range []string{"2", "4"} {
-		for _, args := range [][]string{
-			{"ep", "--class", "S"},
-			{"uts", "--tree", "T5"},
-			{"rt", "-w", "120", "-h", "90", "--samples", "1", "--leaf", "128", "-o", filepath.Join(t.TempDir(), "b.png")},
-			{"rt", "--flat", "-w", "120", "-h", "90", "--samples", "1"},
-			{"fib", "-n", "27"},
-			{"nqueens", "-n", "10"},
-		} {
-			obj := tsysRun(t, append(args, "--workers", "1", "--nodes", n, "--sched", "balance")...)
-			if obj["verified"] != true || fmt.Sprint(obj["nodes"]) != n || obj["scheduler"] != "balance" {
-				t.Errorf("%v on %s nodes: verified=%v nodes=%v scheduler=%v", args[0], n, obj["verified"], obj["nodes"], obj["scheduler"])
-			}
-			if stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0 || stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
-				t.Errorf("%v on %s nodes: no status traffic, or tasks lost: %v", args[0], n, obj["stats"])
+	for _, sched := range []string{"balance", "ratebalance"} {
+		for _, n := range []string{"2", "4"} {
+			for _, args := range [][]string{
+				{"ep", "--class", "S"},
+				{"uts", "--tree", "T5"},
+				{"rt", "-w", "120", "-h", "90", "--samples", "1", "--leaf", "128", "-o", filepath.Join(t.TempDir(), "b.png")},
+				{"rt", "--flat", "-w", "120", "-h", "90", "--samples", "1"},
+				{"fib", "-n", "27"},
+				{"nqueens", "-n", "10"},
+			} {
+				obj := tsysRun(t, append(args, "--workers", "1", "--nodes", n, "--sched", sched)...)
+				if obj["verified"] != true || fmt.Sprint(obj["nodes"]) != n || obj["scheduler"] != sched {
+					t.Errorf("%s: %v on %s nodes: verified=%v nodes=%v scheduler=%v", sched, args[0], n, obj["verified"], obj["nodes"], obj["scheduler"])
+				}
+				if stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0 || stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
+					t.Errorf("%s: %v on %s nodes: no status traffic, or tasks lost: %v", sched, args[0], n, obj["stats"])
+				}
 			}
 		}
 	}

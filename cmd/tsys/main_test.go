@@ -48,7 +48,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"hog"}, "hog: want one load"},
 		{[]string{"hog", "--cpu", "5000", "0.5"}, "--cpu 5000: want a CPU number"},
 		{[]string{"run", "fib", "--sched", "balance:limit=0"}, `balance option limit="0"`},
-		{[]string{"run", "fib", "--sched", "ratebalance"}, "not built yet"},
+		{[]string{"run", "fib", "--sched", "ratebalance:threshold=-1"}, `ratebalance option threshold="-1"`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)

@@ -22,7 +22,8 @@ func (p nodePolicy) name() string {
 }
 
 // parseScheduler reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams)
-// | balance[:OPTIONS] (balance.ParseParams).
+// | balance[:OPTIONS] (balance.ParseParams) | ratebalance[:OPTIONS]
+// (balance.ParseRateParams).
 func parseScheduler(s string) (nodePolicy, error) {
 	name, arg, _ := strings.Cut(s, ":")
 	switch name {
@@ -44,7 +45,11 @@ func parseScheduler(s string) (nodePolicy, error) {
 		}
 		return func(self sched.NodeID, _ string) sched.Policy { return balance.New(self, p) }, nil
 	case "ratebalance":
-		return nil, fmt.Errorf("--sched ratebalance: the rate-aware balancer is not built yet; use local, fishing[:OPTIONS] or balance[:OPTIONS]")
+		p, err := balance.ParseRateParams(arg)
+		if err != nil {
+			return nil, fmt.Errorf("--sched %s: %w", s, err)
+		}
+		return func(self sched.NodeID, _ string) sched.Policy { return balance.NewRate(self, p) }, nil
 	}
-	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS] or balance[:limit=L,period=P]", s)
+	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS], balance[:limit=L,period=P] or ratebalance[:OPTIONS]", s)
 }

@@ -1,0 +1,347 @@
+package balance
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// The defaults of RateParams; doc.go says why.
+const (
+	DefaultThreshold   = 0.10
+	DefaultHDown       = 0.2
+	DefaultHUp         = 0.8
+	DefaultMinPeriod   = 20 * time.Millisecond
+	DefaultMaxPeriod   = 500 * time.Millisecond
+	DefaultMoveCost    = time.Millisecond
+	defaultPeriodRatio = 20 // the period is at least this many moves of one task
+)
+
+// RateParams tunes a rate-aware balancing policy. A zero field takes its
+// default.
+type RateParams struct {
+	// Threshold is the projected imbalance below which no work moves: the
+	// time the most loaded node would finish over the balanced finish, less
+	// one (default 0.10).
+	Threshold float64
+	// HDown and HUp weigh a node's past speed against a new sample: h when
+	// the sample is below the estimate (a slow-down, trusted fast) and when
+	// it is above (a speed-up, trusted slowly). Defaults 0.2 and 0.8.
+	HDown, HUp float64
+	// MinPeriod and MaxPeriod bound the balancing period, which is
+	// MinPeriod or 20 times the learned cost of moving one task, whichever
+	// is longer (defaults 20 ms and 500 ms).
+	MinPeriod, MaxPeriod time.Duration
+	// MoveCost is the cost of moving one task before any move was observed
+	// (default 1 ms).
+	MoveCost time.Duration
+}
+
+func (p RateParams) withDefaults() RateParams {
+	if p.Threshold <= 0 {
+		p.Threshold = DefaultThreshold
+	}
+	if p.HDown <= 0 || p.HDown >= 1 {
+		p.HDown = DefaultHDown
+	}
+	if p.HUp <= 0 || p.HUp >= 1 {
+		p.HUp = DefaultHUp
+	}
+	if p.MinPeriod <= 0 {
+		p.MinPeriod = DefaultMinPeriod
+	}
+	if p.MaxPeriod < p.MinPeriod {
+		p.MaxPeriod = max(DefaultMaxPeriod, p.MinPeriod)
+	}
+	if p.MoveCost <= 0 {
+		p.MoveCost = DefaultMoveCost
+	}
+	return p
+}
+
+// ParseRateParams reads the options of --sched ratebalance:OPTIONS, a
+// comma-separated list of threshold=F, period=D (the shortest period) and
+// movecost=D.
+func ParseRateParams(s string) (RateParams, error) {
+	var p RateParams
+	for _, item := range strings.Split(s, ",") {
+		if item == "" {
+			continue
+		}
+		key, val, _ := strings.Cut(item, "=")
+		switch key {
+		case "threshold":
+			f, err := strconv.ParseFloat(val, 64)
+			if err != nil || f <= 0 {
+				return p, fmt.Errorf("ratebalance option threshold=%q: want a positive fraction such as 0.1", val)
+			}
+			p.Threshold = f
+		case "period", "movecost":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return p, fmt.Errorf("ratebalance option %s=%q: want a positive duration such as 20ms", key, val)
+			}
+			if key == "period" {
+				p.MinPeriod = d
+			} else {
+				p.MoveCost = d
+			}
+		default:
+			return p, fmt.Errorf("unknown ratebalance option %q: want threshold=F, period=D or movecost=D", item)
+		}
+	}
+	return p.withDefaults(), nil
+}
+
+// RatePolicy is rate-aware balancing after Siegell and Steenkiste: every
+// node reports its ready tasks and its speed (the share of a core its busy
+// workers get, from sched.Load's Rate and Busy) each period; a node whose
+// projected finish lags the balanced one by more than Threshold gives its
+// excess to the nodes that would finish early, in proportion to their
+// capacity, unless the learned cost of the move exceeds what it saves. It
+// implements sched.Policy.
+type RatePolicy struct {
+	self sched.NodeID
+	p    RateParams
+
+	me         rateNode
+	peers      map[sched.NodeID]*rateNode
+	moveCost   time.Duration // learned cost of moving one task
+	period     time.Duration
+	nextReport time.Time
+	lastReport time.Time
+	advice     sched.Advice
+	stats      RateStats
+}
+
+// rateNode is what a policy knows of a node, itself included.
+type rateNode struct {
+	ready    int
+	workers  int
+	speed    float64 // filtered share of a core per busy worker
+	taskTime time.Duration
+	heard    bool
+	// sent and sentAt: tasks given to this node and when, for learning the
+	// cost of a move from its next report.
+	sent   int
+	sentAt time.Time
+}
+
+// RateStats counts what a rate policy did.
+type RateStats struct {
+	Reports   int64 // load reports sent (each to every peer)
+	Moves     int64 // Give actions
+	TasksOut  int64 // tasks in them
+	Cancelled int64 // moves the cost-benefit check cancelled
+}
+
+// NewRate makes the rate-aware policy of node self.
+func NewRate(self sched.NodeID, p RateParams) *RatePolicy {
+	s := &RatePolicy{self: self, p: p.withDefaults(), peers: map[sched.NodeID]*rateNode{}}
+	s.me.speed = 1
+	s.moveCost = s.p.MoveCost
+	s.period = s.p.MinPeriod
+	s.settle()
+	return s
+}
+
+// Name implements sched.Policy.
+func (s *RatePolicy) Name() string { return "ratebalance" }
+
+// Params reports the parameters in use.
+func (s *RatePolicy) Params() RateParams { return s.p }
+
+// Stats reports the policy's counters.
+func (s *RatePolicy) Stats() RateStats { return s.stats }
+
+// Period is the balancing period in force.
+func (s *RatePolicy) Period() time.Duration { return s.period }
+
+// Advice implements sched.Policy.
+func (s *RatePolicy) Advice() sched.Advice { return s.advice }
+
+// Tick implements sched.Policy: take this node's load, and every period
+// report it and balance.
+func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
+	s.observe(&s.me, self)
+	if now.Before(s.nextReport) {
+		return nil
+	}
+	as := append([]sched.Action{s.report(now)}, s.balance(now)...)
+	s.settle()
+	return as
+}
+
+// Hungry implements sched.Policy: a node out of work reports at once, at
+// most every quarter period, so that the others can place work on it.
+func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
+	s.me.ready = 0
+	defer s.settle()
+	if now.Sub(s.lastReport) < s.period/4 || len(s.peers) == 0 {
+		return nil
+	}
+	return []sched.Action{s.report(now)}
+}
+
+// LoadReport implements sched.Policy: take a peer's load, and learn the
+// cost of a move from the first report after tasks were given to it.
+func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
+	pr, ok := s.peers[from]
+	if !ok {
+		return nil
+	}
+	if pr.sent > 0 {
+		// The tasks reached the peer by its next report: the time since
+		// they left, less half a period of waiting for the report, is
+		// what moving them cost.
+		sample := max(now.Sub(pr.sentAt)-s.period/2, 0) / time.Duration(pr.sent)
+		s.moveCost = (s.moveCost + sample) / 2
+		s.period = min(max(s.p.MinPeriod, defaultPeriodRatio*s.moveCost), s.p.MaxPeriod)
+		pr.sent = 0
+	}
+	s.observe(pr, l)
+	pr.heard = true
+	s.settle()
+	return nil
+}
+
+// observe folds a load into what is known of n: the ready count as it is,
+// the speed through the asymmetric filter, and only when workers were
+// busy (an idle node's rate says nothing of its speed).
+func (s *RatePolicy) observe(n *rateNode, l sched.Load) {
+	n.ready, n.workers = l.Ready, max(l.Workers, 1)
+	if l.TaskTime > 0 {
+		n.taskTime = l.TaskTime
+	}
+	if l.Busy < 0.05 {
+		return
+	}
+	sample := min(l.Rate/l.Busy, 1)
+	h := s.p.HUp
+	if sample < n.speed {
+		h = s.p.HDown
+	}
+	n.speed = (1-h)*sample + h*n.speed
+}
+
+// balance decides this node's moves: when its projected finish lags the
+// balanced one by more than the threshold, it gives its excess to the
+// nodes below their share, largest deficit first, each move checked
+// against its cost.
+func (s *RatePolicy) balance(now time.Time) []sched.Action {
+	ready, capacity := float64(s.me.ready), s.capacity(&s.me)
+	taskTime := s.me.taskTime
+	for _, pr := range s.peers {
+		if pr.heard {
+			ready += float64(pr.ready)
+			capacity += s.capacity(pr)
+			taskTime = max(taskTime, pr.taskTime)
+		}
+	}
+	if ready == 0 || capacity == 0 || s.me.ready < 2 {
+		return nil
+	}
+	balanced := ready / capacity // task-units per unit of capacity
+	mine := float64(s.me.ready) / s.capacity(&s.me)
+	if mine <= balanced*(1+s.p.Threshold) {
+		return nil
+	}
+	excess := int(float64(s.me.ready) - balanced*s.capacity(&s.me))
+	type want struct {
+		id      sched.NodeID
+		deficit float64
+	}
+	var wants []want
+	for id, pr := range s.peers {
+		if d := balanced*s.capacity(pr) - float64(pr.ready); pr.heard && d >= 1 {
+			wants = append(wants, want{id, d})
+		}
+	}
+	slices.SortFunc(wants, func(a, b want) int {
+		if a.deficit != b.deficit {
+			return -int(math.Copysign(1, a.deficit-b.deficit))
+		}
+		return strings.Compare(string(a.id), string(b.id))
+	})
+	var as []sched.Action
+	for _, w := range wants {
+		if excess < 1 {
+			break
+		}
+		n := min(excess, int(math.Ceil(w.deficit)))
+		// Cost-benefit: moving n tasks saves this node the time they
+		// would have taken here beyond the balanced finish; it costs n
+		// moves.
+		gain := time.Duration(float64(n) * float64(taskTime) / s.me.speed)
+		if cost := time.Duration(n) * s.moveCost; taskTime > 0 && cost > gain {
+			s.stats.Cancelled++
+			continue
+		}
+		pr := s.peers[w.id]
+		pr.sent, pr.sentAt = pr.sent+n, now
+		pr.ready += n
+		s.me.ready -= n
+		excess -= n
+		s.stats.Moves++
+		s.stats.TasksOut += int64(n)
+		as = append(as, sched.Action{Kind: sched.Give, Node: w.id, Count: n})
+	}
+	return as
+}
+
+// capacity is what a node does per second: its workers times the share of
+// a core each gets.
+func (s *RatePolicy) capacity(n *rateNode) float64 { return float64(n.workers) * n.speed }
+
+// report counts a load report to every peer and schedules the next.
+func (s *RatePolicy) report(now time.Time) sched.Action {
+	s.lastReport = now
+	s.nextReport = now.Add(s.period)
+	s.stats.Reports++
+	return sched.Action{Kind: sched.Report}
+}
+
+// Membership implements sched.Policy.
+func (s *RatePolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Action {
+	switch {
+	case ev.Node == s.self:
+	case ev.Joined:
+		if _, ok := s.peers[ev.Node]; !ok {
+			s.peers[ev.Node] = &rateNode{speed: 1, workers: 1}
+		}
+	default:
+		delete(s.peers, ev.Node)
+	}
+	s.settle()
+	return nil
+}
+
+// StealRequest implements sched.Policy: a balancing node answers no
+// request.
+func (s *RatePolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
+	return sched.Action{Kind: sched.Refuse, Node: from}
+}
+
+// StealReply implements sched.Policy: pushed tasks arrive as answers to no
+// request.
+func (s *RatePolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
+
+// Pushed implements sched.Policy: nothing is deferred.
+func (s *RatePolicy) Pushed(time.Time, int) []sched.Action { return nil }
+
+// settle recomputes the advice: a hungry worker is worth hearing from when
+// a report may go out.
+func (s *RatePolicy) settle() {
+	s.advice = sched.Advice{}
+	switch {
+	case len(s.peers) == 0:
+		s.advice.HungryAfter = sched.Never
+	case !s.lastReport.IsZero():
+		s.advice.HungryAfter = s.lastReport.Add(s.period / 4)
+	}
+}
