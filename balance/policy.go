@@ -70,12 +70,10 @@ type Policy struct {
 	self sched.NodeID
 	p    Params
 
-	peers      map[sched.NodeID]*peer
-	ready      int       // this node's ready count at the last tick
-	nextReport time.Time // when the periodic report is due
-	lastReport time.Time // when the node last reported
-	advice     sched.Advice
-	stats      Stats
+	reporter
+	peers map[sched.NodeID]*peer
+	ready int // this node's ready count at the last tick
+	gives int64
 }
 
 // peer is what the policy knows of another node.
@@ -97,7 +95,7 @@ type Stats struct {
 // defaults.
 func New(self sched.NodeID, p Params) *Policy {
 	s := &Policy{self: self, p: p.withDefaults(), peers: map[sched.NodeID]*peer{}}
-	s.settle(time.Time{})
+	s.settle(s.p.Period, 0)
 	return s
 }
 
@@ -105,13 +103,10 @@ func New(self sched.NodeID, p Params) *Policy {
 func (s *Policy) Params() Params { return s.p }
 
 // Stats reports the policy's counters.
-func (s *Policy) Stats() Stats { return s.stats }
+func (s *Policy) Stats() Stats { return Stats{Reports: s.reports, Gives: s.gives} }
 
 // Name implements sched.Policy.
 func (s *Policy) Name() string { return "balance" }
-
-// Advice implements sched.Policy.
-func (s *Policy) Advice() sched.Advice { return s.advice }
 
 // Tick implements sched.Policy: report the load every Period, and give
 // to the peers below the limit that have not been served since they
@@ -119,13 +114,13 @@ func (s *Policy) Advice() sched.Advice { return s.advice }
 func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 	s.ready = self.Ready
 	var as []sched.Action
-	if !now.Before(s.nextReport) {
-		as = append(as, s.report(now))
+	if s.due(now) {
+		as = append(as, s.report(now, s.p.Period))
 	}
 	for id, pr := range s.peers {
 		as = s.maybeGive(as, id, pr)
 	}
-	s.settle(now)
+	s.settle(s.p.Period, len(s.peers))
 	return as
 }
 
@@ -133,11 +128,9 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 // (at most every Period/4), rather than at its next periodic report.
 func (s *Policy) Hungry(now time.Time) []sched.Action {
 	s.ready = 0
-	defer s.settle(now)
-	if now.Sub(s.lastReport) < s.p.Period/4 {
-		return nil
-	}
-	return []sched.Action{s.report(now)}
+	as := s.hungry(now, s.p.Period, len(s.peers))
+	s.settle(s.p.Period, len(s.peers))
+	return as
 }
 
 // LoadReport implements sched.Policy: remember the peer's ready count, and
@@ -149,7 +142,7 @@ func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sc
 	}
 	pr.ready, pr.served, pr.heard = l.Ready, false, true
 	as := s.maybeGive(nil, from, pr)
-	s.settle(now)
+	s.settle(s.p.Period, len(s.peers))
 	return as
 }
 
@@ -161,16 +154,8 @@ func (s *Policy) maybeGive(as []sched.Action, id sched.NodeID, pr *peer) []sched
 	}
 	pr.served = true
 	s.ready-- // the task leaves; the next report says how many are left
-	s.stats.Gives++
+	s.gives++
 	return append(as, sched.Action{Kind: sched.Give, Node: id, Count: 1})
-}
-
-// report counts a load report to every peer and schedules the next.
-func (s *Policy) report(now time.Time) sched.Action {
-	s.lastReport = now
-	s.nextReport = now.Add(s.p.Period)
-	s.stats.Reports++
-	return sched.Action{Kind: sched.Report}
 }
 
 // Membership implements sched.Policy.
@@ -184,32 +169,6 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 	default:
 		delete(s.peers, ev.Node)
 	}
-	s.settle(now)
+	s.settle(s.p.Period, len(s.peers))
 	return nil
-}
-
-// StealRequest implements sched.Policy: a balancing node answers no
-// request (a fishing node is refused when a job starts; one that asks
-// anyway gets nothing).
-func (s *Policy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
-	return sched.Action{Kind: sched.Refuse, Node: from}
-}
-
-// StealReply implements sched.Policy: tasks pushed to this node arrive as
-// answers to no request; the next report tells the others.
-func (s *Policy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
-
-// Pushed implements sched.Policy: nothing is deferred.
-func (s *Policy) Pushed(time.Time, int) []sched.Action { return nil }
-
-// settle recomputes the advice: a hungry worker is worth hearing from when
-// a report may go out.
-func (s *Policy) settle(time.Time) {
-	s.advice = sched.Advice{}
-	switch {
-	case len(s.peers) == 0:
-		s.advice.HungryAfter = sched.Never
-	case !s.lastReport.IsZero():
-		s.advice.HungryAfter = s.lastReport.Add(s.p.Period / 4)
-	}
 }

@@ -109,14 +109,12 @@ type RatePolicy struct {
 	self sched.NodeID
 	p    RateParams
 
-	me         rateNode
-	peers      map[sched.NodeID]*rateNode
-	moveCost   time.Duration // learned cost of moving one task
-	period     time.Duration
-	nextReport time.Time
-	lastReport time.Time
-	advice     sched.Advice
-	stats      RateStats
+	reporter
+	me       rateNode
+	peers    map[sched.NodeID]*rateNode
+	moveCost time.Duration // learned cost of moving one task
+	period   time.Duration
+	stats    RateStats
 }
 
 // rateNode is what a policy knows of a node, itself included.
@@ -146,7 +144,7 @@ func NewRate(self sched.NodeID, p RateParams) *RatePolicy {
 	s.me.speed = 1
 	s.moveCost = s.p.MoveCost
 	s.period = s.p.MinPeriod
-	s.settle()
+	s.settle(s.period, 0)
 	return s
 }
 
@@ -157,23 +155,24 @@ func (s *RatePolicy) Name() string { return "ratebalance" }
 func (s *RatePolicy) Params() RateParams { return s.p }
 
 // Stats reports the policy's counters.
-func (s *RatePolicy) Stats() RateStats { return s.stats }
+func (s *RatePolicy) Stats() RateStats {
+	st := s.stats
+	st.Reports = s.reports
+	return st
+}
 
 // Period is the balancing period in force.
 func (s *RatePolicy) Period() time.Duration { return s.period }
-
-// Advice implements sched.Policy.
-func (s *RatePolicy) Advice() sched.Advice { return s.advice }
 
 // Tick implements sched.Policy: take this node's load, and every period
 // report it and balance.
 func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 	s.observe(&s.me, self)
-	if now.Before(s.nextReport) {
+	if !s.due(now) {
 		return nil
 	}
-	as := append([]sched.Action{s.report(now)}, s.balance(now)...)
-	s.settle()
+	as := append([]sched.Action{s.report(now, s.period)}, s.balance(now)...)
+	s.settle(s.period, len(s.peers))
 	return as
 }
 
@@ -181,11 +180,9 @@ func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 // most every quarter period, so that the others can place work on it.
 func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
 	s.me.ready = 0
-	defer s.settle()
-	if now.Sub(s.lastReport) < s.period/4 || len(s.peers) == 0 {
-		return nil
-	}
-	return []sched.Action{s.report(now)}
+	as := s.hungry(now, s.period, len(s.peers))
+	s.settle(s.period, len(s.peers))
+	return as
 }
 
 // LoadReport implements sched.Policy: take a peer's load, and learn the
@@ -206,7 +203,7 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 	}
 	s.observe(pr, l)
 	pr.heard = true
-	s.settle()
+	s.settle(s.period, len(s.peers))
 	return nil
 }
 
@@ -298,14 +295,6 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 // a core each gets.
 func (s *RatePolicy) capacity(n *rateNode) float64 { return float64(n.workers) * n.speed }
 
-// report counts a load report to every peer and schedules the next.
-func (s *RatePolicy) report(now time.Time) sched.Action {
-	s.lastReport = now
-	s.nextReport = now.Add(s.period)
-	s.stats.Reports++
-	return sched.Action{Kind: sched.Report}
-}
-
 // Membership implements sched.Policy.
 func (s *RatePolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Action {
 	switch {
@@ -317,31 +306,6 @@ func (s *RatePolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Actio
 	default:
 		delete(s.peers, ev.Node)
 	}
-	s.settle()
+	s.settle(s.period, len(s.peers))
 	return nil
-}
-
-// StealRequest implements sched.Policy: a balancing node answers no
-// request.
-func (s *RatePolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
-	return sched.Action{Kind: sched.Refuse, Node: from}
-}
-
-// StealReply implements sched.Policy: pushed tasks arrive as answers to no
-// request.
-func (s *RatePolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
-
-// Pushed implements sched.Policy: nothing is deferred.
-func (s *RatePolicy) Pushed(time.Time, int) []sched.Action { return nil }
-
-// settle recomputes the advice: a hungry worker is worth hearing from when
-// a report may go out.
-func (s *RatePolicy) settle() {
-	s.advice = sched.Advice{}
-	switch {
-	case len(s.peers) == 0:
-		s.advice.HungryAfter = sched.Never
-	case !s.lastReport.IsZero():
-		s.advice.HungryAfter = s.lastReport.Add(s.period / 4)
-	}
 }

@@ -147,8 +147,8 @@ func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
 			for _, args := range [][]string{
 				{"ep", "--class", "S"},
 				{"uts", "--tree", "T5"},
-				{"rt", "-w", "120", "-h", "90", "--samples", "1", "--leaf", "128", "-o", filepath.Join(t.TempDir(), "b.png")},
-				{"rt", "--flat", "-w", "120", "-h", "90", "--samples", "1"},
+				{"rt", "-w", "200", "-h", "150", "--samples", "2", "--leaf", "256", "-o", filepath.Join(t.TempDir(), "b.png")},
+				{"rt", "--flat", "-w", "200", "-h", "150", "--samples", "2"},
 				{"fib", "-n", "27"},
 				{"nqueens", "-n", "10"},
 			} {
@@ -156,8 +156,14 @@ func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
 				if obj["verified"] != true || fmt.Sprint(obj["nodes"]) != n || obj["scheduler"] != sched {
 					t.Errorf("%s: %v on %s nodes: verified=%v nodes=%v scheduler=%v", sched, args[0], n, obj["verified"], obj["nodes"], obj["scheduler"])
 				}
-				if stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0 || stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
-					t.Errorf("%s: %v on %s nodes: no status traffic, or tasks lost: %v", sched, args[0], n, obj["stats"])
+				if stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
+					t.Errorf("%s: %v on %s nodes: tasks lost: %v", sched, args[0], n, obj["stats"])
+				}
+				// fib and nqueens end here within a few milliseconds, before
+				// a report is due; the others last over 50 ms.
+				long := args[0] != "fib" && args[0] != "nqueens"
+				if long && (stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0) {
+					t.Errorf("%s: %v on %s nodes: no status traffic: %v", sched, args[0], n, obj["stats"])
 				}
 			}
 		}
@@ -390,20 +396,7 @@ func TestNodeDiesMidJob(t *testing.T) {
 // nodes under both schedulers, and reports balancing's status messages
 // (Fishing sends none) and each cell's idle share.
 func TestBenchComparesSchedulers(t *testing.T) {
-	code, stdout, stderr := run(t, "bench", "--apps", "ep --class S --pin --hog 1=0.5", "--configs", "2x1:fishing:random,2x1:balance", "--reps", "1", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var out struct {
-		Results []benchResult `json:"results"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Results) != 2 {
-		t.Fatalf("%d cells, want 2", len(out.Results))
-	}
-	for _, c := range out.Results {
+	for _, c := range benchCells(t, 2, "--apps", "ep --class S --pin --hog 1=0.5", "--configs", "2x1:fishing:random,2x1:balance", "--reps", "1") {
 		balancing := strings.Contains(c.Config, "balance")
 		if !c.Verified || (c.StatusSent > 0) != balancing || c.IdleShare < 0 || c.IdleShare > 1 {
 			t.Errorf("cell %s: verified %v, status messages %v, idle share %v", c.Config, c.Verified, c.StatusSent, c.IdleShare)

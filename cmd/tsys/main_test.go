@@ -176,8 +176,11 @@ func TestTimelineAndProfile(t *testing.T) {
 	}
 }
 
-func TestBenchMatrix(t *testing.T) {
-	code, stdout, stderr := run(t, "bench", "--apps", "fib -n 20;ep --class S", "--configs", "serial,1x1,1x2", "--reps", "1", "--json")
+// benchCells runs tsys bench with --json and returns its cells, of which
+// there must be want.
+func benchCells(t *testing.T, want int, args ...string) []benchResult {
+	t.Helper()
+	code, stdout, stderr := run(t, append([]string{"bench"}, append(args, "--json")...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -187,16 +190,20 @@ func TestBenchMatrix(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Results) != 6 {
-		t.Fatalf("%d cells, want 6", len(out.Results))
+	if len(out.Results) != want {
+		t.Fatalf("%d cells, want %d", len(out.Results), want)
 	}
-	for _, c := range out.Results {
+	return out.Results
+}
+
+func TestBenchMatrix(t *testing.T) {
+	for _, c := range benchCells(t, 6, "--apps", "fib -n 20;ep --class S", "--configs", "serial,1x1,1x2", "--reps", "1") {
 		if !c.Verified || c.Median <= 0 || c.Config == "1x2" && c.Speedup == 0 {
 			t.Errorf("cell %+v", c)
 		}
 	}
 	// The text table shows each cell's spread next to its median.
-	code, stdout, stderr = run(t, "bench", "--apps", "fib -n 15", "--configs", "1x1", "--reps", "2")
+	code, stdout, stderr := run(t, "bench", "--apps", "fib -n 15", "--configs", "1x1", "--reps", "2")
 	if code != 0 || !strings.Contains(stdout, "min-max s") || !regexp.MustCompile(`\d\.\d{3}-\d\.\d{3}`).MatchString(stdout) {
 		t.Errorf("text table without the spread: exit %d\n%s%s", code, stdout, stderr)
 	}

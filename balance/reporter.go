@@ -1,0 +1,68 @@
+package balance
+
+import (
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// reporter is what both balancing policies share: they report the node's
+// load to every peer each period, and at once (at most every quarter
+// period) when a worker runs dry; they answer no steal request, since they
+// push; and they advise their engine when a hungry worker is worth hearing
+// from.
+type reporter struct {
+	lastReport time.Time
+	nextReport time.Time
+	reports    int64
+	advice     sched.Advice
+}
+
+// Advice implements sched.Policy.
+func (r *reporter) Advice() sched.Advice { return r.advice }
+
+// due reports whether the periodic report is due at now.
+func (r *reporter) due(now time.Time) bool { return !now.Before(r.nextReport) }
+
+// report counts a load report to every peer, the next due after period.
+func (r *reporter) report(now time.Time, period time.Duration) sched.Action {
+	r.lastReport = now
+	r.nextReport = now.Add(period)
+	r.reports++
+	return sched.Action{Kind: sched.Report}
+}
+
+// hungry reports at once, unless a report went out within a quarter
+// period or there is nobody to tell.
+func (r *reporter) hungry(now time.Time, period time.Duration, peers int) []sched.Action {
+	if peers == 0 || now.Sub(r.lastReport) < period/4 {
+		return nil
+	}
+	return []sched.Action{r.report(now, period)}
+}
+
+// settle recomputes the advice: a hungry worker is worth hearing from when
+// a report may go out.
+func (r *reporter) settle(period time.Duration, peers int) {
+	r.advice = sched.Advice{}
+	switch {
+	case peers == 0:
+		r.advice.HungryAfter = sched.Never
+	case !r.lastReport.IsZero():
+		r.advice.HungryAfter = r.lastReport.Add(period / 4)
+	}
+}
+
+// StealRequest implements sched.Policy: a balancing node answers no
+// request (a fishing node is refused when a job starts; one that asks
+// anyway gets nothing).
+func (r *reporter) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
+	return sched.Action{Kind: sched.Refuse, Node: from}
+}
+
+// StealReply implements sched.Policy: tasks pushed to this node arrive as
+// answers to no request; the next report tells the others.
+func (r *reporter) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
+
+// Pushed implements sched.Policy: nothing is deferred.
+func (r *reporter) Pushed(time.Time, int) []sched.Action { return nil }
