@@ -47,7 +47,9 @@
 //     balanced load is all ready tasks over all capacity, and a node whose
 //     own tasks over its capacity exceed that by more than Threshold
 //     (10%, the paper's) gives its excess to the nodes below their share,
-//     the largest deficit first.
+//     the largest deficit first: each period, and at once when a peer
+//     reports that it has run dry (waiting out the period left such a node
+//     idle for up to 20 ms: UTS T1 0.291 s against 0.225 s).
 //   - A cost-benefit check cancels a move whose cost (tasks moved x the
 //     learned cost of moving one) exceeds its gain (the time the tasks
 //     would take here: tasks x Load.TaskTime / speed).

@@ -185,8 +185,9 @@ func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
 	return as
 }
 
-// LoadReport implements sched.Policy: take a peer's load, and learn the
-// cost of a move from the first report after tasks were given to it.
+// LoadReport implements sched.Policy: take a peer's load, learn the cost
+// of a move from the first report after tasks were given to it, and
+// balance at once when the peer has run dry.
 func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
 	pr, ok := s.peers[from]
 	if !ok {
@@ -203,8 +204,14 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 	}
 	s.observe(pr, l)
 	pr.heard = true
+	var as []sched.Action
+	if l.Ready == 0 {
+		// A peer ran dry: balance now rather than leave it idle until
+		// this node's next period.
+		as = s.balance(now)
+	}
 	s.settle(s.period, len(s.peers))
-	return nil
+	return as
 }
 
 // observe folds a load into what is known of n: the ready count as it is,

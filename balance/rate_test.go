@@ -144,3 +144,19 @@ func TestParseRateParams(t *testing.T) {
 		}
 	}
 }
+
+// TestDryPeerIsServedAtOnce: a report that a peer has run dry makes a
+// loaded node balance on the spot, not at its next period.
+func TestDryPeerIsServedAtOnce(t *testing.T) {
+	s := newRate(RateParams{MinPeriod: 20 * time.Millisecond}, "p")
+	s.LoadReport(t0, "p", busy(3, 1))
+	// The periodic round: 10 against 3 gives p 3, leaving 7 here.
+	if as := s.Tick(t0, busy(10, 1)); len(as) != 2 || as[1].Count != 3 {
+		t.Fatalf("periodic round: %v", as)
+	}
+	// p ran dry within the period: half of the 7 left goes at once.
+	as := s.LoadReport(t0.Add(time.Millisecond), "p", busy(0, 1))
+	if len(as) != 1 || as[0].Kind != sched.Give || as[0].Node != "p" || as[0].Count != 3 {
+		t.Fatalf("a dry peer's report: %v, want a Give of 3 to p", as)
+	}
+}
