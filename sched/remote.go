@@ -123,8 +123,9 @@ func (p *Pool) Load() Load {
 }
 
 // TasksDone is how many tasks the workers have run in the current (or last)
-// run, as they last published it: at most one allowCCall grant (~10 us of
-// work) behind per busy worker.
+// run, as they last published it: with each allowCCall grant (~10 us of
+// work) and whenever they go idle. A worker that never inlines and never
+// idles publishes nothing until the run ends.
 func (p *Pool) TasksDone() int64 {
 	var n int64
 	for _, w := range p.workers {

@@ -86,7 +86,6 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 // askPolicy asks the inlining policy and, on a yes, grants credit.
 func (x *Executor) askPolicy() bool {
 	w := x.w
-	w.tasksDone.Store(w.stats.TasksRun)
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
 	w.stats.Inlined += int64(spent)
@@ -96,6 +95,9 @@ func (x *Executor) askPolicy() bool {
 		return false
 	}
 	w.stats.Inlined++
+	// Published with each grant, which spans ~maxStaleness of work, rather
+	// than with every task: a no here is asked at every spawn.
+	w.tasksDone.Store(w.stats.TasksRun)
 	now := time.Now()
 	if spent > 0 && !x.grantedAt.IsZero() {
 		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)

@@ -31,9 +31,9 @@ type Worker struct {
 	stealAttempts atomic.Int64
 	localSteals   atomic.Int64
 	idle          idleClock
-	// tasksDone is stats.TasksRun as the holder last published it (on the
-	// allowCCall slow path and when it goes idle), for readers outside the
-	// run: one atomic store per grant rather than one per task.
+	// tasksDone is stats.TasksRun as the holder last published it (with
+	// each allowCCall grant and when it goes idle), for readers outside
+	// the run: one atomic store per grant rather than one per task.
 	tasksDone atomic.Int64
 }
 
