@@ -152,12 +152,14 @@ func (n *Node) push(node sched.NodeID, count int) {
 // policy's Report), counted as status traffic, apart from tasks.
 func (n *Node) reportLoad() {
 	n.mu.Lock()
-	job := n.job
+	job, l := n.job, n.measured
 	n.mu.Unlock()
 	if job == 0 {
 		return
 	}
-	tm := encodeMessage(&loadReport{Job: job, Load: n.pool.Load()})
+	now := n.pool.Load()
+	l.Ready, l.Idle = now.Ready, now.Idle
+	tm := encodeMessage(&loadReport{Job: job, Load: l})
 	for id, addr := range n.peerList() {
 		if err := n.tr.Send(addr, tm); err != nil {
 			n.log.Debug("load report not sent", "peer", id, "err", err)

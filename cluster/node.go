@@ -77,6 +77,9 @@ type Node struct {
 	rate     sched.RateMeter
 	busy     sched.RateMeter
 	taskTime sched.TaskTimeMeter
+	// measured is the load the last tick measured; its rates go with the
+	// ready count of the moment into load reports. n.mu guards it.
+	measured sched.Load
 	// usefulNow is the useful work so far, published by each tick for the
 	// job's counters; usefulBase is its value when the job began.
 	usefulNow, usefulBase atomic.Int64
@@ -343,7 +346,10 @@ func (n *Node) tick() {
 			l.Rate = n.rate.Observe(now, useful)
 			l.Busy = n.busy.Observe(now, busy)
 			l.TaskTime = n.taskTime.Observe(now, useful, n.pool.TasksDone())
-			n.event(func(now time.Time) []sched.Action { return n.policy.Tick(now, l) })
+			n.event(func(now time.Time) []sched.Action {
+				n.measured = l
+				return n.policy.Tick(now, l)
+			})
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now
 				n.ml.SetLoad(l)

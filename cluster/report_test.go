@@ -1,0 +1,92 @@
+package cluster
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// reportingPolicy reports its node's load at every tick and records the
+// reports it hears.
+type reportingPolicy struct {
+	mu    sync.Mutex
+	heard []sched.Load
+}
+
+func (p *reportingPolicy) Name() string                                           { return "test-reporting" }
+func (p *reportingPolicy) Advice() sched.Advice                                   { return sched.Advice{HungryAfter: sched.Never} }
+func (p *reportingPolicy) Hungry(time.Time) []sched.Action                        { return nil }
+func (p *reportingPolicy) Pushed(time.Time, int) []sched.Action                   { return nil }
+func (p *reportingPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
+func (p *reportingPolicy) Membership(time.Time, sched.MemberEvent) []sched.Action { return nil }
+func (p *reportingPolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
+	return sched.Action{Kind: sched.Refuse, Node: from}
+}
+func (p *reportingPolicy) Tick(time.Time, sched.Load) []sched.Action {
+	return []sched.Action{{Kind: sched.Report}}
+}
+func (p *reportingPolicy) LoadReport(_ time.Time, _ sched.NodeID, l sched.Load) []sched.Action {
+	p.mu.Lock()
+	p.heard = append(p.heard, l)
+	p.mu.Unlock()
+	return nil
+}
+
+var spin = tsys.Register("cluster.test.spin", func(_ *tsys.Ctx, d time.Duration) int {
+	n := 0
+	for start := time.Now(); time.Since(start) < d; {
+		n++
+	}
+	return n
+})
+
+// TestLoadReportsCarryTheMeasuredRates: a node busy with a task reports,
+// with its ready count, the busy rate and the rate of useful work its ticks
+// measured, which a rate-aware balancer places work by.
+func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
+	start := func(p *reportingPolicy, join []string) *Node {
+		n, err := Start(Config{
+			Workers: 1, Inline: inline.Default(), Fast: true, Join: join, Logger: slog.New(slog.DiscardHandler),
+			Policy: func(sched.NodeID, string) sched.Policy { return p },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Close() })
+		return n
+	}
+	busyPol, heardPol := &reportingPolicy{}, &reportingPolicy{}
+	root := start(busyPol, nil)
+	other := start(heardPol, []string{root.GossipAddr()})
+	for deadline := time.Now().Add(10 * time.Second); root.Reachable() < 1 || other.Reachable() < 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("the nodes did not find each other")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	job, err := root.BeginJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tsys.Run(context.Background(), root.Runtime(), spin, 400*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	root.EndJob(job)
+	heardPol.mu.Lock()
+	defer heardPol.mu.Unlock()
+	best := sched.Load{}
+	for _, l := range heardPol.heard {
+		if l.Busy > best.Busy {
+			best = l
+		}
+	}
+	if best.Workers != 1 || best.Busy < 0.5 || best.Rate <= 0 {
+		t.Fatalf("the busiest of %d reports from a node spinning 400 ms: %+v", len(heardPol.heard), best)
+	}
+}
