@@ -82,10 +82,9 @@
 // are skipped while a report shows work elsewhere; failing that, peers never
 // heard from are asked, and failing those, any eligible peer. A refusal counts
 // as a fresh report of nothing ready. Reports are hints: gossip lags by tens
-// of milliseconds, and an earlier version that stopped fishing while every
-// report said "nothing ready" lost ~100 ms a job waiting for gossip (EP W on
-// 2 nodes: 0.40 s against 0.29 s with Random). Back-off bounds what asking
-// an empty peer costs.
+// of milliseconds, so a node that stopped fishing while every report said
+// "nothing ready" would wait for gossip with work to be had (bench/README.md,
+// "Two nodes against one"). Back-off bounds what asking an empty peer costs.
 //
 // Zone prefers peers of the node's own zone and keeps at most one request to
 // another zone in flight: Satin's cluster-aware random stealing (CRS), in
@@ -108,20 +107,19 @@
 //     carries a large share of the remaining work, and one is enough to feed
 //     a whole node, whose workers split it by local stealing. NewTS moved
 //     1.86 tasks on average on EP with 2 nodes, 1 being ideal. A fixed
-//     batch of 4 to 16 sped up binomial UTS trees but slowed EP, UTS T1 and
-//     RT by 5 to 20% (more work moved than the thief could use), hence the
-//     adaptive batch.
-//   - MaxTasksPerAnswer = 8, QuickReturn = 5 ms: on UTS T3L, 2 nodes, the
-//     batch settles at 4 to 8 and the nodes' idle time falls from ~3.5 s to
-//     ~1 s of a 7 s run (bench/README.md); EP, T1 and RT never ask back
-//     within 5 ms and keep batches of 1.
+//     larger batch speeds up binomial UTS trees but slows EP, UTS T1 and RT,
+//     whose thieves cannot use what they get, hence the adaptive batch.
+//   - MaxTasksPerAnswer = 8, QuickReturn = 5 ms: on binomial UTS trees the
+//     batch settles at 4 to 8, while EP, T1 and RT never ask back within
+//     5 ms and keep batches of 1 (bench/README.md, "Stealing across nodes on
+//     binomial trees").
 //   - RetryBackoff = 0.5 ms, doubling to MaxBackoff = 20 ms: a refused node
 //     stops flooding a peer that has nothing (a few round trips on a LAN),
 //     while a peer that gets work again is asked within at most 20 ms. An
-//     answer with tasks resets it. Negative RetryBackoff disables it. (It
-//     was 5 ms doubling to 200 ms: a node that fished before the root had
-//     spawned anything then sat out milliseconds of the job; EP class W on
-//     2 nodes ran ~5% faster with the shorter back-off, bench/README.md.)
+//     answer with tasks resets it. Negative RetryBackoff disables it. A
+//     longer back-off makes a node that fished before the root had spawned
+//     anything sit out milliseconds of the job (bench/README.md, "Two nodes
+//     against one").
 //   - MinReady = 1: lend whenever there is something to lend. The trade-off:
 //     a node lending its only ready task may leave one of its own workers
 //     (that would have stolen it locally, at no network cost) idle, but a
@@ -129,9 +127,9 @@
 //     workers are busy anyway; with coarse tasks, lending early wins.
 //   - ReplyTimeout = 1 s: far above any LAN round trip, small against a run.
 //   - Expose = 16 (at least 8 batches) for DemandHold = 10 ms, DeferFor =
-//     2 ms: each alone took UTS T3L on 2 nodes from 9.8 s to 8.2-8.8 s, both
-//     to 7.3-7.7 s, the batches then to about 7 s (bench/README.md,
-//     "Stealing across nodes on binomial trees").
+//     2 ms: each cuts the idle time of binomial UTS trees on 2 nodes, and
+//     the two together more (bench/README.md, "Stealing across nodes on
+//     binomial trees").
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets

@@ -120,5 +120,3 @@ func (l loadFlags) args() []string {
 	}
 	return a
 }
-
-func (l loadFlags) String() string { return fmt.Sprintf("cpu %d, hog %q", l.cpu, l.hog) }

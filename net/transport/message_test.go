@@ -28,27 +28,6 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-func randString(rng *rand.Rand, max int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz.ABC/0123456789 é€"
-	var sb strings.Builder
-	for n := rng.IntN(max + 1); sb.Len() < n; {
-		sb.WriteByte(alphabet[rng.IntN(len(alphabet))])
-	}
-	return sb.String()[:min(sb.Len(), max)]
-}
-
-// randUint returns numbers of every varint length, zero included.
-func randUint(rng *rand.Rand) uint64 {
-	switch rng.IntN(4) {
-	case 0:
-		return 0
-	case 1:
-		return rng.Uint64()
-	default:
-		return rng.Uint64() >> rng.IntN(64)
-	}
-}
-
 func TestMessageRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
