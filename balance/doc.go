@@ -63,7 +63,5 @@
 //
 // Ready tasks are its units of work, as in Policy: tsys cannot know what a
 // task holds, so a tree's tasks, which differ widely, are balanced as if
-// they were equal. On a flat loop split in halves the same holds for the
-// halves; it is the cause of most of what separates it from Fishing in
-// bench/README.md.
+// they were equal, and a flat loop's halves too.
 package balance
