@@ -138,20 +138,21 @@ func TestClusterStealsInBatches(t *testing.T) {
 	}
 }
 
-// TestBalanceGivesSingleNodeAnswers: both balancing schedulers on 2 to 4
-// nodes give the published or serial answers of every app, and count
-// their status messages apart from tasks.
-func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
-	for _, sched := range []string{"balance", "ratebalance"} {
-		for _, n := range []string{"2", "4"} {
-			for _, args := range [][]string{
-				{"ep", "--class", "S"},
-				{"uts", "--tree", "T5"},
-				{"rt", "-w", "200", "-h", "150", "--samples", "2", "--leaf", "256", "-o", filepath.Join(t.TempDir(), "b.png")},
-				{"rt", "--flat", "-w", "200", "-h", "150", "--samples", "2"},
-				{"fib", "-n", "27"},
-				{"nqueens", "-n", "10"},
-			} {
+// TestEverySchedulerGivesVerifiedAnswers: every scheduler on 1 to 4 nodes
+// gives the published or serial answer of every app, loses no task, and
+// the balancing ones count their status messages apart from tasks.
+func TestEverySchedulerGivesVerifiedAnswers(t *testing.T) {
+	apps := [][]string{
+		{"ep", "--class", "S"},
+		{"uts", "--tree", "T5"},
+		{"rt", "-w", "200", "-h", "150", "--samples", "2", "--leaf", "256", "-o", filepath.Join(t.TempDir(), "b.png")},
+		{"rt", "--flat", "-w", "200", "-h", "150", "--samples", "2"},
+		{"fib", "-n", "27"},
+		{"nqueens", "-n", "10"},
+	}
+	for _, sched := range []string{"local", "fishing:random", "fishing:load", "balance", "ratebalance"} {
+		for _, n := range []string{"1", "2", "3", "4"} {
+			for _, args := range apps {
 				obj := tsysRun(t, append(args, "--workers", "1", "--nodes", n, "--sched", sched)...)
 				if obj["verified"] != true || fmt.Sprint(obj["nodes"]) != n || obj["scheduler"] != sched {
 					t.Errorf("%s: %v on %s nodes: verified=%v nodes=%v scheduler=%v", sched, args[0], n, obj["verified"], obj["nodes"], obj["scheduler"])
@@ -161,8 +162,9 @@ func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
 				}
 				// fib and nqueens end here within a few milliseconds, before
 				// a report is due; the others last over 50 ms.
+				balancing := strings.Contains(sched, "balance")
 				long := args[0] != "fib" && args[0] != "nqueens"
-				if long && (stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0) {
+				if balancing && n != "1" && long && (stat(obj, "status_messages") == 0 || stat(obj, "status_bytes") == 0) {
 					t.Errorf("%s: %v on %s nodes: no status traffic: %v", sched, args[0], n, obj["stats"])
 				}
 			}
@@ -171,7 +173,8 @@ func TestBalanceGivesSingleNodeAnswers(t *testing.T) {
 }
 
 // TestOtherSchedulerRefused: a job is not begun across nodes that run
-// different schedulers, and the error names both.
+// different schedulers, and the error names both; a job of the node's own
+// scheduler joins it and shares the work.
 func TestOtherSchedulerRefused(t *testing.T) {
 	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--sched", "balance")
 	if err != nil {
@@ -181,6 +184,16 @@ func TestOtherSchedulerRefused(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), `runs scheduler "balance", this node "fishing:load"`) {
 		t.Fatalf("a fishing job on a balancing node: %v\n%s", err, out)
+	}
+	// The same node takes a job of its own scheduler, and does part of it.
+	obj := tsysRun(t, "ep", "--class", "W", "--workers", "1", "--join", seed.gossip, "--sched", "balance")
+	if obj["verified"] != true || obj["scheduler"] != "balance" || len(perNode(t, obj)) != 2 {
+		t.Fatalf("a balance job joined to a balancing node: verified=%v scheduler=%v per_node=%d", obj["verified"], obj["scheduler"], len(perNode(t, obj)))
+	}
+	for _, pn := range perNode(t, obj) {
+		if stat(pn, "tasks_run") == 0 {
+			t.Errorf("node %v ran no task of the joined job: %v", pn["node"], pn)
+		}
 	}
 }
 
