@@ -52,7 +52,10 @@
 //     a period.
 //   - A cost-benefit check cancels a move whose cost (tasks moved x the
 //     learned cost of moving one) exceeds its gain (the time the tasks
-//     would take here: tasks x Load.TaskTime / speed).
+//     would take here: tasks x Load.TaskTime / speed, or, when the
+//     receiver has run dry, at least the period it would sit idle: the mean
+//     task time understates the oldest ready tasks of a tree, which are
+//     whole subtrees, and moves to dry nodes were cancelled on UTS T1).
 //   - The cost of moving a task is learned from past moves: the time from
 //     a move to the receiver's next report, less half a period, per task,
 //     averaged with what was known (MoveCost = 1 ms until then).

@@ -278,15 +278,21 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 			break
 		}
 		n := min(excess, int(math.Ceil(w.deficit)))
+		pr := s.peers[w.id]
 		// Cost-benefit: moving n tasks saves this node the time they
 		// would have taken here beyond the balanced finish; it costs n
-		// moves.
+		// moves. A task's worth is the mean frame time, which in a tree
+		// understates the oldest ready tasks (whole subtrees) that a move
+		// takes; so a move to a peer that has run dry is also worth the
+		// period it would otherwise sit idle.
 		gain := time.Duration(float64(n) * float64(taskTime) / s.me.speed)
+		if pr.ready == 0 {
+			gain = max(gain, s.period)
+		}
 		if cost := time.Duration(n) * s.moveCost; taskTime > 0 && cost > gain {
 			s.stats.Cancelled++
 			continue
 		}
-		pr := s.peers[w.id]
 		pr.sent, pr.sentAt = pr.sent+n, now
 		pr.ready += n
 		s.me.ready -= n

@@ -90,6 +90,30 @@ func TestCostBenefitCancelsDearMoves(t *testing.T) {
 	}
 }
 
+// TestDryPeerIsWorthAPeriod: small tasks whose moves cost more than their
+// mean time still go to a peer that ran dry (it would idle a period), and
+// not to one that has work.
+func TestDryPeerIsWorthAPeriod(t *testing.T) {
+	small := func(ready int) sched.Load {
+		l := busy(ready, 1)
+		l.TaskTime = 10 * time.Microsecond
+		return l
+	}
+	s := newRate(RateParams{MoveCost: time.Millisecond, MinPeriod: 20 * time.Millisecond}, "dry", "fed")
+	s.LoadReport(t0, "dry", small(0))
+	s.LoadReport(t0, "fed", small(4))
+	as := s.Tick(t0, small(40))
+	var gave []string
+	for _, a := range as[1:] {
+		if a.Kind == sched.Give {
+			gave = append(gave, string(a.Node))
+		}
+	}
+	if !reflect.DeepEqual(gave, []string{"dry"}) || s.Stats().Cancelled != 1 {
+		t.Fatalf("gave to %v, stats %+v; want a move to dry only, fed's cancelled", gave, s.Stats())
+	}
+}
+
 // TestPeriodAdaptsToTheLearnedMoveCost: the first report after a move
 // teaches its cost, and the period becomes 20 moves of one task.
 func TestPeriodAdaptsToTheLearnedMoveCost(t *testing.T) {
