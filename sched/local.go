@@ -21,6 +21,7 @@ func (p *Pool) stealLocal(w *Worker) *Header {
 	h, _ := p.workers[v].dq.Steal()
 	if h != nil {
 		w.localSteals.Add(1)
+		p.workers[v].stolenFrom.Add(1)
 	}
 	return h
 }

@@ -91,7 +91,6 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.reset()
 	p.ended.Store(0)
 	p.began.Store(time.Now().UnixNano())
-	defer func() { p.ended.Store(time.Now().UnixNano()) }()
 
 	var rootDone chan struct{}
 	if root != nil {
@@ -112,10 +111,14 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	}
 	p.stop()
 	p.wg.Wait()
+	// The run's span ends here, so that the totals below and WorkerStats
+	// later see the same busy times.
+	p.ended.Store(time.Now().UnixNano())
 
 	var total Stats
+	span := p.span()
 	for _, w := range p.workers {
-		total.Add(w.Stats())
+		total.Add(w.Stats(span))
 		w.dq.Clear()
 	}
 	p.injected = p.injected[:0]
@@ -130,10 +133,23 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 // WorkerStats returns each worker's counters of the last run.
 func (p *Pool) WorkerStats() []Stats {
 	out := make([]Stats, len(p.workers))
+	span := p.span()
 	for i, w := range p.workers {
-		out[i] = w.Stats()
+		out[i] = w.Stats(span)
 	}
 	return out
+}
+
+// span is how long the current or last run has lasted.
+func (p *Pool) span() time.Duration {
+	began, end := p.began.Load(), p.ended.Load()
+	if began == 0 {
+		return 0
+	}
+	if end == 0 || end < began {
+		end = time.Now().UnixNano()
+	}
+	return time.Duration(end - began)
 }
 
 func (p *Pool) reset() {

@@ -23,6 +23,8 @@ type Stats struct {
 	UsefulNs      int64 `json:"useful_ns"`       // busy time the CPU really ran (a node's, measured every tick)
 	StatusSent    int64 `json:"status_messages"` // load reports sent to other nodes (balancing)
 	StatusBytes   int64 `json:"status_bytes"`    // ... their bytes
+	StolenFrom    int64 `json:"stolen_from"`     // tasks other workers or nodes took from this worker's deque
+	BusyNanos     int64 `json:"busy_ns"`         // time workers held work: the run's span less their idle time
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -45,7 +47,18 @@ func (s *Stats) Add(o Stats) {
 	s.UsefulNs += o.UsefulNs
 	s.StatusSent += o.StatusSent
 	s.StatusBytes += o.StatusBytes
+	s.StolenFrom += o.StolenFrom
+	s.BusyNanos += o.BusyNanos
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
+}
+
+// StealRatio is the share of the tasks run that were taken from another
+// worker or node: how much of the work moved.
+func (s Stats) StealRatio() float64 {
+	if s.TasksRun == 0 {
+		return 0
+	}
+	return float64(s.LocalSteals+s.RemoteSteals) / float64(s.TasksRun)
 }
 
 // InlineRatio is the share of spawns that were inlined.

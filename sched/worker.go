@@ -2,6 +2,7 @@ package sched
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/xorshift"
@@ -30,7 +31,10 @@ type Worker struct {
 	// Counted while idle, when the pool may read them concurrently.
 	stealAttempts atomic.Int64
 	localSteals   atomic.Int64
-	idle          idleClock
+	// stolenFrom counts the tasks thieves took from this worker's deque;
+	// thieves write it.
+	stolenFrom atomic.Int64
+	idle       idleClock
 	// tasksDone is stats.TasksRun as the holder last published it (with
 	// each allowCCall grant and when it goes idle), for readers outside
 	// the run: one atomic store per grant rather than one per task.
@@ -56,8 +60,9 @@ func (w *Worker) PerKind(k *Kind) *PerKind {
 	return &w.kinds[k.ID]
 }
 
-// Stats returns the worker's counters. Only while no executor holds it.
-func (w *Worker) Stats() Stats {
+// Stats returns the worker's counters, its busy time out of a run that
+// spanned span. Only while no executor holds it.
+func (w *Worker) Stats(span time.Duration) Stats {
 	s := w.stats
 	// Only pushes are counted as spawns on the way; inlined spawns are
 	// counted once, as Inlined, to keep the inlined path to one increment.
@@ -65,6 +70,8 @@ func (w *Worker) Stats() Stats {
 	s.StealAttempts += w.stealAttempts.Load()
 	s.LocalSteals += w.localSteals.Load()
 	s.IdleNanos = w.idle.total.Load()
+	s.StolenFrom = w.stolenFrom.Load()
+	s.BusyNanos = max(0, int64(span)-s.IdleNanos)
 	return s
 }
 
@@ -73,6 +80,7 @@ func (w *Worker) resetStats() {
 	w.events = w.events[:0]
 	w.stealAttempts.Store(0)
 	w.localSteals.Store(0)
+	w.stolenFrom.Store(0)
 	w.idle.total.Store(0)
 	w.idle.since.Store(0)
 	w.tasksDone.Store(0)

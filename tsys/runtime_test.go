@@ -220,6 +220,33 @@ func TestIdleAndBusyTime(t *testing.T) {
 	if later := rt.Pool().BusyTime(time.Now().Add(time.Hour)); later != busy {
 		t.Errorf("busy time moved between runs: %v then %v", busy, later)
 	}
+	// Each worker's busy and idle time make up the run's span, and the
+	// counters agree with the pool's busy time.
+	for i, w := range rt.WorkerStats() {
+		if span := time.Duration(w.BusyNanos + w.IdleNanos); span < sleep || span > wall+time.Millisecond {
+			t.Errorf("worker %d: busy %v + idle %v = %v, not the run's span %v", i, time.Duration(w.BusyNanos), time.Duration(w.IdleNanos), span, wall)
+		}
+	}
+	if d := time.Duration(st.BusyNanos) - busy; d < -time.Millisecond || d > time.Millisecond {
+		t.Errorf("busy_ns %v, pool's busy time %v", time.Duration(st.BusyNanos), busy)
+	}
+}
+
+// TestStolenFromCountsThefts: every local steal is suffered by some
+// worker's deque.
+func TestStolenFromCountsThefts(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
+	if _, _, err := tsys.Run(context.Background(), rt, sleeper, 8); err != nil {
+		t.Fatal(err)
+	}
+	var steals, suffered int64
+	for _, w := range rt.WorkerStats() {
+		steals += w.LocalSteals
+		suffered += w.StolenFrom
+	}
+	if steals == 0 || suffered != steals {
+		t.Errorf("local steals %d, stolen from deques %d", steals, suffered)
+	}
 }
 
 var fanout *tsys.Task[[2]int, int]
