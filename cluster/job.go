@@ -16,6 +16,9 @@ type NodeReport struct {
 	Node    string      `json:"node"`
 	Workers int         `json:"workers"`
 	Stats   sched.Stats `json:"stats"`
+	// PerWorker are the node's workers' own counters; the network's are
+	// the node's, in Stats only.
+	PerWorker []sched.Stats `json:"per_worker,omitempty"`
 }
 
 // serving is the state of a node working for another node's job.
@@ -91,7 +94,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 // Own returns this node's counters of the job, given its pool's.
 func (n *Node) Own(pool sched.Stats) NodeReport {
 	pool.Add(n.counters())
-	return NodeReport{Node: string(n.name), Workers: n.pool.Workers(), Stats: pool}
+	return NodeReport{Node: string(n.name), Workers: n.pool.Workers(), Stats: pool, PerWorker: n.pool.WorkerStats()}
 }
 
 func (n *Node) resetCounters() {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,13 +16,14 @@ import (
 
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
 )
 
 // runCluster runs a job on several nodes: with --nodes N it starts N-1 node
 // processes on loopback and stops them afterwards; with --join it joins an
 // existing cluster for the run.
-func runCluster(ctx context.Context, cfg *runConfig, rep *report, stderr io.Writer) (apps.Result, error) {
+func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr io.Writer) (apps.Result, error) {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var join []string
 	if cfg.common.join != "" {
@@ -68,6 +70,12 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report, stderr io.Writ
 	return res, runErr
 }
 
+// nodeProfileDir is where node i of a --nodes run writes its --profile:
+// a folder of its own under --profile-dir, node-0 being this process.
+func nodeProfileDir(cfg *runConfig, i int) string {
+	return filepath.Join(cfg.common.profileDir, fmt.Sprintf("node-%d", i))
+}
+
 // selfPath finds this program, to start node processes and benchmark runs
 // (tests point it at a built tsys binary).
 var selfPath = os.Executable
@@ -94,6 +102,9 @@ func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error)
 			args = append(args, "--key-file", cfg.common.keyFile)
 		}
 		args = append(args, cfg.loads[i].args()...)
+		if cfg.common.profile != "" {
+			args = append(args, "--profile", cfg.common.profile, "--profile-dir", nodeProfileDir(cfg, i))
+		}
 		c := &child{cmd: exec.Command(exe, args...), done: make(chan struct{})}
 		c.cmd.Stderr = stderr
 		if err := c.cmd.Start(); err != nil {

@@ -30,6 +30,8 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	name := fs.String("name", "", "node name (default: random)")
 	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	profileKind := fs.String("profile", "", "write a profile when the node stops: cpu, mem, block, mutex or trace")
+	profileDir := fs.String("profile-dir", ".", "directory for --profile output")
 	var load loadFlags
 	fs.IntVar(&load.cpu, "cpu", -1, "pin the node to this CPU (Linux; -1: do not pin)")
 	fs.StringVar(&load.hog, "hog", "", "run competing CPU load beside the workers: F (a fraction of a core) or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
@@ -51,6 +53,11 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	stopProfile, err := startProfile(*profileKind, *profileDir)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	stopLoad, err := load.start()
 	defer stopLoad()
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -48,7 +49,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON of this node's tasks to FILE")
-	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace")
+	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace (with --nodes N, one per node in DIR/node-I)")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
 }
 
@@ -143,7 +144,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stop, err := startProfile(cfg.common.profile, cfg.common.profileDir)
+	profileDir := cfg.common.profileDir
+	if cfg.common.nodes > 1 {
+		profileDir = nodeProfileDir(cfg, 0)
+	}
+	stop, err := startProfile(cfg.common.profile, profileDir)
 	if err != nil {
 		return err
 	}
@@ -157,7 +162,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 
-	rep := report{
+	rep := report.Report{
 		App:     cfg.app.Name,
 		Params:  cfg.job.Params(),
 		Nodes:   1,
@@ -191,11 +196,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	verified, verr := cfg.job.Verify(res)
 	rep.Result, rep.Verified = res.Value, verified && verr == nil
 	if cfg.common.json {
-		if err := rep.writeJSON(stdout); err != nil {
+		if err := rep.WriteJSON(stdout); err != nil {
 			return err
 		}
 	} else {
-		rep.writeText(stdout, res.Text)
+		rep.WriteText(stdout, res.Text)
 	}
 	if verr != nil {
 		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -9,9 +9,9 @@ import (
 	"github.com/tsys-go/tsys/sched"
 )
 
-// report is the --json object of `tsys run`. Field names are a contract
+// Report is the --json object of `tsys run`. Field names are a contract
 // (CLI-CONTRACT.md): add, never rename.
-type report struct {
+type Report struct {
 	App         string         `json:"app"`
 	Params      map[string]any `json:"params"`
 	Result      any            `json:"result"`
@@ -22,22 +22,43 @@ type report struct {
 	Inline      string         `json:"inline"`
 	WallSeconds float64        `json:"wall_seconds"`
 	Stats       sched.Stats    `json:"stats"`
-	PerNode     []nodeReport   `json:"per_node,omitempty"`
+	PerNode     []NodeReport   `json:"per_node,omitempty"`
 	PerWorker   []sched.Stats  `json:"per_worker,omitempty"`
 }
 
-// nodeReport is one node's part of a cluster run.
-type nodeReport = cluster.NodeReport
+// NodeReport is one node's part of a cluster run.
+type NodeReport = cluster.NodeReport
 
-func (r *report) writeJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	if err := enc.Encode(r); err != nil {
+// WriteJSON writes r as one line of JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	if err := json.NewEncoder(w).Encode(r); err != nil {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
 	return nil
 }
 
-func (r *report) writeText(w io.Writer, result string) {
+// Decode reads a report that WriteJSON wrote.
+func Decode(data []byte) (*Report, error) {
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("decoding a run's report: %w", err)
+	}
+	return &r, nil
+}
+
+// IdleShare is the share of the run's worker time spent idle: the idle time
+// of all workers over wall time x workers x nodes.
+func (r *Report) IdleShare() float64 {
+	total := r.WallSeconds * float64(max(r.Workers, 1)*max(r.Nodes, 1))
+	if total <= 0 {
+		return 0
+	}
+	return min(1, float64(r.Stats.IdleNanos)/1e9/total)
+}
+
+// WriteText writes the human summary: the result, the totals, and the
+// profile of the workers when there is more than one.
+func (r *Report) WriteText(w io.Writer, result string) {
 	fmt.Fprintf(w, "%s: %s\n", r.App, result)
 	verified := "not verified"
 	if r.Verified {
@@ -56,4 +77,5 @@ func (r *report) writeText(w io.Writer, result string) {
 			s.RemoteSteals, s.TasksSent, s.BytesSent, s.MessagesSent)
 	}
 	fmt.Fprintln(w)
+	r.writeProfile(w)
 }
