@@ -247,7 +247,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 			taskTime = max(taskTime, pr.taskTime)
 		}
 	}
-	if ready == 0 || capacity == 0 || s.me.ready < 2 {
+	if ready == 0 || capacity == 0 || s.me.ready < 1 {
 		return nil
 	}
 	balanced := ready / capacity // task-units per unit of capacity
@@ -255,14 +255,20 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 	if mine <= balanced*(1+s.p.Threshold) {
 		return nil
 	}
-	excess := int(float64(s.me.ready) - balanced*s.capacity(&s.me))
+	// Rounded up: this node's busy workers hold work the count leaves
+	// out, so its last ready task may go to a node that has none.
+	excess := int(math.Ceil(float64(s.me.ready) - balanced*s.capacity(&s.me) - 1e-9))
 	type want struct {
 		id      sched.NodeID
 		deficit float64
 	}
 	var wants []want
 	for id, pr := range s.peers {
-		if d := balanced*s.capacity(pr) - float64(pr.ready); pr.heard && d >= 1 {
+		// A share of under one task still earns a dry node one: across
+		// three or more nodes a handful of ready tasks gives every share
+		// less than one, and nothing would move to nodes with nothing.
+		d := balanced*s.capacity(pr) - float64(pr.ready)
+		if pr.heard && (d >= 1 || (pr.ready == 0 && d > 0)) {
 			wants = append(wants, want{id, d})
 		}
 	}
@@ -277,7 +283,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 		if excess < 1 {
 			break
 		}
-		n := min(excess, int(math.Ceil(w.deficit)))
+		n := min(excess, max(1, int(math.Round(w.deficit))))
 		pr := s.peers[w.id]
 		// Cost-benefit: moving n tasks saves this node the time they
 		// would have taken here beyond the balanced finish; it costs n

@@ -174,13 +174,37 @@ func TestParseRateParams(t *testing.T) {
 func TestDryPeerIsServedAtOnce(t *testing.T) {
 	s := newRate(RateParams{MinPeriod: 20 * time.Millisecond}, "p")
 	s.LoadReport(t0, "p", busy(3, 1))
-	// The periodic round: 10 against 3 gives p 3, leaving 7 here.
-	if as := s.Tick(t0, busy(10, 1)); len(as) != 2 || as[1].Count != 3 {
+	// The periodic round: 10 against 3 gives p 4 (its share of 3.5,
+	// rounded up: this node's worker is busy too), leaving 6 here.
+	if as := s.Tick(t0, busy(10, 1)); len(as) != 2 || as[1].Count != 4 {
 		t.Fatalf("periodic round: %v", as)
 	}
-	// p ran dry within the period: half of the 7 left goes at once.
+	// p ran dry within the period: half of the 6 left goes at once.
 	as := s.LoadReport(t0.Add(time.Millisecond), "p", busy(0, 1))
 	if len(as) != 1 || as[0].Kind != sched.Give || as[0].Node != "p" || as[0].Count != 3 {
 		t.Fatalf("a dry peer's report: %v, want a Give of 3 to p", as)
+	}
+}
+
+// TestFewTasksReachEveryDryNode: with fewer ready tasks than nodes every
+// share is under one task, and still each dry node gets one while they
+// last, the last one included (EP's few large tasks on 3 and 4 nodes).
+func TestFewTasksReachEveryDryNode(t *testing.T) {
+	s := newRate(RateParams{}, "a", "b", "c")
+	for _, p := range []sched.NodeID{"a", "b", "c"} {
+		s.LoadReport(t0, p, busy(0, 1))
+	}
+	as := s.Tick(t0, busy(2, 1))
+	gave := 0
+	for _, a := range as {
+		if a.Kind == sched.Give {
+			if a.Count != 1 {
+				t.Errorf("gave %d to %s, want 1", a.Count, a.Node)
+			}
+			gave += a.Count
+		}
+	}
+	if gave != 2 {
+		t.Fatalf("actions %v: want one task to each of two dry nodes", as)
 	}
 }
