@@ -2,247 +2,253 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"time"
+
+	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/report"
 )
 
-// benchConfig is one column of the matrix: "serial", or NODESxWORKERS with
-// an optional scheduler, e.g. "1x2", "2x1:fishing:load".
-type benchConfig struct {
-	label   string
-	serial  bool
-	nodes   int
-	workers int
-	sched   string
+// benchFlags are the flags of tsys bench.
+type benchFlags struct {
+	apps, configs, nodes, workers, scheds, loads string
+	serial                                       bool
+	reps, warmup                                 int
+	out, readme                                  string
+	json                                         bool
 }
 
-func parseBenchConfig(s string) (benchConfig, error) {
-	if s == "serial" {
-		return benchConfig{label: s, serial: true, nodes: 1, workers: 1}, nil
+func (f *benchFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.apps, "apps", "ep --class W;uts --tree T1;uts --tree T3;rt --verify=false;nqueens -n 13;fib -n 32", "jobs separated by ';', each an app and its flags")
+	fs.StringVar(&f.configs, "configs", "", "comma-separated configs, serial or NODESxWORKERS[:SCHED], instead of --nodes x --workers x --scheds")
+	fs.StringVar(&f.nodes, "nodes", "1,2,3", "node counts, comma-separated (1 node runs once, without a cluster scheduler)")
+	fs.StringVar(&f.workers, "workers", "1", "workers per node, comma-separated")
+	fs.StringVar(&f.scheds, "scheds", "fishing:random;fishing:load;balance;ratebalance", "schedulers for several nodes, separated by ';'")
+	fs.StringVar(&f.loads, "loads", "none", "load scenarios separated by ';': none, pin (nodes pinned to their CPUs) or a --hog spec such as 1=0.5:2s/2s (pinned)")
+	fs.BoolVar(&f.serial, "serial", true, "run the plain serial version too, for speedups against it")
+	fs.IntVar(&f.reps, "reps", 5, "repetitions of each cell (medians are reported)")
+	fs.IntVar(&f.warmup, "warmup", 1, "unmeasured runs of each job first")
+	fs.StringVar(&f.out, "out", "", "folder for the CSV, the summary and the plots (default tsys-bench-DATE-TIME)")
+	fs.StringVar(&f.readme, "readme", "", "Markdown file whose generated block to rewrite with the summary")
+	fs.BoolVar(&f.json, "json", false, "print the summaries as one JSON object")
+}
+
+// matrix builds the benchmark the flags describe, and checks every run's
+// command line now rather than after an hour.
+func (f *benchFlags) matrix() (bench.Matrix, error) {
+	if f.reps < 1 {
+		return bench.Matrix{}, usagef("--reps %d: want at least 1", f.reps)
 	}
-	shape, sched, _ := strings.Cut(s, ":")
-	n, w, ok := strings.Cut(shape, "x")
-	nodes, err1 := strconv.Atoi(n)
-	workers, err2 := strconv.Atoi(w)
-	if !ok || err1 != nil || err2 != nil || nodes < 1 || workers < 1 {
-		return benchConfig{}, fmt.Errorf("bench config %q: want serial or NODESxWORKERS[:SCHED], e.g. 2x1:fishing:load", s)
+	if f.warmup < 0 {
+		return bench.Matrix{}, usagef("--warmup %d: want 0 or more", f.warmup)
 	}
-	if sched != "" {
-		if _, err := parseScheduler(sched); err != nil {
-			return benchConfig{}, fmt.Errorf("bench config %q: %w", s, err)
+	m := bench.Matrix{Jobs: bench.ParseJobs(f.apps), Loads: bench.ParseLoads(f.loads), Reps: f.reps, Warmup: f.warmup}
+	if len(m.Jobs) == 0 {
+		return m, usagef("--apps %q: want at least one job", f.apps)
+	}
+	var err error
+	if m.Configs, err = f.configList(); err != nil {
+		return m, err
+	}
+	cells, _ := m.Cells()
+	for _, c := range cells {
+		if _, err := parseRun(c.Args(), io.Discard); err != nil {
+			return m, usagef("bench job %q under %s, load %s: %v", c.Job, c.Config, c.Load, err)
 		}
 	}
-	return benchConfig{label: s, nodes: nodes, workers: workers, sched: sched}, nil
-}
-
-func (c benchConfig) args() []string {
-	if c.serial {
-		return []string{"--serial"}
+	if len(cells) == 0 {
+		return m, usagef("no job fits any config under the loads given")
 	}
-	a := []string{"--nodes", strconv.Itoa(c.nodes), "--workers", strconv.Itoa(c.workers)}
-	if c.sched != "" {
-		a = append(a, "--sched", c.sched)
+	return m, nil
+}
+
+// configList is --configs, or serial and --nodes x --workers x --scheds.
+func (f *benchFlags) configList() ([]bench.Config, error) {
+	var out []bench.Config
+	if f.configs != "" {
+		for _, s := range bench.SplitConfigs(f.configs) {
+			c, err := bench.ParseConfig(s)
+			if err != nil {
+				return nil, usageError{err.Error()}
+			}
+			out = append(out, c)
+		}
+		return out, nil
 	}
-	return a
+	nodes, err := intList("--nodes", f.nodes)
+	if err != nil {
+		return nil, err
+	}
+	workers, err := intList("--workers", f.workers)
+	if err != nil {
+		return nil, err
+	}
+	if f.serial {
+		out = append(out, bench.Config{Serial: true, Nodes: 1, Workers: 1})
+	}
+	scheds := strings.Split(f.scheds, ";")
+	for _, w := range workers {
+		for _, n := range nodes {
+			if n == 1 {
+				out = append(out, bench.Config{Nodes: 1, Workers: w})
+				continue
+			}
+			for _, s := range scheds {
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, bench.Config{Nodes: n, Workers: w, Sched: s})
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
-// benchResult is one cell: an app under one config, over the repetitions.
-type benchResult struct {
-	App        string    `json:"app"`
-	Config     string    `json:"config"`
-	Seconds    []float64 `json:"seconds"`
-	Median     float64   `json:"median_seconds"`
-	Speedup    float64   `json:"speedup_vs_1x1,omitempty"`
-	Efficiency float64   `json:"efficiency,omitempty"`
-	VsSerial   float64   `json:"speedup_vs_serial,omitempty"`
-	TasksSent  float64   `json:"median_tasks_sent"`
-	BytesSent  float64   `json:"median_bytes_sent"`
-	StatusSent float64   `json:"median_status_messages"`
-	IdleShare  float64   `json:"median_idle_share"`
-	// the samples behind the medians
-	tasks, bytes, status, idle []float64
-	Verified                   bool `json:"verified"`
-}
-
-var defaultBenchApps = "ep --class W;uts --tree T1;uts --tree T3;rt --verify=false;nqueens -n 13;fib -n 32"
-
-// splitConfigs splits --configs at the commas that start a new config
-// (serial, or NODESxWORKERS): a scheduler's own options are comma-separated
-// too, as in 2x1:fishing:random,tasks=8.
-func splitConfigs(s string) []string {
-	var out []string
+func intList(flagName, s string) ([]int, error) {
+	var out []int
 	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if len(out) > 0 && !startsConfig(item) {
-			out[len(out)-1] += "," + item
-			continue
+		n, err := strconv.Atoi(strings.TrimSpace(item))
+		if err != nil || n < 1 {
+			return nil, usagef("%s %q: want positive whole numbers separated by commas, e.g. 1,2,4", flagName, s)
 		}
-		out = append(out, item)
+		out = append(out, n)
 	}
-	return out
-}
-
-// startsConfig: item is serial or begins with NODESxWORKERS.
-func startsConfig(item string) bool {
-	head, _, _ := strings.Cut(item, ":")
-	n, w, ok := strings.Cut(head, "x")
-	isNum := func(s string) bool { _, err := strconv.Atoi(s); return err == nil }
-	return item == "serial" || (ok && isNum(n) && isNum(w))
+	return out, nil
 }
 
 func benchCommand(args []string, stdout, stderr io.Writer) error {
+	presets, rest, err := splitPresets(args)
+	if err != nil {
+		return err
+	}
+	if len(presets) == 0 {
+		return benchOnce("custom", "tsys bench "+shellJoin(args), args, stdout, stderr)
+	}
+	for _, p := range presets {
+		command := "tsys bench --preset " + p.Name + " " + shellJoin(rest)
+		if err := benchOnce(p.Name, strings.TrimSpace(command), append(append([]string{}, p.Flags...), rest...), stdout, stderr); err != nil {
+			return fmt.Errorf("preset %s: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+// splitPresets takes --preset NAME[,NAME...] out of args.
+func splitPresets(args []string) ([]bench.Preset, []string, error) {
+	var names, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--preset" || a == "-preset":
+			if i+1 == len(args) {
+				return nil, nil, usagef("--preset needs a name")
+			}
+			names = append(names, strings.Split(args[i+1], ",")...)
+			i++
+		case strings.HasPrefix(a, "--preset=") || strings.HasPrefix(a, "-preset="):
+			_, v, _ := strings.Cut(a, "=")
+			names = append(names, strings.Split(v, ",")...)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	var out []bench.Preset
+	for _, n := range names {
+		p, err := bench.LookupPreset(n)
+		if err != nil {
+			return nil, nil, usageError{err.Error()}
+		}
+		out = append(out, p)
+	}
+	return out, rest, nil
+}
+
+// benchOnce runs one benchmark and writes its folder.
+func benchOnce(block, command string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	appsFlag := fs.String("apps", defaultBenchApps, "jobs separated by ';', each an app and its flags")
-	configsFlag := fs.String("configs", "serial,1x1,1x2,2x1:fishing:random,2x1:fishing:load", "comma-separated configs: serial or NODESxWORKERS[:SCHED]")
-	reps := fs.Int("reps", 5, "repetitions of each cell (the median is reported)")
-	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	var f benchFlags
+	f.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tsys bench [--preset NAME] [flags]\n\npresets:")
+		for _, p := range bench.Presets {
+			fmt.Fprintf(stderr, "  %-8s %s\n", p.Name, p.About)
+		}
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
-	if *reps < 1 {
-		return usagef("--reps %d: want at least 1", *reps)
+	if fs.NArg() > 0 {
+		return usagef("bench: unexpected argument %q", fs.Arg(0))
 	}
-	var configs []benchConfig
-	for _, s := range splitConfigs(*configsFlag) {
-		c, err := parseBenchConfig(s)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		configs = append(configs, c)
+	m, err := f.matrix()
+	if err != nil {
+		return err
 	}
-	var jobs [][]string
-	for _, s := range strings.Split(*appsFlag, ";") {
-		if f := strings.Fields(s); len(f) > 0 {
-			// Check the job's flags with every config now rather than
-			// after an hour.
-			for _, c := range configs {
-				if _, err := parseRun(append(slices.Clone(f), c.args()...), io.Discard); err != nil {
-					return usagef("bench job %q with config %s: %v", s, c.label, err)
-				}
-			}
-			jobs = append(jobs, f)
-		}
+	if f.out == "" {
+		f.out = "tsys-bench-" + time.Now().Format("20060102-150405")
 	}
 	exe, err := selfPath()
 	if err != nil {
 		return err
 	}
-	results := make([][]benchResult, len(jobs))
-	for i, job := range jobs {
-		results[i] = make([]benchResult, len(configs))
-		for k, c := range configs {
-			results[i][k] = benchResult{App: strings.Join(job, " "), Config: c.label, Verified: true}
+	var progress bench.Progress
+	if isTerminal(stderr) {
+		progress = bench.ProgressBar(stderr, time.Now)
+	}
+	res, err := bench.Run(m, func(args []string) (*report.Report, error) { return runOnce(exe, args) }, progress)
+	if err != nil {
+		return err
+	}
+	sums, err := bench.WriteFolder(f.out, res, command)
+	if err != nil {
+		return err
+	}
+	if f.readme != "" {
+		if err := bench.UpdateReadme(f.readme, block, f.out, res, sums, command); err != nil {
+			return err
 		}
 	}
-	// Repetitions outermost: noise then falls on every cell alike.
-	for r := 0; r < *reps; r++ {
-		for i, job := range jobs {
-			for k, c := range configs {
-				obj, err := runOnce(exe, append(slices.Clone(job), c.args()...))
-				if err != nil {
-					return fmt.Errorf("bench %s under %s: %w", strings.Join(job, " "), c.label, err)
-				}
-				cell := &results[i][k]
-				cell.Seconds = append(cell.Seconds, obj.WallSeconds)
-				cell.Verified = cell.Verified && obj.Verified
-				cell.tasks = append(cell.tasks, float64(obj.Stats.TasksSent))
-				cell.bytes = append(cell.bytes, float64(obj.Stats.BytesSent))
-				cell.status = append(cell.status, float64(obj.Stats.StatusSent))
-				cell.idle = append(cell.idle, idleShare(obj))
-				fmt.Fprintf(stderr, "\rrep %d/%d: %-30s %-22s %.3f s   ", r+1, *reps, cell.App, c.label, obj.WallSeconds)
-			}
-		}
+	if f.json {
+		return bench.WriteJSON(stdout, res, sums)
 	}
-	fmt.Fprintln(stderr)
-	for i := range jobs {
-		var base, serial float64
-		for k, c := range configs {
-			cell := &results[i][k]
-			cell.Median = median(cell.Seconds)
-			cell.TasksSent, cell.BytesSent = median(cell.tasks), median(cell.bytes)
-			cell.StatusSent, cell.IdleShare = median(cell.status), median(cell.idle)
-			switch {
-			case c.serial:
-				serial = cell.Median
-			case c.nodes == 1 && c.workers == 1:
-				base = cell.Median
-			}
-		}
-		for k, c := range configs {
-			cell := &results[i][k]
-			if c.serial {
-				continue
-			}
-			if base > 0 {
-				cell.Speedup = base / cell.Median
-				cell.Efficiency = cell.Speedup / float64(c.nodes*c.workers)
-			}
-			if serial > 0 {
-				cell.VsSerial = serial / cell.Median
-			}
-		}
-	}
-	if *asJSON {
-		var flat []benchResult
-		for _, row := range results {
-			flat = append(flat, row...)
-		}
-		return json.NewEncoder(stdout).Encode(map[string]any{"reps": *reps, "results": flat})
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	// The spread of the samples is printed next to the median: on a shared
-	// machine it is what tells a real difference between two cells from
-	// noise.
-	fmt.Fprintln(tw, "app\tconfig\tmedian s\tmin-max s\tvs 1x1\tefficiency\tvs serial\ttasks sent\tbytes sent\tstatus msgs\tidle\tverified\t")
-	for _, row := range results {
-		for _, c := range row {
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f-%.3f\t%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f%%\t%v\t\n", c.App, c.Config, c.Median,
-				slices.Min(c.Seconds), slices.Max(c.Seconds),
-				ratio(c.Speedup), ratio(c.Efficiency), ratio(c.VsSerial), c.TasksSent, c.BytesSent, c.StatusSent, 100*c.IdleShare, c.Verified)
-		}
-	}
-	return tw.Flush()
+	fmt.Fprint(stdout, bench.SummaryTable(sums))
+	fmt.Fprintf(stdout, "\nwrote %s: %s, %s, %s, %s and the plots\n", f.out, bench.SummaryMD, bench.RunsCSV, bench.WorkersCSV, bench.GoBench)
+	return nil
 }
 
-// idleShare is the share of the run's worker time spent idle: the idle
-// time of all workers over wall time x workers x nodes.
-func idleShare(r *report) float64 {
-	total := r.WallSeconds * float64(max(r.Workers, 1)*max(r.Nodes, 1))
-	if total <= 0 {
-		return 0
+// isTerminal reports whether w is a terminal, where a progress bar may
+// redraw its line; in a pipe or a CI log it would only be noise.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	return min(1, float64(r.Stats.IdleNanos)/1e9/total)
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func ratio(x float64) string {
-	if x == 0 {
-		return "-"
+// shellJoin quotes args for a command line a person can paste.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " ;'\"$|&<>*?()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
 	}
-	return fmt.Sprintf("%.2f", x)
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return strings.Join(out, " ")
 }
 
 // runOnce runs `tsys run ARGS --json` and decodes its report.
-func runOnce(exe string, args []string) (*report, error) {
+func runOnce(exe string, args []string) (*report.Report, error) {
 	cmd := exec.Command(exe, append(append([]string{"run"}, args...), "--json")...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -250,9 +256,5 @@ func runOnce(exe string, args []string) (*report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(errb.String()))
 	}
-	var r report
-	if err := json.Unmarshal(out, &r); err != nil {
-		return nil, fmt.Errorf("decoding the report: %w", err)
-	}
-	return &r, nil
+	return report.Decode(out)
 }

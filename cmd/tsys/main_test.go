@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tsys-go/tsys/bench"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -178,14 +179,14 @@ func TestTimelineAndProfile(t *testing.T) {
 
 // benchCells runs tsys bench with --json and returns its cells, of which
 // there must be want.
-func benchCells(t *testing.T, want int, args ...string) []benchResult {
+func benchCells(t *testing.T, want int, args ...string) []bench.Summary {
 	t.Helper()
-	code, stdout, stderr := run(t, append([]string{"bench"}, append(args, "--json")...)...)
+	code, stdout, stderr := run(t, append([]string{"bench"}, append(args, "--json", "--warmup", "0", "--out", t.TempDir())...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var out struct {
-		Results []benchResult `json:"results"`
+		Results []bench.Summary `json:"results"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatal(err)
@@ -202,13 +203,22 @@ func TestBenchMatrix(t *testing.T) {
 			t.Errorf("cell %+v", c)
 		}
 	}
-	// The text table shows each cell's spread next to its median.
-	code, stdout, stderr := run(t, "bench", "--apps", "fib -n 15", "--configs", "1x1", "--reps", "2")
+	// The text table shows each cell's spread next to its median, and
+	// nothing of a progress bar reaches a pipe.
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "bench", "--apps", "fib -n 15", "--configs", "1x1", "--reps", "2", "--out", dir)
 	if code != 0 || !strings.Contains(stdout, "min-max s") || !regexp.MustCompile(`\d\.\d{3}-\d\.\d{3}`).MatchString(stdout) {
 		t.Errorf("text table without the spread: exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, bad := range [][]string{{"--configs", "3y2"}, {"--apps", "nope"}, {"--reps", "0"}, {"--configs", "1x1:psychic"}} {
-		if code, _, _ := run(t, append([]string{"bench"}, bad...)...); code != 2 {
+	if strings.Contains(stderr, "\r") || strings.Contains(stderr, "left;") {
+		t.Errorf("a progress bar in a pipe: %q", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, bench.SummaryMD)); err != nil {
+		t.Errorf("no summary in the output folder: %v", err)
+	}
+	for _, bad := range [][]string{{"--configs", "3y2"}, {"--apps", "nope"}, {"--reps", "0"}, {"--configs", "1x1:psychic"},
+		{"--nodes", "0"}, {"--scheds", "psychic"}, {"--loads", "5=0.5"}, {"--preset", "nope"}, {"--preset"}} {
+		if code, _, _ := run(t, append([]string{"bench", "--out", dir}, bad...)...); code != 2 {
 			t.Errorf("bench %v: exit %d, want 2", bad, code)
 		}
 	}
