@@ -34,9 +34,18 @@ type Job struct {
 	peers map[sched.NodeID]string
 }
 
+// JobOptions are how a job runs on every node.
+type JobOptions struct {
+	// MeasureWorkSpan has every node measure work and span (lent tasks
+	// and results carry their clocks on the critical path); the root's
+	// runtime reports them. Nodes should not inline then (tsys.
+	// MeasureWorkSpan says why): tsys run --nodes starts them so.
+	MeasureWorkSpan bool
+}
+
 // BeginJob starts a job whose root task runs on this node: every member
 // starts serving it.
-func (n *Node) BeginJob() (*Job, error) {
+func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	if err := n.checkSchedulers(); err != nil {
 		return nil, err
 	}
@@ -54,8 +63,9 @@ func (n *Node) BeginJob() (*Job, error) {
 	n.reports = make(chan NodeReport, len(j.peers))
 	n.mu.Unlock()
 	n.resetCounters()
+	n.pool.SetWorkSpan(o.MeasureWorkSpan)
 	for id, addr := range j.peers {
-		err := n.tr.SendSync(addr, encodeMessage(&jobStart{Job: j.ID, ReplyTo: n.tr.Addr()}))
+		err := n.tr.SendSync(addr, encodeMessage(&jobStart{Job: j.ID, ReplyTo: n.tr.Addr(), MeasureWorkSpan: o.MeasureWorkSpan}))
 		if err != nil {
 			n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 			delete(j.peers, id)
@@ -132,7 +142,7 @@ func (n *Node) counters() sched.Stats {
 }
 
 // startServing begins work for another node's job.
-func (n *Node) startServing(from sched.NodeID, job uint64) {
+func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 	n.mu.Lock()
 	if n.serving != nil && n.serving.job == job {
 		n.mu.Unlock()
@@ -145,6 +155,7 @@ func (n *Node) startServing(from sched.NodeID, job uint64) {
 	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
 	n.mu.Unlock()
 	n.resetCounters()
+	n.pool.SetWorkSpan(o.MeasureWorkSpan)
 	go func() {
 		st, err := n.pool.Serve(context.Background(), s.stop)
 		if err != nil {

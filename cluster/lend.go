@@ -29,7 +29,7 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		n.resultArrived(peer, m)
 	case *jobStart:
 		n.rememberPeer(peer, m.ReplyTo)
-		n.startServing(peer, m.Job)
+		n.startServing(peer, m.Job, JobOptions{MeasureWorkSpan: m.MeasureWorkSpan})
 	case *jobEnd:
 		go n.endServing(peer, m.Job)
 	case *jobReport:
@@ -186,7 +186,7 @@ func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []taskRecord {
 		}
 		id := n.nextID.Add(1)
 		n.lent[id] = &lentTask{h: h, node: to, job: job}
-		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg})
+		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
 	}
 	return recs
 }
@@ -256,6 +256,7 @@ func (n *Node) borrow(from sched.NodeID, m *stealReply) {
 			continue
 		}
 		h.MarkBorrowed()
+		h.SetSpanClock(r.Span)
 		n.mu.Lock()
 		n.borrowed[h] = loan{node: from, job: m.Job, id: r.ID}
 		n.mu.Unlock()
@@ -289,7 +290,7 @@ func (n *Node) Return(h *sched.Header) {
 	if !ok {
 		return // its job is over here
 	}
-	m := &result{Job: loan.job, Task: loan.id}
+	m := &result{Job: loan.job, Task: loan.id, Span: h.SpanClock()}
 	value, err := h.Kind().EncodeResult(h)
 	if err != nil {
 		m.Rerun, m.Err = true, fmt.Sprintf("node %s cannot encode the result of %q: %v", n.name, h.Kind().Name, err)
@@ -332,6 +333,7 @@ func (n *Node) resultArrived(from sched.NodeID, m *result) {
 			n.pool.Inject(h)
 			return
 		}
+		h.SetSpanClock(m.Span)
 		n.pool.Complete(h)
 	}
 }

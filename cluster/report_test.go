@@ -70,7 +70,7 @@ func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	job, err := root.BeginJob()
+	job, err := root.BeginJob(JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

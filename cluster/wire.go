@@ -61,12 +61,14 @@ type stealReply struct {
 	ReplyTo string
 }
 
-// taskRecord is one task lent: its id on the lender, its registered name
-// and its encoded argument.
+// taskRecord is one task lent: its id on the lender, its registered name,
+// its encoded argument, and its ready clock on the critical path (0 unless
+// the job measures work and span).
 type taskRecord struct {
 	ID   uint64
 	Kind string
 	Arg  []byte
+	Span time.Duration
 }
 
 // result returns task Task of Job: its encoded Value, or Err. With Rerun
@@ -77,13 +79,15 @@ type result struct {
 	Value     []byte
 	Err       string
 	Rerun     bool
+	Span      time.Duration // the task's finish clock on the critical path
 }
 
 // jobStart asks the receiver to serve Job, whose root node's transport
 // address is ReplyTo.
 type jobStart struct {
-	Job     uint64
-	ReplyTo string
+	Job             uint64
+	ReplyTo         string
+	MeasureWorkSpan bool
 }
 
 // jobEnd tells the receiver that Job is done: it stops serving it and
@@ -144,6 +148,7 @@ func (m *stealReply) appendTo(b []byte) []byte {
 		b = wire.AppendUvarint(b, t.ID)
 		b = wire.AppendString(b, t.Kind)
 		b = wire.AppendBytes(b, t.Arg)
+		b = wire.AppendDuration(b, t.Span)
 	}
 	return wire.AppendString(b, m.ReplyTo)
 }
@@ -151,8 +156,9 @@ func (m *stealReply) appendTo(b []byte) []byte {
 func (m *stealReply) decode(d *wire.Decoder) {
 	m.Job = d.Uvarint("job")
 	m.ID = d.Uvarint("request id")
-	// A task takes at least 3 bytes: id, name length, argument length.
-	n := d.Count("tasks", maxTasks, 3)
+	// A task takes at least 4 bytes: id, name length, argument length,
+	// span clock.
+	n := d.Count("tasks", maxTasks, 4)
 	if n > 0 {
 		m.Tasks = make([]taskRecord, 0, n)
 	}
@@ -167,6 +173,7 @@ func (m *stealReply) decode(d *wire.Decoder) {
 			prevKind = t.Kind
 		}
 		t.Arg = d.Bytes("task argument", maxPayload)
+		t.Span = d.Duration("task span clock")
 		m.Tasks = append(m.Tasks, t)
 	}
 	m.ReplyTo = d.String("reply address", maxStringLen)
@@ -177,7 +184,8 @@ func (m *result) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Task)
 	b = wire.AppendBytes(b, m.Value)
 	b = wire.AppendString(b, wire.TruncateUTF8(m.Err, maxErrLen))
-	return wire.AppendBool(b, m.Rerun)
+	b = wire.AppendBool(b, m.Rerun)
+	return wire.AppendDuration(b, m.Span)
 }
 
 func (m *result) decode(d *wire.Decoder) {
@@ -186,16 +194,19 @@ func (m *result) decode(d *wire.Decoder) {
 	m.Value = d.Bytes("result", maxPayload)
 	m.Err = d.String("error text", maxErrLen)
 	m.Rerun = d.Bool("rerun flag")
+	m.Span = d.Duration("result span clock")
 }
 
 func (m *jobStart) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
-	return wire.AppendString(b, m.ReplyTo)
+	b = wire.AppendString(b, m.ReplyTo)
+	return wire.AppendBool(b, m.MeasureWorkSpan)
 }
 
 func (m *jobStart) decode(d *wire.Decoder) {
 	m.Job = d.Uvarint("job")
 	m.ReplyTo = d.String("reply address", maxStringLen)
+	m.MeasureWorkSpan = d.Bool("work and span flag")
 }
 
 func (m *jobEnd) appendTo(b []byte) []byte { return wire.AppendUvarint(b, m.Job) }
@@ -231,7 +242,7 @@ func (m *loadReport) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, uint64(max(m.Load.Idle, 0)))
 	b = wire.AppendUvarint(b, math.Float64bits(m.Load.Rate))
 	b = wire.AppendUvarint(b, math.Float64bits(m.Load.Busy))
-	return wire.AppendUvarint(b, uint64(max(m.Load.TaskTime, 0)))
+	return wire.AppendDuration(b, m.Load.TaskTime)
 }
 
 // decode reads a load; counts past 2^31 and a rate that is not a finite,
@@ -250,11 +261,7 @@ func (m *loadReport) decode(d *wire.Decoder) {
 	m.Load.Idle = count("idle workers")
 	m.Load.Rate = rate(d, "rate")
 	m.Load.Busy = rate(d, "busy rate")
-	t := d.Uvarint("task time")
-	if t > math.MaxInt64 {
-		d.Fail("task time %d out of range", t)
-	}
-	m.Load.TaskTime = time.Duration(t)
+	m.Load.TaskTime = d.Duration("task time")
 }
 
 // rate reads a float64 that must be finite and at least 0.

@@ -18,11 +18,11 @@ import (
 func sampleMessages() []message {
 	return []message{
 		&stealRequest{Job: 3, ID: 77, Want: 8, ReplyTo: "10.0.0.2:7001"},
-		&stealReply{Job: 3, ID: 77, Tasks: []taskRecord{{ID: 1 << 40, Kind: "fib", Arg: []byte{30}}, {ID: 2, Kind: "fib"}, {ID: 3, Kind: "rt.render", Arg: []byte("tile")}}, ReplyTo: "127.0.0.1:4000"},
+		&stealReply{Job: 3, ID: 77, Tasks: []taskRecord{{ID: 1 << 40, Kind: "fib", Arg: []byte{30}, Span: 3 * time.Millisecond}, {ID: 2, Kind: "fib"}, {ID: 3, Kind: "rt.render", Arg: []byte("tile")}}, ReplyTo: "127.0.0.1:4000"},
 		&stealReply{Job: 3},
-		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}},
+		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}, Span: 1<<62 + 5},
 		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
-		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000"},
+		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true},
 		&jobEnd{Job: 9},
 		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`)},
 		&jobFailed{Job: 9, Err: "task panicked"},

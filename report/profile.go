@@ -11,9 +11,10 @@ import (
 
 // Worker is one worker's counters, named by its node.
 type Worker struct {
-	Node   string // the node's name; "" on a single-node run
-	ID     int    // the worker's index on its node
-	Counts sched.Stats
+	Node      string // the node's name; "" on a single-node run
+	NodeIndex int    // the node's place in the report, the root's 0
+	ID        int    // the worker's index on its node
+	Counts    sched.Stats
 }
 
 // Label names the worker for people: "w1", or "node-a/w1" in a cluster.
@@ -43,9 +44,9 @@ func (r *Report) WorkerProfiles() []Worker {
 		return out
 	}
 	var out []Worker
-	for _, n := range r.PerNode {
+	for k, n := range r.PerNode {
 		for i, s := range n.PerWorker {
-			out = append(out, Worker{Node: n.Node, ID: i, Counts: s})
+			out = append(out, Worker{Node: n.Node, NodeIndex: k, ID: i, Counts: s})
 		}
 	}
 	return out

@@ -24,6 +24,7 @@ type Report struct {
 	Stats       sched.Stats    `json:"stats"`
 	PerNode     []NodeReport   `json:"per_node,omitempty"`
 	PerWorker   []sched.Stats  `json:"per_worker,omitempty"`
+	WorkSpan    *WorkSpan      `json:"workspan,omitempty"`
 }
 
 // NodeReport is one node's part of a cluster run.
@@ -77,5 +78,9 @@ func (r *Report) WriteText(w io.Writer, result string) {
 			s.RemoteSteals, s.TasksSent, s.BytesSent, s.MessagesSent)
 	}
 	fmt.Fprintln(w)
+	if ws := r.WorkSpan; ws != nil {
+		fmt.Fprintf(w, "  work %.3f s, span %.4f s, parallelism %.1f; greedy bound T1/P + T_inf = %.3f s for P = %d, measured %.3f s\n",
+			ws.WorkSeconds, ws.SpanSeconds, ws.Parallelism, ws.GreedyBoundSeconds, ws.Processors, r.WallSeconds)
+	}
 	r.writeProfile(w)
 }

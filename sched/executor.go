@@ -43,7 +43,8 @@ type Executor struct {
 	// the task when a panic reaches the executor's loop.
 	cur *Header
 	// open are the frames this goroutine is running, outermost first,
-	// while a timeline records (see suspendTimeline).
+	// while a timeline records (see suspendTimeline) or work and span are
+	// measured (workspan.go).
 	open []openFrame
 	// blocked is 1 while the executor waits in block and nobody has yet
 	// claimed the right to wake it.
@@ -66,6 +67,9 @@ func (x *Executor) Push(h *Header) {
 	if n > w.stats.MaxDeque {
 		w.stats.MaxDeque = n
 	}
+	if x.Fast.Measure {
+		h.span = x.strandClock()
+	}
 	p := x.pool
 	p.notifyWork()
 	if p.wanted.Load() {
@@ -79,6 +83,17 @@ func (x *Executor) Push(h *Header) {
 // Otherwise the task is running elsewhere, and the executor blocks, handing
 // its worker to another executor.
 func (x *Executor) Await(h *Header) {
+	if x.Fast.Measure {
+		x.pauseStrand()
+		x.await(h)
+		x.resumeStrand(h)
+		return
+	}
+	x.await(h)
+}
+
+// await is Await without the measuring of work and span.
+func (x *Executor) await(h *Header) {
 	for !h.Done() {
 		if x.pool.ending.Load() {
 			panic(abortRun)
@@ -110,18 +125,25 @@ func (x *Executor) run(h *Header, publish bool) {
 	// ~60 ns spawn-and-get. A task that panics just leaves no timeline
 	// event.
 	tl := x.pool.timeline
-	if tl != nil {
-		x.open = append(x.open, openFrame{kind: h.kind, since: time.Now()})
+	tracked := tl != nil || x.Fast.Measure
+	if tracked {
+		now := time.Now()
+		x.open = append(x.open, openFrame{kind: h.kind, since: now, clock: h.span, strand: now})
 	}
 	prev := x.cur
 	x.cur = h
 	h.kind.Run(h, x)
 	x.cur = prev
 	x.w.stats.TasksRun++
-	if tl != nil {
+	if tracked {
 		f := x.open[len(x.open)-1]
 		x.open = x.open[:len(x.open)-1]
-		tl.record(x.w, f.kind, f.since)
+		if tl != nil {
+			tl.record(x.w, f.kind, f.since)
+		}
+		if x.Fast.Measure {
+			x.endStrand(h, f)
+		}
 	}
 	if publish {
 		h.complete(x.pool)
@@ -144,12 +166,18 @@ func (x *Executor) run(h *Header, publish bool) {
 // task's handle no longer matches the frame. The completer never touches
 // Gen, a field of its own.
 func (x *Executor) Join(h *Header) {
+	if x.Fast.Measure {
+		x.pauseStrand()
+	}
 	popped := x.w.dq.PopIf(h)
 	if popped {
 		x.flushCredit()
 		x.run(h, false)
 	} else {
-		x.Await(h)
+		x.await(h)
+	}
+	if x.Fast.Measure {
+		x.resumeStrand(h)
 	}
 	h.Gen++
 	if popped {
@@ -211,10 +239,14 @@ func (x *Executor) block(h *Header) {
 }
 
 // openFrame is a task frame this executor is running, while a timeline
-// records: since is when its current stretch on a worker began.
+// records or work and span are measured: since is when its current stretch
+// on a worker began; clock and strand are its place on the critical path
+// (workspan.go).
 type openFrame struct {
-	kind  *Kind
-	since time.Time
+	kind   *Kind
+	since  time.Time
+	clock  time.Duration
+	strand time.Time
 }
 
 // suspendTimeline ends the stretch every open frame ran on w: the executor

@@ -19,6 +19,9 @@ type Pool struct {
 	localTries int // steal attempts at home before a worker counts as hungry
 	remote     Remote
 	timeline   *Timeline
+	// measure and lastSpan: work and span are measured (workspan.go).
+	measure  bool
+	lastSpan time.Duration
 	// expose is how many ready tasks beyond the inlining threshold the
 	// workers keep stealable because other nodes want work (SetExpose).
 	expose atomic.Int32
@@ -91,12 +94,14 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.reset()
 	p.ended.Store(0)
 	p.began.Store(time.Now().UnixNano())
+	p.lastSpan = 0
 
 	var rootDone chan struct{}
 	if root != nil {
 		w := &waiter{ch: make(chan struct{})}
 		root.addWaiter(w)
 		rootDone = w.ch
+		root.span = 0
 		root.index, _ = p.workers[0].dq.Push(root)
 	}
 	for _, w := range p.workers {
@@ -124,6 +129,9 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.injected = p.injected[:0]
 	p.nInjected.Store(0)
 	if root != nil && root.Done() {
+		if p.measure {
+			p.lastSpan = root.span
+		}
 		// The root finished even if something failed after it.
 		return total, nil
 	}
@@ -181,6 +189,7 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.wg.Add(1)
 	p.started.Add(1)
 	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
+	x.Fast.Measure = p.measure
 	go x.live()
 }
 

@@ -23,6 +23,10 @@ type FastPath struct {
 	// made it; Spawn clears it right away, so a spawn nested in an inlined
 	// call never leaves it set.
 	Spawned unsafe.Pointer
+	// Measure is set while the pool measures work and span: a Get of a
+	// task already done must then still go through Await, which reads the
+	// task's clock (workspan.go).
+	Measure bool
 }
 
 // maxStaleness bounds how long a cached "yes, inline" may stand. Spawns run

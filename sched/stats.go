@@ -25,6 +25,7 @@ type Stats struct {
 	StatusBytes   int64 `json:"status_bytes"`    // ... their bytes
 	StolenFrom    int64 `json:"stolen_from"`     // tasks other workers or nodes took from this worker's deque
 	BusyNanos     int64 `json:"busy_ns"`         // time workers held work: the run's span less their idle time
+	WorkNanos     int64 `json:"work_ns"`         // time task frames computed (with --workspan): the work T_1
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -49,6 +50,7 @@ func (s *Stats) Add(o Stats) {
 	s.StatusBytes += o.StatusBytes
 	s.StolenFrom += o.StolenFrom
 	s.BusyNanos += o.BusyNanos
+	s.WorkNanos += o.WorkNanos
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
 }
 

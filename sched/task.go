@@ -2,6 +2,7 @@ package sched
 
 import (
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -58,6 +59,11 @@ type Header struct {
 	// in its own deque by checking that slot (Deque.Holds compares the
 	// slot's contents, so a task pushed to another deque never matches).
 	index int64
+	// span is the task's clock on the critical path (workspan.go): when it
+	// became ready, set before the push publishes it, then when it
+	// finished, set before complete publishes that. Only while a pool
+	// measures work and span.
+	span time.Duration
 }
 
 // Init prepares a fresh frame for kind k.

@@ -3,6 +3,7 @@ package tsys
 import (
 	"context"
 	"runtime"
+	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/sched"
@@ -26,8 +27,9 @@ type Runtime struct {
 type Option func(*config)
 
 type config struct {
-	workers int
-	inline  inline.Policy
+	workers  int
+	inline   inline.Policy
+	workSpan bool
 }
 
 // Workers sets the number of workers (default: GOMAXPROCS).
@@ -35,6 +37,12 @@ func Workers(n int) Option { return func(c *config) { c.workers = n } }
 
 // Inline sets the inlining policy (default: inline.Default()).
 func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
+
+// MeasureWorkSpan makes every run measure its work and span (see
+// Runtime.WorkSpan). It turns inlining off, so that every spawn is a task
+// and the graph measured is the program's, not what one run's load chose
+// to inline; and each task frame and Get costs two clock reads more.
+func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
 
 // New makes a runtime.
 func New(opts ...Option) *Runtime {
@@ -45,7 +53,24 @@ func New(opts ...Option) *Runtime {
 	if c.workers < 1 {
 		c.workers = 1
 	}
-	return &Runtime{pool: sched.NewPool(c.workers, c.inline), inline: c.inline}
+	if c.workSpan {
+		c.inline = inline.Never()
+	}
+	rt := &Runtime{pool: sched.NewPool(c.workers, c.inline), inline: c.inline}
+	rt.pool.SetWorkSpan(c.workSpan)
+	return rt
+}
+
+// WorkSpan reports the last run's work T_1 (the time all task frames
+// computed, summed) and span T_inf (its critical path), as Cilkscale does;
+// T_1/T_inf is the parallelism the program has. Zero unless the runtime
+// was made with MeasureWorkSpan.
+func (rt *Runtime) WorkSpan() (work, span time.Duration) {
+	var w int64
+	for _, s := range rt.pool.WorkerStats() {
+		w += s.WorkNanos
+	}
+	return time.Duration(w), rt.pool.Span()
 }
 
 // Workers reports the number of workers.

@@ -216,8 +216,8 @@ func (f Future[R]) Get(c *Ctx) R {
 }
 
 func (r *cell[R]) get(c *Ctx) R {
-	if !r.Done() {
-		c.executor().Await(&r.Header)
+	if x := c.executor(); !r.Done() || x.Fast.Measure {
+		x.Await(&r.Header)
 	}
 	return r.res
 }

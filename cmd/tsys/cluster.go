@@ -54,7 +54,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	}
 
 	start := time.Now()
-	job, err := node.BeginJob()
+	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan})
 	if err != nil {
 		return apps.Result{}, err
 	}
@@ -66,6 +66,9 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	for _, r := range reports {
 		rep.Stats.Add(r.Stats)
 		rep.PerNode = append(rep.PerNode, r)
+	}
+	if cfg.common.workspan {
+		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), node.Runtime().Pool().Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
 	}
 	return res, runErr
 }

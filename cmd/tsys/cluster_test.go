@@ -1,11 +1,16 @@
 package main
 
 import (
+	"encoding/csv"
+	"errors"
+	"image/png"
+
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tsys-go/tsys/bench"
 	"io"
 	"net"
 	"os"
@@ -407,12 +412,123 @@ func TestNodeDiesMidJob(t *testing.T) {
 
 // TestBenchComparesSchedulers: tsys bench runs a job on loaded, pinned
 // nodes under both schedulers, and reports balancing's status messages
-// (Fishing sends none) and each cell's idle share.
+// (Fishing sends none) and each cell's idle share; across node counts it
+// writes a folder whose CSVs hold every run and every worker of every
+// node, and whose plots are PNG images.
 func TestBenchComparesSchedulers(t *testing.T) {
-	for _, c := range benchCells(t, 2, "--apps", "ep --class S --pin --hog 1=0.5", "--configs", "2x1:fishing:random,2x1:balance", "--reps", "1") {
+	for _, c := range benchCells(t, 2, "--apps", "ep --class S", "--loads", "1=0.5", "--configs", "2x1:fishing:random,2x1:balance", "--reps", "1") {
 		balancing := strings.Contains(c.Config, "balance")
 		if !c.Verified || (c.StatusSent > 0) != balancing || c.IdleShare < 0 || c.IdleShare > 1 {
 			t.Errorf("cell %s: verified %v, status messages %v, idle share %v", c.Config, c.Verified, c.StatusSent, c.IdleShare)
+		}
+	}
+
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "bench", "--apps", "uts --tree T5", "--nodes", "1,2", "--scheds", "fishing:random;balance", "--reps", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s%s", code, stdout, stderr)
+	}
+	read := func(name string) [][]string {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return rows
+	}
+	// serial, 1x1, 2x1 under two schedulers: 4 cells, 2 reps.
+	if runs := read(bench.RunsCSV); len(runs) != 1+4*2 {
+		t.Errorf("runs.csv: %d rows, want a header and 8", len(runs))
+	}
+	nodesOfRun := map[string]map[string]bool{} // by seq
+	for _, row := range read(bench.WorkersCSV)[1:] {
+		if strings.HasPrefix(row[2], "2x1") {
+			if nodesOfRun[row[0]] == nil {
+				nodesOfRun[row[0]] = map[string]bool{}
+			}
+			nodesOfRun[row[0]][row[4]] = true
+		}
+	}
+	if len(nodesOfRun) != 4 {
+		t.Errorf("workers.csv has %d runs on 2 nodes, want 4", len(nodesOfRun))
+	}
+	for seq, nodes := range nodesOfRun {
+		if len(nodes) != 2 {
+			t.Errorf("workers.csv, run %s: nodes %v, want 2", seq, nodes)
+		}
+	}
+	for _, name := range []string{bench.EfficiencyPlot, bench.TrafficPlot, bench.WorkersPlot} {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("no %s: %v", name, err)
+			continue
+		}
+		if _, err := png.DecodeConfig(f); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		f.Close()
+	}
+}
+
+// TestProfilePerNode: --profile on a --nodes run writes one profile per
+// node, each in its own folder, the started nodes' when they stop; a node
+// refuses an unknown profile kind.
+func TestProfilePerNode(t *testing.T) {
+	dir := t.TempDir()
+	obj := tsysRun(t, "ep", "--class", "S", "--workers", "1", "--nodes", "2", "--profile", "cpu", "--profile-dir", dir)
+	if obj["verified"] != true {
+		t.Fatalf("verified=%v", obj["verified"])
+	}
+	for _, node := range []string{"node-0", "node-1"} {
+		b, err := os.ReadFile(filepath.Join(dir, node, "cpu.pprof"))
+		// pprof files are gzipped protocol buffers.
+		if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s: no CPU profile (%v, %d bytes)", node, err, len(b))
+		}
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--profile", "heap"); err == nil || !strings.Contains(err.Error(), "want cpu, mem") {
+		t.Errorf("tsys node --profile heap: %v", err)
+	}
+}
+
+// TestWorkSpan: --workspan reports work, span, parallelism and the greedy
+// bound, on one node and across nodes, where lent tasks carry their clocks
+// and every node's work counts; it refuses runs whose graph it cannot see.
+func TestWorkSpan(t *testing.T) {
+	for _, nodes := range []string{"1", "2"} {
+		obj := tsysRun(t, "uts", "--tree", "T5", "--workers", "1", "--nodes", nodes, "--workspan")
+		ws, ok := obj["workspan"].(map[string]any)
+		if obj["verified"] != true || !ok || obj["inline"] != "off" {
+			t.Fatalf("%s nodes: verified=%v inline=%v workspan=%v", nodes, obj["verified"], obj["inline"], obj["workspan"])
+		}
+		work, span, par := ws["work_seconds"].(float64), ws["span_seconds"].(float64), ws["parallelism"].(float64)
+		bound, wall := ws["greedy_bound_seconds"].(float64), obj["wall_seconds"].(float64)
+		// T5 is a geometric tree of about 4 million nodes and depth 20:
+		// far more work than span.
+		if work <= 0 || span <= 0 || span > work/10 || par < 10 || bound < work/ws["processors"].(float64) || work > 2*wall*ws["processors"].(float64) {
+			t.Errorf("%s nodes: work %v span %v parallelism %v bound %v wall %v", nodes, work, span, par, bound, wall)
+		}
+		if nodes == "2" {
+			for _, pn := range perNode(t, obj) {
+				if stat(pn, "tasks_run") > 0 && stat(pn, "work_ns") <= 0 {
+					t.Errorf("node %v ran tasks and reported no work", pn["node"])
+				}
+			}
+			if stat(obj, "tasks_sent") == 0 {
+				t.Errorf("no task crossed nodes: %v", obj["stats"])
+			}
+		}
+	}
+	for _, bad := range [][]string{{"--serial"}, {"--join", "127.0.0.1:1"}} {
+		cmd := exec.Command(tsysBin, append([]string{"run", "fib", "-n", "20", "--workspan"}, bad...)...)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "--workspan") {
+			t.Errorf("--workspan %v: %v\n%s", bad, err, out)
 		}
 	}
 }

@@ -35,6 +35,7 @@ type commonFlags struct {
 	timeline   string
 	hog        string
 	pin        bool
+	workspan   bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -48,6 +49,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
+	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")
 	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON of this node's tasks to FILE")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace (with --nodes N, one per node in DIR/node-I)")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
@@ -118,6 +120,17 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.policy, err = parseScheduler(cfg.common.sched); err != nil {
 		return nil, usageError{err.Error()}
 	}
+	if cfg.common.workspan {
+		switch {
+		case cfg.common.serial:
+			return nil, usagef("--workspan measures the task graph, and --serial runs none")
+		case cfg.common.join != "":
+			return nil, usagef("--workspan does not go with --join: the cluster's nodes inline by their own policy, which hides the graph; measure with --nodes N")
+		}
+		// Every spawn a task, here and on the nodes --nodes starts: see
+		// tsys.MeasureWorkSpan.
+		cfg.inline = inline.Never()
+	}
 	if cfg.common.timeline != "" {
 		if cfg.clustered() {
 			return nil, usagef("--timeline records one node; it does not go with --nodes or --join yet")
@@ -178,7 +191,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		rep.Scheduler, rep.Inline = cfg.policy.name(), cfg.inline.String()
 		res, err = runCluster(ctx, cfg, &rep, stderr)
 	} else {
-		rt := tsys.New(tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline))
+		opts := []tsys.Option{tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline)}
+		if cfg.common.workspan {
+			opts = append(opts, tsys.MeasureWorkSpan())
+		}
+		rt := tsys.New(opts...)
 		rep.Scheduler, rep.Inline = cfg.policy.name(), rt.InlinePolicy().String()
 		if cfg.common.timeline != "" {
 			rt.Pool().SetTimeline(sched.NewTimeline(timelineEvents))
@@ -186,6 +203,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		res, rep.Stats, err = cfg.job.Run(ctx, rt)
 		rep.WallSeconds = time.Since(start).Seconds()
 		rep.PerWorker = rt.WorkerStats()
+		if cfg.common.workspan {
+			work, span := rt.WorkSpan()
+			rep.WorkSpan = report.NewWorkSpan(work, span, cfg.common.workers, rep.WallSeconds)
+		}
 		if err == nil && cfg.common.timeline != "" {
 			err = writeTimeline(cfg.common.timeline, rt.Pool(), cfg.app.Name)
 		}

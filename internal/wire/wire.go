@@ -10,6 +10,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 	"unicode/utf8"
 )
 
@@ -35,6 +37,9 @@ func AppendString(dst []byte, s string) []byte {
 }
 
 // AppendBool appends b as one byte.
+// AppendDuration appends d, negative as 0, for Decoder.Duration.
+func AppendDuration(dst []byte, d time.Duration) []byte { return AppendUvarint(dst, uint64(max(d, 0))) }
+
 func AppendBool(dst []byte, b bool) []byte {
 	if b {
 		return append(dst, 1)
@@ -111,6 +116,16 @@ func number[T uint64 | int64](d *Decoder, what string, read func([]byte) (T, int
 	}
 	d.off += n
 	return v
+}
+
+// Duration reads a non-negative duration (AppendDuration wrote it).
+func (d *Decoder) Duration(what string) time.Duration {
+	v := d.Uvarint(what)
+	if d.err == nil && v > math.MaxInt64 {
+		d.Fail("%s %d out of range", what, v)
+		return 0
+	}
+	return time.Duration(v)
 }
 
 // Int32 reads a signed number that must fit 32 bits.

@@ -278,30 +278,31 @@ func TestPortInUse(t *testing.T) {
 }
 
 func TestVersionMismatchRefused(t *testing.T) {
-	a := start(t, Config{Name: "v1"})
-	_, err := tryStart(t, Config{Name: "v2", Join: []string{a.Addr()}, Meta: Meta{Version: 2}})
+	cur, next := uint8(ProtocolVersion), uint8(ProtocolVersion+1)
+	a := start(t, Config{Name: "old"})
+	_, err := tryStart(t, Config{Name: "new", Join: []string{a.Addr()}, Meta: Meta{Version: next}})
 	if err == nil {
-		t.Fatal("v2 node joined a v1 cluster")
+		t.Fatalf("a v%d node joined a v%d cluster", next, cur)
 	}
 	t.Logf("joiner's error: %v", err)
 	if !errors.Is(err, ErrVersionMismatch) {
 		t.Errorf("error does not wrap ErrVersionMismatch: %v", err)
 	}
 	var ve *VersionError
-	if !errors.As(err, &ve) || ve.Local != 2 || ve.Remote != 1 || ve.Node != "v1" {
+	if !errors.As(err, &ve) || ve.Local != next || ve.Remote != cur || ve.Node != "old" {
 		t.Errorf("VersionError %+v", ve)
 	}
-	for _, s := range []string{"join " + a.Addr(), "this node speaks v2", `node "v1"`, "speaks v1"} {
+	for _, s := range []string{"join " + a.Addr(), fmt.Sprintf("this node speaks v%d", next), `node "old"`, fmt.Sprintf("speaks v%d", cur)} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("error %q lacks %q", err, s)
 		}
 	}
 	time.Sleep(300 * time.Millisecond)
-	if got := names(a.Members()); got != "v1" {
-		t.Errorf("v1 cluster members: %s", got)
+	if got := names(a.Members()); got != "old" {
+		t.Errorf("the cluster's members: %s", got)
 	}
 	eventually(t, time.Second, "seed to log the refusal", func() bool {
-		return strings.Contains(a.log.String(), "refusing node") && strings.Contains(a.log.String(), "this node speaks v1")
+		return strings.Contains(a.log.String(), "refusing node") && strings.Contains(a.log.String(), fmt.Sprintf("this node speaks v%d", cur))
 	})
 	t.Logf("seed's log: %s", strings.TrimSpace(a.log.String()))
 }

@@ -4,14 +4,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
 	"math"
 )
 
-// ProtocolVersion is the tsys wire protocol version this build speaks. It
-// must match net/transport's. A node whose metadata carries another version
-// is refused (see doc.go).
-const ProtocolVersion = 1
+// ProtocolVersion is the tsys wire protocol version this build speaks:
+// net/transport's, so that gossip refuses a peer the transport would. A
+// node whose metadata carries another version is refused (see doc.go).
+const ProtocolVersion = transport.ProtocolVersion
 
 // MaxMetaSize is the largest encoded Meta memberlist accepts (its
 // MetaMaxSize).

@@ -8,8 +8,9 @@ import (
 
 // ProtocolVersion is the version of the wire format and the handshake. It is
 // the second byte of every frame; a node refuses frames and peers of any
-// other version.
-const ProtocolVersion = 2
+// other version. Version 3: lent tasks and results carry their clocks on
+// the critical path (tsys run --workspan).
+const ProtocolVersion = 3
 
 // MsgType tells what a Message means to the transport's user, which defines
 // the types from FirstUserType on (package cluster keeps the vocabulary of

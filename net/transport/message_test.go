@@ -112,7 +112,7 @@ func TestReadFrameErrors(t *testing.T) {
 		{"empty", "EOF", nil},
 		{"short header", "truncated frame header", good[:5]},
 		{"magic", "bad magic", withHeader(func(h []byte) { h[0] = 'X' })},
-		{"version", "peer speaks tsys protocol v3, this node v2", withHeader(func(h []byte) { h[4] = 3 })},
+		{"version", fmt.Sprintf("peer speaks tsys protocol v%d, this node v%d", ProtocolVersion+1, ProtocolVersion), withHeader(func(h []byte) { h[4] = ProtocolVersion + 1 })},
 		{"flags", "unknown frame flags", withHeader(func(h []byte) { h[5] = 0x82 })},
 		{"oversized", "frame length 4294967295 exceeds limit 65536", withHeader(func(h []byte) { copy(h[6:], []byte{0xff, 0xff, 0xff, 0xff}) })},
 		{"truncated", fmt.Sprintf("truncated frame: %d of %d payload bytes", len(good)-headerLen-1, len(good)-headerLen), good[:len(good)-1]},

@@ -510,7 +510,7 @@ func TestBadFramesAfterHandshake(t *testing.T) {
 		want  string
 	}{
 		{"garbage", []byte("\x00\x01garbage and more garbage"), "bad magic"},
-		{"version 3", bad(func(b []byte) { b[4] = 3 }), "peer speaks tsys protocol v3, this node v2"},
+		{"another version", bad(func(b []byte) { b[4] = ProtocolVersion + 1 }), fmt.Sprintf("peer speaks tsys protocol v%d, this node v%d", ProtocolVersion+1, ProtocolVersion)},
 		{"oversized", oversized, "frame length 65537 exceeds limit 65536"},
 		{"truncated", ping[:len(ping)-1], fmt.Sprintf("truncated frame: %d of %d payload bytes", len(ping)-headerLen-1, len(ping)-headerLen)},
 		{"undecodable", rawFrame(AppendMessage(nil, testMessage{Type: tPing}.msg()), byte(tPing), byte(5), byte(1)), "message 2 of frame: type 3: malformed message: truncated body: 5 bytes announced, 1 left"},

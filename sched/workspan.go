@@ -1,0 +1,81 @@
+package sched
+
+import "time"
+
+// Work and span, as Cilkscale measures them: the work T_1 is the time all
+// task frames spent computing, summed; the span T_inf is the longest chain
+// of computation through the task graph, each task's own time plus the
+// longest chain through the tasks it waited for. Their ratio is the
+// parallelism: more workers than that cannot help.
+//
+// Every frame carries a clock on the critical path. A spawned task's clock
+// starts at its spawner's clock at the spawn (Header.span, set by Push); a
+// frame's clock advances by the time it computes, in strands between waits;
+// a wait (Await, Join) sets it to the later of its own clock and the clock
+// the awaited task finished at; at its end the frame leaves its clock in
+// Header.span for whoever waits for it. The root's final clock is the span.
+// Inlined spawns run inside their caller's strand, as a serial program
+// would run them. Time a frame spends waiting, or running other frames
+// inside a wait, is not its own.
+//
+// Measuring costs two clock reads per task frame and per wait that
+// finds its task done, on top of what the timeline costs; it is off
+// unless Pool.SetWorkSpan turns it on (tsys run --workspan).
+
+// SetWorkSpan turns the measuring of work and span on or off for the
+// pool's next runs. Not during a run.
+func (p *Pool) SetWorkSpan(on bool) { p.measure = on }
+
+// Span is the critical path of the last run that measured it: the clock
+// its root task finished at.
+func (p *Pool) Span() time.Duration { return p.lastSpan }
+
+// SpanClock is the task's clock on the critical path: when it became
+// ready, or, once done, when it finished. The cluster sends it with a lent
+// task and its result.
+func (h *Header) SpanClock() time.Duration { return h.span }
+
+// SetSpanClock sets the clock of a task that came from another node (its
+// ready clock, before it is queued) or of a lent task whose result came
+// back (its finish clock, before Complete).
+func (h *Header) SetSpanClock(d time.Duration) { h.span = d }
+
+// strandClock is the clock of the frame this executor runs, now.
+func (x *Executor) strandClock() time.Duration {
+	if len(x.open) == 0 {
+		return 0
+	}
+	f := &x.open[len(x.open)-1]
+	return f.clock + time.Since(f.strand)
+}
+
+// pauseStrand ends the running frame's strand before a wait: its time so
+// far is work, and its clock moves on by it.
+func (x *Executor) pauseStrand() {
+	if len(x.open) == 0 {
+		return
+	}
+	f := &x.open[len(x.open)-1]
+	d := time.Since(f.strand)
+	f.clock += d
+	x.w.stats.WorkNanos += int64(d)
+}
+
+// resumeStrand starts the frame's next strand after waiting for h: it
+// cannot go on before h finished.
+func (x *Executor) resumeStrand(h *Header) {
+	if len(x.open) == 0 {
+		return
+	}
+	f := &x.open[len(x.open)-1]
+	f.clock = max(f.clock, h.span)
+	f.strand = time.Now()
+}
+
+// endStrand ends frame f of task h: its last strand is work, and h's clock
+// is where it finished.
+func (x *Executor) endStrand(h *Header, f openFrame) {
+	d := time.Since(f.strand)
+	x.w.stats.WorkNanos += int64(d)
+	h.span = f.clock + d
+}

@@ -1,0 +1,61 @@
+package tsys_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// The graph of diamond: the root spawns a (20 ms) and b (10 ms), which
+// spawns c (30 ms) and waits for it; the root waits for both. Its work is
+// 60 ms and its span 40 ms (b then c), whatever the workers do.
+var diamond, sleepTask *tsys.Task[time.Duration, int]
+
+func init() {
+	sleepTask = tsys.Register("test.ws.sleep", func(c *tsys.Ctx, d time.Duration) int {
+		time.Sleep(d)
+		return 1
+	})
+	diamond = tsys.Register("test.ws.diamond", func(c *tsys.Ctx, unit time.Duration) int {
+		a := sleepTask.Spawn(c, 2*unit)
+		b := bThenC.Spawn(c, unit)
+		return a.Get(c) + b.Get(c)
+	})
+}
+
+var bThenC = tsys.Register("test.ws.b", func(c *tsys.Ctx, unit time.Duration) int {
+	time.Sleep(unit)
+	return sleepTask.Spawn(c, 3*unit).Get(c) + 1
+})
+
+// TestWorkAndSpan: the measured work and span of a known graph are its
+// own, on one worker (where everything runs in turn) and on two.
+func TestWorkAndSpan(t *testing.T) {
+	const unit = 10 * time.Millisecond
+	for _, workers := range []int{1, 2} {
+		rt := tsys.New(tsys.Workers(workers), tsys.MeasureWorkSpan())
+		got, _, err := tsys.Run(context.Background(), rt, diamond, unit)
+		if err != nil || got != 3 {
+			t.Fatalf("%d workers: %d, %v", workers, got, err)
+		}
+		work, span := rt.WorkSpan()
+		// Sleeps overrun, never undershoot: the bounds below are loose
+		// above and exact below.
+		if work < 6*unit || work > 6*unit+40*time.Millisecond {
+			t.Errorf("%d workers: work %v, want 60 ms", workers, work)
+		}
+		if span < 4*unit || span > 4*unit+30*time.Millisecond || span > work-unit {
+			t.Errorf("%d workers: span %v, want 40 ms (work %v)", workers, span, work)
+		}
+	}
+	// Without the option nothing is measured.
+	rt := tsys.New(tsys.Workers(1))
+	if _, _, err := tsys.Run(context.Background(), rt, diamond, time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if w, s := rt.WorkSpan(); w != 0 || s != 0 {
+		t.Errorf("unmeasured run: work %v span %v", w, s)
+	}
+}
