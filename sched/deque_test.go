@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // TestDequeSequential checks the deque against a slice model under a random
@@ -157,6 +158,41 @@ func TestDequeHolds(t *testing.T) {
 	}
 	if d.Pop() != b || d.Holds(ib, b) {
 		t.Fatal("Holds reports a popped element")
+	}
+}
+
+// TestDequeHoldsAcrossTheSlotWrap: slots are the positions' low 32 bits,
+// and Holds finds elements pushed on both sides of a wrap of them.
+func TestDequeHoldsAcrossTheSlotWrap(t *testing.T) {
+	var d Deque
+	d.top.Store(1<<32 - 2)
+	d.bottom.Store(1<<32 - 2)
+	hs := make([]*Header, 5)
+	slots := make([]uint32, 5)
+	for i := range hs {
+		hs[i] = new(Header)
+		slots[i], _ = d.Push(hs[i])
+	}
+	if slots[1] != 1<<32-1 || slots[2] != 0 {
+		t.Fatalf("slots %v do not wrap", slots)
+	}
+	for i := range hs {
+		if !d.Holds(slots[i], hs[i]) || d.Holds(slots[i], hs[(i+1)%5]) {
+			t.Fatalf("Holds disagrees at %d", i)
+		}
+	}
+	for i := 4; i >= 0; i-- {
+		if d.Pop() != hs[i] || d.Holds(slots[i], hs[i]) {
+			t.Fatalf("after popping %d, Holds still finds it", i)
+		}
+	}
+}
+
+// TestHeaderSize: a Header stays 32 bytes, so that small frames stay in a
+// small size (BenchmarkSpawnGet: 8 bytes more cost about 11 ns a spawn).
+func TestHeaderSize(t *testing.T) {
+	if n := unsafe.Sizeof(Header{}); n != 32 {
+		t.Errorf("a Header takes %d bytes, want 32", n)
 	}
 }
 

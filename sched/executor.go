@@ -43,9 +43,10 @@ type Executor struct {
 	// the task when a panic reaches the executor's loop.
 	cur *Header
 	// open are the frames this goroutine is running, outermost first,
-	// while a timeline records (see suspendTimeline) or work and span are
-	// measured (workspan.go).
-	open []openFrame
+	// while tracking is set: a timeline records (see suspendFrames) or
+	// work and span are measured (workspan.go).
+	open     []openFrame
+	tracking bool
 	// blocked is 1 while the executor waits in block and nobody has yet
 	// claimed the right to wake it.
 	blocked atomic.Uint32
@@ -60,15 +61,17 @@ func (x *Executor) Worker() *Worker { return x.w }
 func (x *Executor) Push(h *Header) {
 	x.refused = false
 	w := x.w
-	w.stats.Spawns++
 	i, n := w.dq.Push(h)
 	h.index = i
 	x.Fast.Spawned = unsafe.Pointer(h)
-	if n > w.stats.MaxDeque {
-		w.stats.MaxDeque = n
+	if counting {
+		w.stats.Spawns++
+		if n > w.stats.MaxDeque {
+			w.stats.MaxDeque = n
+		}
 	}
 	if x.Fast.Measure {
-		h.span = x.strandClock()
+		h.SetSpanClock(x.strandClock())
 	}
 	p := x.pool
 	p.notifyWork()
@@ -83,16 +86,13 @@ func (x *Executor) Push(h *Header) {
 // Otherwise the task is running elsewhere, and the executor blocks, handing
 // its worker to another executor.
 func (x *Executor) Await(h *Header) {
-	if x.Fast.Measure {
-		x.pauseStrand()
-		x.await(h)
-		x.resumeStrand(h)
-		return
-	}
 	x.await(h)
+	if x.Fast.Measure {
+		x.waited(h)
+	}
 }
 
-// await is Await without the measuring of work and span.
+// await is Await but for the measuring of work and span.
 func (x *Executor) await(h *Header) {
 	for !h.Done() {
 		if x.pool.ending.Load() {
@@ -124,26 +124,16 @@ func (x *Executor) run(h *Header, publish bool) {
 	// No defer here: a deferred call in every task frame cost ~10 ns of a
 	// ~60 ns spawn-and-get. A task that panics just leaves no timeline
 	// event.
-	tl := x.pool.timeline
-	tracked := tl != nil || x.Fast.Measure
-	if tracked {
-		now := time.Now()
-		x.open = append(x.open, openFrame{kind: h.kind, since: now, clock: h.span, strand: now})
+	if x.tracking {
+		x.beginFrame(h)
 	}
 	prev := x.cur
 	x.cur = h
 	h.kind.Run(h, x)
 	x.cur = prev
 	x.w.stats.TasksRun++
-	if tracked {
-		f := x.open[len(x.open)-1]
-		x.open = x.open[:len(x.open)-1]
-		if tl != nil {
-			tl.record(x.w, f.kind, f.since)
-		}
-		if x.Fast.Measure {
-			x.endStrand(h, f)
-		}
+	if x.tracking {
+		x.endFrame(h)
 	}
 	if publish {
 		h.complete(x.pool)
@@ -166,9 +156,6 @@ func (x *Executor) run(h *Header, publish bool) {
 // task's handle no longer matches the frame. The completer never touches
 // Gen, a field of its own.
 func (x *Executor) Join(h *Header) {
-	if x.Fast.Measure {
-		x.pauseStrand()
-	}
 	popped := x.w.dq.PopIf(h)
 	if popped {
 		x.flushCredit()
@@ -177,7 +164,7 @@ func (x *Executor) Join(h *Header) {
 		x.await(h)
 	}
 	if x.Fast.Measure {
-		x.resumeStrand(h)
+		x.waited(h)
 	}
 	h.Gen++
 	if popped {
@@ -227,15 +214,17 @@ func (x *Executor) block(h *Header) {
 	}
 	x.flushCredit()
 	w := x.w
-	w.stats.BlockedWaits++
-	x.suspendTimeline(w)
+	if counting {
+		w.stats.BlockedWaits++
+	}
+	x.suspendFrames(w)
 	x.w = nil
 	p.handOff(w)
 	if x.w = <-x.wake; x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
 	}
-	x.resumeTimeline()
+	x.resumeFrames()
 }
 
 // openFrame is a task frame this executor is running, while a timeline
@@ -249,22 +238,59 @@ type openFrame struct {
 	strand time.Time
 }
 
-// suspendTimeline ends the stretch every open frame ran on w: the executor
-// is about to give w away, and the frames will go on, later, on whichever
-// worker it gets back. So a worker's timeline shows what really ran on it.
-func (x *Executor) suspendTimeline(w *Worker) {
+// beginFrame starts tracking frame h: the frame it runs inside stops
+// computing while h runs (it waits for h, or for a task h is part of).
+func (x *Executor) beginFrame(h *Header) {
+	now := time.Now()
+	if x.Fast.Measure {
+		x.pauseStrand(now)
+	}
+	x.open = append(x.open, openFrame{kind: h.kind, since: now, clock: h.SpanClock(), strand: now})
+}
+
+// endFrame ends the tracking of frame h: its last stretch goes to the
+// timeline, its last strand to the work, and the frame around it
+// computes again.
+func (x *Executor) endFrame(h *Header) {
+	f := x.open[len(x.open)-1]
+	x.open = x.open[:len(x.open)-1]
+	now := time.Now()
+	if tl := x.pool.timeline; tl != nil {
+		tl.record(x.w, f.kind, f.since)
+	}
+	if x.Fast.Measure {
+		x.endStrand(h, f, now)
+		x.resumeStrand(now)
+	}
+}
+
+// suspendFrames ends the stretch every open frame ran on w, and the
+// running frame's strand: the executor is about to give w away and wait,
+// and the frames will go on, later, on whichever worker it gets back. So a
+// worker's timeline shows what really ran on it, and waiting is not work.
+func (x *Executor) suspendFrames(w *Worker) {
 	if tl := x.pool.timeline; tl != nil {
 		for _, f := range x.open {
 			tl.record(w, f.kind, f.since)
 		}
 	}
+	if x.Fast.Measure {
+		x.pauseStrand(time.Now())
+	}
 }
 
-// resumeTimeline starts a new stretch of every open frame.
-func (x *Executor) resumeTimeline() {
+// resumeFrames starts a new stretch of every open frame, and the running
+// frame's next strand.
+func (x *Executor) resumeFrames() {
+	if !x.tracking {
+		return
+	}
 	now := time.Now()
 	for i := range x.open {
 		x.open[i].since = now
+	}
+	if x.Fast.Measure {
+		x.resumeStrand(now)
 	}
 }
 

@@ -17,9 +17,11 @@ func (p *Pool) stealLocal(w *Worker) *Header {
 	if v >= w.ID {
 		v++
 	}
-	w.stealAttempts.Add(1)
+	if counting {
+		w.stealAttempts.Add(1)
+	}
 	h, _ := p.workers[v].dq.Steal()
-	if h != nil {
+	if h != nil && counting {
 		w.localSteals.Add(1)
 		p.workers[v].stolenFrom.Add(1)
 	}

@@ -130,7 +130,7 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.nInjected.Store(0)
 	if root != nil && root.Done() {
 		if p.measure {
-			p.lastSpan = root.span
+			p.lastSpan = root.SpanClock()
 		}
 		// The root finished even if something failed after it.
 		return total, nil
@@ -190,6 +190,7 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.started.Add(1)
 	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
 	x.Fast.Measure = p.measure
+	x.tracking = p.measure || p.timeline != nil
 	go x.live()
 }
 

@@ -102,7 +102,9 @@ func (p *Pool) Lend(n int, canLend func(*Header) bool) []*Header {
 			p.Inject(h)
 			break
 		}
-		best.stolenFrom.Add(1)
+		if counting {
+			best.stolenFrom.Add(1)
+		}
 		out = append(out, h)
 	}
 	return out

@@ -92,13 +92,17 @@ func (x *Executor) askPolicy() bool {
 	w := x.w
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
-	w.stats.Inlined += int64(spent)
+	if counting {
+		w.stats.Inlined += int64(spent)
+	}
 	x.granted = 0
 	if !w.inline.AllowCCallKeeping(w.dq.Len(), int(x.pool.expose.Load())) {
 		x.grantedAt = time.Time{}
 		return false
 	}
-	w.stats.Inlined++
+	if counting {
+		w.stats.Inlined++
+	}
 	// Published with each grant, which spans ~maxStaleness of work, rather
 	// than with every task: a no here is asked at every spawn.
 	w.tasksDone.Store(w.stats.TasksRun)
@@ -120,7 +124,7 @@ func (x *Executor) askPolicy() bool {
 // flushCredit counts the spawns inlined on the current grant and drops
 // the rest of it: before the executor gives up its worker, and at its end.
 func (x *Executor) flushCredit() {
-	if x.w != nil && x.granted > 0 {
+	if counting && x.w != nil && x.granted > 0 {
 		x.w.stats.Inlined += int64(x.granted - max(x.Fast.Credit, 0))
 	}
 	x.granted, x.Fast.Credit = 0, 0

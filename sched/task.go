@@ -2,7 +2,6 @@ package sched
 
 import (
 	"sync/atomic"
-	"time"
 	"unsafe"
 )
 
@@ -58,12 +57,14 @@ type Header struct {
 	// push publishes the task and never changed after. Await finds the task
 	// in its own deque by checking that slot (Deque.Holds compares the
 	// slot's contents, so a task pushed to another deque never matches).
-	index int64
-	// span is the task's clock on the critical path (workspan.go): when it
-	// became ready, set before the push publishes it, then when it
-	// finished, set before complete publishes that. Only while a pool
-	// measures work and span.
-	span time.Duration
+	index uint32
+	// span is the task's clock on the critical path (workspan.go), in
+	// seconds: when it became ready, set before the push publishes it,
+	// then when it finished, set before complete publishes that. Only
+	// while a pool measures work and span. A float32 fits beside index in
+	// the Header's 32 bytes (BenchmarkSpawnGet: 8 bytes more cost ~11 ns a
+	// spawn); its 24-bit mantissa keeps the clock to 1e-7 of its value.
+	span float32
 }
 
 // Init prepares a fresh frame for kind k.

@@ -33,12 +33,14 @@ func (p *Pool) Span() time.Duration { return p.lastSpan }
 // SpanClock is the task's clock on the critical path: when it became
 // ready, or, once done, when it finished. The cluster sends it with a lent
 // task and its result.
-func (h *Header) SpanClock() time.Duration { return h.span }
+func (h *Header) SpanClock() time.Duration { return seconds(h.span) }
 
 // SetSpanClock sets the clock of a task that came from another node (its
 // ready clock, before it is queued) or of a lent task whose result came
 // back (its finish clock, before Complete).
-func (h *Header) SetSpanClock(d time.Duration) { h.span = d }
+func (h *Header) SetSpanClock(d time.Duration) { h.span = float32(d.Seconds()) }
+
+func seconds(s float32) time.Duration { return time.Duration(float64(s) * 1e9) }
 
 // strandClock is the clock of the frame this executor runs, now.
 func (x *Executor) strandClock() time.Duration {
@@ -49,33 +51,40 @@ func (x *Executor) strandClock() time.Duration {
 	return f.clock + time.Since(f.strand)
 }
 
-// pauseStrand ends the running frame's strand before a wait: its time so
-// far is work, and its clock moves on by it.
-func (x *Executor) pauseStrand() {
+// pauseStrand ends the running frame's strand at now, before it stops
+// computing (it runs a frame inside a wait, or blocks): its time so far
+// is work, and its clock moves on by it.
+func (x *Executor) pauseStrand(now time.Time) {
 	if len(x.open) == 0 {
 		return
 	}
 	f := &x.open[len(x.open)-1]
-	d := time.Since(f.strand)
+	d := now.Sub(f.strand)
 	f.clock += d
+	f.strand = now
 	x.w.stats.WorkNanos += int64(d)
 }
 
-// resumeStrand starts the frame's next strand after waiting for h: it
-// cannot go on before h finished.
-func (x *Executor) resumeStrand(h *Header) {
-	if len(x.open) == 0 {
-		return
+// resumeStrand starts the running frame's next strand at now.
+func (x *Executor) resumeStrand(now time.Time) {
+	if len(x.open) > 0 {
+		x.open[len(x.open)-1].strand = now
 	}
-	f := &x.open[len(x.open)-1]
-	f.clock = max(f.clock, h.span)
-	f.strand = time.Now()
 }
 
-// endStrand ends frame f of task h: its last strand is work, and h's clock
-// is where it finished.
-func (x *Executor) endStrand(h *Header, f openFrame) {
-	d := time.Since(f.strand)
+// waited joins the running frame's clock with that of h, which it waited
+// for: it cannot go on before h finished.
+func (x *Executor) waited(h *Header) {
+	if len(x.open) > 0 {
+		f := &x.open[len(x.open)-1]
+		f.clock = max(f.clock, h.SpanClock())
+	}
+}
+
+// endStrand ends frame f of task h at now: its last strand is work, and
+// h's clock is where it finished.
+func (x *Executor) endStrand(h *Header, f openFrame, now time.Time) {
+	d := now.Sub(f.strand)
 	x.w.stats.WorkNanos += int64(d)
-	h.span = f.clock + d
+	h.SetSpanClock(f.clock + d)
 }

@@ -1,0 +1,6 @@
+//go:build tsys_nocounters
+
+package sched
+
+// counting: see counting.go.
+const counting = false
