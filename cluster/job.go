@@ -25,13 +25,17 @@ type NodeReport struct {
 type serving struct {
 	job  uint64
 	stop chan struct{}
-	done chan NodeReport
+	done chan servingEnd
 }
 
 // Job is a job this node is the root of.
 type Job struct {
 	ID    uint64
 	peers map[sched.NodeID]string
+	// Timelines are the peers' timelines, when the job records them,
+	// each with its clock's offset from this node's; EndJob fills it.
+	// This node's own is its pool's (sched.Pool.TimelineData).
+	Timelines []NodeTimeline
 }
 
 // JobOptions are how a job runs on every node.
@@ -41,6 +45,16 @@ type JobOptions struct {
 	// runtime reports them. Nodes should not inline then (tsys.
 	// MeasureWorkSpan says why): tsys run --nodes starts them so.
 	MeasureWorkSpan bool
+	// TimelineCap, when above 0, has every node record a timeline of at
+	// most that many events per worker (fewer where a report could not
+	// carry them); EndJob collects them in Job.Timelines.
+	TimelineCap int
+}
+
+// peerReport is a peer's report of a job, and its timeline if it kept one.
+type peerReport struct {
+	NodeReport
+	timeline *NodeTimeline
 }
 
 // BeginJob starts a job whose root task runs on this node: every member
@@ -60,12 +74,14 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	n.job = j.ID
 	n.rootOf = n.name
 	n.jobBegan = time.Now()
-	n.reports = make(chan NodeReport, len(j.peers))
+	n.reports = make(chan peerReport, len(j.peers))
+	n.offsets = map[sched.NodeID]time.Duration{}
 	n.mu.Unlock()
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)
+	n.setTimeline(o.TimelineCap)
 	for id, addr := range j.peers {
-		err := n.tr.SendSync(addr, encodeMessage(&jobStart{Job: j.ID, ReplyTo: n.tr.Addr(), MeasureWorkSpan: o.MeasureWorkSpan}))
+		err := n.transmit(addr, &jobStart{Job: j.ID, ReplyTo: n.tr.Addr(), MeasureWorkSpan: o.MeasureWorkSpan, TimelineCap: uint64(max(o.TimelineCap, 0))}, true)
 		if err != nil {
 			n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 			delete(j.peers, id)
@@ -78,7 +94,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 // counters, which EndJob returns (this node's own are the caller's).
 func (n *Node) EndJob(j *Job) []NodeReport {
 	for id, addr := range j.peers {
-		if err := n.tr.SendSync(addr, encodeMessage(&jobEnd{Job: j.ID})); err != nil {
+		if err := n.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
 			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
 			delete(j.peers, id)
 		}
@@ -88,7 +104,10 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 	for waiting := true; waiting && len(reports) < len(j.peers); {
 		select {
 		case r := <-n.reports:
-			reports = append(reports, r)
+			reports = append(reports, r.NodeReport)
+			if r.timeline != nil {
+				j.Timelines = append(j.Timelines, *r.timeline)
+			}
 		case <-timeout:
 			n.log.Warn("peers did not report the end of the job", "missing", len(j.peers)-len(reports))
 			waiting = false
@@ -150,26 +169,27 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 	}
 	n.mu.Unlock()
 	n.stopServing()
-	s := &serving{job: job, stop: make(chan struct{}), done: make(chan NodeReport, 1)}
+	s := &serving{job: job, stop: make(chan struct{}), done: make(chan servingEnd, 1)}
 	n.mu.Lock()
 	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
 	n.mu.Unlock()
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)
+	n.setTimeline(n.timelineCap(uint64(max(o.TimelineCap, 0))))
 	go func() {
 		st, err := n.pool.Serve(context.Background(), s.stop)
 		if err != nil {
 			n.log.Warn("a task of the job failed here", "err", err)
 			if addr, ok := n.peer(from); ok {
-				n.tr.Send(addr, encodeMessage(&jobFailed{Job: job, Err: fmt.Sprintf("node %s: %v", n.name, err)}))
+				n.transmit(addr, &jobFailed{Job: job, Err: fmt.Sprintf("node %s: %v", n.name, err)}, false)
 			}
 		}
-		s.done <- n.Own(st)
+		s.done <- servingEnd{report: n.Own(st), timeline: n.encodeTimeline()}
 	}()
 }
 
 // stopServing ends work for another node's job and returns its report.
-func (n *Node) stopServing() (NodeReport, bool) {
+func (n *Node) stopServing() (servingEnd, bool) {
 	n.mu.Lock()
 	s := n.serving
 	n.serving = nil
@@ -180,13 +200,14 @@ func (n *Node) stopServing() (NodeReport, bool) {
 	}
 	n.mu.Unlock()
 	if s == nil {
-		return NodeReport{}, false
+		return servingEnd{}, false
 	}
 	close(s.stop)
 	return <-s.done, true
 }
 
-// endServing answers the root's JobEnd with this node's report.
+// endServing answers the root's jobEnd with this node's report and
+// timeline.
 func (n *Node) endServing(from sched.NodeID, job uint64) {
 	n.mu.Lock()
 	current := n.serving != nil && n.serving.job == job
@@ -194,14 +215,32 @@ func (n *Node) endServing(from sched.NodeID, job uint64) {
 	if !current {
 		return
 	}
-	r, ok := n.stopServing()
+	end, ok := n.stopServing()
 	if !ok {
 		return
 	}
-	payload, _ := json.Marshal(r)
+	payload, _ := json.Marshal(end.report)
+	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
 	if addr, ok := n.peer(from); ok {
-		if err := n.tr.SendSync(addr, encodeMessage(&jobReport{Job: job, Report: payload})); err != nil {
+		if err := n.transmit(addr, rep, true); err != nil {
 			n.log.Warn("could not report the end of the job", "err", err)
 		}
 	}
+}
+
+// servingEnd is what serving a job leaves: the node's report, and its
+// timeline encoded (nil when it kept none).
+type servingEnd struct {
+	report   NodeReport
+	timeline []byte
+}
+
+// setTimeline has the pool record a timeline of the next run, of at most
+// capacity events per worker; none when capacity is 0.
+func (n *Node) setTimeline(capacity int) {
+	if capacity <= 0 {
+		n.pool.SetTimeline(nil)
+		return
+	}
+	n.pool.SetTimeline(sched.NewTimeline(capacity))
 }

@@ -29,9 +29,12 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		n.resultArrived(peer, m)
 	case *jobStart:
 		n.rememberPeer(peer, m.ReplyTo)
-		n.startServing(peer, m.Job, JobOptions{MeasureWorkSpan: m.MeasureWorkSpan})
+		n.startServing(peer, m.Job, JobOptions{MeasureWorkSpan: m.MeasureWorkSpan, TimelineCap: int(m.TimelineCap)})
 	case *jobEnd:
+		n.answerClock(peer, m, time.Now().UnixNano())
 		go n.endServing(peer, m.Job)
+	case *clockReading:
+		n.clockArrived(peer, m)
 	case *jobReport:
 		n.reportArrived(peer, m)
 	case *jobFailed:
@@ -67,7 +70,18 @@ func (n *Node) send(node sched.NodeID, fallback string, m message) error {
 	if addr == "" {
 		return fmt.Errorf("node %s has no address for %s", n.name, node)
 	}
-	return n.tr.Send(addr, encodeMessage(m))
+	return n.transmit(addr, m, false)
+}
+
+// transmit sends m to addr, waiting until it is written when sync is set,
+// and notes it on the node's timeline. Every message leaves through here.
+func (n *Node) transmit(addr string, m message, sync bool) error {
+	tm := encodeMessage(m)
+	n.noteSent(addr, m, len(tm.Body))
+	if sync {
+		return n.tr.SendSync(addr, tm)
+	}
+	return n.tr.Send(addr, tm)
 }
 
 // rememberPeer learns a peer's transport address from a message, for a
@@ -95,9 +109,9 @@ func (n *Node) fish(node sched.NodeID, count int) {
 		n.mu.Lock()
 		n.fishedAt[node] = time.Now()
 		n.mu.Unlock()
-		err := n.tr.Send(addr, encodeMessage(&stealRequest{
+		err := n.transmit(addr, &stealRequest{
 			Job: job, ID: n.nextID.Add(1), Want: int32(count), ReplyTo: n.tr.Addr(),
-		}))
+		}, false)
 		if err == nil {
 			n.stealRequests.Add(1)
 			return
@@ -159,14 +173,15 @@ func (n *Node) reportLoad() {
 	}
 	now := n.pool.Load()
 	l.Ready, l.Idle = now.Ready, now.Idle
-	tm := encodeMessage(&loadReport{Job: job, Load: l})
+	m := &loadReport{Job: job, Load: l}
+	size := int64(len(encodeMessage(m).Body) + 2)
 	for id, addr := range n.peerList() {
-		if err := n.tr.Send(addr, tm); err != nil {
+		if err := n.transmit(addr, m, false); err != nil {
 			n.log.Debug("load report not sent", "peer", id, "err", err)
 			continue
 		}
 		n.statusSent.Add(1)
-		n.statusBytes.Add(int64(len(tm.Body) + 2))
+		n.statusBytes.Add(size)
 	}
 }
 
@@ -188,6 +203,7 @@ func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []taskRecord {
 		n.lent[id] = &lentTask{h: h, node: to, job: job}
 		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
 	}
+	n.noteLent(to, recs)
 	return recs
 }
 
@@ -257,6 +273,7 @@ func (n *Node) borrow(from sched.NodeID, m *stealReply) {
 		}
 		h.MarkBorrowed()
 		h.SetSpanClock(r.Span)
+		n.noteBorrowed(from, r)
 		n.mu.Lock()
 		n.borrowed[h] = loan{node: from, job: m.Job, id: r.ID}
 		n.mu.Unlock()
@@ -338,13 +355,18 @@ func (n *Node) resultArrived(from sched.NodeID, m *result) {
 	}
 }
 
-// reportArrived collects a peer's end-of-job report.
+// reportArrived collects a peer's end-of-job report, and its timeline.
 func (n *Node) reportArrived(from sched.NodeID, m *jobReport) {
-	var r NodeReport
-	if err := json.Unmarshal(m.Report, &r); err != nil {
+	var r peerReport
+	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
 		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}
+	tl, err := n.decodeTimeline(from, m.Timeline)
+	if err != nil {
+		n.log.Warn("a peer's timeline is left out", "peer", from, "err", err)
+	}
+	r.timeline = tl
 	n.mu.Lock()
 	ch := n.reports
 	n.mu.Unlock()

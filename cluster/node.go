@@ -88,7 +88,8 @@ type Node struct {
 	lent                  map[uint64]*lentTask
 	borrowed              map[*sched.Header]loan
 	serving               *serving
-	reports               chan NodeReport
+	reports               chan peerReport
+	offsets               map[sched.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
 	// jobBegan is when this node began its part in the job, for the
 	// debug log of how soon work arrived.
 	jobBegan time.Time

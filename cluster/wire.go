@@ -23,6 +23,7 @@ const (
 	msgJobFailed                                                       // a task of the job failed on the sender
 	msgShutdown                                                        // the receiver is asked to stop
 	msgLoadReport                                                      // the sender's load, for a balancing scheduler
+	msgClock                                                           // clock readings that align a node's timeline with the root's
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -32,6 +33,9 @@ const (
 	maxStringLen = 1 << 10  // bytes of an address or a task name
 	maxErrLen    = 4 << 10  // bytes of an error text; longer ones are cut when sent
 	maxPayload   = 64 << 20 // bytes of an argument, a result or a report
+	// maxTimelineCap bounds the events a root may ask each worker of a
+	// node to keep (a node's memory: ~50 bytes an event).
+	maxTimelineCap = 1 << 22
 )
 
 // message is one message of the vocabulary.
@@ -88,16 +92,33 @@ type jobStart struct {
 	Job             uint64
 	ReplyTo         string
 	MeasureWorkSpan bool
+	TimelineCap     uint64 // record a timeline of at most this many events per worker; 0: none
 }
 
 // jobEnd tells the receiver that Job is done: it stops serving it and
-// answers with a jobReport.
-type jobEnd struct{ Job uint64 }
-
-// jobReport carries a node's counters for Job (a NodeReport as JSON).
-type jobReport struct {
+// answers with a jobReport. SentAt is the root's wall clock (Unix ns) at
+// sending, which the report echoes.
+type jobEnd struct {
 	Job    uint64
-	Report []byte
+	SentAt int64
+}
+
+// jobReport carries a node's counters for Job (a NodeReport as JSON) and
+// its timeline (sched.TimelineData as JSON, when the job records one).
+type jobReport struct {
+	Job      uint64
+	Report   []byte
+	Timeline []byte
+}
+
+// clockReading answers a jobEnd at once, when the job records a timeline,
+// with what aligns the node's timeline with the root's (timeline.go): the
+// jobEnd's SentAt echoed, and the node's wall clock when it arrived and
+// when this left. It is small, so that both ways take about as long; the
+// report, which may carry megabytes, follows.
+type clockReading struct {
+	Job                  uint64
+	EndSentAt, EndAt, At int64
 }
 
 // jobFailed tells the root that a task of Job failed on the sender.
@@ -117,6 +138,7 @@ type loadReport struct {
 
 func (*stealRequest) msgType() transport.MsgType { return msgStealRequest }
 func (*stealReply) msgType() transport.MsgType   { return msgStealReply }
+func (*clockReading) msgType() transport.MsgType { return msgClock }
 func (*result) msgType() transport.MsgType       { return msgResult }
 func (*jobStart) msgType() transport.MsgType     { return msgJobStart }
 func (*jobEnd) msgType() transport.MsgType       { return msgJobEnd }
@@ -200,26 +222,53 @@ func (m *result) decode(d *wire.Decoder) {
 func (m *jobStart) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
 	b = wire.AppendString(b, m.ReplyTo)
-	return wire.AppendBool(b, m.MeasureWorkSpan)
+	b = wire.AppendBool(b, m.MeasureWorkSpan)
+	return wire.AppendUvarint(b, m.TimelineCap)
 }
 
 func (m *jobStart) decode(d *wire.Decoder) {
 	m.Job = d.Uvarint("job")
 	m.ReplyTo = d.String("reply address", maxStringLen)
 	m.MeasureWorkSpan = d.Bool("work and span flag")
+	if m.TimelineCap = d.Uvarint("timeline cap"); m.TimelineCap > maxTimelineCap {
+		d.Fail("timeline cap %d over %d", m.TimelineCap, maxTimelineCap)
+	}
 }
 
-func (m *jobEnd) appendTo(b []byte) []byte { return wire.AppendUvarint(b, m.Job) }
-func (m *jobEnd) decode(d *wire.Decoder)   { m.Job = d.Uvarint("job") }
+func (m *jobEnd) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendVarint(b, m.SentAt)
+}
+
+func (m *jobEnd) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.SentAt = d.Varint("sent at")
+}
 
 func (m *jobReport) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
-	return wire.AppendBytes(b, m.Report)
+	b = wire.AppendBytes(b, m.Report)
+	return wire.AppendBytes(b, m.Timeline)
 }
 
 func (m *jobReport) decode(d *wire.Decoder) {
 	m.Job = d.Uvarint("job")
 	m.Report = d.Bytes("report", maxPayload)
+	m.Timeline = d.Bytes("timeline", maxPayload)
+}
+
+func (m *clockReading) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = wire.AppendVarint(b, m.EndSentAt)
+	b = wire.AppendVarint(b, m.EndAt)
+	return wire.AppendVarint(b, m.At)
+}
+
+func (m *clockReading) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.EndSentAt = d.Varint("job end sent at")
+	m.EndAt = d.Varint("job end received at")
+	m.At = d.Varint("clock reading sent at")
 }
 
 func (m *jobFailed) appendTo(b []byte) []byte {
@@ -274,19 +323,26 @@ func rate(d *wire.Decoder, what string) float64 {
 	return r
 }
 
-// vocabulary makes an empty message of each type, in the order of the
-// types from msgStealRequest on.
-var vocabulary = [...]func() message{
-	func() message { return new(stealRequest) },
-	func() message { return new(stealReply) },
-	func() message { return new(result) },
-	func() message { return new(jobStart) },
-	func() message { return new(jobEnd) },
-	func() message { return new(jobReport) },
-	func() message { return new(jobFailed) },
-	func() message { return new(shutdown) },
-	func() message { return new(loadReport) },
+// vocabulary names each type of message, for people (timelines), and
+// makes an empty one, in the order of the types from msgStealRequest on.
+var vocabulary = [...]struct {
+	name string
+	make func() message
+}{
+	{"steal request", func() message { return new(stealRequest) }},
+	{"steal reply", func() message { return new(stealReply) }},
+	{"result", func() message { return new(result) }},
+	{"job start", func() message { return new(jobStart) }},
+	{"job end", func() message { return new(jobEnd) }},
+	{"job report", func() message { return new(jobReport) }},
+	{"job failed", func() message { return new(jobFailed) }},
+	{"shutdown", func() message { return new(shutdown) }},
+	{"load report", func() message { return new(loadReport) }},
+	{"clock reading", func() message { return new(clockReading) }},
 }
+
+// messageName names m's type.
+func messageName(m message) string { return vocabulary[m.msgType()-msgStealRequest].name }
 
 // encodeMessage makes the transport message of m.
 func encodeMessage(m message) *transport.Message {
@@ -301,7 +357,7 @@ func decodeMessage(tm *transport.Message) (message, error) {
 	if i < 0 || i >= len(vocabulary) {
 		return nil, fmt.Errorf("%w: unknown message type %d", wire.ErrMalformed, tm.Type)
 	}
-	m := vocabulary[i]()
+	m := vocabulary[i].make()
 	d := wire.NewDecoder(tm.Body)
 	m.decode(d)
 	d.End("the message")

@@ -22,9 +22,10 @@ func sampleMessages() []message {
 		&stealReply{Job: 3},
 		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}, Span: 1<<62 + 5},
 		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
-		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true},
-		&jobEnd{Job: 9},
-		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`)},
+		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true, TimelineCap: 1000},
+		&jobEnd{Job: 9, SentAt: 1_700_000_000_000_000_000},
+		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`), Timeline: []byte(`{"node":"n2"}`)},
+		&clockReading{Job: 9, EndSentAt: 1, EndAt: -2, At: 3},
 		&jobFailed{Job: 9, Err: "task panicked"},
 		&shutdown{},
 		&loadReport{Job: 9, Load: sched.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75, Busy: 1.9, TaskTime: 42 * time.Microsecond}},
@@ -61,7 +62,7 @@ func TestMessageLimits(t *testing.T) {
 	long := strings.Repeat("k", maxStringLen+1)
 	many := wire.AppendUvarint(wire.AppendUvarint(wire.AppendUvarint(nil, 1), 2), maxTasks+1)
 	cases := map[string]*transport.Message{
-		"unknown type":          {Type: msgLoadReport + 1},
+		"unknown type":          {Type: msgClock + 1},
 		"NaN rate":              encodeMessage(&loadReport{Load: sched.Load{Rate: math.NaN()}}),
 		"negative rate":         encodeMessage(&loadReport{Load: sched.Load{Rate: -1}}),
 		"huge ready count":      {Type: msgLoadReport, Body: wire.AppendUvarint([]byte{1}, 1<<40)},
@@ -72,6 +73,8 @@ func TestMessageLimits(t *testing.T) {
 		"long lender address":   encodeMessage(&stealReply{ReplyTo: long}),
 		"want overflows":        {Type: msgStealRequest, Body: wire.AppendVarint([]byte{1, 2}, 1<<40)},
 		"rerun flag not 0 or 1": {Type: msgResult, Body: []byte{1, 2, 0, 0, 7}},
+		"huge timeline cap":     encodeMessage(&jobStart{TimelineCap: maxTimelineCap + 1}),
+		"span clock overflows":  {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
 	}
 	for name, tm := range cases {
 		if _, err := decodeMessage(tm); !errors.Is(err, wire.ErrMalformed) {
@@ -126,11 +129,16 @@ func BenchmarkDecodeStealReply(b *testing.B) {
 }
 
 // TestVocabularyOrder: the table decodeMessage uses makes each type's own
-// message.
+// message, and names each differently.
 func TestVocabularyOrder(t *testing.T) {
-	for i, mk := range vocabulary {
-		if got, want := mk().msgType(), msgStealRequest+transport.MsgType(i); got != want {
+	names := map[string]bool{}
+	for i, v := range vocabulary {
+		if got, want := v.make().msgType(), msgStealRequest+transport.MsgType(i); got != want {
 			t.Errorf("vocabulary[%d] makes a message of type %d, want %d", i, got, want)
 		}
+		if names[v.name] || v.name == "" {
+			t.Errorf("vocabulary[%d] is named %q twice or not at all", i, v.name)
+		}
+		names[v.name] = true
 	}
 }

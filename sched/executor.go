@@ -255,7 +255,7 @@ func (x *Executor) endFrame(h *Header) {
 	f := x.open[len(x.open)-1]
 	x.open = x.open[:len(x.open)-1]
 	now := time.Now()
-	if tl := x.pool.timeline; tl != nil {
+	if tl := x.pool.timeline.Load(); tl != nil {
 		tl.record(x.w, f.kind, f.since)
 	}
 	if x.Fast.Measure {
@@ -269,7 +269,7 @@ func (x *Executor) endFrame(h *Header) {
 // and the frames will go on, later, on whichever worker it gets back. So a
 // worker's timeline shows what really ran on it, and waiting is not work.
 func (x *Executor) suspendFrames(w *Worker) {
-	if tl := x.pool.timeline; tl != nil {
+	if tl := x.pool.timeline.Load(); tl != nil {
 		for _, f := range x.open {
 			tl.record(w, f.kind, f.since)
 		}

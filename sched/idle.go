@@ -58,7 +58,7 @@ func (x *Executor) findWork() *Header {
 	p, w := x.pool, x.w
 	p.startLooking()
 	began := w.beginIdle()
-	defer w.endIdle(began)
+	defer w.endIdle(began, p.timeline.Load())
 	tries := 0
 	var spinUntil time.Time
 	for {
@@ -226,10 +226,15 @@ func (w *Worker) beginIdle() time.Time {
 	return now
 }
 
-// endIdle ends the stretch begun at began.
-func (w *Worker) endIdle(began time.Time) {
-	w.idle.total.Add(int64(time.Since(began)))
+// endIdle ends the stretch begun at began, and records it on tl if one
+// records.
+func (w *Worker) endIdle(began time.Time, tl *Timeline) {
+	now := time.Now()
+	w.idle.total.Add(int64(now.Sub(began)))
 	w.idle.since.Store(0)
+	if tl != nil {
+		tl.recordIdle(w, began, now)
+	}
 }
 
 // idleTime is w's idle time up to now, counting a stretch in progress.

@@ -25,5 +25,8 @@ func (p *Pool) stealLocal(w *Worker) *Header {
 		w.localSteals.Add(1)
 		p.workers[v].stolenFrom.Add(1)
 	}
+	if tl := p.timeline.Load(); h != nil && tl != nil {
+		tl.recordSteal(w, v)
+	}
 	return h
 }

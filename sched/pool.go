@@ -18,7 +18,9 @@ type Pool struct {
 	workers    []*Worker
 	localTries int // steal attempts at home before a worker counts as hungry
 	remote     Remote
-	timeline   *Timeline
+	// timeline is read by the engine's goroutines too (notes), and set
+	// between runs.
+	timeline atomic.Pointer[Timeline]
 	// measure and lastSpan: work and span are measured (workspan.go).
 	measure  bool
 	lastSpan time.Duration
@@ -190,7 +192,7 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.started.Add(1)
 	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
 	x.Fast.Measure = p.measure
-	x.tracking = p.measure || p.timeline != nil
+	x.tracking = p.measure || p.timeline.Load() != nil
 	go x.live()
 }
 

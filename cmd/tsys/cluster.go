@@ -54,7 +54,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	}
 
 	start := time.Now()
-	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan})
+	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap()})
 	if err != nil {
 		return apps.Result{}, err
 	}
@@ -66,6 +66,15 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	for _, r := range reports {
 		rep.Stats.Add(r.Stats)
 		rep.PerNode = append(rep.PerNode, r)
+	}
+	if cfg.common.timeline != "" {
+		parts := append([]report.TracePart{{Data: node.Runtime().Pool().TimelineData(node.Name())}}, job.Timelines...)
+		if len(parts) < rep.Nodes {
+			fmt.Fprintf(stderr, "tsys: the timeline has %d of the %d nodes: the others' did not arrive\n", len(parts), rep.Nodes)
+		}
+		if err := writeTimeline(cfg.common.timeline, "tsys "+cfg.app.Name, parts, stderr); err != nil && runErr == nil {
+			runErr = err
+		}
 	}
 	if cfg.common.workspan {
 		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), node.Runtime().Pool().Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)

@@ -532,3 +532,108 @@ func TestWorkSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterTimeline: --timeline on a cluster run writes one trace with a
+// process per node, a track per worker and one for messages, task frames
+// and idle stretches on every node, steal and lend arrows whose two ends
+// pair up (lends across processes), and the cap it kept to; a small cap
+// drops events and says so in the file and on stderr.
+func TestClusterTimeline(t *testing.T) {
+	type event struct {
+		Name string         `json:"name"`
+		Cat  string         `json:"cat"`
+		Ph   string         `json:"ph"`
+		Ts   float64        `json:"ts"`
+		Pid  int            `json:"pid"`
+		Tid  int            `json:"tid"`
+		ID   uint64         `json:"id"`
+		Args map[string]any `json:"args"`
+	}
+	var trace struct {
+		TraceEvents []event        `json:"traceEvents"`
+		OtherData   map[string]any `json:"otherData"`
+	}
+	read := func(path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace.TraceEvents, trace.OtherData = nil, nil
+		if err := json.Unmarshal(b, &trace); err != nil {
+			t.Fatalf("the trace does not parse: %v", err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "trace.json")
+	obj := tsysRun(t, "uts", "--tree", "T5", "--workers", "2", "--nodes", "2", "--timeline", path)
+	if obj["verified"] != true || stat(obj, "tasks_sent") == 0 {
+		t.Fatalf("verified=%v, tasks sent %v", obj["verified"], stat(obj, "tasks_sent"))
+	}
+	read(path)
+	processes, threads := map[int]string{}, map[[2]int]string{}
+	kinds := map[string]map[int]int{} // category: pid: count
+	flowStart, flowEnd := map[uint64]event{}, map[uint64]event{}
+	for _, e := range trace.TraceEvents {
+		switch e.Ph {
+		case "M":
+			if e.Name == "process_name" {
+				processes[e.Pid] = fmt.Sprint(e.Args["name"])
+			}
+			if e.Name == "thread_name" {
+				threads[[2]int{e.Pid, e.Tid}] = fmt.Sprint(e.Args["name"])
+			}
+		case "X":
+			if kinds[e.Cat] == nil {
+				kinds[e.Cat] = map[int]int{}
+			}
+			kinds[e.Cat][e.Pid]++
+		case "s":
+			flowStart[e.ID] = e
+		case "f":
+			flowEnd[e.ID] = e
+		}
+	}
+	if len(processes) != 2 || !strings.Contains(processes[1], "(root)") || len(threads) != 2*3 {
+		t.Errorf("processes %v, threads %v: want 2 nodes of 2 workers and a message track each", processes, threads)
+	}
+	for _, cat := range []string{"task", "idle", "message"} {
+		if len(kinds[cat]) != 2 {
+			t.Errorf("%s events on nodes %v, want both", cat, kinds[cat])
+		}
+	}
+	crossing := 0
+	for id, s := range flowStart {
+		f, ok := flowEnd[id]
+		if !ok || s.Cat != f.Cat {
+			t.Errorf("arrow %d starts (%s) and does not end", id, s.Cat)
+			continue
+		}
+		if s.Cat == "lend" && s.Pid != f.Pid {
+			crossing++
+			// One host: the clocks agree, so a task arrives after it left.
+			if f.Ts < s.Ts {
+				t.Errorf("lend %d arrives at %v µs before it left at %v", id, f.Ts, s.Ts)
+			}
+		}
+	}
+	if len(flowEnd) != len(flowStart) || crossing == 0 {
+		t.Errorf("%d arrows start, %d end, %d lends cross nodes", len(flowStart), len(flowEnd), crossing)
+	}
+	if trace.OtherData["events_dropped_at_caps"] != float64(0) || trace.OtherData["nodes"] != float64(2) {
+		t.Errorf("otherData %v", trace.OtherData)
+	}
+
+	// A small cap drops events, and says so.
+	cmd := exec.Command(tsysBin, "run", "uts", "--tree", "T5", "--workers", "2", "--nodes", "2", "--timeline", path, "--timeline-cap", "100", "--json")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	read(path)
+	if d, _ := trace.OtherData["events_dropped_at_caps"].(float64); d == 0 || trace.OtherData["events_cap_per_worker"] != float64(100) {
+		t.Errorf("a cap of 100: otherData %v", trace.OtherData)
+	}
+	if !strings.Contains(stderr.String(), "first 100 events") || !strings.Contains(stderr.String(), "dropped") {
+		t.Errorf("stderr does not say events were dropped: %s", stderr.String())
+	}
+}

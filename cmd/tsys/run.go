@@ -36,6 +36,7 @@ type commonFlags struct {
 	hog        string
 	pin        bool
 	workspan   bool
+	tlCap      int
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -50,7 +51,8 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")
-	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON of this node's tasks to FILE")
+	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON (Perfetto) of every node's workers, tasks, idle time, steals, lends and messages to FILE")
+	fs.IntVar(&c.tlCap, "timeline-cap", timelineEvents, "events each worker (and each node's message track) keeps on the --timeline; the rest are counted as dropped")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace (with --nodes N, one per node in DIR/node-I)")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
 }
@@ -131,10 +133,10 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 		// tsys.MeasureWorkSpan.
 		cfg.inline = inline.Never()
 	}
+	if cfg.common.tlCap < 1 {
+		return nil, usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
+	}
 	if cfg.common.timeline != "" {
-		if cfg.clustered() {
-			return nil, usagef("--timeline records one node; it does not go with --nodes or --join yet")
-		}
 		if f, err := os.Create(cfg.common.timeline); err != nil {
 			return nil, usagef("--timeline: %v", err)
 		} else {
@@ -147,6 +149,15 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// timelineCap is the events per worker the run's timeline keeps; 0 when
+// it records none.
+func (c *runConfig) timelineCap() int {
+	if c.common.timeline == "" {
+		return 0
+	}
+	return c.common.tlCap
 }
 
 // clustered reports whether the run spans several nodes.
@@ -198,7 +209,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		rt := tsys.New(opts...)
 		rep.Scheduler, rep.Inline = cfg.policy.name(), rt.InlinePolicy().String()
 		if cfg.common.timeline != "" {
-			rt.Pool().SetTimeline(sched.NewTimeline(timelineEvents))
+			rt.Pool().SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
 		res, rep.Stats, err = cfg.job.Run(ctx, rt)
 		rep.WallSeconds = time.Since(start).Seconds()
@@ -208,7 +219,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 			rep.WorkSpan = report.NewWorkSpan(work, span, cfg.common.workers, rep.WallSeconds)
 		}
 		if err == nil && cfg.common.timeline != "" {
-			err = writeTimeline(cfg.common.timeline, rt.Pool(), cfg.app.Name)
+			err = writeTimeline(cfg.common.timeline, "tsys "+cfg.app.Name, []report.TracePart{{Data: rt.Pool().TimelineData("")}}, stderr)
 		}
 	}
 	if err != nil {
@@ -229,17 +240,28 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// timelineEvents bounds the timeline's memory: events per worker.
+// timelineEvents bounds the timeline's memory: events per worker, and
+// notes per node.
 const timelineEvents = 1 << 20
 
-func writeTimeline(path string, pool *sched.Pool, name string) error {
+// writeTimeline writes the nodes' timelines, the root's first, into path,
+// and says on stderr when a node dropped events at its cap.
+func writeTimeline(path, title string, parts []report.TracePart, stderr io.Writer) error {
+	cap := 0
+	for _, p := range parts {
+		cap = max(cap, p.Data.CapPerWorker)
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("--timeline: %w", err)
 	}
-	if err := pool.WriteTimeline(f, "tsys "+name); err != nil {
+	dropped, err := report.WriteTrace(f, title, parts)
+	if err != nil {
 		f.Close()
 		return err
+	}
+	if dropped > 0 {
+		fmt.Fprintf(stderr, "tsys: the timeline keeps the first %d events of each worker and node (--timeline-cap); %d more were dropped\n", cap, dropped)
 	}
 	return f.Close()
 }
