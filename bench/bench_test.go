@@ -202,7 +202,7 @@ func TestFolder(t *testing.T) {
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, SummaryMD))
-	for _, want := range []string{"tsys bench --test", "| ep --class S | hog 1=0.5:2s/2s | 2x1:balance |", "(efficiency.png)", "Left out"} {
+	for _, want := range []string{"tsys bench --test", "| ep --class S | hog 1=0.5:2s/2s | 2x1:balance |", "(efficiency.png)", "(traffic.png)", "(workers.png)", "Left out"} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}

@@ -28,7 +28,8 @@ func WriteMarkdown(w io.Writer, r *Results, sums []Summary, h Header) error {
 	}
 	b.WriteString("\nTimes are medians with the fastest and slowest run; E_N = T_1/(N T_N), T_1 on one node of as many workers; " +
 		"\"moved\" counts the tasks that crossed nodes, \"status\" the balancing schedulers' load reports; " +
-		"the steal ratio is the share of tasks run that another worker or node took; idle is the workers' idle share.\n")
+		"the steal ratio is the share of tasks run that another worker or node took; idle is the workers' idle share; " +
+		"a wrong answer fails the benchmark, so \"not checked\" marks jobs run without their check.\n")
 	for _, p := range h.Plots {
 		fmt.Fprintf(b, "\n![%s](%s)\n", strings.TrimSuffix(p, ".png"), p)
 	}
@@ -46,9 +47,20 @@ func SummaryTable(sums []Summary) string {
 	for _, s := range sums {
 		fmt.Fprintf(b, "| %s | %s | %s | %.3f | %.3f-%.3f | %s | %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f%% | %.1f%% | %.0f%% | %v |\n",
 			s.App, s.LoadName, s.Config, s.Median, s.Min, s.Max, Ratio(s.NodeEfficiency), Ratio(s.Speedup), Ratio(s.VsSerial),
-			s.TasksSent, s.Messages, s.StatusSent, s.BytesSent, 100*s.StealRatio, 100*s.InlineRatio, 100*s.IdleShare, s.Verified)
+			s.TasksSent, s.Messages, s.StatusSent, s.BytesSent, 100*s.StealRatio, 100*s.InlineRatio, 100*s.IdleShare, verifiedText(s.Verified))
 	}
 	return b.String()
+}
+
+// verifiedText says what a cell's verified flag means in a benchmark: a
+// wrong answer fails the run (and the benchmark), so false only means the
+// job was run without its check (rt --verify=false, to time the render
+// alone).
+func verifiedText(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "not checked"
 }
 
 // Ratio prints x with two decimals, or "-" when there is no baseline.
