@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/policies"
 )
 
 // nodeCommand runs `tsys node`: a long-lived node that serves work to the
@@ -49,7 +50,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if *workers < 1 {
 		return usagef("--workers %d: want at least 1", *workers)
 	}
-	pol, err := parseScheduler(*schedName)
+	pol, err := policies.Parse(*schedName)
 	if err != nil {
 		return usageError{err.Error()}
 	}

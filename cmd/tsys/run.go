@@ -15,6 +15,7 @@ import (
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/policies"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
@@ -63,7 +64,7 @@ type runConfig struct {
 	job    apps.Job
 	common commonFlags
 	inline inline.Policy
-	policy nodePolicy
+	policy policies.Factory
 	key    []byte
 	// loads are the pinning and hogs of the nodes, this process first.
 	loads []loadFlags
@@ -119,7 +120,7 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 			cfg.common.sched = "fishing:random"
 		}
 	}
-	if cfg.policy, err = parseScheduler(cfg.common.sched); err != nil {
+	if cfg.policy, err = policies.Parse(cfg.common.sched); err != nil {
 		return nil, usageError{err.Error()}
 	}
 	if cfg.common.workspan {
@@ -199,7 +200,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		res, err = cfg.job.Serial()
 		rep.WallSeconds = time.Since(start).Seconds()
 	} else if cfg.clustered() {
-		rep.Scheduler, rep.Inline = cfg.policy.name(), cfg.inline.String()
+		rep.Scheduler, rep.Inline = cfg.policy.Name(), cfg.inline.String()
 		res, err = runCluster(ctx, cfg, &rep, stderr)
 	} else {
 		opts := []tsys.Option{tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline)}
@@ -207,7 +208,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 			opts = append(opts, tsys.MeasureWorkSpan())
 		}
 		rt := tsys.New(opts...)
-		rep.Scheduler, rep.Inline = cfg.policy.name(), rt.InlinePolicy().String()
+		rep.Scheduler, rep.Inline = cfg.policy.Name(), rt.InlinePolicy().String()
 		if cfg.common.timeline != "" {
 			rt.Pool().SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}

@@ -1,4 +1,4 @@
-package main
+package policies
 
 import (
 	"fmt"
@@ -9,22 +9,22 @@ import (
 	"github.com/tsys-go/tsys/sched"
 )
 
-// nodePolicy makes the cluster scheduler policy of a node; nil for local,
+// Factory makes the cluster scheduler policy of a node; nil for local,
 // whose nodes move no work between them.
-type nodePolicy func(self sched.NodeID, zone string) sched.Policy
+type Factory func(self sched.NodeID, zone string) sched.Policy
 
-// name is the scheduler's name as reports give it.
-func (p nodePolicy) name() string {
+// Name is the scheduler's name as reports give it.
+func (p Factory) Name() string {
 	if p == nil {
 		return "local"
 	}
 	return p("", "").Name()
 }
 
-// parseScheduler reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams)
-// | balance[:OPTIONS] (balance.ParseParams) | ratebalance[:OPTIONS]
+// Parse reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams) |
+// balance[:OPTIONS] (balance.ParseParams) | ratebalance[:OPTIONS]
 // (balance.ParseRateParams).
-func parseScheduler(s string) (nodePolicy, error) {
+func Parse(s string) (Factory, error) {
 	name, arg, _ := strings.Cut(s, ":")
 	switch name {
 	case "local":
