@@ -165,11 +165,18 @@ func (s *RatePolicy) Stats() RateStats {
 func (s *RatePolicy) Period() time.Duration { return s.period }
 
 // Tick implements sched.Policy: take this node's load, and every period
-// report it and balance.
+// report it and balance; between periods, balance when a peer is known to
+// have run dry (its report may have come while this node had no work to
+// give, at the start of a job).
 func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 	s.observe(&s.me, self)
 	if !s.due(now) {
-		return nil
+		if !s.dryPeer() {
+			return nil
+		}
+		as := s.balance(now)
+		s.settle(s.period, len(s.peers))
+		return as
 	}
 	as := append([]sched.Action{s.report(now, s.period)}, s.balance(now)...)
 	s.settle(s.period, len(s.peers))
@@ -212,6 +219,17 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 	}
 	s.settle(s.period, len(s.peers))
 	return as
+}
+
+// dryPeer reports whether a peer said it had no ready task, and nothing
+// was given to it since.
+func (s *RatePolicy) dryPeer() bool {
+	for _, pr := range s.peers {
+		if pr.heard && pr.ready == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // observe folds a load into what is known of n: the ready count as it is,

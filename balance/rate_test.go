@@ -186,6 +186,25 @@ func TestDryPeerIsServedAtOnce(t *testing.T) {
 	}
 }
 
+// TestDryPeerHeardEarlyIsServedAtTheTick: a peer that ran dry before this
+// node had work (the start of a job) gets work at this node's next tick,
+// not at its next period.
+func TestDryPeerHeardEarlyIsServedAtTheTick(t *testing.T) {
+	s := newRate(RateParams{MinPeriod: 20 * time.Millisecond}, "p")
+	s.Hungry(t0) // this node reports first: the next period is 20 ms away
+	if as := s.LoadReport(t0.Add(100*time.Microsecond), "p", busy(0, 1)); len(as) != 0 {
+		t.Fatalf("nothing to give yet, and gave %v", as)
+	}
+	as := s.Tick(t0.Add(2*time.Millisecond), busy(8, 1))
+	if len(as) != 1 || as[0].Kind != sched.Give || as[0].Node != "p" {
+		t.Fatalf("the tick after the dry report: %v, want a Give to p", as)
+	}
+	// Given to, p is no longer dry: the next tick waits for the period.
+	if as := s.Tick(t0.Add(4*time.Millisecond), busy(4, 1)); len(as) != 0 {
+		t.Errorf("a tick with no dry peer: %v", as)
+	}
+}
+
 // TestFewTasksReachEveryDryNode: with fewer ready tasks than nodes every
 // share is under one task, and still each dry node gets one while they
 // last, the last one included (EP's few large tasks on 3 and 4 nodes).

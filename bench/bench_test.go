@@ -270,3 +270,19 @@ func TestParsing(t *testing.T) {
 		t.Errorf("unknown preset: %v", err)
 	}
 }
+
+// TestIntegerTicks: whole numbers, at most about ten of them, whatever
+// the range.
+func TestIntegerTicks(t *testing.T) {
+	for _, hi := range []float64{4, 17, 256, 1024, 100000} {
+		ts := integerTicks{}.Ticks(1, hi)
+		if len(ts) == 0 || len(ts) > 11 {
+			t.Errorf("1 to %v: %d ticks", hi, len(ts))
+		}
+		for _, tk := range ts {
+			if tk.Value != float64(int64(tk.Value)) {
+				t.Errorf("1 to %v: tick %v", hi, tk.Value)
+			}
+		}
+	}
+}

@@ -167,26 +167,55 @@ func transpose(rows [][]*plot.Plot, cols int) [][]*plot.Plot {
 }
 
 func linePlot(p panel, ylabel string, f func(Summary) float64) *plot.Plot {
+	names, lines := p.series(f)
+	lp := LinePanel{Title: p.title, X: "nodes", Y: ylabel}
+	for i := range names {
+		lp.Lines = append(lp.Lines, Line{Name: names[i], Points: lines[i]})
+	}
+	return lp.plot()
+}
+
+// LinePanel is one tile of lines against node counts: what tsys bench and
+// tsys sim plot.
+type LinePanel struct {
+	Title, X, Y string
+	Lines       []Line
+}
+
+// Line is one named series of (x, y) points.
+type Line struct {
+	Name   string
+	Points plotter.XYs
+}
+
+// SavePanels draws panels into one PNG at path, cols to a row.
+func SavePanels(path string, panels []LinePanel, cols int) error {
+	var rows [][]*plot.Plot
+	for _, p := range panels {
+		rows = append(rows, []*plot.Plot{p.plot()})
+	}
+	return saveTiles(path, transpose(rows, cols))
+}
+
+// plot draws the panel: y from 0, whole numbers on x, and head room above
+// the highest point that keeps the legend off the lines.
+func (p LinePanel) plot() *plot.Plot {
 	pl := plot.New()
-	pl.Title.Text = p.title
-	pl.X.Label.Text = "nodes"
-	pl.Y.Label.Text = ylabel
+	pl.Title.Text = p.Title
+	pl.X.Label.Text = p.X
+	pl.Y.Label.Text = p.Y
 	pl.Y.Min = 0
 	pl.Legend.Top = true
 	pl.Legend.Left = true
-	names, lines := p.series(f)
-	// Head room above the highest point keeps the legend off the lines.
 	top := 0.0
-	for _, l := range lines {
-		for _, pt := range l {
+	var args []any
+	for _, l := range p.Lines {
+		for _, pt := range l.Points {
 			top = max(top, pt.Y)
 		}
+		args = append(args, l.Name, l.Points)
 	}
-	pl.Y.Max = max(1, top) * (1 + 0.12*float64(len(names)))
-	var args []any
-	for i := range names {
-		args = append(args, names[i], lines[i])
-	}
+	pl.Y.Max = max(1, top) * (1 + 0.12*float64(len(p.Lines)))
 	if err := plotutil.AddLinePoints(pl, args...); err != nil {
 		pl.Title.Text += " (" + err.Error() + ")"
 	}
@@ -198,8 +227,20 @@ func linePlot(p panel, ylabel string, f func(Summary) float64) *plot.Plot {
 type integerTicks struct{}
 
 func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
+	// A step of 1, 2 or 5 times a power of ten, for at most 10 marks.
+	step := 1.0
+	for (hi-lo)/step > 10 {
+		switch m := step / math.Pow(10, math.Floor(math.Log10(step))); m {
+		case 1:
+			step *= 2
+		case 2:
+			step *= 2.5
+		default:
+			step *= 2
+		}
+	}
 	var ts []plot.Tick
-	for x := math.Ceil(lo); x <= hi; x++ {
+	for x := math.Ceil(lo/step) * step; x <= hi; x += step {
 		ts = append(ts, plot.Tick{Value: x, Label: fmt.Sprint(x)})
 	}
 	return ts

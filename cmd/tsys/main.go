@@ -4,6 +4,7 @@
 //	tsys run APP [app flags] [common flags]
 //	tsys node [--bind HOST:PORT] [--join HOST:PORT,...] [--workers W] [--zone Z] [--key-file F]
 //	tsys bench [flags]
+//	tsys sim [flags]
 //
 // Exit codes: 0 success; 1 the job failed (the message says why); 2 bad
 // usage (unknown command, app, flag or value).
@@ -58,6 +59,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return benchCommand(rest, stdout, stderr)
 	case "hog":
 		return hogCommand(rest, stderr)
+	case "sim":
+		return simCommand(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, topUsage())
 		return nil
@@ -73,6 +76,7 @@ func topUsage() string {
   tsys run APP [app flags] [common flags]   run one job and print its result
   tsys node [flags]                         serve work to a cluster
   tsys bench [flags]                        the scheduler benchmark matrix
+  tsys sim [flags]                          simulate the schedulers on many virtual nodes
   tsys hog [--cpu N] F[:ON/OFF]             burn a fraction of a core (a competing process)
 
 apps:

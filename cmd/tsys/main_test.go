@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"github.com/tsys-go/tsys/bench"
+	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -220,6 +222,66 @@ func TestBenchMatrix(t *testing.T) {
 		{"--nodes", "0"}, {"--scheds", "psychic"}, {"--loads", "5=0.5"}, {"--preset", "nope"}, {"--preset"}} {
 		if code, _, _ := run(t, append([]string{"bench", "--out", dir}, bad...)...); code != 2 {
 			t.Errorf("bench %v: exit %d, want 2", bad, code)
+		}
+	}
+}
+
+// TestSim: tsys sim runs the real policies on simulated nodes, prints one
+// JSON object for one run, writes a sweep's CSV and plot, and refuses bad
+// parameters by name with exit code 2.
+func TestSim(t *testing.T) {
+	code, stdout, stderr := run(t, "sim", "--nodes", "4", "--workers", "2", "--sched", "fishing", "--app", "ep:leaves=256", "--json")
+	var r struct {
+		Makespan   float64 `json:"makespan_ns"`
+		LowerBound float64 `json:"lower_bound_ns"`
+		Efficiency float64 `json:"efficiency"`
+		Tasks      int     `json:"tasks"`
+		Moved      int     `json:"tasks_moved"`
+		PerNode    []any   `json:"per_node"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	if r.Makespan < r.LowerBound || r.Efficiency <= 0 || r.Efficiency > 1 || r.Tasks != 511 || r.Moved == 0 || len(r.PerNode) != 4 {
+		t.Errorf("result %+v", r)
+	}
+	dir := t.TempDir()
+	code, stdout, stderr = run(t, "sim", "--nodes", "1,8", "--sched", "fishing;balance", "--app", "flat:iters=200", "--out", dir)
+	if code != 0 || !strings.Contains(stdout, "balance") {
+		t.Fatalf("sweep: exit %d: %s%s", code, stdout, stderr)
+	}
+	f, err := os.Open(filepath.Join(dir, "sim.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 1+4 {
+		t.Errorf("sim.csv: %d rows, %v", len(rows), err)
+	}
+	if f, err := os.Open(filepath.Join(dir, "sim.png")); err != nil {
+		t.Error(err)
+	} else {
+		if _, err := png.DecodeConfig(f); err != nil {
+			t.Errorf("sim.png: %v", err)
+		}
+		f.Close()
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--latency", "-1ms"}, "--latency"},
+		{[]string{"--nodes", "0"}, "--nodes"},
+		{[]string{"--app", "psychic"}, "unknown workload"},
+		{[]string{"--sched", "psychic"}, "unknown scheduler"},
+		{[]string{"--speed", "1,0"}, "--speed"},
+		{[]string{"--hog", "9=0.5"}, "--hog"},
+		{[]string{"--app", "ep:leaves=-3"}, "leaves"},
+	} {
+		code, _, stderr := run(t, append([]string{"sim", "--nodes", "4"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("sim %v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
 	}
 }

@@ -55,12 +55,15 @@ func (s Spec) String() string {
 	return f
 }
 
+// Active reports whether the hog is in an on phase at elapsed since it
+// started (always, for a constant hog): it then takes Fraction of a core.
+func (s Spec) Active(elapsed time.Duration) bool {
+	return s.On == 0 || elapsed%(s.On+s.Off) < s.On
+}
+
 // Burning reports whether the hog burns at elapsed since it started.
 func (s Spec) Burning(elapsed time.Duration) bool {
-	if s.On > 0 && elapsed%(s.On+s.Off) >= s.On {
-		return false
-	}
-	return elapsed%slice < time.Duration(s.Fraction*float64(slice))
+	return s.Active(elapsed) && elapsed%slice < time.Duration(s.Fraction*float64(slice))
 }
 
 // Run burns CPU as s says until ctx ends, on a thread of its own.
@@ -80,7 +83,7 @@ func Run(ctx context.Context, s Spec) {
 		// Sleep to the next moment it burns (the next slice, or the
 		// next On phase).
 		next := (elapsed/slice + 1) * slice
-		if s.On > 0 && elapsed%(s.On+s.Off) >= s.On {
+		if !s.Active(elapsed) {
 			next = (elapsed/(s.On+s.Off) + 1) * (s.On + s.Off)
 		}
 		select {

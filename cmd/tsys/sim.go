@@ -1,0 +1,207 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/internal/hog"
+	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/sim"
+)
+
+// simCommand runs `tsys sim`: the schedulers' real policies on simulated
+// nodes, one run or a sweep over node counts and schedulers.
+func simCommand(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tsys sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	m := sim.Defaults()
+	nodes := fs.String("nodes", "64", "node counts, comma-separated: several make a sweep")
+	fs.IntVar(&m.Workers, "workers", m.Workers, "workers per node")
+	scheds := fs.String("sched", "fishing", "schedulers, separated by ';' (as tsys run --sched)")
+	app := fs.String("app", "ep", "workload: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D], uts[:tree=T,node=D], flat[:iters=N,cost=D,spread=F,seed=S]")
+	fs.IntVar(&m.Zones, "zones", m.Zones, "zones the nodes are split into")
+	fs.DurationVar(&m.Latency, "latency", m.Latency, "one-way message delay inside a zone")
+	fs.DurationVar(&m.CrossLatency, "cross-latency", m.CrossLatency, "one-way message delay between zones")
+	fs.Float64Var(&m.Bandwidth, "bandwidth", m.Bandwidth, "bytes per second on every link")
+	fs.DurationVar(&m.Overhead, "overhead", m.Overhead, "a message's cost to its sender, and again to its receiver")
+	fs.IntVar(&m.TaskBytes, "task-bytes", m.TaskBytes, "bytes of a lent task's argument")
+	fs.IntVar(&m.ResultBytes, "result-bytes", m.ResultBytes, "bytes of a result")
+	fs.DurationVar(&m.Tick, "tick", m.Tick, "how often a node's policy hears the time")
+	fs.DurationVar(&m.Wake, "wake", m.Wake, "how long a parked worker takes to wake")
+	speed := fs.String("speed", "", "node speeds, comma-separated from node 0 (missing: 1)")
+	hogs := fs.String("hog", "", "competing load: NODE=F[:ON/OFF],... as tsys run --hog")
+	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
+	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	out := fs.String("out", "", "folder for a sweep's CSV and plots")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("sim: unexpected argument %q", fs.Arg(0))
+	}
+	counts, err := intList("--nodes", *nodes)
+	if err != nil {
+		return err
+	}
+	w, err := sim.ParseWorkload(*app)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if m.Speed, err = floatList("--speed", *speed); err != nil {
+		return err
+	}
+	if m.Hogs, err = simHogs(*hogs); err != nil {
+		return err
+	}
+	type named struct {
+		name string
+		f    policies.Factory
+	}
+	var pols []named
+	for _, s := range strings.Split(*scheds, ";") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		f, err := policies.Parse(s)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		pols = append(pols, named{s, f})
+	}
+	if len(pols) == 0 {
+		return usagef("--sched %q: want at least one scheduler", *scheds)
+	}
+	var results []*sim.Result
+	for _, p := range pols {
+		for _, n := range counts {
+			mm := m
+			mm.Nodes = n
+			if mm.Zones > n {
+				mm.Zones = n
+			}
+			if err := mm.Check(); err != nil {
+				return usageError{err.Error()}
+			}
+			r, err := sim.Run(sim.Config{Model: mm, Workload: w, Sched: p.f, Seed: *seed})
+			if err != nil {
+				return fmt.Errorf("sim %s on %d nodes: %w", p.name, n, err)
+			}
+			if len(counts)*len(pols) > 1 {
+				r.PerNode = nil // a sweep reports totals
+			}
+			results = append(results, r)
+		}
+	}
+	if *out != "" {
+		if err := writeSimFolder(*out, results); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		var v any = results
+		if len(results) == 1 {
+			v = results[0]
+		}
+		return json.NewEncoder(stdout).Encode(v)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scheduler\tnodes\tworkers\tmakespan\tT1/P\tT_inf\tgreedy bound\tE_P\ttasks moved\tmessages\tstatus msgs\tidle\tsim s\t")
+	for _, r := range results {
+		p := time.Duration(r.Nodes * r.Workers)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v\t%v\t%.3f\t%d\t%d\t%d\t%.0f%%\t%.1f\t\n", r.Scheduler, r.Nodes, r.Workers,
+			round(r.Makespan), round(r.Work/p), round(r.Span), round(r.GreedyBound), r.Efficiency, r.TasksMoved, r.Messages, r.StatusMessages, 100*r.IdleShare, r.Seconds)
+	}
+	return tw.Flush()
+}
+
+func round(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
+
+func floatList(flagName, s string) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []float64
+	for _, item := range strings.Split(s, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(item), 64)
+		if err != nil || f <= 0 {
+			return nil, usagef("%s %q: want positive numbers separated by commas, e.g. 1,0.5", flagName, s)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// simHogs reads --hog NODE=SPEC,... for the simulator.
+func simHogs(s string) (map[int]hog.Spec, error) {
+	if s == "" {
+		return nil, nil
+	}
+	out := map[int]hog.Spec{}
+	for _, item := range strings.Split(s, ",") {
+		idx, spec, ok := strings.Cut(item, "=")
+		i, err := strconv.Atoi(idx)
+		if !ok || err != nil || i < 0 {
+			return nil, usagef("--hog %q: want NODE=SPEC, e.g. 1=0.5 or 1=0.5:2s/2s", item)
+		}
+		h, err := hog.Parse(spec)
+		if err != nil {
+			return nil, usagef("--hog: %v", err)
+		}
+		out[i] = h
+	}
+	return out, nil
+}
+
+// writeSimFolder writes a sweep's results: sim.csv, a row per run, and
+// sim.png, E_P and messages against nodes per scheduler.
+func writeSimFolder(dir string, results []*sim.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("sim output folder: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, "sim.csv"))
+	if err != nil {
+		return fmt.Errorf("sim output: %w", err)
+	}
+	cw := csv.NewWriter(f)
+	cw.Write([]string{"workload", "scheduler", "nodes", "workers", "makespan_ns", "work_ns", "span_ns", "lower_bound_ns", "greedy_bound_ns", "efficiency", "tasks", "tasks_moved", "messages", "bytes", "status_messages", "idle_share", "events", "sim_seconds"})
+	for _, r := range results {
+		cw.Write([]string{r.Workload, r.Scheduler, strconv.Itoa(r.Nodes), strconv.Itoa(r.Workers),
+			fmt.Sprint(int64(r.Makespan)), fmt.Sprint(int64(r.Work)), fmt.Sprint(int64(r.Span)), fmt.Sprint(int64(r.LowerBound)), fmt.Sprint(int64(r.GreedyBound)),
+			strconv.FormatFloat(r.Efficiency, 'f', 4, 64), fmt.Sprint(r.Tasks), fmt.Sprint(r.TasksMoved), fmt.Sprint(r.Messages), fmt.Sprint(r.Bytes),
+			fmt.Sprint(r.StatusMessages), strconv.FormatFloat(r.IdleShare, 'f', 4, 64), fmt.Sprint(r.Events), strconv.FormatFloat(r.Seconds, 'f', 3, 64)})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing sim.csv: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	eff := bench.LinePanel{Title: results[0].Workload, X: "nodes", Y: "E_P = T_1 / (P makespan)"}
+	msgs := bench.LinePanel{Title: results[0].Workload, X: "nodes", Y: "messages (status included)"}
+	index := map[string]int{}
+	for _, r := range results {
+		i, ok := index[r.Scheduler]
+		if !ok {
+			i = len(eff.Lines)
+			index[r.Scheduler] = i
+			eff.Lines = append(eff.Lines, bench.Line{Name: r.Scheduler})
+			msgs.Lines = append(msgs.Lines, bench.Line{Name: r.Scheduler})
+		}
+		x := float64(r.Nodes)
+		eff.Lines[i].Points = append(eff.Lines[i].Points, struct{ X, Y float64 }{x, r.Efficiency})
+		msgs.Lines[i].Points = append(msgs.Lines[i].Points, struct{ X, Y float64 }{x, float64(r.Messages)})
+	}
+	return bench.SavePanels(filepath.Join(dir, "sim.png"), []bench.LinePanel{eff, msgs}, 2)
+}

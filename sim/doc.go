@@ -1,0 +1,54 @@
+// Package sim is a deterministic discrete-event simulation of a tsys
+// cluster that runs the real scheduler policies: every node holds the
+// sched.Policy that --sched makes (package policies), receives the events a
+// cluster.Node hands it (Hungry, StealRequest, StealReply, Pushed,
+// LoadReport, Membership, Tick, each with the virtual time), and the
+// simulator carries out its actions (Fish, Give, Refuse, Defer, Report)
+// with modelled delays. No goroutine per node, no socket, no clock: one
+// event queue ordered by (time, sequence), so a seeded run is exactly
+// repeatable and 1,024 nodes fit one process (`tsys sim`).
+//
+// # What is modelled
+//
+//   - Nodes of W workers, each with a deque: a worker runs its newest task,
+//     steals another worker's oldest after its own runs dry (up to 2(W-1)
+//     random tries, as sched's local stealing), then takes a borrowed task;
+//     with none it parks and the node is hungry (the policy hears Hungry
+//     when its Advice says it listens). A parked worker wakes Model.Wake
+//     after work arrives for it.
+//   - Lending as sched.Pool.Lend does it: the oldest tasks of the longest
+//     deques. A lent task's whole subtree runs where it went; when its last
+//     task is done a result goes back, and the job ends when the root's
+//     tree is done with every result home (groups).
+//   - Messages: delay = 2 x Overhead + latency (Latency inside a zone,
+//     CrossLatency between zones) + bytes / Bandwidth, with TaskBytes per
+//     lent task, ResultBytes per result and MessageBytes of framing.
+//     Balancing's load reports go to every other node, and are counted as
+//     status messages.
+//   - Node speed, and competing load over time (the hog scenarios): a
+//     task's time is its cost over the node's speed when it starts.
+//   - Loads reported to the policies as a node measures them: ready and
+//     idle counts now, busy and useful rates over the last tick window,
+//     the mean task cost.
+//   - Workloads (workload.go): NAS EP's balanced split of equal batches;
+//     fib's call tree; UTS trees from the real SHA-1 generator
+//     (apps/uts); a flat loop of uneven iterations split lazily in halves.
+//     Each task has a cost (the work before its children are ready) and
+//     children; T_1 is the costs summed and T_inf the costliest chain, so
+//     every run is checked against max(T_1/P, T_inf).
+//
+// # What is not, and why
+//
+//   - Joins: a task's children are ready when its own work ends, and a
+//     parent never waits for them (a spawn tree, as Blumofe and Leiserson
+//     analyse work stealing). tsys never leaves a worker idle in a wait
+//     (executors hand their worker on), so waits cost the runtime little
+//     beyond what the tree's shape already says.
+//   - Inlining: every task of the workload is a task. To model a run with
+//     load-based inlining, choose the workload's grain (leaf=, node=) as
+//     the tasks the runtime really makes.
+//   - Contention inside a node (deque atomics, the allocator, the garbage
+//     collector) and the CPU the network itself takes beyond Overhead.
+//   - Speed changes within a task: it runs at the speed it started at.
+//   - Node failure and membership changes after the start.
+package sim

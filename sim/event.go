@@ -1,0 +1,67 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// What an event is.
+type eventKind uint8
+
+const (
+	evDone    eventKind = iota // a worker finished its task
+	evWake                     // a parked worker is awake and looks for work
+	evMessage                  // a message reached its node
+	evTick                     // a node's policy hears the time
+)
+
+// event is one thing that happens at a virtual time; seq breaks ties in
+// the order events were posted, which keeps a seeded run repeatable.
+type event struct {
+	at     time.Duration
+	seq    uint64
+	kind   eventKind
+	node   int
+	worker int
+	msg    *message
+}
+
+// eventQueue is a min-heap of events by (at, seq).
+type eventQueue []*event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	return e
+}
+
+// What a message says, as package cluster's vocabulary does.
+type messageKind uint8
+
+const (
+	msgRequest messageKind = iota // a fishing request for want tasks
+	msgReply                      // tasks lent (none: a refusal)
+	msgResult                     // a lent group is done
+	msgLoad                       // a load report
+)
+
+type message struct {
+	kind  messageKind
+	from  int
+	want  int
+	tasks []Task
+	load  sched.Load
+	group int32
+}

@@ -1,0 +1,114 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/hog"
+)
+
+// Model is the machine a simulation runs on: nodes, their speed and load,
+// and the network between them. Every field has a default (Defaults) that
+// reflects this project's measurements on loopback, bench/README.md.
+type Model struct {
+	Nodes, Workers int
+	// Zones splits the nodes evenly into this many zones (0 or 1: one).
+	Zones int
+	// Latency is a message's one-way delay inside a zone, CrossLatency
+	// between zones (a wide-area link).
+	Latency, CrossLatency time.Duration
+	// Bandwidth is bytes per second on every link; a message of B bytes
+	// takes B/Bandwidth more.
+	Bandwidth float64
+	// Overhead is the time a message costs its sender and again its
+	// receiver (system calls, framing, decoding), added to its delay.
+	Overhead time.Duration
+	// TaskBytes and ResultBytes are what a lent task's argument and its
+	// result weigh on the wire; MessageBytes a message's own framing.
+	TaskBytes, ResultBytes, MessageBytes int
+	// Tick is how often a node's policy hears the time (cluster's
+	// TickEvery).
+	Tick time.Duration
+	// Wake is how long a parked worker takes to start on a task that
+	// arrived for it.
+	Wake time.Duration
+	// Speed is each node's speed (1: a core of its own); missing nodes
+	// run at 1.
+	Speed []float64
+	// Hogs is competing load per node: the share of its cores a hog
+	// takes, constantly or on and off (hog.Spec, as tsys run --hog).
+	Hogs map[int]hog.Spec
+}
+
+// Defaults are the model's parameters when a flag leaves them out.
+func Defaults() Model {
+	return Model{
+		Nodes: 4, Workers: 1, Zones: 1,
+		Latency: 50 * time.Microsecond, CrossLatency: 5 * time.Millisecond,
+		Bandwidth: 1e9, Overhead: 10 * time.Microsecond,
+		TaskBytes: 32, ResultBytes: 16, MessageBytes: 24,
+		Tick: 2 * time.Millisecond, Wake: 5 * time.Microsecond,
+	}
+}
+
+// Check says what is wrong with m, naming the parameter.
+func (m Model) Check() error {
+	switch {
+	case m.Nodes < 1:
+		return fmt.Errorf("--nodes %d: want at least 1", m.Nodes)
+	case m.Workers < 1:
+		return fmt.Errorf("--workers %d: want at least 1", m.Workers)
+	case m.Zones < 0 || m.Zones > m.Nodes:
+		return fmt.Errorf("--zones %d: want 1 to the node count (%d)", m.Zones, m.Nodes)
+	case m.Latency < 0:
+		return fmt.Errorf("--latency %v: want 0 or more", m.Latency)
+	case m.CrossLatency < 0:
+		return fmt.Errorf("--cross-latency %v: want 0 or more", m.CrossLatency)
+	case m.Bandwidth <= 0:
+		return fmt.Errorf("--bandwidth %g: want more than 0 bytes a second", m.Bandwidth)
+	case m.Overhead < 0:
+		return fmt.Errorf("--overhead %v: want 0 or more", m.Overhead)
+	case m.TaskBytes < 0 || m.ResultBytes < 0 || m.MessageBytes < 0:
+		return fmt.Errorf("--task-bytes, --result-bytes: want 0 or more")
+	case m.Tick <= 0:
+		return fmt.Errorf("--tick %v: want more than 0", m.Tick)
+	case m.Wake < 0:
+		return fmt.Errorf("--wake %v: want 0 or more", m.Wake)
+	}
+	for i, s := range m.Speed {
+		if s <= 0 {
+			return fmt.Errorf("--speed: node %d's speed %g: want more than 0", i, s)
+		}
+	}
+	for i := range m.Hogs {
+		if i < 0 || i >= m.Nodes {
+			return fmt.Errorf("--hog: node %d: there are only nodes 0 to %d", i, m.Nodes-1)
+		}
+	}
+	return nil
+}
+
+// zone is node i's zone.
+func (m Model) zone(i int) int { return i * max(m.Zones, 1) / m.Nodes }
+
+// delay is how long a message of size bytes takes from node a to node b.
+func (m Model) delay(a, b, size int) time.Duration {
+	lat := m.Latency
+	if m.zone(a) != m.zone(b) {
+		lat = m.CrossLatency
+	}
+	return 2*m.Overhead + lat + time.Duration(float64(size)/m.Bandwidth*1e9)
+}
+
+// speed is node i's share of a core per worker at time t: its speed, less
+// what its hog takes then.
+func (m Model) speed(i int, t time.Duration) float64 {
+	s := 1.0
+	if i < len(m.Speed) {
+		s = m.Speed[i]
+	}
+	if h, ok := m.Hogs[i]; ok && h.Active(t) {
+		s *= 1 - h.Fraction
+	}
+	return max(s, 1e-6)
+}

@@ -1,0 +1,87 @@
+package sim
+
+import "time"
+
+// Result is what a simulation measured. Times are virtual.
+type Result struct {
+	Workload  string `json:"workload"`
+	Scheduler string `json:"scheduler"`
+	Nodes     int    `json:"nodes"`
+	Workers   int    `json:"workers"`
+	// Makespan is when the root's task tree was done, results home.
+	Makespan time.Duration `json:"makespan_ns"`
+	// Work is T_1, the tasks' costs summed; Span is T_inf, the costliest
+	// chain from the root to a leaf.
+	Work time.Duration `json:"work_ns"`
+	Span time.Duration `json:"span_ns"`
+	// LowerBound is max(T_1/P, T_inf), below which no schedule finishes;
+	// GreedyBound is T_1/P + T_inf, which a greedy schedule with free
+	// communication never exceeds.
+	LowerBound  time.Duration `json:"lower_bound_ns"`
+	GreedyBound time.Duration `json:"greedy_bound_ns"`
+	// Efficiency is E_P = T_1/(P x makespan).
+	Efficiency     float64      `json:"efficiency"`
+	Tasks          int64        `json:"tasks"`
+	TasksMoved     int64        `json:"tasks_moved"`
+	Messages       int64        `json:"messages"`
+	Bytes          int64        `json:"bytes"`
+	StatusMessages int64        `json:"status_messages"`
+	IdleShare      float64      `json:"idle_share"`
+	PerNode        []NodeResult `json:"per_node,omitempty"`
+	Events         int64        `json:"events"`
+	// Seconds is how long the simulation took to run, in real time.
+	Seconds float64 `json:"sim_seconds"`
+}
+
+// NodeResult is one node's share of a run.
+type NodeResult struct {
+	Tasks          int64         `json:"tasks"`
+	LocalSteals    int64         `json:"local_steals"`
+	Requests       int64         `json:"requests"`
+	Lent           int64         `json:"lent"`
+	Borrowed       int64         `json:"borrowed"`
+	Messages       int64         `json:"messages"`
+	Bytes          int64         `json:"bytes"`
+	StatusMessages int64         `json:"status_messages"`
+	Busy           time.Duration `json:"busy_ns"`
+	Idle           time.Duration `json:"idle_ns"`
+}
+
+// result sums the run up.
+func (s *sim) result(took time.Duration) *Result {
+	p := s.m.Nodes * s.m.Workers
+	r := &Result{
+		Workload: s.w.Name(), Scheduler: s.cfg.Sched.Name(), Nodes: s.m.Nodes, Workers: s.m.Workers,
+		Makespan: s.now, Work: s.work, Span: s.span, Tasks: s.tasks, Events: s.events, Seconds: took.Seconds(),
+	}
+	r.LowerBound = max(s.work/time.Duration(p), s.span)
+	r.GreedyBound = s.work/time.Duration(p) + s.span
+	if s.now > 0 {
+		r.Efficiency = float64(s.work) / (float64(p) * float64(s.now))
+	}
+	var idle time.Duration
+	for _, n := range s.nodes {
+		c := n.counts
+		for i := range n.ws {
+			w := &n.ws[i]
+			// Close the stretch in progress at the end.
+			if w.busy {
+				w.busyT += s.now - w.since
+			} else {
+				w.idleT += s.now - w.since
+			}
+			c.Busy += w.busyT
+			c.Idle += w.idleT
+		}
+		idle += c.Idle
+		r.TasksMoved += c.Lent
+		r.Messages += c.Messages
+		r.Bytes += c.Bytes
+		r.StatusMessages += c.StatusMessages
+		r.PerNode = append(r.PerNode, c)
+	}
+	if s.now > 0 {
+		r.IdleShare = float64(idle) / (float64(p) * float64(s.now))
+	}
+	return r
+}

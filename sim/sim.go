@@ -1,0 +1,497 @@
+package sim
+
+import (
+	"container/heap"
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/xorshift"
+	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// Config is one simulation: a workload on a model of a cluster under a
+// scheduler, with a seed for the workers' choice of victims.
+type Config struct {
+	Model    Model
+	Workload Workload
+	// Sched makes each node's policy (policies.Parse); nil runs every node
+	// without one (local: only node 0 works).
+	Sched policies.Factory
+	Seed  uint64
+	// Stall ends a run that completes no task for this long of virtual
+	// time while nothing is on its way (a policy that never asks again);
+	// 0 means 10 s.
+	Stall time.Duration
+}
+
+// epoch is virtual time 0 as the policies see it.
+var epoch = time.Unix(1_000_000_000, 0)
+
+// sim is the state of one run. Everything happens on the caller's
+// goroutine, in the order of the event queue.
+type sim struct {
+	cfg   Config
+	m     Model
+	w     Workload
+	now   time.Duration
+	seq   uint64
+	queue eventQueue
+	nodes []*node
+	byID  map[sched.NodeID]int
+	// groups are the task groups: the root's, and one per lent task.
+	groups []group
+	done   bool
+	// work and span are T_1 and T_inf, summed and maxed as tasks run;
+	// progress is when a task last finished.
+	work, span time.Duration
+	progress   time.Duration
+	tasks      int64
+	events     int64
+	scratch    []Task
+}
+
+// worker is one worker of a node: its deque, and whether it runs a task.
+type worker struct {
+	dq     []Task // the owner pops at the end, thieves take from head
+	head   int
+	busy   bool
+	parked bool
+	waking bool
+	since  time.Duration // when it last became busy or idle
+	busyT  time.Duration
+	idleT  time.Duration
+	run    Task
+}
+
+func (w *worker) len() int { return len(w.dq) - w.head }
+
+func (w *worker) pop() (Task, bool) {
+	if w.len() == 0 {
+		return Task{}, false
+	}
+	t := w.dq[len(w.dq)-1]
+	w.dq = w.dq[:len(w.dq)-1]
+	if w.len() == 0 {
+		w.dq, w.head = w.dq[:0], 0
+	}
+	return t, true
+}
+
+func (w *worker) steal() (Task, bool) {
+	if w.len() == 0 {
+		return Task{}, false
+	}
+	t := w.dq[w.head]
+	w.head++
+	if w.len() == 0 {
+		w.dq, w.head = w.dq[:0], 0
+	}
+	return t, true
+}
+
+// node is one simulated node: workers, borrowed tasks waiting for one, its
+// policy and its counters.
+type node struct {
+	i        int
+	id       sched.NodeID
+	pol      sched.Policy
+	advice   sched.Advice
+	ws       []worker
+	injected []Task
+	parked   int
+	rng      xorshift.State
+	// what the last tick window saw, for the load a tick reports
+	windowBusy, windowUseful time.Duration
+	lastTick                 time.Duration
+	measured                 sched.Load
+	costSum                  time.Duration
+	costN                    int64
+	counts                   NodeResult
+}
+
+// ready is how many tasks the node could give.
+func (n *node) ready() int {
+	r := len(n.injected)
+	for i := range n.ws {
+		r += n.ws[i].len()
+	}
+	return r
+}
+
+// group is a lent task's subtree, or the root's: the tasks of it not yet
+// done, and where its result goes when none are left.
+type group struct {
+	pending int64
+	parent  int32 // the lender's group of the lent task; -1 for the root's
+	lender  int
+	home    int
+}
+
+// Run simulates cfg and returns what happened.
+func Run(cfg Config) (*Result, error) {
+	if err := cfg.Model.Check(); err != nil {
+		return nil, err
+	}
+	if cfg.Workload == nil {
+		return nil, fmt.Errorf("no workload")
+	}
+	if cfg.Stall <= 0 {
+		cfg.Stall = 10 * time.Second
+	}
+	began := time.Now()
+	s := &sim{cfg: cfg, m: cfg.Model, w: cfg.Workload, byID: map[sched.NodeID]int{}}
+	s.start()
+	for !s.done {
+		if len(s.queue) == 0 {
+			return nil, fmt.Errorf("the simulation stalled at %v: no event left and the job not done (%s)", s.now, s.state())
+		}
+		e := heap.Pop(&s.queue).(*event)
+		s.now = e.at
+		s.events++
+		s.handle(e)
+		if s.now-s.progress > cfg.Stall {
+			return nil, fmt.Errorf("no task finished for %v of virtual time at %v (%s): the scheduler stopped moving work", cfg.Stall, s.now, s.state())
+		}
+	}
+	return s.result(time.Since(began)), nil
+}
+
+// state describes the run for an error.
+func (s *sim) state() string {
+	busy, parked, ready := 0, 0, 0
+	for _, n := range s.nodes {
+		parked += n.parked
+		ready += n.ready()
+		for i := range n.ws {
+			if n.ws[i].busy {
+				busy++
+			}
+		}
+	}
+	return fmt.Sprintf("%d tasks done, %d workers busy, %d parked, %d tasks ready", s.tasks, busy, parked, ready)
+}
+
+// start makes the nodes, tells every policy of every node, and puts the
+// root task on node 0.
+func (s *sim) start() {
+	m := s.m
+	for i := range m.Nodes {
+		n := &node{i: i, id: sched.NodeID(fmt.Sprintf("n%d", i)), ws: make([]worker, m.Workers),
+			rng: xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1)}
+		if s.cfg.Sched != nil {
+			n.pol = s.cfg.Sched(n.id, fmt.Sprintf("z%d", m.zone(i)))
+		}
+		s.byID[n.id] = i
+		s.nodes = append(s.nodes, n)
+	}
+	for _, n := range s.nodes {
+		if n.pol == nil {
+			continue
+		}
+		for _, o := range s.nodes {
+			s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: fmt.Sprintf("z%d", m.zone(o.i)), Joined: true}))
+		}
+		n.advice = n.pol.Advice()
+		// Ticks are staggered, as separate machines' timers are.
+		s.post(&event{at: m.Tick * time.Duration(n.i+1) / time.Duration(m.Nodes), kind: evTick, node: n.i})
+	}
+	s.groups = append(s.groups, group{pending: 1, parent: -1})
+	root := s.w.Root()
+	s.nodes[0].ws[0].dq = append(s.nodes[0].ws[0].dq, root)
+	for _, n := range s.nodes {
+		for w := range n.ws {
+			n.ws[w].parked = true
+			n.parked++
+		}
+		for w := range n.ws {
+			s.unpark(n, w, 0)
+		}
+	}
+}
+
+// at is the policies' clock.
+func (s *sim) at() time.Time { return epoch.Add(s.now) }
+
+func (s *sim) post(e *event) {
+	e.seq = s.seq
+	s.seq++
+	heap.Push(&s.queue, e)
+}
+
+func (s *sim) handle(e *event) {
+	n := s.nodes[e.node]
+	switch e.kind {
+	case evDone:
+		s.finish(n, e.worker)
+	case evWake:
+		w := &n.ws[e.worker]
+		w.waking = false
+		s.look(n, e.worker)
+	case evMessage:
+		s.deliver(n, e.msg)
+	case evTick:
+		s.tick(n)
+	}
+}
+
+// look finds the next task for worker w: its own deque's newest, another
+// worker's oldest, or a borrowed one; with none, the worker parks and the
+// node is hungry.
+func (s *sim) look(n *node, wi int) {
+	w := &n.ws[wi]
+	t, ok := w.pop()
+	if !ok {
+		for range 2 * (len(n.ws) - 1) {
+			v := n.rng.Below(len(n.ws) - 1)
+			if v >= wi {
+				v++
+			}
+			if t, ok = n.ws[v].steal(); ok {
+				n.counts.LocalSteals++
+				break
+			}
+		}
+	}
+	if !ok && len(n.injected) > 0 {
+		t, ok = n.injected[0], true
+		n.injected = n.injected[1:]
+		if len(n.injected) < n.advice.Reserve {
+			s.hungry(n)
+		}
+	}
+	if !ok {
+		s.park(n, wi)
+		s.hungry(n)
+		return
+	}
+	s.begin(n, wi, t)
+}
+
+// begin runs task t on worker wi for its cost at the node's speed now.
+func (s *sim) begin(n *node, wi int, t Task) {
+	w := &n.ws[wi]
+	if w.parked {
+		w.parked = false
+		n.parked--
+	}
+	if !w.busy {
+		w.idleT += s.now - w.since
+		w.since = s.now
+	}
+	w.busy, w.run = true, t
+	cost := s.w.Cost(&t)
+	took := time.Duration(float64(cost) / s.m.speed(n.i, s.now))
+	s.post(&event{at: s.now + took, kind: evDone, node: n.i, worker: wi})
+}
+
+// finish ends worker wi's task: its children are ready on the worker's
+// deque, the oldest first, and the worker looks for its next task.
+func (s *sim) finish(n *node, wi int) {
+	w := &n.ws[wi]
+	t := w.run
+	cost := s.w.Cost(&t)
+	took := s.now - w.since
+	w.busyT += took
+	w.since = s.now
+	w.busy = false
+	n.windowBusy += took
+	n.windowUseful += cost
+	n.costSum += cost
+	n.costN++
+	n.counts.Tasks++
+	s.tasks++
+	s.work += cost
+	s.progress = s.now
+	end := t.span + cost
+	s.span = max(s.span, end)
+	s.scratch = s.w.Children(&t, s.scratch[:0])
+	for _, c := range s.scratch {
+		c.group, c.span = t.group, end
+		w.dq = append(w.dq, c)
+	}
+	// By index: a policy that lends in pushed appends to s.groups.
+	s.groups[t.group].pending += int64(len(s.scratch)) - 1
+	groupDone := s.groups[t.group].pending == 0
+	if len(s.scratch) > 0 {
+		s.pushed(n, len(s.scratch))
+	}
+	if groupDone {
+		s.groupDone(t.group)
+		if s.done {
+			return
+		}
+	}
+	s.look(n, wi)
+}
+
+// pushed: tasks became ready on node n: parked workers wake for them, and
+// a policy holding requests hears of it.
+func (s *sim) pushed(n *node, k int) {
+	for wi := range n.ws {
+		if k == 0 || n.parked == 0 {
+			break
+		}
+		if n.ws[wi].parked && !n.ws[wi].waking {
+			s.unpark(n, wi, s.m.Wake)
+			k--
+		}
+	}
+	if n.pol != nil && n.advice.Deferred > 0 {
+		s.act(n, n.pol.Pushed(s.at(), n.ready()))
+	}
+}
+
+// park makes worker wi idle.
+func (s *sim) park(n *node, wi int) {
+	w := &n.ws[wi]
+	if !w.parked {
+		w.parked = true
+		n.parked++
+	}
+}
+
+// unpark wakes a parked worker after delay.
+func (s *sim) unpark(n *node, wi int, delay time.Duration) {
+	w := &n.ws[wi]
+	w.waking = true
+	s.post(&event{at: s.now + delay, kind: evWake, node: n.i, worker: wi})
+}
+
+// hungry tells the policy a worker found nothing, when its advice says it
+// would listen.
+func (s *sim) hungry(n *node) {
+	if n.pol == nil || s.at().Before(n.advice.HungryAfter) {
+		return
+	}
+	s.act(n, n.pol.Hungry(s.at()))
+}
+
+// tick gives the policy the time and the node's load over the last
+// window, and schedules the next tick.
+func (s *sim) tick(n *node) {
+	window := s.now - n.lastTick
+	if window > 0 {
+		n.measured.Busy = float64(n.windowBusy) / float64(window)
+		n.measured.Rate = float64(n.windowUseful) / float64(window)
+		// A task still running counts from its start only when it ends:
+		// over several windows the two agree.
+	}
+	n.windowBusy, n.windowUseful, n.lastTick = 0, 0, s.now
+	if n.costN > 0 {
+		n.measured.TaskTime = n.costSum / time.Duration(n.costN)
+	}
+	s.act(n, n.pol.Tick(s.at(), s.load(n)))
+	s.post(&event{at: s.now + s.m.Tick, kind: evTick, node: n.i})
+}
+
+// load is the node's load now: counts as they are, rates as the last tick
+// measured them.
+func (s *sim) load(n *node) sched.Load {
+	l := n.measured
+	l.Ready, l.Workers, l.Idle = n.ready(), len(n.ws), n.parked
+	return l
+}
+
+// act carries out a policy's actions, then reads its advice.
+func (s *sim) act(n *node, as []sched.Action) {
+	for _, a := range as {
+		switch a.Kind {
+		case sched.Fish:
+			n.counts.Requests++
+			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count}, 0)
+		case sched.Give:
+			s.give(n, s.byID[a.Node], a.Count)
+		case sched.Refuse:
+			s.send(n, s.byID[a.Node], &message{kind: msgReply}, 0)
+		case sched.Defer:
+		case sched.Report:
+			for _, o := range s.nodes {
+				if o != n {
+					n.counts.StatusMessages++
+					s.send(n, o.i, &message{kind: msgLoad, load: s.load(n)}, 0)
+				}
+			}
+		}
+	}
+	if n.pol != nil {
+		n.advice = n.pol.Advice()
+	}
+}
+
+// give lends up to count of node n's oldest ready tasks to node to, from
+// the workers with the longest deques, as sched.Pool.Lend does; each
+// becomes a group of its own, whose result comes back to n.
+func (s *sim) give(n *node, to, count int) {
+	var tasks []Task
+	for len(tasks) < count {
+		best := -1
+		for wi := range n.ws {
+			if l := n.ws[wi].len(); l > 0 && (best < 0 || l > n.ws[best].len()) {
+				best = wi
+			}
+		}
+		if best < 0 {
+			break
+		}
+		t, _ := n.ws[best].steal()
+		s.groups = append(s.groups, group{pending: 1, parent: t.group, lender: n.i, home: to})
+		t.group = int32(len(s.groups) - 1)
+		tasks = append(tasks, t)
+	}
+	n.counts.Lent += int64(len(tasks))
+	s.send(n, to, &message{kind: msgReply, tasks: tasks}, len(tasks)*s.m.TaskBytes)
+}
+
+// groupDone: every task of group g is done. The root's ends the job; a
+// lent one's result goes back to its lender.
+func (s *sim) groupDone(g int32) {
+	gr := s.groups[g]
+	if gr.parent < 0 {
+		s.done = true
+		return
+	}
+	s.send(s.nodes[gr.home], gr.lender, &message{kind: msgResult, group: g}, s.m.ResultBytes)
+}
+
+// send puts a message on its way from n to node to.
+func (s *sim) send(n *node, to int, msg *message, payload int) {
+	msg.from = n.i
+	size := s.m.MessageBytes + payload
+	n.counts.Messages++
+	n.counts.Bytes += int64(size)
+	s.post(&event{at: s.now + s.m.delay(n.i, to, size), kind: evMessage, node: to, msg: msg})
+}
+
+// deliver hands a message to node n.
+func (s *sim) deliver(n *node, msg *message) {
+	from := s.nodes[msg.from].id
+	switch msg.kind {
+	case msgRequest:
+		if n.pol == nil {
+			s.send(n, msg.from, &message{kind: msgReply}, 0)
+			return
+		}
+		a := n.pol.StealRequest(s.at(), from, msg.want, n.ready())
+		s.act(n, []sched.Action{a})
+	case msgReply:
+		n.counts.Borrowed += int64(len(msg.tasks))
+		n.injected = append(n.injected, msg.tasks...)
+		if n.pol != nil {
+			s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
+		}
+		if len(msg.tasks) > 0 {
+			s.pushed(n, len(msg.tasks))
+		}
+	case msgLoad:
+		if n.pol != nil {
+			s.act(n, n.pol.LoadReport(s.at(), from, msg.load))
+		}
+	case msgResult:
+		gr := &s.groups[s.groups[msg.group].parent]
+		gr.pending--
+		if gr.pending == 0 {
+			s.groupDone(s.groups[msg.group].parent)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/policies"
+)
+
+func mustRun(t *testing.T, sched, app string, nodes, workers int, tweak func(*Model)) *Result {
+	t.Helper()
+	w, err := ParseWorkload(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := policies.Parse(sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Defaults()
+	m.Nodes, m.Workers = nodes, workers
+	if tweak != nil {
+		tweak(&m)
+	}
+	r, err := Run(Config{Model: m, Workload: w, Sched: f, Seed: 1})
+	if err != nil {
+		t.Fatalf("%s %s on %dx%d: %v", sched, app, nodes, workers, err)
+	}
+	return r
+}
+
+// TestEverySchedulerFinishes: every scheduler runs every workload to its
+// end, on one node and on several; the work is the workload's, whoever
+// ran it, and no schedule beats the lower bound.
+func TestEverySchedulerFinishes(t *testing.T) {
+	apps := map[string]int64{ // the tasks each tree has
+		"ep:leaves=256":        511,
+		"fib:n=15,leaf=5us":    1973,
+		"uts:tree=T5":          0, // counted by the real generator below
+		"flat:iters=300":       599,
+		"ep:leaves=1,leaf=1ms": 1,
+	}
+	for _, sched := range []string{"local", "fishing", "fishing:load", "balance", "ratebalance"} {
+		for app, tasks := range apps {
+			if app == "uts:tree=T5" {
+				continue
+			}
+			for _, nodes := range []int{1, 3} {
+				r := mustRun(t, sched, app, nodes, 2, nil)
+				if r.Tasks != tasks {
+					t.Errorf("%s %s on %d nodes: %d tasks, want %d", sched, app, nodes, r.Tasks, tasks)
+				}
+				if r.Makespan < r.LowerBound {
+					t.Errorf("%s %s on %d nodes: makespan %v below the lower bound %v", sched, app, nodes, r.Makespan, r.LowerBound)
+				}
+				if sched != "local" && nodes > 1 && tasks > 100 && r.TasksMoved == 0 {
+					t.Errorf("%s %s on %d nodes: no task moved", sched, app, nodes)
+				}
+			}
+		}
+	}
+}
+
+// TestUTSTreeIsTheRealOne: the UTS workload expands the real generator's
+// tree: T5's published node count.
+func TestUTSTreeIsTheRealOne(t *testing.T) {
+	w, _ := ParseWorkload("uts:tree=T5")
+	r := mustRun(t, "fishing", "uts:tree=T5", 2, 1, nil)
+	if want := w.(*UTS).Tree.Nodes; r.Tasks != want {
+		t.Errorf("%d tasks, want T5's %d nodes", r.Tasks, want)
+	}
+}
+
+// TestDeterministic: a seeded run is exactly repeatable.
+func TestDeterministic(t *testing.T) {
+	a := mustRun(t, "fishing", "ep:leaves=4096", 8, 2, nil)
+	b := mustRun(t, "fishing", "ep:leaves=4096", 8, 2, nil)
+	a.Seconds, b.Seconds = 0, 0
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("two runs differ:\n%+v\n%+v", a, b)
+	}
+}
+
+// TestOneNodeIsNearTheBound: on one node of one worker the makespan is
+// the work, nothing else.
+func TestOneNodeIsTheWork(t *testing.T) {
+	r := mustRun(t, "local", "ep:leaves=1024", 1, 1, nil)
+	if r.Makespan != r.Work || r.Efficiency != 1 {
+		t.Errorf("makespan %v, work %v, efficiency %v", r.Makespan, r.Work, r.Efficiency)
+	}
+}
+
+// TestSlowNodeDoesLess: a node at half speed runs fewer tasks than its
+// peer under Fishing.
+func TestSlowNodeDoesLess(t *testing.T) {
+	r := mustRun(t, "fishing", "ep:leaves=1024", 2, 1, func(m *Model) { m.Speed = []float64{1, 0.5} })
+	if r.PerNode[1].Tasks >= r.PerNode[0].Tasks {
+		t.Errorf("the half-speed node ran %d tasks, the other %d", r.PerNode[1].Tasks, r.PerNode[0].Tasks)
+	}
+}
+
+// TestBadInput names the parameter at fault.
+func TestBadInput(t *testing.T) {
+	for app, want := range map[string]string{
+		"psychic":        "unknown workload",
+		"ep:leaves=0":    "leaves",
+		"ep:leaf=-1us":   "leaf",
+		"uts:tree=T9":    "tree",
+		"ep:colour=blue": "unknown option",
+		"fib:n":          "KEY=VALUE",
+	} {
+		if _, err := ParseWorkload(app); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--app %s: %v, want an error naming %q", app, err, want)
+		}
+	}
+	w, _ := ParseWorkload("ep")
+	for name, tweak := range map[string]func(*Model){
+		"--nodes":   func(m *Model) { m.Nodes = 0 },
+		"--latency": func(m *Model) { m.Latency = -time.Microsecond },
+		"--speed":   func(m *Model) { m.Speed = []float64{1, 0} },
+		"--zones":   func(m *Model) { m.Zones = 9 },
+	} {
+		m := Defaults()
+		tweak(&m)
+		if _, err := Run(Config{Model: m, Workload: w}); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

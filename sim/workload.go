@@ -1,0 +1,246 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tsys-go/tsys/apps/uts"
+	"github.com/tsys-go/tsys/internal/xorshift"
+)
+
+// Task is one simulated task: what its workload needs to know its cost and
+// to make its children. Lent tasks carry it whole, as a real task carries
+// its argument.
+type Task struct {
+	// lo, hi: a range of leaves (ep, flat) or n (fib) in lo.
+	lo, hi int64
+	// node: a UTS tree node.
+	node uts.Node
+	// group is the lent subtree the task belongs to (groups.go); span its
+	// clock on the critical path when it became ready.
+	group int32
+	span  time.Duration
+}
+
+// Workload makes a task tree: a root, and for each task its own cost (the
+// work it does before its children are ready) and its children, the
+// oldest (largest) first, as a divide-and-conquer task spawns them. Its
+// methods must be pure: the same task gives the same cost and children
+// wherever it runs.
+type Workload interface {
+	Name() string
+	Root() Task
+	Cost(t *Task) time.Duration
+	Children(t *Task, into []Task) []Task
+}
+
+// ParseWorkload reads --app: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D],
+// uts[:tree=T,node=D], flat[:iters=N,cost=D,spread=F,seed=S].
+func ParseWorkload(s string) (Workload, error) {
+	name, opts, _ := strings.Cut(s, ":")
+	kv := map[string]string{}
+	for _, item := range strings.Split(opts, ",") {
+		if item == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(item, "=")
+		if !ok {
+			return nil, fmt.Errorf("--app %s: option %q: want KEY=VALUE", s, item)
+		}
+		kv[k] = v
+	}
+	o := options{app: s, kv: kv}
+	var w Workload
+	switch name {
+	case "ep":
+		w = &EP{Leaves: o.int("leaves", 1<<16), Leaf: o.dur("leaf", 100*time.Microsecond)}
+	case "fib":
+		w = &Fib{N: int(o.int("n", 25)), Leaf: o.dur("leaf", 50*time.Nanosecond)}
+	case "uts":
+		tree, err := uts.Named(o.str("tree", "T1"))
+		if err != nil {
+			o.fail("tree", err.Error())
+			break
+		}
+		w = &UTS{Tree: tree, PerNode: o.dur("node", 90*time.Nanosecond)}
+	case "flat":
+		w = &Flat{Iters: o.int("iters", 1<<12), Mean: o.dur("cost", 200*time.Microsecond), Spread: o.float("spread", 1), Seed: uint64(o.int("seed", 1))}
+	default:
+		return nil, fmt.Errorf("--app %q: unknown workload; want ep, fib, uts or flat, with options after a colon (ep:leaves=1048576,leaf=100us)", s)
+	}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// options reads a workload's KEY=VALUE options, keeping the first error.
+type options struct {
+	app  string
+	kv   map[string]string
+	used map[string]bool
+	err  error
+}
+
+func (o *options) fail(key, why string) {
+	if o.err == nil {
+		o.err = fmt.Errorf("--app %s: %s=%q: %s", o.app, key, o.kv[key], why)
+	}
+}
+
+func (o *options) take(key string) (string, bool) {
+	if o.used == nil {
+		o.used = map[string]bool{}
+	}
+	o.used[key] = true
+	v, ok := o.kv[key]
+	return v, ok
+}
+
+func (o *options) str(key, def string) string {
+	if v, ok := o.take(key); ok {
+		return v
+	}
+	return def
+}
+
+func (o *options) int(key string, def int64) int64 {
+	v, ok := o.take(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 {
+		o.fail(key, "want a whole number of at least 1")
+		return def
+	}
+	return n
+}
+
+func (o *options) float(key string, def float64) float64 {
+	v, ok := o.take(key)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 {
+		o.fail(key, "want a number of at least 0")
+		return def
+	}
+	return f
+}
+
+func (o *options) dur(key string, def time.Duration) time.Duration {
+	v, ok := o.take(key)
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		o.fail(key, "want a positive duration such as 100us")
+		return def
+	}
+	return d
+}
+
+// check reports the first bad option, or an option the workload has not.
+func (o *options) check() error {
+	if o.err != nil {
+		return o.err
+	}
+	for k := range o.kv {
+		if !o.used[k] {
+			return fmt.Errorf("--app %s: unknown option %q", o.app, k)
+		}
+	}
+	return nil
+}
+
+// EP is NAS EP's shape: a balanced binary split of Leaves equal batches,
+// each Leaf long; inner tasks only split.
+type EP struct {
+	Leaves int64
+	Leaf   time.Duration
+}
+
+func (w *EP) Name() string { return fmt.Sprintf("ep:leaves=%d,leaf=%v", w.Leaves, w.Leaf) }
+func (w *EP) Root() Task   { return Task{lo: 0, hi: w.Leaves} }
+func (w *EP) Cost(t *Task) time.Duration {
+	if t.hi-t.lo == 1 {
+		return w.Leaf
+	}
+	return 0
+}
+func (w *EP) Children(t *Task, into []Task) []Task { return split(t, into) }
+
+// split halves a range task, the first half first.
+func split(t *Task, into []Task) []Task {
+	if t.hi-t.lo <= 1 {
+		return into
+	}
+	mid := t.lo + (t.hi-t.lo)/2
+	return append(into, Task{lo: t.lo, hi: mid}, Task{lo: mid, hi: t.hi})
+}
+
+// Fib is fib(N)'s call tree without inlining: every call a task, each
+// Leaf long.
+type Fib struct {
+	N    int
+	Leaf time.Duration
+}
+
+func (w *Fib) Name() string               { return fmt.Sprintf("fib:n=%d,leaf=%v", w.N, w.Leaf) }
+func (w *Fib) Root() Task                 { return Task{lo: int64(w.N)} }
+func (w *Fib) Cost(t *Task) time.Duration { return w.Leaf }
+func (w *Fib) Children(t *Task, into []Task) []Task {
+	if t.lo < 2 {
+		return into
+	}
+	return append(into, Task{lo: t.lo - 1}, Task{lo: t.lo - 2})
+}
+
+// UTS is a UTS sample tree made by the real SHA-1 generator, every node a
+// task of PerNode.
+type UTS struct {
+	Tree    uts.Tree
+	PerNode time.Duration
+}
+
+func (w *UTS) Name() string               { return fmt.Sprintf("uts:tree=%s,node=%v", w.Tree.Name, w.PerNode) }
+func (w *UTS) Root() Task                 { return Task{node: w.Tree.Params.Root()} }
+func (w *UTS) Cost(t *Task) time.Duration { return w.PerNode }
+func (w *UTS) Children(t *Task, into []Task) []Task {
+	p := &w.Tree.Params
+	n := p.NumChildren(&t.node)
+	for i := range n {
+		into = append(into, Task{node: p.Child(&t.node, i)})
+	}
+	return into
+}
+
+// Flat is a parallel loop of Iters iterations split lazily in halves, as
+// tsys.Loop splits it, whose costs differ: iteration i costs Mean times a
+// factor drawn from [1-Spread/2, 1+Spread/2] by a generator seeded with
+// Seed and i (Siegell's DOALL loops of uneven iterations).
+type Flat struct {
+	Iters  int64
+	Mean   time.Duration
+	Spread float64
+	Seed   uint64
+}
+
+func (w *Flat) Name() string {
+	return fmt.Sprintf("flat:iters=%d,cost=%v,spread=%g,seed=%d", w.Iters, w.Mean, w.Spread, w.Seed)
+}
+func (w *Flat) Root() Task { return Task{lo: 0, hi: w.Iters} }
+func (w *Flat) Cost(t *Task) time.Duration {
+	if t.hi-t.lo != 1 {
+		return 0
+	}
+	r := xorshift.Seed(w.Seed*0x9e3779b97f4a7c15 + uint64(t.lo) + 1)
+	u := float64(r.Next()>>11) / (1 << 53)
+	return time.Duration(max(0, float64(w.Mean)*(1+w.Spread*(u-0.5))))
+}
+func (w *Flat) Children(t *Task, into []Task) []Task { return split(t, into) }
