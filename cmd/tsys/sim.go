@@ -99,6 +99,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 			if len(counts)*len(pols) > 1 {
 				r.PerNode = nil // a sweep reports totals
 			}
+			r.Scheduler = p.name // as given, options included
 			results = append(results, r)
 		}
 	}
