@@ -27,6 +27,11 @@
 //     status messages.
 //   - Node speed, and competing load over time (the hog scenarios): a
 //     task's time is its cost over the node's speed when it starts.
+//   - A node that dies (Model.Fail at FailAt): its tasks are gone and
+//     messages to it are lost; Detect later the others hear it leave and
+//     each lender runs again the tasks it lent there (a result that comes
+//     back after that is ignored), as the runtime re-runs work lost with a
+//     dead node.
 //   - Loads reported to the policies as a node measures them: ready and
 //     idle counts now, busy and useful rates over the last tick window,
 //     the mean task cost.
@@ -50,5 +55,6 @@
 //   - Contention inside a node (deque atomics, the allocator, the garbage
 //     collector) and the CPU the network itself takes beyond Overhead.
 //   - Speed changes within a task: it runs at the speed it started at.
-//   - Node failure and membership changes after the start.
+//   - Nodes joining after the start, and a node that leaves gracefully
+//     (the runtime's drain); only a crash is modelled.
 package sim

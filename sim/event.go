@@ -14,6 +14,8 @@ const (
 	evWake                     // a parked worker is awake and looks for work
 	evMessage                  // a message reached its node
 	evTick                     // a node's policy hears the time
+	evFail                     // a node dies
+	evDetect                   // the others notice
 )
 
 // event is one thing that happens at a virtual time; seq breaks ties in

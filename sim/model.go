@@ -38,6 +38,11 @@ type Model struct {
 	// Hogs is competing load per node: the share of its cores a hog
 	// takes, constantly or on and off (hog.Spec, as tsys run --hog).
 	Hogs map[int]hog.Spec
+	// Fail names a node that dies at FailAt (-1: none). The others notice
+	// Detect later (gossip's suspicion time), hear it as a member leaving,
+	// and run again the tasks they had lent to it, as the runtime does.
+	Fail           int
+	FailAt, Detect time.Duration
 }
 
 // Defaults are the model's parameters when a flag leaves them out.
@@ -48,6 +53,7 @@ func Defaults() Model {
 		Bandwidth: 1e9, Overhead: 10 * time.Microsecond,
 		TaskBytes: 32, ResultBytes: 16, MessageBytes: 24,
 		Tick: 2 * time.Millisecond, Wake: 5 * time.Microsecond,
+		Fail: -1, Detect: time.Second,
 	}
 }
 
@@ -74,6 +80,12 @@ func (m Model) Check() error {
 		return fmt.Errorf("--tick %v: want more than 0", m.Tick)
 	case m.Wake < 0:
 		return fmt.Errorf("--wake %v: want 0 or more", m.Wake)
+	case m.Fail == 0:
+		return fmt.Errorf("--fail 0@...: node 0 holds the root task, and a job does not outlive it")
+	case m.Fail >= m.Nodes:
+		return fmt.Errorf("--fail %d@...: there are only nodes 0 to %d", m.Fail, m.Nodes-1)
+	case m.Fail > 0 && (m.FailAt < 0 || m.Detect < 0):
+		return fmt.Errorf("--fail %d@%v, --detect %v: want times of 0 or more", m.Fail, m.FailAt, m.Detect)
 	}
 	for i, s := range m.Speed {
 		if s <= 0 {

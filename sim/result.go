@@ -43,6 +43,7 @@ type NodeResult struct {
 	Messages       int64         `json:"messages"`
 	Bytes          int64         `json:"bytes"`
 	StatusMessages int64         `json:"status_messages"`
+	Reruns         int64         `json:"reruns"` // tasks lent to a node that died, run again here
 	Busy           time.Duration `json:"busy_ns"`
 	Idle           time.Duration `json:"idle_ns"`
 }

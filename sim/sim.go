@@ -99,6 +99,7 @@ type node struct {
 	advice   sched.Advice
 	ws       []worker
 	injected []Task
+	dead     bool
 	parked   int
 	rng      xorshift.State
 	// what the last tick window saw, for the load a tick reports
@@ -126,6 +127,8 @@ type group struct {
 	parent  int32 // the lender's group of the lent task; -1 for the root's
 	lender  int
 	home    int
+	task    Task // the lent task, to run again if its home dies
+	lost    bool // its home died and the lender runs it again
 }
 
 // Run simulates cfg and returns what happened.
@@ -197,6 +200,10 @@ func (s *sim) start() {
 		s.post(&event{at: m.Tick * time.Duration(n.i+1) / time.Duration(m.Nodes), kind: evTick, node: n.i})
 	}
 	s.groups = append(s.groups, group{pending: 1, parent: -1})
+	if m.Fail > 0 {
+		s.post(&event{at: m.FailAt, kind: evFail, node: m.Fail})
+		s.post(&event{at: m.FailAt + m.Detect, kind: evDetect, node: m.Fail})
+	}
 	root := s.w.Root()
 	s.nodes[0].ws[0].dq = append(s.nodes[0].ws[0].dq, root)
 	for _, n := range s.nodes {
@@ -221,7 +228,14 @@ func (s *sim) post(e *event) {
 
 func (s *sim) handle(e *event) {
 	n := s.nodes[e.node]
+	if n.dead && e.kind != evDetect {
+		return // a dead node does nothing, and hears nothing
+	}
 	switch e.kind {
+	case evFail:
+		s.fail(n)
+	case evDetect:
+		s.detect(n)
 	case evDone:
 		s.finish(n, e.worker)
 	case evWake:
@@ -435,7 +449,7 @@ func (s *sim) give(n *node, to, count int) {
 			break
 		}
 		t, _ := n.ws[best].steal()
-		s.groups = append(s.groups, group{pending: 1, parent: t.group, lender: n.i, home: to})
+		s.groups = append(s.groups, group{pending: 1, parent: t.group, lender: n.i, home: to, task: t})
 		t.group = int32(len(s.groups) - 1)
 		tasks = append(tasks, t)
 	}
@@ -488,10 +502,50 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.act(n, n.pol.LoadReport(s.at(), from, msg.load))
 		}
 	case msgResult:
+		if s.groups[msg.group].lost {
+			return // its lender runs it again already
+		}
 		gr := &s.groups[s.groups[msg.group].parent]
 		gr.pending--
 		if gr.pending == 0 {
 			s.groupDone(s.groups[msg.group].parent)
 		}
+	}
+}
+
+// fail kills node n: its workers stop, and its tasks are gone.
+func (s *sim) fail(n *node) {
+	n.dead = true
+	for i := range n.ws {
+		w := &n.ws[i]
+		w.dq, w.head, w.busy = nil, 0, false
+	}
+	n.injected = nil
+}
+
+// detect: the other nodes notice that n died. Their policies hear it
+// leave, and each lender runs again the tasks it lent to n that had not
+// come back.
+func (s *sim) detect(dead *node) {
+	for _, n := range s.nodes {
+		if n.dead || n.pol == nil {
+			continue
+		}
+		s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: dead.id, Joined: false}))
+	}
+	for g := range s.groups {
+		gr := &s.groups[g]
+		if gr.home != dead.i || gr.parent < 0 || gr.pending == 0 || gr.lost {
+			continue
+		}
+		gr.lost = true
+		lender := s.nodes[gr.lender]
+		if lender.dead {
+			continue
+		}
+		t := gr.task
+		lender.counts.Reruns++
+		lender.injected = append(lender.injected, t)
+		s.pushed(lender, 1)
 	}
 }

@@ -278,6 +278,8 @@ func TestSim(t *testing.T) {
 		{[]string{"--speed", "1,0"}, "--speed"},
 		{[]string{"--hog", "9=0.5"}, "--hog"},
 		{[]string{"--app", "ep:leaves=-3"}, "leaves"},
+		{[]string{"--fail", "0@1ms"}, "node 0 holds the root"},
+		{[]string{"--fail", "soon"}, "NODE@TIME"},
 	} {
 		code, _, stderr := run(t, append([]string{"sim", "--nodes", "4"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

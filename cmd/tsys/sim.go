@@ -40,6 +40,8 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&m.Wake, "wake", m.Wake, "how long a parked worker takes to wake")
 	speed := fs.String("speed", "", "node speeds, comma-separated from node 0 (missing: 1)")
 	hogs := fs.String("hog", "", "competing load: NODE=F[:ON/OFF],... as tsys run --hog")
+	fail := fs.String("fail", "", "a node that dies, and when: NODE@TIME, e.g. 3@50ms")
+	fs.DurationVar(&m.Detect, "detect", m.Detect, "how long the others take to notice a dead node")
 	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
@@ -62,6 +64,15 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	if m.Hogs, err = simHogs(*hogs); err != nil {
 		return err
+	}
+	if *fail != "" {
+		idx, at, ok := strings.Cut(*fail, "@")
+		i, err1 := strconv.Atoi(idx)
+		d, err2 := time.ParseDuration(at)
+		if !ok || err1 != nil || err2 != nil || i < 0 {
+			return usagef("--fail %q: want NODE@TIME, e.g. 3@50ms", *fail)
+		}
+		m.Fail, m.FailAt = i, d
 	}
 	type named struct {
 		name string
