@@ -24,7 +24,8 @@
 //     CrossLatency between zones) + bytes / Bandwidth, with TaskBytes per
 //     lent task, ResultBytes per result and MessageBytes of framing.
 //     Balancing's load reports go to every other node, and are counted as
-//     status messages.
+//     status messages. Overhead is also charged to the CPU of both ends:
+//     the next task a node starts takes that much longer.
 //   - Node speed, and competing load over time (the hog scenarios): a
 //     task's time is its cost over the node's speed when it starts.
 //   - A node that dies (Model.Fail at FailAt): its tasks are gone and
@@ -37,7 +38,10 @@
 //     the mean task cost.
 //   - Workloads (workload.go): NAS EP's balanced split of equal batches;
 //     fib's call tree; UTS trees from the real SHA-1 generator
-//     (apps/uts); a flat loop of uneven iterations split lazily in halves.
+//     (apps/uts); the ray tracer's tiles, each costing what a cost map
+//     measured by the real tracer on a quarter-size image says (rt.go;
+//     saved with costmap=FILE, a run repeats exactly); a flat loop of
+//     uneven iterations split lazily in halves.
 //     Each task has a cost (the work before its children are ready) and
 //     children; T_1 is the costs summed and T_inf the costliest chain, so
 //     every run is checked against max(T_1/P, T_inf).

@@ -21,7 +21,9 @@ type Model struct {
 	// takes B/Bandwidth more.
 	Bandwidth float64
 	// Overhead is the time a message costs its sender and again its
-	// receiver (system calls, framing, decoding), added to its delay.
+	// receiver (system calls, framing, decoding): added to its delay, and
+	// charged to the node's CPU (the next task it starts takes that much
+	// longer), so that many status messages slow a node down.
 	Overhead time.Duration
 	// TaskBytes and ResultBytes are what a lent task's argument and its
 	// result weigh on the wire; MessageBytes a message's own framing.

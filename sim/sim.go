@@ -100,8 +100,12 @@ type node struct {
 	ws       []worker
 	injected []Task
 	dead     bool
-	parked   int
-	rng      xorshift.State
+	// debt is CPU the node owes to messages it sent and received
+	// (Model.Overhead each): the next task it starts takes that much
+	// longer.
+	debt   time.Duration
+	parked int
+	rng    xorshift.State
 	// what the last tick window saw, for the load a tick reports
 	windowBusy, windowUseful time.Duration
 	lastTick                 time.Duration
@@ -295,7 +299,8 @@ func (s *sim) begin(n *node, wi int, t Task) {
 	}
 	w.busy, w.run = true, t
 	cost := s.w.Cost(&t)
-	took := time.Duration(float64(cost) / s.m.speed(n.i, s.now))
+	took := time.Duration(float64(cost)/s.m.speed(n.i, s.now)) + n.debt
+	n.debt = 0
 	s.post(&event{at: s.now + took, kind: evDone, node: n.i, worker: wi})
 }
 
@@ -472,6 +477,7 @@ func (s *sim) groupDone(g int32) {
 func (s *sim) send(n *node, to int, msg *message, payload int) {
 	msg.from = n.i
 	size := s.m.MessageBytes + payload
+	n.debt += s.m.Overhead
 	n.counts.Messages++
 	n.counts.Bytes += int64(size)
 	s.post(&event{at: s.now + s.m.delay(n.i, to, size), kind: evMessage, node: to, msg: msg})
@@ -480,6 +486,7 @@ func (s *sim) send(n *node, to int, msg *message, payload int) {
 // deliver hands a message to node n.
 func (s *sim) deliver(n *node, msg *message) {
 	from := s.nodes[msg.from].id
+	n.debt += s.m.Overhead
 	switch msg.kind {
 	case msgRequest:
 		if n.pol == nil {

@@ -150,3 +150,35 @@ func TestNodeFailure(t *testing.T) {
 		t.Errorf("node 2 ran nothing before it died: the test shows no loss")
 	}
 }
+
+// TestRTCostMap: the ray tracer's tree is measured once into a cost map; a
+// saved map makes runs repeat exactly, is refused for another image size,
+// and serial= scales it to a measured serial time.
+func TestRTCostMap(t *testing.T) {
+	path := t.TempDir() + "/rt.cost"
+	app := "rt:w=160,h=120,leaf=256,costmap=" + path
+	a := mustRun(t, "fishing", app, 3, 1, nil) // measures and saves
+	b := mustRun(t, "fishing", app, 3, 1, nil) // reads it back
+	a.Seconds, b.Seconds = 0, 0
+	if !reflect.DeepEqual(a, b) || a.Tasks != 255 {
+		t.Errorf("runs from one saved cost map differ, or the tree is not 128 tiles of at most 256 pixels:\n%+v\n%+v", a, b)
+	}
+	if _, err := ParseWorkload("rt:w=320,h=120,costmap=" + path); err == nil || !strings.Contains(err.Error(), "160x120") {
+		t.Errorf("a cost map of another size: %v", err)
+	}
+	r := mustRun(t, "local", app+",serial=500ms", 1, 1, nil)
+	if d := r.Work - 500*time.Millisecond; d < -time.Millisecond || d > time.Millisecond {
+		t.Errorf("serial=500ms: the work is %v", r.Work)
+	}
+}
+
+// TestMessagesCostCPU: the overhead of a message is charged to its
+// nodes' CPU, so balancing's reports to every peer slow a large cluster
+// down, and more so the dearer a message is.
+func TestMessagesCostCPU(t *testing.T) {
+	cheap := mustRun(t, "balance", "ep:leaves=4096", 64, 1, func(m *Model) { m.Overhead = 0 })
+	dear := mustRun(t, "balance", "ep:leaves=4096", 64, 1, func(m *Model) { m.Overhead = 20 * time.Microsecond })
+	if dear.Makespan <= cheap.Makespan*11/10 {
+		t.Errorf("64 nodes of balance: makespan %v with free messages, %v at 20 us each", cheap.Makespan, dear.Makespan)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsys-go/tsys/apps/rt"
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/internal/xorshift"
 )
@@ -37,7 +38,8 @@ type Workload interface {
 }
 
 // ParseWorkload reads --app: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D],
-// uts[:tree=T,node=D], flat[:iters=N,cost=D,spread=F,seed=S].
+// uts[:tree=T,node=D], rt[:scene=S,w=W,h=H,level=L,leaf=PIXELS,costmap=FILE],
+// flat[:iters=N,cost=D,spread=F,seed=S].
 func ParseWorkload(s string) (Workload, error) {
 	name, opts, _ := strings.Cut(s, ":")
 	kv := map[string]string{}
@@ -65,10 +67,36 @@ func ParseWorkload(s string) (Workload, error) {
 			break
 		}
 		w = &UTS{Tree: tree, PerNode: o.dur("node", 90*time.Nanosecond)}
+	case "rt":
+		job := rt.DefaultJob()
+		id, err := rt.SceneID(o.str("scene", "balls"))
+		if err != nil {
+			o.fail("scene", err.Error())
+			break
+		}
+		job.Scene = id
+		job.Width, job.Height = int32(o.int("w", int64(job.Width))), int32(o.int("h", int64(job.Height)))
+		if _, _, def, ok := rt.LevelRange(id); ok {
+			job.Level = int32(o.int("level", int64(def)))
+		}
+		leaf := int(o.int("leaf", 1024))
+		costmap := o.str("costmap", "")
+		serial := o.dur("serial", 0)
+		if o.err != nil {
+			break
+		}
+		r, err := newRT(job, leaf, costmap)
+		if err != nil {
+			return nil, fmt.Errorf("--app %s: %w", s, err)
+		}
+		if serial > 0 {
+			r.Map.scaleTo(serial)
+		}
+		w = r
 	case "flat":
 		w = &Flat{Iters: o.int("iters", 1<<12), Mean: o.dur("cost", 200*time.Microsecond), Spread: o.float("spread", 1), Seed: uint64(o.int("seed", 1))}
 	default:
-		return nil, fmt.Errorf("--app %q: unknown workload; want ep, fib, uts or flat, with options after a colon (ep:leaves=1048576,leaf=100us)", s)
+		return nil, fmt.Errorf("--app %q: unknown workload; want ep, fib, uts, rt or flat, with options after a colon (ep:leaves=1048576,leaf=100us)", s)
 	}
 	if err := o.check(); err != nil {
 		return nil, err
