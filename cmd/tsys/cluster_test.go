@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"image/png"
+	"strconv"
 
 	"bufio"
 	"bytes"
@@ -635,5 +636,32 @@ func TestClusterTimeline(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "first 100 events") || !strings.Contains(stderr.String(), "dropped") {
 		t.Errorf("stderr does not say events were dropped: %s", stderr.String())
+	}
+}
+
+// TestSimValidate: tsys sim --validate measures T_1, the co-located node
+// speed and the latency, runs the real clusters, and prints a predicted
+// time beside each measured one (how close is bench/README.md's to say).
+func TestSimValidate(t *testing.T) {
+	cmd := exec.Command(tsysBin, "sim", "--validate", "--reps", "1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	rows := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || !strings.HasSuffix(f[len(f)-1], "%") {
+			continue
+		}
+		rows++
+		measured, err1 := strconv.ParseFloat(f[len(f)-4], 64)
+		predicted, err2 := strconv.ParseFloat(f[len(f)-2], 64)
+		if err1 != nil || err2 != nil || measured <= 0 || predicted <= 0 {
+			t.Errorf("row %q: measured %v, predicted %v", line, measured, predicted)
+		}
+	}
+	if rows != 3*2*2 {
+		t.Errorf("%d rows, want 12 (3 jobs x 2 node counts x 2 schedulers):\n%s", rows, out)
 	}
 }

@@ -45,11 +45,19 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
+	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 2 and 4 local nodes (minutes)")
+	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
 	if fs.NArg() > 0 {
 		return usagef("sim: unexpected argument %q", fs.Arg(0))
+	}
+	if *validate {
+		if *reps < 1 {
+			return usagef("--reps %d: want at least 1", *reps)
+		}
+		return simValidate(*reps, stdout, stderr)
 	}
 	counts, err := intList("--nodes", *nodes)
 	if err != nil {

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tsys-go/tsys/apps/ep"
+	"github.com/tsys-go/tsys/apps/uts"
+	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/sim"
+)
+
+// A validation of the simulator against real runs on this machine (tsys
+// sim --validate). Everything it needs is measured in the same invocation,
+// because this machine's speed changes by the hour:
+//
+//   - each job's time on one node of one worker, T_1, which sets the
+//     simulated task costs (the job's tasks split it evenly, or, for RT,
+//     by the cost map, scaled to it);
+//   - the speed of a node when N nodes share the machine: N copies of the
+//     job run at once, with no communication, and speed_N = T_1 / their
+//     median time (N Go processes on 2 cores slow each other more than N/2);
+//   - the one-way latency: half the round trip of the real Fishing runs'
+//     requests for work (steal_wait_ns over steal_answers), less the
+//     overheads, for both schedulers (balancing sends no request to time);
+//   - the real cluster runs themselves, N nodes x 1 worker.
+//
+// Then the simulator, given speed_N and the latency, predicts each run.
+
+// validationJob is a job of the validation: its tsys run arguments, and
+// the simulator's workload for it given T_1.
+type validationJob struct {
+	args     []string
+	workload func(t1 time.Duration) (sim.Workload, error)
+}
+
+var validationJobs = []validationJob{
+	{[]string{"ep", "--class", "W"}, func(t1 time.Duration) (sim.Workload, error) {
+		c, err := ep.ParseClass("W")
+		if err != nil {
+			return nil, err
+		}
+		leaves := int64(c.Batches())
+		return &sim.EP{Leaves: leaves, Leaf: t1 / time.Duration(leaves)}, nil
+	}},
+	{[]string{"uts", "--tree", "T1"}, func(t1 time.Duration) (sim.Workload, error) {
+		tree, err := uts.Named("T1")
+		if err != nil {
+			return nil, err
+		}
+		return &sim.UTS{Tree: tree, PerNode: t1 / time.Duration(tree.Nodes)}, nil
+	}},
+	{[]string{"rt", "--verify=false"}, func(t1 time.Duration) (sim.Workload, error) {
+		return sim.ParseWorkload(fmt.Sprintf("rt:serial=%v", t1))
+	}},
+}
+
+// simValidate runs the validation and prints its table.
+func simValidate(reps int, stdout, stderr io.Writer) error {
+	exe, err := selfPath()
+	if err != nil {
+		return err
+	}
+	nodeCounts := []int{2, 4}
+	scheds := []string{"fishing:random", "balance"}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "job\tscheduler\tnodes\tnode speed\tlatency\tmeasured s\tmin-max s\tpredicted s\terror\t")
+	for _, job := range validationJobs {
+		name := strings.Join(job.args, " ")
+		t1, err := medianRun(exe, append(slices.Clone(job.args), "--workers", "1"), reps)
+		if err != nil {
+			return err
+		}
+		w, err := job.workload(t1.median)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%s: T_1 %.3f s\n", name, t1.median.Seconds())
+		for _, n := range nodeCounts {
+			speed, err := colocatedSpeed(exe, job.args, n, reps, t1.median)
+			if err != nil {
+				return err
+			}
+			var rtt time.Duration // Fishing's, measured first
+			for _, sc := range scheds {
+				real, err := medianRun(exe, append(slices.Clone(job.args), "--workers", "1", "--nodes", fmt.Sprint(n), "--sched", sc), reps)
+				if err != nil {
+					return err
+				}
+				m := sim.Defaults()
+				m.Nodes, m.Workers = n, 1
+				m.Speed = slices.Repeat([]float64{speed}, n)
+				if real.rtt > 0 {
+					rtt = real.rtt
+				}
+				if rtt > 0 {
+					m.Latency = max(rtt/2-2*m.Overhead, 0)
+				}
+				f, err := policies.Parse(sc)
+				if err != nil {
+					return err
+				}
+				r, err := sim.Run(sim.Config{Model: m, Workload: w, Sched: f, Seed: 1})
+				if err != nil {
+					return fmt.Errorf("simulating %s on %d nodes: %w", name, n, err)
+				}
+				errPct := 100 * (r.Makespan.Seconds() - real.median.Seconds()) / real.median.Seconds()
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%v\t%.3f\t%.3f-%.3f\t%.3f\t%+.0f%%\t\n", name, sc, n, speed, m.Latency.Round(time.Microsecond),
+					real.median.Seconds(), real.min.Seconds(), real.max.Seconds(), r.Makespan.Seconds(), errPct)
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+// runStats are a cell's times, and the mean round trip of its requests
+// for work (0 without any).
+type runStats struct {
+	median, min, max time.Duration
+	rtt              time.Duration
+}
+
+// medianRun runs tsys run ARGS reps times.
+func medianRun(exe string, args []string, reps int) (runStats, error) {
+	var secs []float64
+	var wait, answers int64
+	for range reps {
+		r, err := runOnce(exe, args)
+		if err != nil {
+			return runStats{}, fmt.Errorf("tsys run %s: %w", strings.Join(args, " "), err)
+		}
+		secs = append(secs, r.WallSeconds)
+		wait += r.Stats.StealWaitNs
+		answers += r.Stats.StealAnswers
+	}
+	st := runStats{median: seconds(bench.Median(secs)), min: seconds(slices.Min(secs)), max: seconds(slices.Max(secs))}
+	if answers > 0 {
+		st.rtt = time.Duration(wait / answers)
+	}
+	return st, nil
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// colocatedSpeed is what a node gets of this machine when n nodes share
+// it: n copies of the job on one worker run at once, reps times, and the
+// speed is t1 over their median time.
+func colocatedSpeed(exe string, job []string, n, reps int, t1 time.Duration) (float64, error) {
+	var secs []float64
+	for range reps {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		var firstErr error
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := runOnce(exe, append(slices.Clone(job), "--workers", "1"))
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if err == nil {
+					secs = append(secs, r.WallSeconds)
+				}
+			}()
+		}
+		wg.Wait()
+		if firstErr != nil {
+			return 0, firstErr
+		}
+	}
+	return t1.Seconds() / bench.Median(secs), nil
+}
