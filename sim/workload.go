@@ -57,7 +57,7 @@ func ParseWorkload(s string) (Workload, error) {
 	var w Workload
 	switch name {
 	case "ep":
-		w = &EP{Leaves: o.int("leaves", 1<<16), Leaf: o.dur("leaf", 100*time.Microsecond)}
+		w = &EP{Leaves: o.int("leaves", 1<<20), Leaf: o.dur("leaf", 100*time.Microsecond)}
 	case "fib":
 		w = &Fib{N: int(o.int("n", 25)), Leaf: o.dur("leaf", 50*time.Nanosecond)}
 	case "uts":
