@@ -10,7 +10,7 @@
 // request or an answer arrived, a node joined or left, a load report came,
 // time passed), and carries out the actions it returns. The same code
 // therefore runs in the runtime, in unit tests on a hand-moved clock and in
-// the discrete-event simulator of the tests.
+// the discrete-event simulator (package sim, tsys sim).
 //
 // # The algorithm
 //
