@@ -72,6 +72,9 @@ func (x *Executor) Push(h *Header) {
 	}
 	if x.Fast.Measure {
 		h.SetSpanClock(x.strandClock())
+		if r := x.pool.recorder; r != nil && len(x.open) > 0 {
+			r.spawned(h, x.open[len(x.open)-1].id)
+		}
 	}
 	p := x.pool
 	p.notifyWork()
@@ -236,6 +239,7 @@ type openFrame struct {
 	since  time.Time
 	clock  time.Duration
 	strand time.Time
+	id     int32 // the task's id in the tree being recorded (tree.go); -1 if none
 }
 
 // beginFrame starts tracking frame h: the frame it runs inside stops
@@ -245,7 +249,11 @@ func (x *Executor) beginFrame(h *Header) {
 	if x.Fast.Measure {
 		x.pauseStrand(now)
 	}
-	x.open = append(x.open, openFrame{kind: h.kind, since: now, clock: h.SpanClock(), strand: now})
+	f := openFrame{kind: h.kind, since: now, clock: h.SpanClock(), strand: now, id: -1}
+	if r := x.pool.recorder; x.Fast.Measure && r != nil {
+		f.id = r.id(h)
+	}
+	x.open = append(x.open, f)
 }
 
 // endFrame ends the tracking of frame h: its last stretch goes to the

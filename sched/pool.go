@@ -21,9 +21,11 @@ type Pool struct {
 	// timeline is read by the engine's goroutines too (notes), and set
 	// between runs.
 	timeline atomic.Pointer[Timeline]
-	// measure and lastSpan: work and span are measured (workspan.go).
+	// measure and lastSpan: work and span are measured (workspan.go);
+	// recorder, when set, records the task tree as they are.
 	measure  bool
 	lastSpan time.Duration
+	recorder *TreeRecorder
 	// expose is how many ready tasks beyond the inlining threshold the
 	// workers keep stealable because other nodes want work (SetExpose).
 	expose atomic.Int32
@@ -104,6 +106,9 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 		root.addWaiter(w)
 		rootDone = w.ch
 		root.span = 0
+		if p.measure && p.recorder != nil {
+			p.recorder.root(root)
+		}
 		root.index, _ = p.workers[0].dq.Push(root)
 	}
 	for _, w := range p.workers {

@@ -63,6 +63,9 @@ func (x *Executor) pauseStrand(now time.Time) {
 	f.clock += d
 	f.strand = now
 	x.w.stats.WorkNanos += int64(d)
+	if r := x.pool.recorder; r != nil {
+		r.worked(f.id, d)
+	}
 }
 
 // resumeStrand starts the running frame's next strand at now.
@@ -87,4 +90,7 @@ func (x *Executor) endStrand(h *Header, f openFrame, now time.Time) {
 	d := now.Sub(f.strand)
 	x.w.stats.WorkNanos += int64(d)
 	h.SetSpanClock(f.clock + d)
+	if r := x.pool.recorder; r != nil {
+		r.worked(f.id, d)
+	}
 }

@@ -41,7 +41,9 @@
 //     (apps/uts); the ray tracer's tiles, each costing what a cost map
 //     measured by the real tracer on a quarter-size image says (rt.go;
 //     saved with costmap=FILE, a run repeats exactly); a flat loop of
-//     uneven iterations split lazily in halves.
+//     uneven iterations split lazily in halves; and a task tree recorded
+//     from a real run (replay.go, tsys run --record-tree), each task costing
+//     the work its own frame did.
 //     Each task has a cost (the work before its children are ready) and
 //     children; T_1 is the costs summed and T_inf the costliest chain, so
 //     every run is checked against max(T_1/P, T_inf).

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -180,5 +181,33 @@ func TestMessagesCostCPU(t *testing.T) {
 	dear := mustRun(t, "balance", "ep:leaves=4096", 64, 1, func(m *Model) { m.Overhead = 20 * time.Microsecond })
 	if dear.Makespan <= cheap.Makespan*11/10 {
 		t.Errorf("64 nodes of balance: makespan %v with free messages, %v at 20 us each", cheap.Makespan, dear.Makespan)
+	}
+}
+
+// TestReplay: a recorded tree replays with its tasks, its work and its
+// critical path; a file that is not one is refused, saying why.
+func TestReplay(t *testing.T) {
+	dir := t.TempDir()
+	// 0 (1 ms) spawns 1 (2 ms) and 2 (1 ms); 2 spawns 3 (5 ms).
+	good := dir + "/good.tree"
+	os.WriteFile(good, []byte(`{"app":"test","parent":[-1,0,0,2],"work_ns":[1000000,2000000,1000000,5000000]}`), 0o644)
+	r := mustRun(t, "fishing", "replay:file="+good, 1, 1, nil)
+	if r.Tasks != 4 || r.Work != 9*time.Millisecond || r.Span != 7*time.Millisecond || r.Makespan != 9*time.Millisecond {
+		t.Errorf("replay: %d tasks, work %v, span %v, makespan %v; want 4, 9 ms, 7 ms, 9 ms", r.Tasks, r.Work, r.Span, r.Makespan)
+	}
+	for body, want := range map[string]string{
+		`not json`:                          "does not parse",
+		`{"parent":[0],"work_ns":[1]}`:      "root at 0",
+		`{"parent":[-1,5],"work_ns":[1,1]}`: "parent comes before",
+		`{"parent":[-1,0],"work_ns":[1]}`:   "as many work times",
+	} {
+		bad := dir + "/bad.tree"
+		os.WriteFile(bad, []byte(body), 0o644)
+		if _, err := ParseWorkload("replay:file=" + bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	if _, err := ParseWorkload("replay"); err == nil || !strings.Contains(err.Error(), "file") {
+		t.Errorf("replay without a file: %v", err)
 	}
 }

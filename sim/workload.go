@@ -39,7 +39,8 @@ type Workload interface {
 
 // ParseWorkload reads --app: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D],
 // uts[:tree=T,node=D], rt[:scene=S,w=W,h=H,level=L,leaf=PIXELS,costmap=FILE],
-// flat[:iters=N,cost=D,spread=F,seed=S].
+// flat[:iters=N,cost=D,spread=F,seed=S], replay:file=F (a tree tsys run
+// --record-tree wrote).
 func ParseWorkload(s string) (Workload, error) {
 	name, opts, _ := strings.Cut(s, ":")
 	kv := map[string]string{}
@@ -93,10 +94,21 @@ func ParseWorkload(s string) (Workload, error) {
 			r.Map.scaleTo(serial)
 		}
 		w = r
+	case "replay":
+		path := o.str("file", "")
+		if path == "" {
+			o.fail("file", "want the file tsys run --record-tree wrote")
+			break
+		}
+		r, err := loadReplay(path)
+		if err != nil {
+			return nil, fmt.Errorf("--app %s: %w", s, err)
+		}
+		w = r
 	case "flat":
 		w = &Flat{Iters: o.int("iters", 1<<12), Mean: o.dur("cost", 200*time.Microsecond), Spread: o.float("spread", 1), Seed: uint64(o.int("seed", 1))}
 	default:
-		return nil, fmt.Errorf("--app %q: unknown workload; want ep, fib, uts, rt or flat, with options after a colon (ep:leaves=1048576,leaf=100us)", s)
+		return nil, fmt.Errorf("--app %q: unknown workload; want ep, fib, uts, rt, flat or replay, with options after a colon (ep:leaves=1048576,leaf=100us)", s)
 	}
 	if err := o.check(); err != nil {
 		return nil, err

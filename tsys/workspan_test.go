@@ -1,7 +1,10 @@
 package tsys_test
 
 import (
+	"reflect"
+
 	"context"
+	"github.com/tsys-go/tsys/sched"
 	"testing"
 	"time"
 
@@ -57,5 +60,28 @@ func TestWorkAndSpan(t *testing.T) {
 	}
 	if w, s := rt.WorkSpan(); w != 0 || s != 0 {
 		t.Errorf("unmeasured run: work %v span %v", w, s)
+	}
+}
+
+// TestRecordTree: the recorder gives each task its parent, in spawn
+// order, and the work its own frame did, on one worker or two.
+func TestRecordTree(t *testing.T) {
+	const unit = 5 * time.Millisecond
+	for _, workers := range []int{1, 2} {
+		rt := tsys.New(tsys.Workers(workers), tsys.MeasureWorkSpan())
+		rec := sched.NewTreeRecorder()
+		rt.Pool().SetTreeRecorder(rec)
+		if _, _, err := tsys.Run(context.Background(), rt, diamond, unit); err != nil {
+			t.Fatal(err)
+		}
+		// diamond spawns a (2 units) and b (1 unit); b spawns c (3 units).
+		if !reflect.DeepEqual(rec.Parent, []int32{-1, 0, 0, 2}) {
+			t.Fatalf("%d workers: parents %v", workers, rec.Parent)
+		}
+		for i, want := range []time.Duration{0, 2 * unit, unit, 3 * unit} {
+			if got := time.Duration(rec.WorkNs[i]); got < want || got > want+20*time.Millisecond {
+				t.Errorf("%d workers: task %d worked %v, want %v", workers, i, got, want)
+			}
+		}
 	}
 }

@@ -287,3 +287,39 @@ func TestSim(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordAndReplayTree: a run records its task tree, and the simulator
+// replays it with every task and the work the run measured.
+func TestRecordAndReplayTree(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "uts.tree")
+	code, stdout, stderr := run(t, "run", "uts", "--tree", "T5", "--workers", "2", "--record-tree", tree, "--json")
+	var rep struct {
+		Stats    map[string]float64 `json:"stats"`
+		WorkSpan map[string]float64 `json:"workspan"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || rep.WorkSpan == nil {
+		t.Fatalf("record: exit %d: %s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = run(t, "sim", "--app", "replay:file="+tree, "--nodes", "2", "--json")
+	var r struct {
+		Tasks float64 `json:"tasks"`
+		Work  float64 `json:"work_ns"`
+		Span  float64 `json:"span_ns"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil {
+		t.Fatalf("replay: exit %d: %s%s", code, stdout, stderr)
+	}
+	if r.Tasks != rep.Stats["tasks_run"] {
+		t.Errorf("replayed %v tasks, the run ran %v", r.Tasks, rep.Stats["tasks_run"])
+	}
+	// The recorder counts the same strands as work_ns.
+	if d := r.Work/1e9 - rep.WorkSpan["work_seconds"]; d > 0.001 || d < -0.001 {
+		t.Errorf("replayed work %v s, the run's %v s", r.Work/1e9, rep.WorkSpan["work_seconds"])
+	}
+	if r.Span <= 0 || r.Span >= r.Work {
+		t.Errorf("replayed span %v of work %v", r.Span, r.Work)
+	}
+	if code, _, stderr := run(t, "run", "fib", "--record-tree", tree, "--nodes", "2"); code != 2 || !strings.Contains(stderr, "one node") {
+		t.Errorf("--record-tree with --nodes: exit %d, %s", code, stderr)
+	}
+}

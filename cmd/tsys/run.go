@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/tsys-go/tsys/policies"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/sim"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -38,6 +40,7 @@ type commonFlags struct {
 	pin        bool
 	workspan   bool
 	tlCap      int
+	recordTree string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -51,6 +54,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
+	fs.StringVar(&c.recordTree, "record-tree", "", "write the task tree (each task's parent and own work) to FILE, for tsys sim --app replay:file=FILE; implies --workspan, one node only")
 	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")
 	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON (Perfetto) of every node's workers, tasks, idle time, steals, lends and messages to FILE")
 	fs.IntVar(&c.tlCap, "timeline-cap", timelineEvents, "events each worker (and each node's message track) keeps on the --timeline; the rest are counted as dropped")
@@ -122,6 +126,15 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	}
 	if cfg.policy, err = policies.Parse(cfg.common.sched); err != nil {
 		return nil, usageError{err.Error()}
+	}
+	if cfg.common.recordTree != "" {
+		if cfg.clustered() {
+			return nil, usagef("--record-tree records one node's tree; it does not go with --nodes or --join")
+		}
+		if err := os.WriteFile(cfg.common.recordTree, nil, 0o644); err != nil {
+			return nil, usagef("--record-tree: %v", err)
+		}
+		cfg.common.workspan = true
 	}
 	if cfg.common.workspan {
 		switch {
@@ -209,6 +222,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		rt := tsys.New(opts...)
 		rep.Scheduler, rep.Inline = cfg.policy.Name(), rt.InlinePolicy().String()
+		var tree *sched.TreeRecorder
+		if cfg.common.recordTree != "" {
+			tree = sched.NewTreeRecorder()
+			rt.Pool().SetTreeRecorder(tree)
+		}
 		if cfg.common.timeline != "" {
 			rt.Pool().SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
@@ -218,6 +236,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		if cfg.common.workspan {
 			work, span := rt.WorkSpan()
 			rep.WorkSpan = report.NewWorkSpan(work, span, cfg.common.workers, rep.WallSeconds)
+		}
+		if err == nil && tree != nil {
+			err = writeTree(cfg.common.recordTree, cfg.app.Name, tree)
 		}
 		if err == nil && cfg.common.timeline != "" {
 			err = writeTimeline(cfg.common.timeline, "tsys "+cfg.app.Name, []report.TracePart{{Data: rt.Pool().TimelineData("")}}, stderr)
@@ -265,4 +286,16 @@ func writeTimeline(path, title string, parts []report.TracePart, stderr io.Write
 		fmt.Fprintf(stderr, "tsys: the timeline keeps the first %d events of each worker and node (--timeline-cap); %d more were dropped\n", cap, dropped)
 	}
 	return f.Close()
+}
+
+// writeTree writes a recorded task tree as sim.Tree's JSON.
+func writeTree(path, app string, r *sched.TreeRecorder) error {
+	b, err := json.Marshal(sim.Tree{App: app, Parent: r.Parent, WorkNs: r.WorkNs})
+	if err != nil {
+		return fmt.Errorf("--record-tree: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("--record-tree: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Tree is a task tree recorded from a real run (tsys run --record-tree):
+// task i's parent (-1 for the root, task 0) and the time its own frame
+// computed. Children are in the order they were spawned.
+type Tree struct {
+	App    string  `json:"app"`
+	Parent []int32 `json:"parent"`
+	WorkNs []int64 `json:"work_ns"`
+}
+
+// Replay is a recorded tree as a workload: each task costs the work its
+// frame did, all of it before its children are ready (the simulator's
+// tasks do not join; see doc.go).
+type Replay struct {
+	path  string
+	tree  Tree
+	first []int32 // children of task i: kids[first[i]:first[i+1]]
+	kids  []int32
+}
+
+// loadReplay reads and checks a recorded tree.
+func loadReplay(path string) (*Replay, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	w := &Replay{path: path}
+	t := &w.tree
+	if err := json.Unmarshal(b, t); err != nil {
+		return nil, fmt.Errorf("replay %s does not parse as a recorded tree: %w", path, err)
+	}
+	n := len(t.Parent)
+	if n == 0 || len(t.WorkNs) != n || t.Parent[0] != -1 {
+		return nil, fmt.Errorf("replay %s: want a root at 0 and as many work times as parents (%d and %d)", path, n, len(t.WorkNs))
+	}
+	counts := make([]int32, n+1)
+	for i := 1; i < n; i++ {
+		p := t.Parent[i]
+		if p < 0 || int(p) >= i || t.WorkNs[i] < 0 {
+			return nil, fmt.Errorf("replay %s: task %d has parent %d and work %d: a parent comes before its children", path, i, p, t.WorkNs[i])
+		}
+		counts[p+1]++
+	}
+	w.first = make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		w.first[i+1] = w.first[i] + counts[i+1]
+	}
+	w.kids = make([]int32, n-1)
+	next := append([]int32(nil), w.first[:n]...)
+	for i := 1; i < n; i++ {
+		p := t.Parent[i]
+		w.kids[next[p]] = int32(i)
+		next[p]++
+	}
+	return w, nil
+}
+
+func (w *Replay) Name() string {
+	return fmt.Sprintf("replay:file=%s (%s, %d tasks)", w.path, w.tree.App, len(w.tree.Parent))
+}
+func (w *Replay) Root() Task                 { return Task{lo: 0} }
+func (w *Replay) Cost(t *Task) time.Duration { return time.Duration(w.tree.WorkNs[t.lo]) }
+func (w *Replay) Children(t *Task, into []Task) []Task {
+	for _, k := range w.kids[w.first[t.lo]:w.first[t.lo+1]] {
+		into = append(into, Task{lo: int64(k)})
+	}
+	return into
+}
