@@ -16,6 +16,10 @@
 //     with none it parks and the node is hungry (the policy hears Hungry
 //     when its Advice says it listens). A parked worker wakes Model.Wake
 //     after work arrives for it.
+//   - The job's start as cluster.Node.BeginJob makes it: the root sends
+//     it to each node in turn, each send costing it Overhead, and starts
+//     the root task after the last; a node works from the moment it
+//     arrives, and answers requests with no task before.
 //   - Lending as sched.Pool.Lend does it: the oldest tasks of the longest
 //     deques. A lent task's whole subtree runs where it went; when its last
 //     task is done a result goes back, and the job ends when the root's

@@ -14,6 +14,7 @@ const (
 	evWake                     // a parked worker is awake and looks for work
 	evMessage                  // a message reached its node
 	evTick                     // a node's policy hears the time
+	evStart                    // the job's start reaches a node
 	evFail                     // a node dies
 	evDetect                   // the others notice
 )

@@ -126,3 +126,14 @@ func (m Model) speed(i int, t time.Duration) float64 {
 	}
 	return max(s, 1e-6)
 }
+
+// startAt is when node i starts on the job. The root sends the job's
+// start to every other node in turn, each send costing it Overhead, as
+// cluster.Node.BeginJob does, and starts the root task when it has sent
+// them all; node i starts when its message arrives.
+func (m Model) startAt(i int) time.Duration {
+	if i == 0 {
+		return time.Duration(m.Nodes-1) * m.Overhead
+	}
+	return time.Duration(i)*m.Overhead + m.delay(0, i, m.MessageBytes)
+}

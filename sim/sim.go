@@ -100,6 +100,9 @@ type node struct {
 	ws       []worker
 	injected []Task
 	dead     bool
+	// serving is set once the job's start reached the node (jobStart);
+	// before that it works on nothing and lends nothing.
+	serving bool
 	// debt is CPU the node owes to messages it sent and received
 	// (Model.Overhead each): the next task it starts takes that much
 	// longer.
@@ -200,24 +203,34 @@ func (s *sim) start() {
 			s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: fmt.Sprintf("z%d", m.zone(o.i)), Joined: true}))
 		}
 		n.advice = n.pol.Advice()
-		// Ticks are staggered, as separate machines' timers are.
-		s.post(&event{at: m.Tick * time.Duration(n.i+1) / time.Duration(m.Nodes), kind: evTick, node: n.i})
 	}
 	s.groups = append(s.groups, group{pending: 1, parent: -1})
 	if m.Fail > 0 {
 		s.post(&event{at: m.FailAt, kind: evFail, node: m.Fail})
 		s.post(&event{at: m.FailAt + m.Detect, kind: evDetect, node: m.Fail})
 	}
-	root := s.w.Root()
-	s.nodes[0].ws[0].dq = append(s.nodes[0].ws[0].dq, root)
 	for _, n := range s.nodes {
 		for w := range n.ws {
 			n.ws[w].parked = true
 			n.parked++
 		}
-		for w := range n.ws {
-			s.unpark(n, w, 0)
-		}
+		s.post(&event{at: m.startAt(n.i), kind: evStart, node: n.i})
+	}
+}
+
+// serve starts node n on the job: the root task on node 0, the workers
+// looking for work, the policy's ticks (staggered, as separate machines'
+// timers are).
+func (s *sim) serve(n *node) {
+	n.serving = true
+	if n.i == 0 {
+		n.ws[0].dq = append(n.ws[0].dq, s.w.Root())
+	}
+	for w := range n.ws {
+		s.unpark(n, w, 0)
+	}
+	if n.pol != nil {
+		s.post(&event{at: s.now + s.m.Tick*time.Duration(n.i+1)/time.Duration(s.m.Nodes), kind: evTick, node: n.i})
 	}
 }
 
@@ -236,6 +249,8 @@ func (s *sim) handle(e *event) {
 		return // a dead node does nothing, and hears nothing
 	}
 	switch e.kind {
+	case evStart:
+		s.serve(n)
 	case evFail:
 		s.fail(n)
 	case evDetect:
@@ -487,6 +502,10 @@ func (s *sim) send(n *node, to int, msg *message, payload int) {
 func (s *sim) deliver(n *node, msg *message) {
 	from := s.nodes[msg.from].id
 	n.debt += s.m.Overhead
+	if !n.serving {
+		s.notServing(n, msg)
+		return
+	}
 	switch msg.kind {
 	case msgRequest:
 		if n.pol == nil {
@@ -554,5 +573,20 @@ func (s *sim) detect(dead *node) {
 		lender.counts.Reruns++
 		lender.injected = append(lender.injected, t)
 		s.pushed(lender, 1)
+	}
+}
+
+// notServing answers a message that came before the job's start, as a
+// node does that is not in the job yet: a request gets no task, and a load
+// report is dropped. No policy gives tasks to a node it has not heard
+// from, and a node not in the job says nothing.
+func (s *sim) notServing(n *node, msg *message) {
+	switch msg.kind {
+	case msgRequest:
+		s.send(n, msg.from, &message{kind: msgReply}, 0)
+	case msgReply, msgResult:
+		if len(msg.tasks) > 0 || msg.kind == msgResult {
+			panic(fmt.Sprintf("sim: node %d got tasks or a result before the job reached it", n.i))
+		}
 	}
 }

@@ -211,3 +211,21 @@ func TestReplay(t *testing.T) {
 		t.Errorf("replay without a file: %v", err)
 	}
 }
+
+// TestJobStart: the root reaches the other nodes one at a time, as
+// BeginJob does, and starts the root task when it has reached them all;
+// nodes the job has not reached yet answer requests with no task, and the
+// job still runs every task once.
+func TestJobStart(t *testing.T) {
+	m := Defaults()
+	m.Nodes, m.Overhead = 8, time.Millisecond
+	if m.startAt(0) != 7*time.Millisecond || m.startAt(7) <= m.startAt(6) || m.startAt(1) <= m.Overhead {
+		t.Errorf("start times: root %v, node 1 %v, node 6 %v, node 7 %v", m.startAt(0), m.startAt(1), m.startAt(6), m.startAt(7))
+	}
+	for _, sched := range []string{"fishing", "balance", "ratebalance"} {
+		r := mustRun(t, sched, "ep:leaves=4096", 8, 1, func(m *Model) { m.Overhead = 200 * time.Microsecond })
+		if r.Tasks != 8191 || r.Makespan < m.startAt(0) {
+			t.Errorf("%s: %d tasks, makespan %v", sched, r.Tasks, r.Makespan)
+		}
+	}
+}
