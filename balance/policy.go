@@ -71,7 +71,7 @@ type Policy struct {
 	p    Params
 
 	reporter
-	peers map[sched.NodeID]*peer
+	peers peerSet[peer]
 	ready int // this node's ready count at the last tick
 	gives int64
 }
@@ -94,7 +94,7 @@ type Stats struct {
 // New makes the balancing policy of node self. Zero fields of p take their
 // defaults.
 func New(self sched.NodeID, p Params) *Policy {
-	s := &Policy{self: self, p: p.withDefaults(), peers: map[sched.NodeID]*peer{}}
+	s := &Policy{self: self, p: p.withDefaults(), peers: newPeerSet[peer]()}
 	s.settle(s.p.Period, 0)
 	return s
 }
@@ -117,10 +117,8 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 	if s.due(now) {
 		as = append(as, s.report(now, s.p.Period))
 	}
-	for id, pr := range s.peers {
-		as = s.maybeGive(as, id, pr)
-	}
-	s.settle(s.p.Period, len(s.peers))
+	s.peers.each(func(id sched.NodeID, pr *peer) { as = s.maybeGive(as, id, pr) })
+	s.settle(s.p.Period, s.peers.len())
 	return as
 }
 
@@ -128,21 +126,21 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 // (at most every Period/4), rather than at its next periodic report.
 func (s *Policy) Hungry(now time.Time) []sched.Action {
 	s.ready = 0
-	as := s.hungry(now, s.p.Period, len(s.peers))
-	s.settle(s.p.Period, len(s.peers))
+	as := s.hungry(now, s.p.Period, s.peers.len())
+	s.settle(s.p.Period, s.peers.len())
 	return as
 }
 
 // LoadReport implements sched.Policy: remember the peer's ready count, and
 // give it a task if it is below the limit and this node holds more.
 func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
-	pr, ok := s.peers[from]
-	if !ok {
+	pr := s.peers.get(from)
+	if pr == nil {
 		return nil
 	}
 	pr.ready, pr.served, pr.heard = l.Ready, false, true
 	as := s.maybeGive(nil, from, pr)
-	s.settle(s.p.Period, len(s.peers))
+	s.settle(s.p.Period, s.peers.len())
 	return as
 }
 
@@ -163,12 +161,10 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:
-		if _, ok := s.peers[ev.Node]; !ok {
-			s.peers[ev.Node] = &peer{}
-		}
+		s.peers.add(ev.Node, &peer{})
 	default:
-		delete(s.peers, ev.Node)
+		s.peers.remove(ev.Node)
 	}
-	s.settle(s.p.Period, len(s.peers))
+	s.settle(s.p.Period, s.peers.len())
 	return nil
 }

@@ -135,3 +135,35 @@ func TestParseParams(t *testing.T) {
 		}
 	}
 }
+
+// TestSameEventsSameActions: fed the same events, both balancing policies
+// give the same actions in the same order (sched.Policy's contract), with
+// peers joining in any order; a map's order would break this.
+func TestSameEventsSameActions(t *testing.T) {
+	names := []sched.NodeID{"n3", "n1", "n7", "n2", "n5", "n4", "n6"}
+	for _, mk := range []func() sched.Policy{
+		func() sched.Policy { return New("n0", Params{}) },
+		func() sched.Policy { return NewRate("n0", RateParams{}) },
+	} {
+		var first []sched.Action
+		for round := range 5 {
+			p := mk()
+			for i := range names {
+				p.Membership(t0, sched.MemberEvent{Node: names[(i+round)%len(names)], Joined: true})
+			}
+			var got []sched.Action
+			for _, id := range names {
+				got = append(got, p.LoadReport(t0, id, sched.Load{Ready: 0, Workers: 1})...)
+			}
+			got = append(got, p.Tick(t0.Add(time.Millisecond), sched.Load{Ready: 40, Workers: 1, Busy: 1, Rate: 1})...)
+			if round == 0 {
+				first = got
+				if len(first) < 3 {
+					t.Fatalf("%s: too few actions to compare: %v", p.Name(), first)
+				}
+			} else if !reflect.DeepEqual(got, first) {
+				t.Fatalf("%s: round %d gave %v, round 0 %v", p.Name(), round, got, first)
+			}
+		}
+	}
+}

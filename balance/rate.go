@@ -111,7 +111,7 @@ type RatePolicy struct {
 
 	reporter
 	me       rateNode
-	peers    map[sched.NodeID]*rateNode
+	peers    peerSet[rateNode]
 	moveCost time.Duration // learned cost of moving one task
 	period   time.Duration
 	stats    RateStats
@@ -140,7 +140,7 @@ type RateStats struct {
 
 // NewRate makes the rate-aware policy of node self.
 func NewRate(self sched.NodeID, p RateParams) *RatePolicy {
-	s := &RatePolicy{self: self, p: p.withDefaults(), peers: map[sched.NodeID]*rateNode{}}
+	s := &RatePolicy{self: self, p: p.withDefaults(), peers: newPeerSet[rateNode]()}
 	s.me.speed = 1
 	s.moveCost = s.p.MoveCost
 	s.period = s.p.MinPeriod
@@ -175,11 +175,11 @@ func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 			return nil
 		}
 		as := s.balance(now)
-		s.settle(s.period, len(s.peers))
+		s.settle(s.period, s.peers.len())
 		return as
 	}
 	as := append([]sched.Action{s.report(now, s.period)}, s.balance(now)...)
-	s.settle(s.period, len(s.peers))
+	s.settle(s.period, s.peers.len())
 	return as
 }
 
@@ -187,8 +187,8 @@ func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 // most every quarter period, so that the others can place work on it.
 func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
 	s.me.ready = 0
-	as := s.hungry(now, s.period, len(s.peers))
-	s.settle(s.period, len(s.peers))
+	as := s.hungry(now, s.period, s.peers.len())
+	s.settle(s.period, s.peers.len())
 	return as
 }
 
@@ -196,8 +196,8 @@ func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
 // of a move from the first report after tasks were given to it, and
 // balance at once when the peer has run dry.
 func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
-	pr, ok := s.peers[from]
-	if !ok {
+	pr := s.peers.get(from)
+	if pr == nil {
 		return nil
 	}
 	if pr.sent > 0 {
@@ -217,19 +217,16 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 		// this node's next period.
 		as = s.balance(now)
 	}
-	s.settle(s.period, len(s.peers))
+	s.settle(s.period, s.peers.len())
 	return as
 }
 
 // dryPeer reports whether a peer said it had no ready task, and nothing
 // was given to it since.
 func (s *RatePolicy) dryPeer() bool {
-	for _, pr := range s.peers {
-		if pr.heard && pr.ready == 0 {
-			return true
-		}
-	}
-	return false
+	dry := false
+	s.peers.each(func(_ sched.NodeID, pr *rateNode) { dry = dry || (pr.heard && pr.ready == 0) })
+	return dry
 }
 
 // observe folds a load into what is known of n: the ready count as it is,
@@ -258,13 +255,13 @@ func (s *RatePolicy) observe(n *rateNode, l sched.Load) {
 func (s *RatePolicy) balance(now time.Time) []sched.Action {
 	ready, capacity := float64(s.me.ready), s.capacity(&s.me)
 	taskTime := s.me.taskTime
-	for _, pr := range s.peers {
+	s.peers.each(func(_ sched.NodeID, pr *rateNode) {
 		if pr.heard {
 			ready += float64(pr.ready)
 			capacity += s.capacity(pr)
 			taskTime = max(taskTime, pr.taskTime)
 		}
-	}
+	})
 	if ready == 0 || capacity == 0 || s.me.ready < 1 {
 		return nil
 	}
@@ -281,7 +278,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 		deficit float64
 	}
 	var wants []want
-	for id, pr := range s.peers {
+	s.peers.each(func(id sched.NodeID, pr *rateNode) {
 		// A share of under one task still earns a dry node one: across
 		// three or more nodes a handful of ready tasks gives every share
 		// less than one, and nothing would move to nodes with nothing.
@@ -289,7 +286,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 		if pr.heard && (d >= 1 || (pr.ready == 0 && d > 0)) {
 			wants = append(wants, want{id, d})
 		}
-	}
+	})
 	slices.SortFunc(wants, func(a, b want) int {
 		if a.deficit != b.deficit {
 			return -int(math.Copysign(1, a.deficit-b.deficit))
@@ -302,7 +299,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 			break
 		}
 		n := min(excess, max(1, int(math.Round(w.deficit))))
-		pr := s.peers[w.id]
+		pr := s.peers.get(w.id)
 		// Cost-benefit: moving n tasks saves this node the time they
 		// would have taken here beyond the balanced finish; it costs n
 		// moves. A task's worth is the mean frame time, which in a tree
@@ -337,12 +334,10 @@ func (s *RatePolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Actio
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:
-		if _, ok := s.peers[ev.Node]; !ok {
-			s.peers[ev.Node] = &rateNode{speed: 1, workers: 1}
-		}
+		s.peers.add(ev.Node, &rateNode{speed: 1, workers: 1})
 	default:
-		delete(s.peers, ev.Node)
+		s.peers.remove(ev.Node)
 	}
-	s.settle(s.period, len(s.peers))
+	s.settle(s.period, s.peers.len())
 	return nil
 }
