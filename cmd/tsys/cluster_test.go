@@ -661,7 +661,7 @@ func TestSimValidate(t *testing.T) {
 			t.Errorf("row %q: measured %v, predicted %v", line, measured, predicted)
 		}
 	}
-	if rows != 3*2*2 {
-		t.Errorf("%d rows, want 12 (3 jobs x 2 node counts x 2 schedulers):\n%s", rows, out)
+	if rows != 3*(1+2*2) {
+		t.Errorf("%d rows, want 15 (3 jobs x (1x2, and 2 node counts x 2 schedulers)):\n%s", rows, out)
 	}
 }

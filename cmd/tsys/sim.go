@@ -45,7 +45,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
-	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 2 and 4 local nodes (minutes)")
+	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}

@@ -70,7 +70,7 @@ func simValidate(reps int, stdout, stderr io.Writer) error {
 	nodeCounts := []int{2, 4}
 	scheds := []string{"fishing:random", "balance"}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "job\tscheduler\tnodes\tnode speed\tlatency\tmeasured s\tmin-max s\tpredicted s\terror\t")
+	fmt.Fprintln(tw, "job\tscheduler\tconfig\tworker speed\tlatency\tmeasured s\tmin-max s\tpredicted s\terror\t")
 	for _, job := range validationJobs {
 		name := strings.Join(job.args, " ")
 		t1, err := medianRun(exe, append(slices.Clone(job.args), "--workers", "1"), reps)
@@ -82,6 +82,23 @@ func simValidate(reps int, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stderr, "%s: T_1 %.3f s\n", name, t1.median.Seconds())
+		// One node of two workers: local stealing only, each worker as
+		// fast as a process of its own beside another.
+		speed2, err := colocatedSpeed(exe, job.args, 2, reps, t1.median)
+		if err != nil {
+			return err
+		}
+		real, err := medianRun(exe, append(slices.Clone(job.args), "--workers", "2"), reps)
+		if err != nil {
+			return err
+		}
+		m := sim.Defaults()
+		m.Nodes, m.Workers, m.Speed = 1, 2, []float64{speed2}
+		r, err := sim.Run(sim.Config{Model: m, Workload: w, Seed: 1})
+		if err != nil {
+			return fmt.Errorf("simulating %s on 1x2: %w", name, err)
+		}
+		printCheck(tw, name, "local", "1x2", speed2, 0, real, r)
 		for _, n := range nodeCounts {
 			speed, err := colocatedSpeed(exe, job.args, n, reps, t1.median)
 			if err != nil {
@@ -110,13 +127,19 @@ func simValidate(reps int, stdout, stderr io.Writer) error {
 				if err != nil {
 					return fmt.Errorf("simulating %s on %d nodes: %w", name, n, err)
 				}
-				errPct := 100 * (r.Makespan.Seconds() - real.median.Seconds()) / real.median.Seconds()
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%v\t%.3f\t%.3f-%.3f\t%.3f\t%+.0f%%\t\n", name, sc, n, speed, m.Latency.Round(time.Microsecond),
-					real.median.Seconds(), real.min.Seconds(), real.max.Seconds(), r.Makespan.Seconds(), errPct)
+				printCheck(tw, name, sc, fmt.Sprintf("%dx1", n), speed, m.Latency, real, r)
 			}
 		}
 	}
 	return tw.Flush()
+}
+
+// printCheck writes one row of the validation: the measured times beside
+// the predicted one.
+func printCheck(w io.Writer, job, sched, config string, speed float64, latency time.Duration, real runStats, r *sim.Result) {
+	errPct := 100 * (r.Makespan.Seconds() - real.median.Seconds()) / real.median.Seconds()
+	fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%v\t%.3f\t%.3f-%.3f\t%.3f\t%+.0f%%\t\n", job, sched, config, speed, latency.Round(time.Microsecond),
+		real.median.Seconds(), real.min.Seconds(), real.max.Seconds(), r.Makespan.Seconds(), errPct)
 }
 
 // runStats are a cell's times, and the mean round trip of its requests
