@@ -55,7 +55,7 @@
 //     would take here: tasks x Load.TaskTime / speed, or, when the
 //     receiver has run dry, at least the period it would sit idle: the mean
 //     task time understates the oldest ready tasks of a tree, which are
-//     whole subtrees, and moves to dry nodes were cancelled on UTS T1).
+//     whole subtrees; bench/README.md's decision log has the UTS T1 runs).
 //   - The cost of moving a task is learned from past moves: the time from
 //     a move to the receiver's next report, less half a period, per task,
 //     averaged with what was known (MoveCost = 1 ms until then).

@@ -8,8 +8,7 @@ import (
 
 // peerSet is what a policy knows of its peers, visited in the order of
 // their names: a policy must give the same actions for the same events
-// (sched.Policy), and a Go map's order changes from run to run, which made
-// the simulator's runs of balance differ.
+// (sched.Policy), and a Go map's order changes from run to run.
 type peerSet[P any] struct {
 	byID  map[sched.NodeID]*P
 	order []sched.NodeID // sorted

@@ -189,7 +189,7 @@ func TestDequeHoldsAcrossTheSlotWrap(t *testing.T) {
 }
 
 // TestHeaderSize: a Header stays 32 bytes, so that small frames stay in a
-// small size (BenchmarkSpawnGet: 8 bytes more cost about 11 ns a spawn).
+// small size (BenchmarkSpawnGet; bench/README.md, "What profiling costs").
 func TestHeaderSize(t *testing.T) {
 	if n := unsafe.Sizeof(Header{}); n != 32 {
 		t.Errorf("a Header takes %d bytes, want 32", n)

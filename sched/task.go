@@ -62,8 +62,9 @@ type Header struct {
 	// seconds: when it became ready, set before the push publishes it,
 	// then when it finished, set before complete publishes that. Only
 	// while a pool measures work and span. A float32 fits beside index in
-	// the Header's 32 bytes (BenchmarkSpawnGet: 8 bytes more cost ~11 ns a
-	// spawn); its 24-bit mantissa keeps the clock to 1e-7 of its value.
+	// the Header's 32 bytes, where 8 bytes more slow every spawn
+	// (BenchmarkSpawnGet, bench/README.md "What profiling costs"); its
+	// 24-bit mantissa keeps the clock to 1e-7 of its value.
 	span float32
 }
 
