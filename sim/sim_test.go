@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/tsys-go/tsys/internal/hog"
 	"os"
 	"reflect"
 	"strings"
@@ -231,5 +232,22 @@ func TestJobStart(t *testing.T) {
 		if r.Tasks != 8191 || r.Makespan < m.startAt(0) {
 			t.Errorf("%s: %d tasks, makespan %v", sched, r.Tasks, r.Makespan)
 		}
+	}
+}
+
+// TestHogSlowsItsNode: a constant hog takes its share of the node's core
+// for the whole run, an on/off one only in its on phases.
+func TestHogSlowsItsNode(t *testing.T) {
+	none := mustRun(t, "fishing", "ep:leaves=2048", 2, 1, nil)
+	constant := mustRun(t, "fishing", "ep:leaves=2048", 2, 1, func(m *Model) { m.Hogs = map[int]hog.Spec{1: {Fraction: 0.5}} })
+	onOff := mustRun(t, "fishing", "ep:leaves=2048", 2, 1, func(m *Model) {
+		m.Hogs = map[int]hog.Spec{1: {Fraction: 0.5, On: 10 * time.Millisecond, Off: 10 * time.Millisecond}}
+	})
+	if !(constant.PerNode[1].Tasks < onOff.PerNode[1].Tasks && onOff.PerNode[1].Tasks < none.PerNode[1].Tasks) {
+		t.Errorf("node 1's tasks: no hog %d, on/off %d, constant %d; want them falling in that order",
+			none.PerNode[1].Tasks, onOff.PerNode[1].Tasks, constant.PerNode[1].Tasks)
+	}
+	if !(none.Makespan < onOff.Makespan && onOff.Makespan < constant.Makespan) {
+		t.Errorf("makespans: no hog %v, on/off %v, constant %v", none.Makespan, onOff.Makespan, constant.Makespan)
 	}
 }
