@@ -257,7 +257,7 @@ func TestHogSlowsItsNode(t *testing.T) {
 func TestBandwidthDelaysBigTasks(t *testing.T) {
 	fast := mustRun(t, "fishing", "ep:leaves=1024", 4, 1, func(m *Model) { m.TaskBytes = 1 << 20 })
 	slow := mustRun(t, "fishing", "ep:leaves=1024", 4, 1, func(m *Model) { m.TaskBytes, m.Bandwidth = 1<<20, 1e8 })
-	if slow.Makespan <= fast.Makespan || slow.Bytes < fast.TasksMoved<<20 {
+	if slow.Makespan <= fast.Makespan || slow.Bytes < slow.TasksMoved<<20 {
 		t.Errorf("1 MB tasks at 1 GB/s: %v; at 100 MB/s: %v (bytes %d)", fast.Makespan, slow.Makespan, slow.Bytes)
 	}
 }
