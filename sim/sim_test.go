@@ -261,3 +261,28 @@ func TestBandwidthDelaysBigTasks(t *testing.T) {
 		t.Errorf("1 MB tasks at 1 GB/s: %v; at 100 MB/s: %v (bytes %d)", fast.Makespan, slow.Makespan, slow.Bytes)
 	}
 }
+
+// TestModelFile: a model file sets the fields it names, keeps the rest,
+// and one that does not parse, or names a field the model has not, says so.
+func TestModelFile(t *testing.T) {
+	dir := t.TempDir()
+	good := dir + "/model.json"
+	os.WriteFile(good, []byte(`{"nodes": 16, "latency": "1ms", "speed": [1, 0.5], "hogs": {"1": "0.5:2s/2s"}}`), 0o644)
+	m, err := ReadModel(good, Defaults())
+	if err != nil || m.Nodes != 16 || m.Latency != time.Millisecond || len(m.Speed) != 2 || m.Hogs[1].On != 2*time.Second || m.Tick != Defaults().Tick {
+		t.Errorf("read %+v, %v", m, err)
+	}
+	for body, want := range map[string]string{
+		`{"nodes": `:              "does not parse",
+		`{"latency": "soon"}`:     "latency",
+		`{"colour": "blue"}`:      "colour",
+		`{"hogs": {"x": "0.5"}}`:  "node index",
+		`{"hogs": {"1": "lots"}}`: "hogs",
+	} {
+		bad := dir + "/bad.json"
+		os.WriteFile(bad, []byte(body), 0o644)
+		if _, err := ReadModel(bad, Defaults()); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+}

@@ -280,6 +280,7 @@ func TestSim(t *testing.T) {
 		{[]string{"--app", "ep:leaves=-3"}, "leaves"},
 		{[]string{"--fail", "0@1ms"}, "node 0 holds the root"},
 		{[]string{"--fail", "soon"}, "NODE@TIME"},
+		{[]string{"--model", "/nonexistent/model.json"}, "--model"},
 	} {
 		code, _, stderr := run(t, append([]string{"sim", "--nodes", "4"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -45,6 +45,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
+	modelPath := fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
 	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
 	if err := fs.Parse(args); err != nil {
@@ -59,6 +60,18 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return simValidate(*reps, stdout, stderr)
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *modelPath != "" {
+		base, err := sim.ReadModel(*modelPath, sim.Defaults())
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		m = overrideModel(base, m, set)
+		if !set["nodes"] {
+			*nodes = strconv.Itoa(base.Nodes)
+		}
+	}
 	counts, err := intList("--nodes", *nodes)
 	if err != nil {
 		return err
@@ -67,11 +80,15 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if m.Speed, err = floatList("--speed", *speed); err != nil {
-		return err
+	if *speed != "" {
+		if m.Speed, err = floatList("--speed", *speed); err != nil {
+			return err
+		}
 	}
-	if m.Hogs, err = simHogs(*hogs); err != nil {
-		return err
+	if *hogs != "" {
+		if m.Hogs, err = simHogs(*hogs); err != nil {
+			return err
+		}
 	}
 	if *fail != "" {
 		idx, at, ok := strings.Cut(*fail, "@")
@@ -145,6 +162,38 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 }
 
 func round(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
+
+// overrideModel is base, a model file's, with the fields whose flags were
+// given taken from flags.
+func overrideModel(base, flags sim.Model, set map[string]bool) sim.Model {
+	for name := range set {
+		switch name {
+		case "workers":
+			base.Workers = flags.Workers
+		case "zones":
+			base.Zones = flags.Zones
+		case "latency":
+			base.Latency = flags.Latency
+		case "cross-latency":
+			base.CrossLatency = flags.CrossLatency
+		case "bandwidth":
+			base.Bandwidth = flags.Bandwidth
+		case "overhead":
+			base.Overhead = flags.Overhead
+		case "task-bytes":
+			base.TaskBytes = flags.TaskBytes
+		case "result-bytes":
+			base.ResultBytes = flags.ResultBytes
+		case "tick":
+			base.Tick = flags.Tick
+		case "wake":
+			base.Wake = flags.Wake
+		case "detect":
+			base.Detect = flags.Detect
+		}
+	}
+	return base
+}
 
 func floatList(flagName, s string) ([]float64, error) {
 	if s == "" {
