@@ -24,8 +24,17 @@ import (
 func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	m := sim.Defaults()
-	nodes := fs.String("nodes", "64", "node counts, comma-separated: several make a sweep")
+	// A model file, read first, gives the flags their defaults: a flag
+	// given overrides it.
+	m, nodesDefault := sim.Defaults(), "64"
+	if path := flagValue(args, "model"); path != "" {
+		var err error
+		if m, err = sim.ReadModel(path, m); err != nil {
+			return usageError{err.Error()}
+		}
+		nodesDefault = strconv.Itoa(m.Nodes)
+	}
+	nodes := fs.String("nodes", nodesDefault, "node counts, comma-separated: several make a sweep")
 	fs.IntVar(&m.Workers, "workers", m.Workers, "workers per node")
 	scheds := fs.String("sched", "fishing", "schedulers, separated by ';' (as tsys run --sched)")
 	app := fs.String("app", "ep", "workload: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D], uts[:tree=T,node=D], flat[:iters=N,cost=D,spread=F,seed=S]")
@@ -45,7 +54,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
-	modelPath := fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
+	fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
 	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
 	if err := fs.Parse(args); err != nil {
@@ -59,18 +68,6 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 			return usagef("--reps %d: want at least 1", *reps)
 		}
 		return simValidate(*reps, stdout, stderr)
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *modelPath != "" {
-		base, err := sim.ReadModel(*modelPath, sim.Defaults())
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		m = overrideModel(base, m, set)
-		if !set["nodes"] {
-			*nodes = strconv.Itoa(base.Nodes)
-		}
 	}
 	counts, err := intList("--nodes", *nodes)
 	if err != nil {
@@ -163,38 +160,6 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 
 func round(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
 
-// overrideModel is base, a model file's, with the fields whose flags were
-// given taken from flags.
-func overrideModel(base, flags sim.Model, set map[string]bool) sim.Model {
-	for name := range set {
-		switch name {
-		case "workers":
-			base.Workers = flags.Workers
-		case "zones":
-			base.Zones = flags.Zones
-		case "latency":
-			base.Latency = flags.Latency
-		case "cross-latency":
-			base.CrossLatency = flags.CrossLatency
-		case "bandwidth":
-			base.Bandwidth = flags.Bandwidth
-		case "overhead":
-			base.Overhead = flags.Overhead
-		case "task-bytes":
-			base.TaskBytes = flags.TaskBytes
-		case "result-bytes":
-			base.ResultBytes = flags.ResultBytes
-		case "tick":
-			base.Tick = flags.Tick
-		case "wake":
-			base.Wake = flags.Wake
-		case "detect":
-			base.Detect = flags.Detect
-		}
-	}
-	return base
-}
-
 func floatList(flagName, s string) ([]float64, error) {
 	if s == "" {
 		return nil, nil
@@ -273,4 +238,20 @@ func writeSimFolder(dir string, results []*sim.Result) error {
 		msgs.Lines[i].Points = append(msgs.Lines[i].Points, struct{ X, Y float64 }{x, float64(r.Messages)})
 	}
 	return bench.SavePanels(filepath.Join(dir, "sim.png"), []bench.LinePanel{eff, msgs}, 2)
+}
+
+// flagValue finds --NAME VALUE or --NAME=VALUE in args before the flags
+// are parsed (a model file sets the other flags' defaults); "" if absent.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		for _, p := range []string{"-" + name, "--" + name} {
+			switch {
+			case a == p && i+1 < len(args):
+				return args[i+1]
+			case strings.HasPrefix(a, p+"="):
+				return strings.TrimPrefix(a, p+"=")
+			}
+		}
+	}
+	return ""
 }
