@@ -1,11 +1,9 @@
 package balance
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/tsys-go/tsys/internal/opts"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -38,30 +36,15 @@ func (p Params) withDefaults() Params {
 // ParseParams reads the options of --sched balance:OPTIONS, a comma-
 // separated list of limit=N and period=D (a Go duration).
 func ParseParams(s string) (Params, error) {
-	var p Params
-	if s == "" {
-		return p.withDefaults(), nil
+	r, err := opts.Parse("balance", s)
+	if err != nil {
+		return Params{}, err
 	}
-	for _, item := range strings.Split(s, ",") {
-		key, val, _ := strings.Cut(item, "=")
-		switch key {
-		case "limit":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
-				return p, fmt.Errorf("balance option limit=%q: want a whole number of at least 1", val)
-			}
-			p.Limit = n
-		case "period":
-			d, err := time.ParseDuration(val)
-			if err != nil || d <= 0 {
-				return p, fmt.Errorf("balance option period=%q: want a positive duration such as 5ms", val)
-			}
-			p.Period = d
-		default:
-			return p, fmt.Errorf("unknown balance option %q: want limit=N or period=D", item)
-		}
+	p := Params{
+		Limit:  int(r.Int("limit", 0)),
+		Period: r.Duration("period", 0, "want a positive duration such as 5ms"),
 	}
-	return p.withDefaults(), nil
+	return p.withDefaults(), r.Err("limit=N or period=D")
 }
 
 // Policy is the balancing scheduler of one node. It implements

@@ -1,13 +1,12 @@
 package balance
 
 import (
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tsys-go/tsys/internal/opts"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -68,34 +67,17 @@ func (p RateParams) withDefaults() RateParams {
 // comma-separated list of threshold=F, period=D (the shortest period) and
 // movecost=D.
 func ParseRateParams(s string) (RateParams, error) {
-	var p RateParams
-	for _, item := range strings.Split(s, ",") {
-		if item == "" {
-			continue
-		}
-		key, val, _ := strings.Cut(item, "=")
-		switch key {
-		case "threshold":
-			f, err := strconv.ParseFloat(val, 64)
-			if err != nil || f <= 0 {
-				return p, fmt.Errorf("ratebalance option threshold=%q: want a positive fraction such as 0.1", val)
-			}
-			p.Threshold = f
-		case "period", "movecost":
-			d, err := time.ParseDuration(val)
-			if err != nil || d <= 0 {
-				return p, fmt.Errorf("ratebalance option %s=%q: want a positive duration such as 20ms", key, val)
-			}
-			if key == "period" {
-				p.MinPeriod = d
-			} else {
-				p.MoveCost = d
-			}
-		default:
-			return p, fmt.Errorf("unknown ratebalance option %q: want threshold=F, period=D or movecost=D", item)
-		}
+	r, err := opts.Parse("ratebalance", s)
+	if err != nil {
+		return RateParams{}, err
 	}
-	return p.withDefaults(), nil
+	const hint = "want a positive duration such as 20ms"
+	p := RateParams{
+		Threshold: r.Float("threshold", 0, true, "want a positive fraction such as 0.1"),
+		MinPeriod: r.Duration("period", 0, hint),
+		MoveCost:  r.Duration("movecost", 0, hint),
+	}
+	return p.withDefaults(), r.Err("threshold=F, period=D or movecost=D")
 }
 
 // RatePolicy is rate-aware balancing after Siegell and Steenkiste: every

@@ -2,12 +2,12 @@ package sim
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tsys-go/tsys/apps/rt"
 	"github.com/tsys-go/tsys/apps/uts"
+	"github.com/tsys-go/tsys/internal/opts"
 	"github.com/tsys-go/tsys/internal/xorshift"
 )
 
@@ -42,48 +42,40 @@ type Workload interface {
 // flat[:iters=N,cost=D,spread=F,seed=S], replay:file=F (a tree tsys run
 // --record-tree wrote).
 func ParseWorkload(s string) (Workload, error) {
-	name, opts, _ := strings.Cut(s, ":")
-	kv := map[string]string{}
-	for _, item := range strings.Split(opts, ",") {
-		if item == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(item, "=")
-		if !ok {
-			return nil, fmt.Errorf("--app %s: option %q: want KEY=VALUE", s, item)
-		}
-		kv[k] = v
+	name, list, _ := strings.Cut(s, ":")
+	o, err := opts.Parse("", list)
+	if err != nil {
+		return nil, fmt.Errorf("--app %s: %w", s, err)
 	}
-	o := options{app: s, kv: kv}
 	var w Workload
 	switch name {
 	case "ep":
-		w = &EP{Leaves: o.int("leaves", 1<<20), Leaf: o.dur("leaf", 100*time.Microsecond)}
+		w = &EP{Leaves: o.Int("leaves", 1<<20), Leaf: o.Duration("leaf", 100*time.Microsecond, durationHint)}
 	case "fib":
-		w = &Fib{N: int(o.int("n", 25)), Leaf: o.dur("leaf", 50*time.Nanosecond)}
+		w = &Fib{N: int(o.Int("n", 25)), Leaf: o.Duration("leaf", 50*time.Nanosecond, durationHint)}
 	case "uts":
-		tree, err := uts.Named(o.str("tree", "T1"))
+		tree, err := uts.Named(o.String("tree", "T1"))
 		if err != nil {
-			o.fail("tree", err.Error())
+			o.Fail("tree", err.Error())
 			break
 		}
-		w = &UTS{Tree: tree, PerNode: o.dur("node", 90*time.Nanosecond)}
+		w = &UTS{Tree: tree, PerNode: o.Duration("node", 90*time.Nanosecond, durationHint)}
 	case "rt":
 		job := rt.DefaultJob()
-		id, err := rt.SceneID(o.str("scene", "balls"))
+		id, err := rt.SceneID(o.String("scene", "balls"))
 		if err != nil {
-			o.fail("scene", err.Error())
+			o.Fail("scene", err.Error())
 			break
 		}
 		job.Scene = id
-		job.Width, job.Height = int32(o.int("w", int64(job.Width))), int32(o.int("h", int64(job.Height)))
+		job.Width, job.Height = int32(o.Int("w", int64(job.Width))), int32(o.Int("h", int64(job.Height)))
 		if _, _, def, ok := rt.LevelRange(id); ok {
-			job.Level = int32(o.int("level", int64(def)))
+			job.Level = int32(o.Int("level", int64(def)))
 		}
-		leaf := int(o.int("leaf", 1024))
-		costmap := o.str("costmap", "")
-		serial := o.dur("serial", 0)
-		if o.err != nil {
+		leaf := int(o.Int("leaf", 1024))
+		costmap := o.String("costmap", "")
+		serial := o.Duration("serial", 0, durationHint)
+		if o.Failed() {
 			break
 		}
 		r, err := newRT(job, leaf, costmap)
@@ -95,9 +87,9 @@ func ParseWorkload(s string) (Workload, error) {
 		}
 		w = r
 	case "replay":
-		path := o.str("file", "")
+		path := o.String("file", "")
 		if path == "" {
-			o.fail("file", "want the file tsys run --record-tree wrote")
+			o.Fail("file", "want the file tsys run --record-tree wrote")
 			break
 		}
 		r, err := loadReplay(path)
@@ -106,97 +98,18 @@ func ParseWorkload(s string) (Workload, error) {
 		}
 		w = r
 	case "flat":
-		w = &Flat{Iters: o.int("iters", 1<<12), Mean: o.dur("cost", 200*time.Microsecond), Spread: o.float("spread", 1), Seed: uint64(o.int("seed", 1))}
+		w = &Flat{Iters: o.Int("iters", 1<<12), Mean: o.Duration("cost", 200*time.Microsecond, durationHint), Spread: o.Float("spread", 1, false, "want a number of at least 0"), Seed: uint64(o.Int("seed", 1))}
 	default:
 		return nil, fmt.Errorf("--app %q: unknown workload; want ep, fib, uts, rt, flat or replay, with options after a colon (ep:leaves=1048576,leaf=100us)", s)
 	}
-	if err := o.check(); err != nil {
-		return nil, err
+	if err := o.Err("the options of " + name + " (tsys sim -h)"); err != nil {
+		return nil, fmt.Errorf("--app %s: %w", s, err)
 	}
 	return w, nil
 }
 
-// options reads a workload's KEY=VALUE options, keeping the first error.
-type options struct {
-	app  string
-	kv   map[string]string
-	used map[string]bool
-	err  error
-}
-
-func (o *options) fail(key, why string) {
-	if o.err == nil {
-		o.err = fmt.Errorf("--app %s: %s=%q: %s", o.app, key, o.kv[key], why)
-	}
-}
-
-func (o *options) take(key string) (string, bool) {
-	if o.used == nil {
-		o.used = map[string]bool{}
-	}
-	o.used[key] = true
-	v, ok := o.kv[key]
-	return v, ok
-}
-
-func (o *options) str(key, def string) string {
-	if v, ok := o.take(key); ok {
-		return v
-	}
-	return def
-}
-
-func (o *options) int(key string, def int64) int64 {
-	v, ok := o.take(key)
-	if !ok {
-		return def
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 1 {
-		o.fail(key, "want a whole number of at least 1")
-		return def
-	}
-	return n
-}
-
-func (o *options) float(key string, def float64) float64 {
-	v, ok := o.take(key)
-	if !ok {
-		return def
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 {
-		o.fail(key, "want a number of at least 0")
-		return def
-	}
-	return f
-}
-
-func (o *options) dur(key string, def time.Duration) time.Duration {
-	v, ok := o.take(key)
-	if !ok {
-		return def
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		o.fail(key, "want a positive duration such as 100us")
-		return def
-	}
-	return d
-}
-
-// check reports the first bad option, or an option the workload has not.
-func (o *options) check() error {
-	if o.err != nil {
-		return o.err
-	}
-	for k := range o.kv {
-		if !o.used[k] {
-			return fmt.Errorf("--app %s: unknown option %q", o.app, k)
-		}
-	}
-	return nil
-}
+// durationHint says what a workload's duration options want.
+const durationHint = "want a positive duration such as 100us"
 
 // EP is NAS EP's shape: a balanced binary split of Leaves equal batches,
 // each Leaf long; inner tasks only split.
