@@ -76,7 +76,12 @@ func (n *Node) send(node sched.NodeID, fallback string, m message) error {
 // transmit sends m to addr, waiting until it is written when sync is set,
 // and notes it on the node's timeline. Every message leaves through here.
 func (n *Node) transmit(addr string, m message, sync bool) error {
-	tm := encodeMessage(m)
+	return n.transmitEncoded(addr, m, encodeMessage(m), sync)
+}
+
+// transmitEncoded is transmit of m already encoded as tm: a message to
+// every peer is encoded once.
+func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sync bool) error {
 	n.noteSent(addr, m, len(tm.Body))
 	if sync {
 		return n.tr.SendSync(addr, tm)
@@ -174,9 +179,10 @@ func (n *Node) reportLoad() {
 	now := n.pool.Load()
 	l.Ready, l.Idle = now.Ready, now.Idle
 	m := &loadReport{Job: job, Load: l}
-	size := int64(len(encodeMessage(m).Body) + 2)
+	tm := encodeMessage(m)
+	size := int64(len(tm.Body) + 2)
 	for id, addr := range n.peerList() {
-		if err := n.transmit(addr, m, false); err != nil {
+		if err := n.transmitEncoded(addr, m, tm, false); err != nil {
 			n.log.Debug("load report not sent", "peer", id, "err", err)
 			continue
 		}

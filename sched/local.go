@@ -21,11 +21,14 @@ func (p *Pool) stealLocal(w *Worker) *Header {
 		w.stealAttempts.Add(1)
 	}
 	h, _ := p.workers[v].dq.Steal()
-	if h != nil && counting {
+	if h == nil {
+		return nil
+	}
+	if counting {
 		w.localSteals.Add(1)
 		p.workers[v].stolenFrom.Add(1)
 	}
-	if tl := p.timeline.Load(); h != nil && tl != nil {
+	if tl := p.timeline.Load(); tl != nil {
 		tl.recordSteal(w, v)
 	}
 	return h
