@@ -264,7 +264,7 @@ func (x *Executor) endFrame(h *Header) {
 	x.open = x.open[:len(x.open)-1]
 	now := time.Now()
 	if tl := x.pool.timeline.Load(); tl != nil {
-		tl.record(x.w, f.kind, f.since)
+		tl.record(x.w, f.kind, f.since, now)
 	}
 	if x.Fast.Measure {
 		x.endStrand(h, f, now)
@@ -277,13 +277,17 @@ func (x *Executor) endFrame(h *Header) {
 // and the frames will go on, later, on whichever worker it gets back. So a
 // worker's timeline shows what really ran on it, and waiting is not work.
 func (x *Executor) suspendFrames(w *Worker) {
+	if !x.tracking {
+		return
+	}
+	now := time.Now()
 	if tl := x.pool.timeline.Load(); tl != nil {
 		for _, f := range x.open {
-			tl.record(w, f.kind, f.since)
+			tl.record(w, f.kind, f.since, now)
 		}
 	}
 	if x.Fast.Measure {
-		x.pauseStrand(time.Now())
+		x.pauseStrand(now)
 	}
 }
 

@@ -70,9 +70,9 @@ func (tl *Timeline) add(w *Worker, e timelineEvent) {
 	w.events = append(w.events, e)
 }
 
-// record adds one finished frame to w's events.
-func (tl *Timeline) record(w *Worker, k *Kind, begin time.Time) {
-	tl.add(w, timelineEvent{what: eventFrame, kind: k, begin: begin.Sub(tl.start), end: time.Since(tl.start)})
+// record adds a stretch of a frame, from begin to end, to w's events.
+func (tl *Timeline) record(w *Worker, k *Kind, begin, end time.Time) {
+	tl.add(w, timelineEvent{what: eventFrame, kind: k, begin: begin.Sub(tl.start), end: end.Sub(tl.start)})
 }
 
 // recordIdle adds an idle stretch of w.

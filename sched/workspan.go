@@ -18,9 +18,10 @@ import "time"
 // would run them. Time a frame spends waiting, or running other frames
 // inside a wait, is not its own.
 //
-// Measuring costs two clock reads per task frame and per wait that
-// finds its task done, on top of what the timeline costs; it is off
-// unless Pool.SetWorkSpan turns it on (tsys run --workspan).
+// Measuring reads the clock at each start and end of a task frame (the
+// same reads a timeline takes, shared when both are on) and once more
+// around a wait that blocks; it is off unless Pool.SetWorkSpan turns it on
+// (tsys run --workspan).
 
 // SetWorkSpan turns the measuring of work and span on or off for the
 // pool's next runs. Not during a run.
