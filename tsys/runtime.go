@@ -41,7 +41,7 @@ func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
 // MeasureWorkSpan makes every run measure its work and span (see
 // Runtime.WorkSpan). It turns inlining off, so that every spawn is a task
 // and the graph measured is the program's, not what one run's load chose
-// to inline; and each task frame and Get costs two clock reads more.
+// to inline; and each task frame costs two clock reads more.
 func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
 
 // New makes a runtime.
