@@ -20,6 +20,18 @@
 //     it to each node in turn, each send costing it Overhead, and starts
 //     the root task after the last; a node works from the moment it
 //     arrives, and answers requests with no task before.
+//   - Load-based inlining with the real policy (Model.Inline, package
+//     inline, default load:2 as tsys run): a task's children are spawned
+//     one at a time after its own work; a child spawned while the
+//     worker's deque holds K ready tasks (K plus the scheduler's Advice
+//     Expose while other nodes want work) runs at once as a call, and its
+//     later siblings wait for its subtree, so thieves and peers see the
+//     tasks the runtime would expose. Where the app's code calls its last
+//     child directly (Fork, then Call: EP, fib, RT, tsys.Loop), so does
+//     the workload (Workload.CallsLast), whatever the policy. --inline off
+//     makes every other tree node a task. As in the runtime, an inlined
+//     call is never turned back into a task: work under it is locked to
+//     its worker, which is what limits load-based inlining at scale.
 //   - Lending as sched.Pool.Lend does it: the oldest tasks of the longest
 //     deques. A lent task's whole subtree runs where it went; when its last
 //     task is done a result goes back, and the job ends when the root's
@@ -59,9 +71,6 @@
 //     analyse work stealing). tsys never leaves a worker idle in a wait
 //     (executors hand their worker on), so waits cost the runtime little
 //     beyond what the tree's shape already says.
-//   - Inlining: every task of the workload is a task. To model a run with
-//     load-based inlining, choose the workload's grain (leaf=, node=) as
-//     the tasks the runtime really makes.
 //   - Contention inside a node (deque atomics, the allocator, the garbage
 //     collector) and the CPU the network itself takes beyond Overhead.
 //   - Speed changes within a task: it runs at the speed it started at.

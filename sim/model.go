@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
 )
 
@@ -31,6 +32,11 @@ type Model struct {
 	// Tick is how often a node's policy hears the time (cluster's
 	// TickEvery).
 	Tick time.Duration
+	// Inline is the inlining policy (tsys run --inline): a child spawned
+	// while its worker's deque holds enough ready tasks runs at once as a
+	// call, so the tasks a thief or a peer can take are the ones the
+	// runtime would expose. inline.Never() makes every tree node a task.
+	Inline inline.Policy
 	// Wake is how long a parked worker takes to start on a task that
 	// arrived for it.
 	Wake time.Duration
@@ -54,7 +60,7 @@ func Defaults() Model {
 		Latency: 50 * time.Microsecond, CrossLatency: 5 * time.Millisecond,
 		Bandwidth: 1e9, Overhead: 10 * time.Microsecond,
 		TaskBytes: 32, ResultBytes: 16, MessageBytes: 24,
-		Tick: 2 * time.Millisecond, Wake: 5 * time.Microsecond,
+		Tick: 2 * time.Millisecond, Inline: inline.Default(), Wake: 5 * time.Microsecond,
 		Fail: -1, Detect: time.Second,
 	}
 }

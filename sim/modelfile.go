@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
 )
 
@@ -25,6 +26,7 @@ type modelFile struct {
 	ResultBytes  *int              `json:"result_bytes"`
 	Tick         *string           `json:"tick"`
 	Wake         *string           `json:"wake"`
+	Inline       *string           `json:"inline"`
 	Speed        []float64         `json:"speed"`
 	Hogs         map[string]string `json:"hogs"` // node index: hog spec
 	Detect       *string           `json:"detect"`
@@ -79,6 +81,13 @@ func ReadModel(path string, m Model) (Model, error) {
 	set(f.ResultBytes, &m.ResultBytes)
 	if f.Bandwidth != nil {
 		m.Bandwidth = *f.Bandwidth
+	}
+	if f.Inline != nil {
+		p, err := inline.Parse(*f.Inline)
+		if err != nil {
+			return m, fmt.Errorf("--model %s: inline: %w", path, err)
+		}
+		m.Inline = p
 	}
 	if f.Speed != nil {
 		m.Speed = f.Speed

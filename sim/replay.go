@@ -68,6 +68,8 @@ func (w *Replay) Name() string {
 }
 func (w *Replay) Root() Task                 { return Task{lo: 0} }
 func (w *Replay) Cost(t *Task) time.Duration { return time.Duration(w.tree.WorkNs[t.lo]) }
+func (w *Replay) CallsLast() bool            { return false }
+
 func (w *Replay) Children(t *Task, into []Task) []Task {
 	for _, k := range w.kids[w.first[t.lo]:w.first[t.lo+1]] {
 		into = append(into, Task{lo: int64(k)})

@@ -22,6 +22,7 @@ type Result struct {
 	// Efficiency is E_P = T_1/(P x makespan).
 	Efficiency     float64      `json:"efficiency"`
 	Tasks          int64        `json:"tasks"`
+	Inlined        int64        `json:"inlined"` // of Tasks, those run as calls
 	TasksMoved     int64        `json:"tasks_moved"`
 	Messages       int64        `json:"messages"`
 	Bytes          int64        `json:"bytes"`
@@ -36,6 +37,7 @@ type Result struct {
 // NodeResult is one node's share of a run.
 type NodeResult struct {
 	Tasks          int64         `json:"tasks"`
+	Inlined        int64         `json:"inlined"` // of Tasks, those run as calls
 	LocalSteals    int64         `json:"local_steals"`
 	Requests       int64         `json:"requests"`
 	Lent           int64         `json:"lent"`
@@ -75,6 +77,7 @@ func (s *sim) result(took time.Duration) *Result {
 			c.Idle += w.idleT
 		}
 		idle += c.Idle
+		r.Inlined += c.Inlined
 		r.TasksMoved += c.Lent
 		r.Messages += c.Messages
 		r.Bytes += c.Bytes

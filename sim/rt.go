@@ -144,6 +144,8 @@ func (w *RT) Cost(t *Task) time.Duration {
 	return c
 }
 
+func (w *RT) CallsLast() bool { return true }
+
 func (w *RT) Children(t *Task, into []Task) []Task {
 	r := t.rect()
 	if r.Area() <= max(w.Leaf, 1) {

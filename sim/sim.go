@@ -34,6 +34,7 @@ type sim struct {
 	cfg   Config
 	m     Model
 	w     Workload
+	calls bool // the workload calls each task's last child
 	now   time.Duration
 	seq   uint64
 	queue eventQueue
@@ -51,10 +52,12 @@ type sim struct {
 	scratch    []Task
 }
 
-// worker is one worker of a node: its deque, and whether it runs a task.
+// worker is one worker of a node: its deque, whether it runs a task, and
+// the frames of the tasks whose children it is still spawning.
 type worker struct {
 	dq     []Task // the owner pops at the end, thieves take from head
 	head   int
+	frames []frame
 	busy   bool
 	parked bool
 	waking bool
@@ -64,7 +67,29 @@ type worker struct {
 	run    Task
 }
 
+// frame is a task whose own work is done and whose children the worker
+// spawns one at a time, as the task's code does: next is the first not yet
+// spawned. A child run inline (a C-call) puts its own frame above, and the
+// worker comes back to this one when that child's subtree is done.
+type frame struct {
+	kids []Task
+	next int
+}
+
 func (w *worker) len() int { return len(w.dq) - w.head }
+
+// pushFrame starts a frame for children, reusing the slice of a frame
+// that ended at this depth before.
+func (w *worker) pushFrame(children []Task) *frame {
+	if len(w.frames) < cap(w.frames) {
+		w.frames = w.frames[:len(w.frames)+1]
+	} else {
+		w.frames = append(w.frames, frame{})
+	}
+	f := &w.frames[len(w.frames)-1]
+	f.kids, f.next = append(f.kids[:0], children...), 0
+	return f
+}
 
 func (w *worker) pop() (Task, bool) {
 	if w.len() == 0 {
@@ -150,7 +175,7 @@ func Run(cfg Config) (*Result, error) {
 		cfg.Stall = 10 * time.Second
 	}
 	began := time.Now()
-	s := &sim{cfg: cfg, m: cfg.Model, w: cfg.Workload, byID: map[sched.NodeID]int{}}
+	s := &sim{cfg: cfg, m: cfg.Model, w: cfg.Workload, calls: cfg.Workload.CallsLast(), byID: map[sched.NodeID]int{}}
 	s.start()
 	for !s.done {
 		if len(s.queue) == 0 {
@@ -340,21 +365,46 @@ func (s *sim) finish(n *node, wi int) {
 	end := t.span + cost
 	s.span = max(s.span, end)
 	s.scratch = s.w.Children(&t, s.scratch[:0])
-	for _, c := range s.scratch {
-		c.group, c.span = t.group, end
-		w.dq = append(w.dq, c)
+	for i := range s.scratch {
+		s.scratch[i].group, s.scratch[i].span = t.group, end
 	}
 	// By index: a policy that lends in pushed appends to s.groups.
 	s.groups[t.group].pending += int64(len(s.scratch)) - 1
-	groupDone := s.groups[t.group].pending == 0
-	if len(s.scratch) > 0 {
-		s.pushed(n, len(s.scratch))
-	}
-	if groupDone {
+	if s.groups[t.group].pending == 0 {
 		s.groupDone(t.group)
 		if s.done {
 			return
 		}
+	}
+	if len(s.scratch) > 0 {
+		w.pushFrame(s.scratch)
+	}
+	s.spawn(n, wi)
+}
+
+// spawn goes on with worker wi's innermost frame: each child becomes a
+// ready task on the worker's deque, or runs at once as a call, and the
+// frame waits for its subtree. A child is a call when the inlining policy
+// says the deque holds enough already (K, plus the policy's Expose while
+// other nodes want work), and the last child is one when the workload's
+// code calls it. With no frame left the worker looks for its next task.
+func (s *sim) spawn(n *node, wi int) {
+	w := &n.ws[wi]
+	for len(w.frames) > 0 {
+		f := &w.frames[len(w.frames)-1]
+		if f.next == len(f.kids) {
+			w.frames = w.frames[:len(w.frames)-1]
+			continue
+		}
+		c := f.kids[f.next]
+		f.next++
+		if s.calls && f.next == len(f.kids) || s.m.Inline.AllowCCallKeeping(w.len(), n.advice.Expose) {
+			n.counts.Inlined++
+			s.begin(n, wi, c)
+			return
+		}
+		w.dq = append(w.dq, c)
+		s.pushed(n, 1)
 	}
 	s.look(n, wi)
 }
@@ -544,7 +594,7 @@ func (s *sim) fail(n *node) {
 	n.dead = true
 	for i := range n.ws {
 		w := &n.ws[i]
-		w.dq, w.head, w.busy = nil, 0, false
+		w.dq, w.head, w.frames, w.busy = nil, 0, nil, false
 	}
 	n.injected = nil
 }

@@ -1,13 +1,14 @@
 package sim
 
 import (
-	"github.com/tsys-go/tsys/internal/hog"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/hog"
 	"github.com/tsys-go/tsys/policies"
 )
 
@@ -95,6 +96,39 @@ func TestOneNodeIsTheWork(t *testing.T) {
 	r := mustRun(t, "local", "ep:leaves=1024", 1, 1, nil)
 	if r.Makespan != r.Work || r.Efficiency != 1 {
 		t.Errorf("makespan %v, work %v, efficiency %v", r.Makespan, r.Work, r.Efficiency)
+	}
+}
+
+// TestInlining: the inlining policy decides which tree nodes run as calls,
+// never how much work there is. Inlining everything leaves one task (the
+// root) to schedule; inlining nothing leaves only fib's own calls (the
+// second child of each of its 986 inner nodes); load:K lies between.
+// Every policy keeps the makespan above the lower bound, and on one
+// worker equal to the work.
+func TestInlining(t *testing.T) {
+	const app = "fib:n=15,leaf=5us" // 1,973 tasks
+	with := func(p inline.Policy) func(*Model) { return func(m *Model) { m.Inline = p } }
+	all := mustRun(t, "local", app, 1, 1, with(inline.Everything()))
+	none := mustRun(t, "local", app, 1, 1, with(inline.Never()))
+	some := mustRun(t, "local", app, 1, 1, with(inline.LoadK(2)))
+	if all.Inlined != all.Tasks-1 || none.Inlined != (none.Tasks-1)/2 || some.Inlined <= none.Inlined || some.Inlined >= all.Inlined {
+		t.Errorf("inlined: always %d, off %d, load:2 %d of %d tasks", all.Inlined, none.Inlined, some.Inlined, all.Tasks)
+	}
+	for _, r := range []*Result{all, none, some} {
+		if r.Work != none.Work || r.Tasks != none.Tasks || r.Makespan != r.Work {
+			t.Errorf("%d inlined: work %v (want %v), %d tasks, makespan %v", r.Inlined, r.Work, none.Work, r.Tasks, r.Makespan)
+		}
+	}
+	for _, sched := range []string{"fishing", "balance", "ratebalance"} {
+		for _, p := range []inline.Policy{inline.Everything(), inline.Never(), inline.LoadK(1), inline.LoadK(4)} {
+			r := mustRun(t, sched, app, 3, 2, with(p))
+			if r.Makespan < r.LowerBound || r.Work != none.Work {
+				t.Errorf("%s, inline %v: makespan %v under the bound %v, or work %v", sched, p, r.Makespan, r.LowerBound, r.Work)
+			}
+			if p.Mode() == inline.Always && r.TasksMoved != 0 {
+				t.Errorf("%s, inline always: %d tasks moved, but only the root was ever a task", sched, r.TasksMoved)
+			}
+		}
 	}
 }
 

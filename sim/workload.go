@@ -35,6 +35,11 @@ type Workload interface {
 	Root() Task
 	Cost(t *Task) time.Duration
 	Children(t *Task, into []Task) []Task
+	// CallsLast says whether a task's code runs its last child as a
+	// direct call (Fork the others, then Call the last, as EP, fib, RT and
+	// tsys.Loop do): that child is never a task, whatever the inlining
+	// policy, and its parent's later work waits for it.
+	CallsLast() bool
 }
 
 // ParseWorkload reads --app: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D],
@@ -126,6 +131,7 @@ func (w *EP) Cost(t *Task) time.Duration {
 	}
 	return 0
 }
+func (w *EP) CallsLast() bool                      { return true }
 func (w *EP) Children(t *Task, into []Task) []Task { return split(t, into) }
 
 // split halves a range task, the first half first.
@@ -147,6 +153,7 @@ type Fib struct {
 func (w *Fib) Name() string               { return fmt.Sprintf("fib:n=%d,leaf=%v", w.N, w.Leaf) }
 func (w *Fib) Root() Task                 { return Task{lo: int64(w.N)} }
 func (w *Fib) Cost(t *Task) time.Duration { return w.Leaf }
+func (w *Fib) CallsLast() bool            { return true }
 func (w *Fib) Children(t *Task, into []Task) []Task {
 	if t.lo < 2 {
 		return into
@@ -164,6 +171,7 @@ type UTS struct {
 func (w *UTS) Name() string               { return fmt.Sprintf("uts:tree=%s,node=%v", w.Tree.Name, w.PerNode) }
 func (w *UTS) Root() Task                 { return Task{node: w.Tree.Params.Root()} }
 func (w *UTS) Cost(t *Task) time.Duration { return w.PerNode }
+func (w *UTS) CallsLast() bool            { return false }
 func (w *UTS) Children(t *Task, into []Task) []Task {
 	p := &w.Tree.Params
 	n := p.NumChildren(&t.node)
@@ -196,4 +204,5 @@ func (w *Flat) Cost(t *Task) time.Duration {
 	u := float64(r.Next()>>11) / (1 << 53)
 	return time.Duration(max(0, float64(w.Mean)*(1+w.Spread*(u-0.5))))
 }
+func (w *Flat) CallsLast() bool                      { return true }
 func (w *Flat) Children(t *Task, into []Task) []Task { return split(t, into) }

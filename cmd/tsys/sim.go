@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
 	"github.com/tsys-go/tsys/policies"
 	"github.com/tsys-go/tsys/sim"
@@ -47,6 +48,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&m.ResultBytes, "result-bytes", m.ResultBytes, "bytes of a result")
 	fs.DurationVar(&m.Tick, "tick", m.Tick, "how often a node's policy hears the time")
 	fs.DurationVar(&m.Wake, "wake", m.Wake, "how long a parked worker takes to wake")
+	inlining := fs.String("inline", m.Inline.String(), "inlining policy, as tsys run --inline: load:K, off or always")
 	speed := fs.String("speed", "", "node speeds, comma-separated from node 0 (missing: 1)")
 	hogs := fs.String("hog", "", "competing load: NODE=F[:ON/OFF],... as tsys run --hog")
 	fail := fs.String("fail", "", "a node that dies, and when: NODE@TIME, e.g. 3@50ms")
@@ -68,6 +70,10 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 			return usagef("--reps %d: want at least 1", *reps)
 		}
 		return simValidate(*reps, stdout, stderr)
+	}
+	var err error
+	if m.Inline, err = inline.Parse(*inlining); err != nil {
+		return usagef("--inline: %v", err)
 	}
 	counts, err := intList("--nodes", *nodes)
 	if err != nil {
