@@ -69,7 +69,12 @@
 // than the inlining policy alone would (Advice.Expose: Expose, or 8 batches
 // of the asker if more): a node that inlines every spawn while its peers
 // fish has nothing stealable to give them (NewTS makes allowCCall a method
-// of the scheduler for that reason).
+// of the scheduler for that reason). Running dry and a peer joining hold
+// demand too. An inlined call is never turned back into a task, so the
+// spawns a node makes on the work it just borrowed, or the root on a
+// fresh job, decide what the cluster can ever take of it: with only K
+// exposed, a quarter of every borrowed subtree stays locked in calls
+// (bench/README.md, "Simulated clusters", measures what that costs).
 
 // # Victims
 //

@@ -566,6 +566,32 @@ func TestDemandExposes(t *testing.T) {
 	}
 }
 
+// TestRunningDryOrAJoinHoldsDemand: a node that runs dry, or hears a peer
+// join, keeps Expose for DemandHold as a request would make it: the work it
+// gets next should not be locked in inlined calls while others starve.
+func TestRunningDryOrAJoinHoldsDemand(t *testing.T) {
+	p := Params{Expose: 20, DemandHold: 10 * time.Millisecond}
+	s := New("self", "", p)
+	s.Hungry(epoch)
+	if e := s.Advice().Expose; e != 20 {
+		t.Fatalf("Expose %d after running dry, want 20", e)
+	}
+	s.Tick(epoch.Add(10*time.Millisecond), sched.Load{Workers: 1})
+	if e := s.Advice().Expose; e != 0 {
+		t.Fatalf("Expose %d after the hold, want 0", e)
+	}
+	s.Membership(epoch.Add(20*time.Millisecond), sched.MemberEvent{Node: "p", Joined: true})
+	if e := s.Advice().Expose; e != 20 {
+		t.Fatalf("Expose %d after a peer joined, want 20", e)
+	}
+	s.StealRequest(epoch.Add(25*time.Millisecond), "p", 1, 0)
+	s.Hungry(epoch.Add(26 * time.Millisecond)) // an earlier end does not cut the hold short
+	s.Tick(epoch.Add(34*time.Millisecond), sched.Load{Workers: 1})
+	if e := s.Advice().Expose; e != 20 {
+		t.Fatalf("Expose %d within the request's hold, want 20", e)
+	}
+}
+
 // TestHungryAfterIsTheEarliestBackoff: with every peer backing off, the
 // advice names the earliest time one may be asked again, and a Hungry
 // event then sends a request.

@@ -105,9 +105,10 @@ type Params struct {
 	// (default 16; negative: none). It is the scheduler's say in
 	// allowCCall: a node that inlines everything has nothing to lend.
 	Expose int
-	// DemandHold is how long a steal request counts as demand for Expose
-	// (default 10 ms): a few round trips, so that a peer that fishes
-	// again soon finds the tasks kept for it.
+	// DemandHold is how long a steal request, running dry or a peer
+	// joining counts as demand for Expose (default 10 ms): a few round
+	// trips, so that a peer that fishes again soon finds the tasks kept
+	// for it.
 	DemandHold time.Duration
 	// DeferFor is how long a request that finds nothing to lend is held
 	// for the next task spawned, before it is refused (default 2 ms;

@@ -141,10 +141,12 @@ func (s *Policy) Name() string { return s.name }
 // Advice implements sched.Policy.
 func (s *Policy) Advice() sched.Advice { return s.advice }
 
-// Hungry implements sched.Policy: the node becomes hungry and fills its free
-// request slots.
+// Hungry implements sched.Policy: the node becomes hungry, fills its free
+// request slots, and holds demand (holdDemand).
 func (s *Policy) Hungry(now time.Time) []sched.Action {
 	s.hungry = true
+	s.holdDemand(now)
+	defer s.settle(now)
 	return s.refill(now)
 }
 
@@ -289,6 +291,8 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 			s.cross++
 		}
 	case ev.Joined:
+		s.holdDemand(now)
+		defer s.settle(now)
 		s.index[ev.Node] = len(s.peers)
 		s.peers = append(s.peers, &peer{id: ev.Node, zone: ev.Zone, same: ev.Zone == s.zone})
 	case known:
@@ -493,4 +497,16 @@ func (s *Policy) hungryAfter(now time.Time) time.Time {
 		}
 	}
 	return next
+}
+
+// holdDemand keeps Expose for DemandHold from now: peers will want work
+// soon. A node that runs dry says its peers are starting to starve too,
+// and a peer that joins has nothing yet; either way a task that arrives
+// or is split now should leave its big pieces stealable rather than locked
+// in inlined calls, which no thief can take (bench/README.md, "Simulated
+// clusters": tsys sim --app ep --nodes 128).
+func (s *Policy) holdDemand(now time.Time) {
+	if until := now.Add(s.p.DemandHold); until.After(s.demandUntil) {
+		s.demandUntil = until
+	}
 }
