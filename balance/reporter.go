@@ -21,6 +21,10 @@ type reporter struct {
 // Advice implements sched.Policy.
 func (r *reporter) Advice() sched.Advice { return r.advice }
 
+// JobStarted implements sched.Policy: the periodic reports tell the
+// peers of the job's work soon enough.
+func (r *reporter) JobStarted(time.Time) []sched.Action { return nil }
+
 // due reports whether the periodic report is due at now.
 func (r *reporter) due(now time.Time) bool { return !now.Before(r.nextReport) }
 

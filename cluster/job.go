@@ -87,6 +87,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 			delete(j.peers, id)
 		}
 	}
+	n.event(n.policy.JobStarted)
 	return j, nil
 }
 
@@ -176,6 +177,7 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)
 	n.setTimeline(n.timelineCap(uint64(max(o.TimelineCap, 0))))
+	n.event(n.policy.JobStarted)
 	go func() {
 		st, err := n.pool.Serve(context.Background(), s.stop)
 		if err != nil {

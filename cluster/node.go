@@ -435,6 +435,7 @@ func (noPolicy) Tick(time.Time, sched.Load) []sched.Action                     {
 func (noPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action        { return nil }
 func (noPolicy) LoadReport(time.Time, sched.NodeID, sched.Load) []sched.Action { return nil }
 func (noPolicy) Membership(time.Time, sched.MemberEvent) []sched.Action        { return nil }
+func (noPolicy) JobStarted(time.Time) []sched.Action                           { return nil }
 func (noPolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
 	return sched.Action{Kind: sched.Refuse, Node: from}
 }

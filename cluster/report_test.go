@@ -22,6 +22,7 @@ type reportingPolicy struct {
 func (p *reportingPolicy) Name() string                                           { return "test-reporting" }
 func (p *reportingPolicy) Advice() sched.Advice                                   { return sched.Advice{HungryAfter: sched.Never} }
 func (p *reportingPolicy) Hungry(time.Time) []sched.Action                        { return nil }
+func (p *reportingPolicy) JobStarted(time.Time) []sched.Action                    { return nil }
 func (p *reportingPolicy) Pushed(time.Time, int) []sched.Action                   { return nil }
 func (p *reportingPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
 func (p *reportingPolicy) Membership(time.Time, sched.MemberEvent) []sched.Action { return nil }

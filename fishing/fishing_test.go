@@ -566,29 +566,35 @@ func TestDemandExposes(t *testing.T) {
 	}
 }
 
-// TestRunningDryOrAJoinHoldsDemand: a node that runs dry, or hears a peer
-// join, keeps Expose for DemandHold as a request would make it: the work it
-// gets next should not be locked in inlined calls while others starve.
-func TestRunningDryOrAJoinHoldsDemand(t *testing.T) {
-	p := Params{Expose: 20, DemandHold: 10 * time.Millisecond}
-	s := New("self", "", p)
-	s.Hungry(epoch)
-	if e := s.Advice().Expose; e != 20 {
-		t.Fatalf("Expose %d after running dry, want 20", e)
-	}
-	s.Tick(epoch.Add(10*time.Millisecond), sched.Load{Workers: 1})
-	if e := s.Advice().Expose; e != 0 {
-		t.Fatalf("Expose %d after the hold, want 0", e)
-	}
-	s.Membership(epoch.Add(20*time.Millisecond), sched.MemberEvent{Node: "p", Joined: true})
-	if e := s.Advice().Expose; e != 20 {
-		t.Fatalf("Expose %d after a peer joined, want 20", e)
-	}
-	s.StealRequest(epoch.Add(25*time.Millisecond), "p", 1, 0)
-	s.Hungry(epoch.Add(26 * time.Millisecond)) // an earlier end does not cut the hold short
-	s.Tick(epoch.Add(34*time.Millisecond), sched.Load{Workers: 1})
-	if e := s.Advice().Expose; e != 20 {
-		t.Fatalf("Expose %d within the request's hold, want 20", e)
+// TestScarceWorkHoldsDemand: a fresh job, running dry, borrowing and a
+// peer joining each keep Expose for DemandHold, as a request does: the work
+// the node splits next should not be locked in inlined calls while others
+// starve.
+func TestScarceWorkHoldsDemand(t *testing.T) {
+	const hold = 10 * time.Millisecond
+	s := New("self", "", Params{Expose: 20, DemandHold: hold})
+	s.Membership(epoch, sched.MemberEvent{Node: "p", Joined: true})
+	at := epoch
+	for _, ev := range []struct {
+		name string
+		do   func(now time.Time)
+	}{
+		{"a fresh job", func(now time.Time) { s.JobStarted(now) }},
+		{"running dry", func(now time.Time) { s.Hungry(now) }},
+		{"borrowing", func(now time.Time) { s.StealReply(now, "p", 2) }},
+		{"a peer joining", func(now time.Time) { s.Membership(now, sched.MemberEvent{Node: "q", Joined: true}) }},
+	} {
+		at = at.Add(2 * hold)
+		if s.Tick(at, sched.Load{Workers: 1}); s.Advice().Expose != 0 {
+			t.Fatalf("before %s: Expose %d, want 0", ev.name, s.Advice().Expose)
+		}
+		ev.do(at)
+		if e := s.Advice().Expose; e != 20 {
+			t.Fatalf("after %s: Expose %d, want 20", ev.name, e)
+		}
+		if s.Tick(at.Add(hold-time.Millisecond), sched.Load{Workers: 1}); s.Advice().Expose != 20 {
+			t.Fatalf("within the hold after %s: Expose %d, want 20", ev.name, s.Advice().Expose)
+		}
 	}
 }
 

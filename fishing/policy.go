@@ -246,6 +246,8 @@ func (s *Policy) StealReply(now time.Time, from sched.NodeID, n int) []sched.Act
 		s.stats.TasksIn += int64(n)
 		s.hungry = false
 		s.lastIn = n
+		s.holdDemand(now)
+		defer s.settle(now)
 	} else {
 		s.stats.Refusals++
 	}
@@ -271,6 +273,14 @@ func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sc
 	}
 	s.peers[i].ready, s.peers[i].reported = l.Ready, true
 	return s.refill(now)
+}
+
+// JobStarted implements sched.Policy: every node of a fresh job wants work,
+// so the first splits keep their big pieces stealable (holdDemand).
+func (s *Policy) JobStarted(now time.Time) []sched.Action {
+	s.holdDemand(now)
+	s.settle(now)
+	return nil
 }
 
 // Membership implements sched.Policy: a joining node becomes a peer, a
@@ -500,10 +510,10 @@ func (s *Policy) hungryAfter(now time.Time) time.Time {
 }
 
 // holdDemand keeps Expose for DemandHold from now: peers will want work
-// soon. A node that runs dry says its peers are starting to starve too,
-// and a peer that joins has nothing yet; either way a task that arrives
-// or is split now should leave its big pieces stealable rather than locked
-// in inlined calls, which no thief can take (bench/README.md, "Simulated
+// soon. A node that runs dry says its peers are starting to starve too, a
+// peer that joins has nothing yet, and on a fresh job nobody has; either
+// way a task that arrives or is split now should leave its big pieces
+// stealable rather than locked in inlined calls, which no thief can take (bench/README.md, "Simulated
 // clusters": tsys sim --app ep --nodes 128).
 func (s *Policy) holdDemand(now time.Time) {
 	if until := now.Add(s.p.DemandHold); until.After(s.demandUntil) {

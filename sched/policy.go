@@ -116,6 +116,11 @@ type Policy interface {
 	LoadReport(now time.Time, from NodeID, l Load) []Action
 	// Membership: a node joined or left.
 	Membership(now time.Time, ev MemberEvent) []Action
+	// JobStarted: this node starts on a job, the root when it begins one,
+	// any other node when the job's start reaches it. Every node of the
+	// job is idle then and wants work at once, before a request has had
+	// time to arrive.
+	JobStarted(now time.Time) []Action
 	// Tick: time passed; self is this node's load now. The engine ticks
 	// every few milliseconds.
 	Tick(now time.Time, self Load) []Action

@@ -248,6 +248,9 @@ func (s *sim) start() {
 // timers are).
 func (s *sim) serve(n *node) {
 	n.serving = true
+	if n.pol != nil {
+		s.act(n, n.pol.JobStarted(s.at()))
+	}
 	if n.i == 0 {
 		n.ws[0].dq = append(n.ws[0].dq, s.w.Root())
 	}
