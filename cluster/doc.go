@@ -26,10 +26,13 @@
 //
 // A job runs its root task on one node, the root node. BeginJob announces
 // the job (jobStart) to every member, which starts serving it: its workers
-// run, idle, and fish for work. EndJob announces the end (jobEnd); each
-// node stops, drops what it still holds of the job, and answers with its
-// counters (jobReport), which the root node reports per node. One job runs
-// at a time.
+// run, idle, and fish for work. A node that joins the cluster while the
+// job runs is invited the same way as soon as the root hears of it
+// (Kale's expanding malleable job): its policy hears JobStarted, the
+// others' hear it join, and work reaches it through the running scheduler.
+// EndJob announces the end (jobEnd); each node stops, drops what it still
+// holds of the job, and answers with its counters (jobReport), which the
+// root node reports per node. One job runs at a time.
 //
 // # Lending
 //

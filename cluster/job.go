@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/tsys-go/tsys/sched"
@@ -19,6 +20,12 @@ type NodeReport struct {
 	// PerWorker are the node's workers' own counters; the network's are
 	// the node's, in Stats only.
 	PerWorker []sched.Stats `json:"per_worker,omitempty"`
+	// JoinedAtNs is when, after the job began, the root invited a node
+	// that joined the cluster during the job (0: it was there at the
+	// start). FirstWorkNs is how long after its start on the job the node
+	// got its first task from another node (0: none).
+	JoinedAtNs  int64 `json:"joined_at_ns,omitempty"`
+	FirstWorkNs int64 `json:"first_work_ns,omitempty"`
 }
 
 // serving is the state of a node working for another node's job.
@@ -30,8 +37,13 @@ type serving struct {
 
 // Job is a job this node is the root of.
 type Job struct {
-	ID    uint64
-	peers map[sched.NodeID]string
+	ID   uint64
+	opts JobOptions
+	// peers are the nodes serving the job: the members when it began and
+	// those that joined while it ran (invite), with when each was invited
+	// (joinedAt, late joiners only). The node's mu guards both.
+	peers    map[sched.NodeID]string
+	joinedAt map[sched.NodeID]time.Duration
 	// Timelines are the peers' timelines, when the job records them,
 	// each with its clock's offset from this node's; EndJob fills it.
 	// This node's own is its pool's (sched.Pool.TimelineData).
@@ -58,14 +70,14 @@ type peerReport struct {
 }
 
 // BeginJob starts a job whose root task runs on this node: every member
-// starts serving it.
+// starts serving it, and so does every node that joins before EndJob.
 func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	if err := n.checkSchedulers(); err != nil {
 		return nil, err
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, peers: n.peerList()}
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, peers: map[sched.NodeID]string{}, joinedAt: map[sched.NodeID]time.Duration{}}
 	n.mu.Lock()
 	if n.job != 0 {
 		n.mu.Unlock()
@@ -73,44 +85,90 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	n.job = j.ID
 	n.rootOf = n.name
+	n.rooted = j
 	n.jobBegan = time.Now()
-	n.reports = make(chan peerReport, len(j.peers))
 	n.offsets = map[sched.NodeID]time.Duration{}
 	n.mu.Unlock()
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)
 	n.setTimeline(o.TimelineCap)
-	for id, addr := range j.peers {
-		err := n.transmit(addr, &jobStart{Job: j.ID, ReplyTo: n.tr.Addr(), MeasureWorkSpan: o.MeasureWorkSpan, TimelineCap: uint64(max(o.TimelineCap, 0))}, true)
-		if err != nil {
-			n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
-			delete(j.peers, id)
-		}
+	// A member that joins from here on is invited by onMember; one that
+	// both this list and onMember see is invited once (invite).
+	for id, addr := range n.peerList() {
+		n.invite(j, id, addr, false)
 	}
 	n.event(n.policy.JobStarted)
 	return j, nil
 }
 
-// EndJob ends the job: every member stops working for it and reports its
+// invite asks node id to serve job j, unless it already does or j has
+// ended; late says it joined the cluster during the job. A node that
+// cannot be reached is left out of the job.
+func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
+	n.mu.Lock()
+	_, already := j.peers[id]
+	if n.rooted != j || already {
+		n.mu.Unlock()
+		return
+	}
+	j.peers[id] = addr
+	if late {
+		j.joinedAt[id] = time.Since(n.jobBegan)
+	}
+	n.mu.Unlock()
+	start := &jobStart{Job: j.ID, ReplyTo: n.tr.Addr(), MeasureWorkSpan: j.opts.MeasureWorkSpan, TimelineCap: uint64(max(j.opts.TimelineCap, 0))}
+	if err := n.transmit(addr, start, true); err != nil {
+		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
+		n.mu.Lock()
+		delete(j.peers, id)
+		n.mu.Unlock()
+	}
+}
+
+// inviteLate invites a member that joined while this node is the root of
+// a running job, if it runs the same scheduler.
+func (n *Node) inviteLate(id sched.NodeID, addr, scheduler string) {
+	n.mu.Lock()
+	j := n.rooted
+	n.mu.Unlock()
+	if j == nil {
+		return
+	}
+	if scheduler != n.policy.Name() {
+		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", scheduler, "ours", n.policy.Name())
+		return
+	}
+	n.invite(j, id, addr, true)
+}
+
+// EndJob ends the job: every node serving it stops and reports its
 // counters, which EndJob returns (this node's own are the caller's).
 func (n *Node) EndJob(j *Job) []NodeReport {
-	for id, addr := range j.peers {
+	n.mu.Lock()
+	n.rooted = nil // no more invitations
+	peers := maps.Clone(j.peers)
+	n.reports = make(chan peerReport, len(peers))
+	n.mu.Unlock()
+	for id, addr := range peers {
 		if err := n.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
 			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
-			delete(j.peers, id)
+			delete(peers, id)
 		}
 	}
 	var reports []NodeReport
 	timeout := time.After(10 * time.Second)
-	for waiting := true; waiting && len(reports) < len(j.peers); {
+	for waiting := true; waiting && len(reports) < len(peers); {
 		select {
 		case r := <-n.reports:
+			n.mu.Lock()
+			r.JoinedAtNs = int64(j.joinedAt[sched.NodeID(r.Node)])
+			n.mu.Unlock()
 			reports = append(reports, r.NodeReport)
 			if r.timeline != nil {
 				j.Timelines = append(j.Timelines, *r.timeline)
 			}
 		case <-timeout:
-			n.log.Warn("peers did not report the end of the job", "missing", len(j.peers)-len(reports))
+			n.log.Warn("peers did not report the end of the job", "missing", len(peers)-len(reports))
 			waiting = false
 		}
 	}
@@ -124,7 +182,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 // Own returns this node's counters of the job, given its pool's.
 func (n *Node) Own(pool sched.Stats) NodeReport {
 	pool.Add(n.counters())
-	return NodeReport{Node: string(n.name), Workers: n.pool.Workers(), Stats: pool, PerWorker: n.pool.WorkerStats()}
+	return NodeReport{Node: string(n.name), Workers: n.pool.Workers(), Stats: pool, PerWorker: n.pool.WorkerStats(), FirstWorkNs: n.firstWork.Load()}
 }
 
 func (n *Node) resetCounters() {
@@ -139,6 +197,7 @@ func (n *Node) resetCounters() {
 	n.stealWait.Store(0)
 	n.tasksSent.Store(0)
 	n.tasksReceived.Store(0)
+	n.firstWork.Store(0)
 	n.trBase = n.tr.Stats()
 	n.usefulBase.Store(n.usefulNow.Load())
 }
@@ -174,6 +233,7 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 	n.mu.Lock()
 	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
 	n.mu.Unlock()
+	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", job))
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)
 	n.setTimeline(n.timelineCap(uint64(max(o.TimelineCap, 0))))

@@ -289,6 +289,7 @@ func (n *Node) borrow(from sched.NodeID, m *stealReply) {
 		n.mu.Lock()
 		since := time.Since(n.jobBegan)
 		n.mu.Unlock()
+		n.firstWork.CompareAndSwap(0, int64(max(since, 1)))
 		n.log.Debug("borrowed tasks", "peer", from, "tasks", len(hs), "since_job_began", since)
 	}
 	n.remoteSteals.Add(int64(len(hs)))

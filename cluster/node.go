@@ -85,6 +85,7 @@ type Node struct {
 	usefulNow, usefulBase atomic.Int64
 	job                   uint64
 	rootOf                sched.NodeID // root node of the job being served
+	rooted                *Job         // the job this node is the root of, between BeginJob and EndJob
 	lent                  map[uint64]*lentTask
 	borrowed              map[*sched.Header]loan
 	serving               *serving
@@ -106,6 +107,7 @@ type Node struct {
 	remoteSteals  atomic.Int64
 	tasksSent     atomic.Int64
 	tasksReceived atomic.Int64
+	firstWork     atomic.Int64 // ns from jobBegan to the first borrowed task; 0 before it
 	trBase        transport.Stats
 
 	// pushed carries the workers' Pushed signals to the tick goroutine.
@@ -295,6 +297,10 @@ func (n *Node) onMember(ev membership.Event) {
 			}
 			return append(acts, n.policy.LoadReport(now, id, meta.Load)...)
 		})
+		if !known {
+			// Not on memberlist's goroutine: inviting dials the newcomer.
+			go n.inviteLate(id, meta.Transport, meta.Scheduler)
+		}
 	case membership.Left:
 		n.peersMu.Lock()
 		delete(n.peers, id)

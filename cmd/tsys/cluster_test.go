@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -229,7 +230,38 @@ type node struct {
 	cmd    *exec.Cmd
 	gossip string
 	tasks  string
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
+}
+
+// lockedBuffer is a process's output that a test may read while the
+// process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitFor waits until the node has logged s, failing the test after d.
+func (n *node) waitFor(t *testing.T, s string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(n.stderr.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the node did not log %q within %v:\n%s", s, d, n.stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 var banner = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
@@ -238,7 +270,7 @@ var banner = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
 // error output if it exits first.
 func startNode(t *testing.T, args ...string) (*node, error) {
 	t.Helper()
-	n := &node{stderr: &bytes.Buffer{}}
+	n := &node{stderr: &lockedBuffer{}}
 	n.cmd = exec.Command(tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...)
 	n.cmd.Stderr = n.stderr
 	out, _ := n.cmd.StdoutPipe()
@@ -408,6 +440,62 @@ func TestNodeDiesMidJob(t *testing.T) {
 	// The root or the other node lent to the victim; whoever did says so.
 	if logs := stderr.String() + seed.stderr.String(); !strings.Contains(logs, "running them here") {
 		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
+	}
+}
+
+// TestNodeJoinsMidJob: a node that joins the cluster while a job runs is
+// invited to it, gets work through the running scheduler, and the answer
+// is still right. Its report says when it was invited and how soon work
+// reached it.
+func TestNodeJoinsMidJob(t *testing.T) {
+	for _, sched := range []string{"fishing", "balance"} {
+		t.Run(sched, func(t *testing.T) {
+			seed, err := startNode(t, "--bind", "127.0.0.1:0", "--sched", sched)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// EP class A: seconds of even work on two nodes.
+			cmd := exec.Command(tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched, "--json")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			seed.waitFor(t, "serving a job", 20*time.Second)
+			launched := time.Now()
+			late, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--sched", sched)
+			if err != nil {
+				t.Fatal(err)
+			}
+			late.waitFor(t, "serving a job", 10*time.Second)
+			t.Logf("%s: the new node serves the job %.3f s after its process started", sched, time.Since(launched).Seconds())
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("the run failed: %v\n%s", err, stderr.String())
+			}
+			var obj map[string]any
+			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
+				t.Fatalf("%v: %s", err, stdout.String())
+			}
+			if obj["verified"] != true || len(perNode(t, obj)) != 3 {
+				t.Fatalf("verified=%v, %d nodes reported, want 3", obj["verified"], len(perNode(t, obj)))
+			}
+			joined := 0
+			for _, pn := range perNode(t, obj) {
+				at, _ := pn["joined_at_ns"].(float64)
+				if at == 0 {
+					continue
+				}
+				joined++
+				first, _ := pn["first_work_ns"].(float64)
+				if stat(pn, "tasks_run") == 0 || first == 0 {
+					t.Errorf("the node that joined at %.3f s ran %v tasks, first work after %.3f s", at/1e9, stat(pn, "tasks_run"), first/1e9)
+				}
+				t.Logf("%s: joined %.3f s into the job, first work %.3f s later, %v tasks", sched, at/1e9, first/1e9, stat(pn, "tasks_run"))
+			}
+			if joined != 1 {
+				t.Errorf("%d nodes reported joining during the job, want 1", joined)
+			}
+		})
 	}
 }
 
