@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tsys-go/tsys/sched"
@@ -41,9 +43,15 @@ type Job struct {
 	opts JobOptions
 	// peers are the nodes serving the job: the members when it began and
 	// those that joined while it ran (invite), with when each was invited
-	// (joinedAt, late joiners only). The node's mu guards both.
+	// (joinedAt, late joiners only). reports are the peers' reports as
+	// they come: at the job's end, or before when a node leaves (Drain);
+	// reported signals each. ended stops invitations. The node's mu
+	// guards them all.
 	peers    map[sched.NodeID]string
 	joinedAt map[sched.NodeID]time.Duration
+	reports  map[sched.NodeID]peerReport
+	reported chan struct{}
+	ended    bool
 	// Timelines are the peers' timelines, when the job records them,
 	// each with its clock's offset from this node's; EndJob fills it.
 	// This node's own is its pool's (sched.Pool.TimelineData).
@@ -77,7 +85,8 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, peers: map[sched.NodeID]string{}, joinedAt: map[sched.NodeID]time.Duration{}}
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, peers: map[sched.NodeID]string{},
+		joinedAt: map[sched.NodeID]time.Duration{}, reports: map[sched.NodeID]peerReport{}, reported: make(chan struct{}, 1)}
 	n.mu.Lock()
 	if n.job != 0 {
 		n.mu.Unlock()
@@ -107,7 +116,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 	n.mu.Lock()
 	_, already := j.peers[id]
-	if n.rooted != j || already {
+	if n.rooted != j || j.ended || already {
 		n.mu.Unlock()
 		return
 	}
@@ -142,41 +151,95 @@ func (n *Node) inviteLate(id sched.NodeID, addr, scheduler string) {
 }
 
 // EndJob ends the job: every node serving it stops and reports its
-// counters, which EndJob returns (this node's own are the caller's).
+// counters, which EndJob returns (this node's own are the caller's). A node
+// that left during the job reported before it went; one that died is not
+// waited for.
 func (n *Node) EndJob(j *Job) []NodeReport {
 	n.mu.Lock()
-	n.rooted = nil // no more invitations
-	peers := maps.Clone(j.peers)
-	n.reports = make(chan peerReport, len(peers))
-	n.mu.Unlock()
-	for id, addr := range peers {
-		if err := n.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
-			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
-			delete(peers, id)
+	j.ended = true // no more invitations
+	waiting := map[sched.NodeID]string{}
+	for id, addr := range j.peers {
+		if _, ok := j.reports[id]; !ok {
+			waiting[id] = addr
 		}
 	}
-	var reports []NodeReport
-	timeout := time.After(10 * time.Second)
-	for waiting := true; waiting && len(reports) < len(peers); {
-		select {
-		case r := <-n.reports:
+	n.mu.Unlock()
+	for id, addr := range waiting {
+		if err := n.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
+			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
 			n.mu.Lock()
-			r.JoinedAtNs = int64(j.joinedAt[sched.NodeID(r.Node)])
+			delete(j.peers, id)
 			n.mu.Unlock()
-			reports = append(reports, r.NodeReport)
-			if r.timeline != nil {
-				j.Timelines = append(j.Timelines, *r.timeline)
-			}
+		}
+	}
+	timeout := time.After(10 * time.Second)
+	for !n.allReported(j) {
+		select {
+		case <-j.reported:
 		case <-timeout:
-			n.log.Warn("peers did not report the end of the job", "missing", len(peers)-len(reports))
-			waiting = false
+			n.log.Warn("peers did not report the end of the job", "missing", n.missingReports(j))
+			n.mu.Lock()
+			maps.DeleteFunc(j.peers, func(id sched.NodeID, _ string) bool { _, ok := j.reports[id]; return !ok })
+			n.mu.Unlock()
 		}
 	}
 	n.mu.Lock()
+	var reports []NodeReport
+	for id, r := range j.reports {
+		r.JoinedAtNs = int64(j.joinedAt[id])
+		reports = append(reports, r.NodeReport)
+		if r.timeline != nil {
+			j.Timelines = append(j.Timelines, *r.timeline)
+		}
+	}
+	n.rooted = nil
 	n.job = 0
 	clear(n.lent)
 	n.mu.Unlock()
+	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
 	return reports
+}
+
+// allReported says whether every node still serving j has reported.
+func (n *Node) allReported(j *Job) bool {
+	return n.missingReports(j) == 0
+}
+
+// missingReports counts the nodes serving j that have not reported.
+func (n *Node) missingReports(j *Job) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	missing := 0
+	for id := range j.peers {
+		if _, ok := j.reports[id]; !ok {
+			missing++
+		}
+	}
+	return missing
+}
+
+// peerGone: node id left or died during job j. It reported already if it
+// left gracefully (Drain); if not, nothing more will come from it.
+func (n *Node) peerGone(id sched.NodeID) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	j := n.rooted
+	if j == nil {
+		return
+	}
+	if _, ok := j.reports[id]; !ok {
+		delete(j.peers, id)
+		notify(j.reported)
+	}
+}
+
+// notify signals c without blocking: c has room for one signal, which is
+// all a waiter needs to look again.
+func notify(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }
 
 // Own returns this node's counters of the job, given its pool's.
@@ -198,6 +261,8 @@ func (n *Node) resetCounters() {
 	n.tasksSent.Store(0)
 	n.tasksReceived.Store(0)
 	n.firstWork.Store(0)
+	n.tasksRerun.Store(0)
+	n.tasksReturned.Store(0)
 	n.trBase = n.tr.Stats()
 	n.usefulBase.Store(n.usefulNow.Load())
 }
@@ -215,6 +280,8 @@ func (n *Node) counters() sched.Stats {
 		UsefulNs:      n.usefulNow.Load() - n.usefulBase.Load(),
 		TasksSent:     n.tasksSent.Load(),
 		TasksReceived: n.tasksReceived.Load(),
+		TasksRerun:    n.tasksRerun.Load(),
+		TasksReturned: n.tasksReturned.Load(),
 		BytesSent:     int64(ts.BytesSent - n.trBase.BytesSent),
 		MessagesSent:  int64(ts.MessagesSent - n.trBase.MessagesSent),
 	}
@@ -277,16 +344,22 @@ func (n *Node) endServing(from sched.NodeID, job uint64) {
 	if !current {
 		return
 	}
-	end, ok := n.stopServing()
-	if !ok {
-		return
+	if end, ok := n.stopServing(); ok {
+		n.sendReport(from, job, end)
 	}
+}
+
+// sendReport sends this node's part in a job to the job's root.
+func (n *Node) sendReport(root sched.NodeID, job uint64, end servingEnd) {
 	payload, _ := json.Marshal(end.report)
 	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
-	if addr, ok := n.peer(from); ok {
-		if err := n.transmit(addr, rep, true); err != nil {
-			n.log.Warn("could not report the end of the job", "err", err)
-		}
+	addr, ok := n.peer(root)
+	if !ok {
+		n.log.Warn("the job's root is gone; the report is dropped", "root", root)
+		return
+	}
+	if err := n.transmit(addr, rep, true); err != nil {
+		n.log.Warn("could not report to the job's root", "root", root, "err", err)
 	}
 }
 

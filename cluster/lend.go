@@ -52,11 +52,11 @@ func (n *Node) handle(from string, tm *transport.Message) {
 			n.event(func(now time.Time) []sched.Action { return n.policy.LoadReport(now, peer, m.Load) })
 		}
 	case *shutdown:
-		select {
-		case <-n.shutdown:
-		default:
-			close(n.shutdown)
-		}
+		n.requestShutdown()
+	case *drainRequest:
+		go n.drainFor(peer, m)
+	case *drained:
+		n.log.Warn("an answer to a drain request this node did not make", "peer", peer)
 	}
 }
 
@@ -256,9 +256,14 @@ func (n *Node) borrow(from sched.NodeID, m *stealReply) {
 	n.advise()
 	n.mu.Unlock()
 	var hs []*sched.Header
+	leaving := n.draining.Load()
 	for _, r := range m.Tasks {
 		if !current {
 			n.refuseTask(from, m.Job, r.ID, "the job is over here")
+			continue
+		}
+		if leaving {
+			n.handBack(from, m.Job, r.ID)
 			continue
 		}
 		kind, ok := sched.LookupKind(r.Kind)
@@ -346,8 +351,13 @@ func (n *Node) resultArrived(from sched.NodeID, m *result) {
 	}
 	h := lt.h
 	switch {
+	case m.Rerun && m.Leaving:
+		n.log.Debug("a leaving node handed a task back; running it here", "peer", from)
+		n.tasksReturned.Add(1)
+		n.pool.Inject(h)
 	case m.Rerun:
 		n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
+		n.tasksReturned.Add(1)
 		n.pool.Inject(h)
 	case m.Err != "":
 		n.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
@@ -375,12 +385,12 @@ func (n *Node) reportArrived(from sched.NodeID, m *jobReport) {
 	}
 	r.timeline = tl
 	n.mu.Lock()
-	ch := n.reports
-	n.mu.Unlock()
-	if ch != nil {
-		select {
-		case ch <- r:
-		default:
-		}
+	defer n.mu.Unlock()
+	j := n.rooted
+	if j == nil || j.ID != m.Job {
+		n.log.Debug("a job report for no job of this node", "peer", from)
+		return
 	}
+	j.reports[from] = r
+	notify(j.reported)
 }

@@ -46,6 +46,10 @@ type Config struct {
 	Fast bool
 	// TickEvery is how often the policy hears the time (default 2 ms).
 	TickEvery time.Duration
+	// LeaveGrace is how long a node that left gracefully has for its
+	// results in flight to arrive before its lenders run again what it
+	// held (default 2 s).
+	LeaveGrace time.Duration
 	Logger    *slog.Logger
 }
 
@@ -89,7 +93,6 @@ type Node struct {
 	lent                  map[uint64]*lentTask
 	borrowed              map[*sched.Header]loan
 	serving               *serving
-	reports               chan peerReport
 	offsets               map[sched.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
 	// jobBegan is when this node began its part in the job, for the
 	// debug log of how soon work arrived.
@@ -108,12 +111,20 @@ type Node struct {
 	tasksSent     atomic.Int64
 	tasksReceived atomic.Int64
 	firstWork     atomic.Int64 // ns from jobBegan to the first borrowed task; 0 before it
+	tasksRerun    atomic.Int64
+	tasksReturned atomic.Int64
+	handedBack    atomic.Int64 // borrowed tasks this node handed back as it drained
+	// draining is set by Drain: the node asks for no work, takes none,
+	// and hands back what it has not started.
+	draining atomic.Bool
 	trBase        transport.Stats
 
 	// pushed carries the workers' Pushed signals to the tick goroutine.
 	pushed    chan struct{}
 	shutdown  chan struct{}
 	closeOnce sync.Once
+	// shutdownOnce closes shutdown: a peer's request and a drain may both.
+	shutdownOnce sync.Once
 	tickStop  chan struct{}
 	tickDone  chan struct{}
 }
@@ -147,6 +158,9 @@ func Start(cfg Config) (*Node, error) {
 	}
 	if cfg.TickEvery <= 0 {
 		cfg.TickEvery = 2 * time.Millisecond
+	}
+	if cfg.LeaveGrace <= 0 {
+		cfg.LeaveGrace = 2 * time.Second
 	}
 	host, _, err := net.SplitHostPort(cfg.Bind)
 	if err != nil {
@@ -244,8 +258,13 @@ func (n *Node) Reachable() int {
 	return len(n.peers)
 }
 
-// ShutdownRequested is closed when another node asked this one to stop.
+// ShutdownRequested is closed when another node asked this one to stop,
+// or a drain it was asked for has taken it out of the cluster.
 func (n *Node) ShutdownRequested() <-chan struct{} { return n.shutdown }
+
+func (n *Node) requestShutdown() {
+	n.shutdownOnce.Do(func() { close(n.shutdown) })
+}
 
 // Close leaves the cluster and stops the node.
 func (n *Node) Close() error {
@@ -310,24 +329,40 @@ func (n *Node) onMember(ev membership.Event) {
 		now := time.Now()
 		acts := n.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
 		n.advise()
-		var back []*sched.Header
-		for tid, lt := range n.lent {
-			if lt.node == id {
-				back = append(back, lt.h)
-				delete(n.lent, tid)
-			}
-		}
 		rootGone := n.serving != nil && n.rootOf == id
 		n.mu.Unlock()
-		if len(back) > 0 {
-			n.log.Warn("a node left holding lent tasks; running them here", "peer", id, "tasks", len(back), "failed", ev.Failed)
-			n.pool.Inject(back...)
+		n.peerGone(id)
+		if ev.Failed {
+			n.rerunLent(id)
+		} else {
+			// A node that leaves gracefully sent its results before it
+			// left, but gossip may bring the news first: give them time.
+			time.AfterFunc(n.cfg.LeaveGrace, func() { n.rerunLent(id) })
 		}
 		if rootGone {
 			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
 			n.stopServing()
 		}
 		n.act(acts)
+	}
+}
+
+// rerunLent runs here the tasks lent to node id, which left or died, whose
+// results have not come back.
+func (n *Node) rerunLent(id sched.NodeID) {
+	var back []*sched.Header
+	n.mu.Lock()
+	for tid, lt := range n.lent {
+		if lt.node == id {
+			back = append(back, lt.h)
+			delete(n.lent, tid)
+		}
+	}
+	n.mu.Unlock()
+	if len(back) > 0 {
+		n.log.Warn("a node left holding lent tasks; running them here", "peer", id, "tasks", len(back))
+		n.tasksRerun.Add(int64(len(back)))
+		n.pool.Inject(back...)
 	}
 }
 
@@ -379,6 +414,11 @@ func (n *Node) event(ev func(now time.Time) []sched.Action) {
 // node is not yet running).
 func (n *Node) advise() {
 	a := n.policy.Advice()
+	if n.draining.Load() {
+		// Every spawn a task, so that the pieces of what it still runs can
+		// go to other nodes (Drain).
+		a.Expose = math.MaxInt32
+	}
 	switch {
 	case !a.HungryAfter.Before(sched.Never):
 		n.hungryAfter.Store(math.MaxInt64)
@@ -397,6 +437,9 @@ func (n *Node) advise() {
 // Hungry implements sched.Remote: a worker found no work at home. The
 // policy hears of it only when its advice says it could act on it.
 func (n *Node) Hungry() {
+	if n.draining.Load() {
+		return
+	}
 	if g := n.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
 		return
 	}
@@ -418,7 +461,9 @@ func (n *Node) act(acts []sched.Action) {
 	for _, a := range acts {
 		switch a.Kind {
 		case sched.Fish:
-			n.fish(a.Node, a.Count)
+			if !n.draining.Load() {
+				n.fish(a.Node, a.Count)
+			}
 		case sched.Give:
 			n.push(a.Node, a.Count)
 		case sched.Refuse:

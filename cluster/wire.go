@@ -24,6 +24,8 @@ const (
 	msgShutdown                                                        // the receiver is asked to stop
 	msgLoadReport                                                      // the sender's load, for a balancing scheduler
 	msgClock                                                           // clock readings that align a node's timeline with the root's
+	msgDrain                                                           // the receiver is asked to leave gracefully (tsys drain)
+	msgDrained                                                         // the answer: the sender has left, or why it could not
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -76,13 +78,16 @@ type taskRecord struct {
 }
 
 // result returns task Task of Job: its encoded Value, or Err. With Rerun
-// the borrower could not run it (an unknown name, an argument that does not
-// decode) and the lender should run it itself; Err says why.
+// the borrower did not run it and the lender should run it itself: Leaving
+// says the borrower is leaving the cluster and hands it back unstarted;
+// otherwise it could not run it (an unknown name, an argument that does not
+// decode), and Err says why.
 type result struct {
 	Job, Task uint64
 	Value     []byte
 	Err       string
 	Rerun     bool
+	Leaving   bool
 	Span      time.Duration // the task's finish clock on the critical path
 }
 
@@ -130,6 +135,21 @@ type jobFailed struct {
 // shutdown asks the receiver to stop.
 type shutdown struct{}
 
+// drainRequest asks the receiver to leave the cluster gracefully
+// (Node.Drain) within Timeout, and to answer with drained at ReplyTo.
+type drainRequest struct {
+	ReplyTo string
+	Timeout time.Duration
+}
+
+// drained answers a drainRequest when the sender is about to leave: Err
+// says why it could not, and stays; Returned and Finished count the
+// borrowed tasks it handed back and those it ran to the end.
+type drained struct {
+	Err                string
+	Returned, Finished int64
+}
+
 // loadReport tells the receiver the sender's load during Job.
 type loadReport struct {
 	Job  uint64
@@ -146,6 +166,30 @@ func (*jobReport) msgType() transport.MsgType    { return msgJobReport }
 func (*jobFailed) msgType() transport.MsgType    { return msgJobFailed }
 func (*shutdown) msgType() transport.MsgType     { return msgShutdown }
 func (*loadReport) msgType() transport.MsgType   { return msgLoadReport }
+func (*drainRequest) msgType() transport.MsgType { return msgDrain }
+func (*drained) msgType() transport.MsgType      { return msgDrained }
+
+func (m *drainRequest) appendTo(b []byte) []byte {
+	b = wire.AppendString(b, m.ReplyTo)
+	return wire.AppendDuration(b, m.Timeout)
+}
+
+func (m *drainRequest) decode(d *wire.Decoder) {
+	m.ReplyTo = d.String("reply address", maxStringLen)
+	m.Timeout = d.Duration("timeout")
+}
+
+func (m *drained) appendTo(b []byte) []byte {
+	b = wire.AppendString(b, wire.TruncateUTF8(m.Err, maxErrLen))
+	b = wire.AppendUvarint(b, uint64(m.Returned))
+	return wire.AppendUvarint(b, uint64(m.Finished))
+}
+
+func (m *drained) decode(d *wire.Decoder) {
+	m.Err = d.String("error text", maxErrLen)
+	m.Returned = int64(min(d.Uvarint("tasks returned"), math.MaxInt64))
+	m.Finished = int64(min(d.Uvarint("tasks finished"), math.MaxInt64))
+}
 
 func (m *stealRequest) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
@@ -207,6 +251,7 @@ func (m *result) appendTo(b []byte) []byte {
 	b = wire.AppendBytes(b, m.Value)
 	b = wire.AppendString(b, wire.TruncateUTF8(m.Err, maxErrLen))
 	b = wire.AppendBool(b, m.Rerun)
+	b = wire.AppendBool(b, m.Leaving)
 	return wire.AppendDuration(b, m.Span)
 }
 
@@ -216,6 +261,7 @@ func (m *result) decode(d *wire.Decoder) {
 	m.Value = d.Bytes("result", maxPayload)
 	m.Err = d.String("error text", maxErrLen)
 	m.Rerun = d.Bool("rerun flag")
+	m.Leaving = d.Bool("leaving flag")
 	m.Span = d.Duration("result span clock")
 }
 
@@ -339,6 +385,8 @@ var vocabulary = [...]struct {
 	{"shutdown", func() message { return new(shutdown) }},
 	{"load report", func() message { return new(loadReport) }},
 	{"clock reading", func() message { return new(clockReading) }},
+	{"drain", func() message { return new(drainRequest) }},
+	{"drained", func() message { return new(drained) }},
 }
 
 // messageName names m's type.

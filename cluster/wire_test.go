@@ -29,6 +29,9 @@ func sampleMessages() []message {
 		&jobFailed{Job: 9, Err: "task panicked"},
 		&shutdown{},
 		&loadReport{Job: 9, Load: sched.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75, Busy: 1.9, TaskTime: 42 * time.Microsecond}},
+		&result{Job: 3, Task: 10, Err: "node n2 is leaving the cluster", Rerun: true, Leaving: true},
+		&drainRequest{ReplyTo: "127.0.0.1:4001", Timeout: time.Minute},
+		&drained{Err: "node n2 is still running 3 borrowed tasks", Returned: 4, Finished: 1 << 40},
 	}
 }
 

@@ -64,6 +64,17 @@ func (p *Pool) takeInjected() *Header {
 	return h
 }
 
+// WithdrawInjected removes and returns the injected tasks no worker has
+// taken yet: a node that leaves the cluster hands them back unstarted.
+func (p *Pool) WithdrawInjected() []*Header {
+	p.mu.Lock()
+	hs := p.injected
+	p.injected = nil
+	p.nInjected.Add(-int32(len(hs)))
+	p.mu.Unlock()
+	return hs
+}
+
 // SetWanted makes every push report to the Remote (Pushed) while another
 // node's request waits for work (a policy's Advice.Deferred > 0).
 func (p *Pool) SetWanted(on bool) { p.wanted.Store(on) }

@@ -26,6 +26,8 @@ type Stats struct {
 	StolenFrom    int64 `json:"stolen_from"`     // tasks other workers or nodes took from this worker's deque
 	BusyNanos     int64 `json:"busy_ns"`         // time workers held work: the run's span less their idle time
 	WorkNanos     int64 `json:"work_ns"`         // time task frames computed (with --workspan): the work T_1
+	TasksRerun    int64 `json:"tasks_rerun"`     // lent tasks run again here: their borrower died or left holding them
+	TasksReturned int64 `json:"tasks_returned"`  // lent tasks handed back unstarted (a borrower leaving, or one that cannot run them)
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -51,6 +53,8 @@ func (s *Stats) Add(o Stats) {
 	s.StolenFrom += o.StolenFrom
 	s.BusyNanos += o.BusyNanos
 	s.WorkNanos += o.WorkNanos
+	s.TasksRerun += o.TasksRerun
+	s.TasksReturned += o.TasksReturned
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
 }
 

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -437,6 +438,9 @@ func TestNodeDiesMidJob(t *testing.T) {
 	if obj["verified"] != true {
 		t.Fatalf("wrong answer after a node died: %v", obj["result"])
 	}
+	if stat(obj, "tasks_rerun") == 0 {
+		t.Errorf("a node died holding lent tasks, and no task was counted as run again")
+	}
 	// The root or the other node lent to the victim; whoever did says so.
 	if logs := stderr.String() + seed.stderr.String(); !strings.Contains(logs, "running them here") {
 		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
@@ -495,6 +499,74 @@ func TestNodeJoinsMidJob(t *testing.T) {
 			if joined != 1 {
 				t.Errorf("%d nodes reported joining during the job, want 1", joined)
 			}
+		})
+	}
+}
+
+// TestNodeDrainsMidJob: a node that is asked to leave during a job (tsys
+// drain, or SIGTERM) hands back what it has not started, finishes what it
+// has, reports, and exits; the job's answer is right and no task is run
+// twice.
+func TestNodeDrainsMidJob(t *testing.T) {
+	for _, how := range []string{"tsys drain", "SIGTERM"} {
+		t.Run(how, func(t *testing.T) {
+			seed, err := startNode(t, "--bind", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			leaver, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--json")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			leaver.waitFor(t, "borrowed tasks", 20*time.Second)
+			asked := time.Now()
+			if how == "SIGTERM" {
+				leaver.cmd.Process.Signal(syscall.SIGTERM)
+			} else {
+				out, err := exec.Command(tsysBin, "drain", "--json", leaver.tasks).CombinedOutput()
+				if err != nil {
+					t.Fatalf("tsys drain: %v\n%s", err, out)
+				}
+				var rep map[string]any
+				if err := json.Unmarshal(out, &rep); err != nil || rep["seconds"] == nil {
+					t.Fatalf("tsys drain --json: %v: %s", err, out)
+				}
+				t.Logf("tsys drain: %s", bytes.TrimSpace(out))
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- leaver.cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Errorf("the drained node exited with %v:\n%s", err, leaver.stderr)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the drained node is still running 30 s after %s:\n%s", how, leaver.stderr)
+			}
+			t.Logf("%s: the node was out %.3f s after it was asked", how, time.Since(asked).Seconds())
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("the run failed: %v\n%s", err, stderr.String())
+			}
+			var obj map[string]any
+			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
+				t.Fatalf("%v: %s", err, stdout.String())
+			}
+			if obj["verified"] != true || len(perNode(t, obj)) != 3 {
+				t.Fatalf("verified=%v, %d nodes reported, want 3 (the drained one too)", obj["verified"], len(perNode(t, obj)))
+			}
+			if r := stat(obj, "tasks_rerun"); r != 0 {
+				t.Errorf("%v tasks were run twice after a graceful leave", r)
+			}
+			if !strings.Contains(leaver.stderr.String(), "drained; leaving the cluster") {
+				t.Errorf("the node did not say it drained:\n%s", leaver.stderr)
+			}
+			t.Logf("%s: %v tasks handed back to their lenders", how, stat(obj, "tasks_returned"))
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
@@ -29,6 +31,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:OPTIONS], balance[:OPTIONS] or local")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")
+	drainTimeout := fs.Duration("drain-timeout", time.Minute, "on SIGTERM or an interrupt, how long the node may take to finish the tasks it started before it leaves")
 	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	profileKind := fs.String("profile", "", "write a profile when the node stops: cpu, mem, block, mutex or trace")
@@ -88,14 +91,36 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("node: %w", err)
 	}
 	fmt.Fprintf(stdout, "tsys node %s: gossip %s, tasks %s, %d workers\n", node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
-	sig := make(chan os.Signal, 1)
+	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	select {
 	case s := <-sig:
-		logger.Info("leaving the cluster", "signal", s)
+		return leave(node, s, sig, *drainTimeout, logger)
 	case <-node.ShutdownRequested():
-		logger.Info("asked to stop by a peer")
+		logger.Info("stopping: asked by a peer, or drained")
 	}
 	return node.Close()
+}
+
+// leave takes the node out of the cluster on a signal: it drains (hands
+// back what it has not started, finishes what it has), unless the drain
+// takes longer than timeout or a second signal comes, which make it leave
+// at once (its lenders then run again what it held).
+func leave(node *cluster.Node, s os.Signal, sig <-chan os.Signal, timeout time.Duration, logger *slog.Logger) error {
+	logger.Info("leaving the cluster: draining first (signal again to leave at once)", "signal", s, "timeout", timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	go func() {
+		select {
+		case <-sig:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if _, err := node.Drain(ctx); err != nil {
+		logger.Warn("leaving without finishing the drain", "err", err)
+		return node.Close()
+	}
+	return nil
 }

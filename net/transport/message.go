@@ -9,8 +9,9 @@ import (
 // ProtocolVersion is the version of the wire format and the handshake. It is
 // the second byte of every frame; a node refuses frames and peers of any
 // other version. Version 3: lent tasks and results carry their clocks on
-// the critical path (tsys run --workspan).
-const ProtocolVersion = 3
+// the critical path (tsys run --workspan). Version 4: a result can say its
+// borrower is leaving and hands the task back unstarted.
+const ProtocolVersion = 4
 
 // MsgType tells what a Message means to the transport's user, which defines
 // the types from FirstUserType on (package cluster keeps the vocabulary of

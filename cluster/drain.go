@@ -1,0 +1,191 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// DrainReport is what a Drain did: the borrowed tasks it handed back
+// unstarted, those it ran to their end, and how long it took.
+type DrainReport struct {
+	Returned, Finished int64
+	Took               time.Duration
+}
+
+// Drain takes the node out of the cluster gracefully, as Kale's malleable
+// jobs shrink: nothing it holds is lost and nothing is run twice.
+//
+//  1. It stops taking work: its workers ask no one (Hungry is ignored, and
+//     so are the policy's Fish actions), and tasks lent to it from now on
+//     go straight back (handBack).
+//  2. It hands back the borrowed tasks no worker has started; their
+//     lenders run them, and count them as returned, not re-run.
+//  3. It runs the tasks it started to their end and sends their results
+//     home. It still answers requests for work, so the scheduler can
+//     spread the pieces its running tasks split off.
+//  4. Serving a job, it sends its report to the job's root, which keeps it
+//     for the job's end; then it leaves memberlist and closes.
+//
+// If ctx ends before step 3 is done, Drain returns an error and the node
+// stays in the cluster, still draining: the caller may drain again or
+// Close it (its lenders then run again what it held, as for a crash).
+func (n *Node) Drain(ctx context.Context) (DrainReport, error) {
+	rep, err := n.empty(ctx)
+	if err != nil {
+		return rep, err
+	}
+	return rep, n.Close()
+}
+
+// empty is Drain up to leaving: steps 1 to 4.
+func (n *Node) empty(ctx context.Context) (DrainReport, error) {
+	began := time.Now()
+	if n.draining.CompareAndSwap(false, true) {
+		n.log.Info("draining: taking no more work, handing back what has not started")
+	}
+	n.advise()
+	n.handBackUnstarted()
+	finished := int64(n.holding())
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for n.holding() > 0 {
+		select {
+		case <-ctx.Done():
+			return DrainReport{Returned: n.handedBack.Load(), Took: time.Since(began)},
+				fmt.Errorf("node %s is still running %d borrowed tasks: %w", n.name, n.holding(), ctx.Err())
+		case <-tick.C:
+		}
+	}
+	n.reportAndStop()
+	rep := DrainReport{Returned: n.handedBack.Load(), Finished: finished, Took: time.Since(began)}
+	n.log.Info("drained; leaving the cluster", "returned", rep.Returned, "finished", rep.Finished, "took", rep.Took)
+	return rep, nil
+}
+
+// drainFor drains the node as a drainRequest from peer asks, answers it,
+// and leaves; the process that runs the node hears ShutdownRequested.
+func (n *Node) drainFor(peer sched.NodeID, m *drainRequest) {
+	timeout := m.Timeout
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	n.log.Info("asked to drain", "by", peer)
+	rep, err := n.empty(ctx)
+	answer := &drained{Returned: rep.Returned, Finished: rep.Finished}
+	if err != nil {
+		answer.Err = err.Error()
+	}
+	if err := n.transmit(m.ReplyTo, answer, true); err != nil {
+		n.log.Warn("could not answer the drain request", "by", peer, "err", err)
+	}
+	if answer.Err == "" {
+		n.Close()
+		n.requestShutdown()
+	}
+}
+
+// Draining reports whether Drain has begun.
+func (n *Node) Draining() bool { return n.draining.Load() }
+
+// holding is how many borrowed tasks the node has not finished. Every task
+// on a node that is not a job's root descends from one, so at zero the
+// node holds nothing of any job.
+func (n *Node) holding() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.borrowed)
+}
+
+// handBackUnstarted returns to their lenders the borrowed tasks no worker
+// has started. Tasks of this node's own that wait there (lent tasks taken
+// back) stay.
+func (n *Node) handBackUnstarted() {
+	var own []*sched.Header
+	for _, h := range n.pool.WithdrawInjected() {
+		n.mu.Lock()
+		l, ok := n.borrowed[h]
+		delete(n.borrowed, h)
+		n.mu.Unlock()
+		if !ok {
+			own = append(own, h)
+			continue
+		}
+		n.handBack(l.node, l.job, l.id)
+	}
+	n.pool.Inject(own...)
+}
+
+// handBack tells task id's lender to run it itself: this node is leaving
+// and never started it.
+func (n *Node) handBack(lender sched.NodeID, job, id uint64) {
+	n.handedBack.Add(1)
+	m := &result{Job: job, Task: id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the cluster", n.name)}
+	if err := n.send(lender, "", m); err != nil {
+		n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", lender, "err", err)
+	}
+}
+
+// reportAndStop ends this node's part in the job it serves, if any, and
+// sends its report to the job's root before the node leaves.
+func (n *Node) reportAndStop() {
+	n.mu.Lock()
+	root, serving := n.rootOf, n.serving
+	n.mu.Unlock()
+	if serving == nil {
+		return
+	}
+	if end, ok := n.stopServing(); ok {
+		n.sendReport(root, serving.job, end)
+	}
+}
+
+// RequestDrain asks the node whose task transport listens at addr to drain
+// (Node.Drain) within timeout, and waits for its answer: what tsys drain
+// does. key is the cluster's key, nil for a keyless cluster on loopback;
+// bind is where this side listens for the answer (default 127.0.0.1:0;
+// give an address the node can reach when it is on another host).
+func RequestDrain(ctx context.Context, addr, bind string, key []byte, timeout time.Duration) (DrainReport, error) {
+	began := time.Now()
+	answers := make(chan *drained, 1)
+	tr, err := transport.Listen(transport.Config{Name: "tsys-drain", Bind: bind, Key: key, Logger: slog.New(slog.DiscardHandler)},
+		func(from string, tm *transport.Message) {
+			if m, err := decodeMessage(tm); err == nil {
+				if d, ok := m.(*drained); ok {
+					select {
+					case answers <- d:
+					default:
+					}
+				}
+			}
+		})
+	if err != nil {
+		return DrainReport{}, fmt.Errorf("listening for the drain's answer: %w", err)
+	}
+	defer tr.Close()
+	if err := tr.SendSync(addr, encodeMessage(&drainRequest{ReplyTo: tr.Addr(), Timeout: timeout})); err != nil {
+		return DrainReport{}, fmt.Errorf("asking %s to drain: %w", addr, err)
+	}
+	// The node answers within timeout, or says why not; a little more
+	// covers the answer's way back.
+	wait := time.NewTimer(timeout + 5*time.Second)
+	defer wait.Stop()
+	select {
+	case d := <-answers:
+		rep := DrainReport{Returned: d.Returned, Finished: d.Finished, Took: time.Since(began)}
+		if d.Err != "" {
+			return rep, fmt.Errorf("node at %s did not drain: %s", addr, d.Err)
+		}
+		return rep, nil
+	case <-wait.C:
+		return DrainReport{}, fmt.Errorf("node at %s did not answer the drain request within %v", addr, timeout)
+	case <-ctx.Done():
+		return DrainReport{}, ctx.Err()
+	}
+}
