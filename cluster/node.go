@@ -50,7 +50,7 @@ type Config struct {
 	// results in flight to arrive before its lenders run again what it
 	// held (default 2 s).
 	LeaveGrace time.Duration
-	Logger    *slog.Logger
+	Logger     *slog.Logger
 }
 
 // Node is a runtime that is part of a cluster.
@@ -117,7 +117,7 @@ type Node struct {
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
-	trBase        transport.Stats
+	trBase   transport.Stats
 
 	// pushed carries the workers' Pushed signals to the tick goroutine.
 	pushed    chan struct{}
@@ -125,8 +125,8 @@ type Node struct {
 	closeOnce sync.Once
 	// shutdownOnce closes shutdown: a peer's request and a drain may both.
 	shutdownOnce sync.Once
-	tickStop  chan struct{}
-	tickDone  chan struct{}
+	tickStop     chan struct{}
+	tickDone     chan struct{}
 }
 
 // loan is what a borrower keeps of a borrowed task: where its result goes.
