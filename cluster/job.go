@@ -125,7 +125,7 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 		j.joinedAt[id] = time.Since(n.jobBegan)
 	}
 	n.mu.Unlock()
-	start := &jobStart{Job: j.ID, ReplyTo: n.tr.Addr(), MeasureWorkSpan: j.opts.MeasureWorkSpan, TimelineCap: uint64(max(j.opts.TimelineCap, 0))}
+	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan, TimelineCap: uint64(max(j.opts.TimelineCap, 0))}
 	if err := n.transmit(addr, start, true); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		n.mu.Lock()

@@ -115,7 +115,7 @@ func (n *Node) fish(node sched.NodeID, count int) {
 		n.fishedAt[node] = time.Now()
 		n.mu.Unlock()
 		err := n.transmit(addr, &stealRequest{
-			Job: job, ID: n.nextID.Add(1), Want: int32(count), ReplyTo: n.tr.Addr(),
+			Job: job, ID: n.nextID.Add(1), Want: int32(count), ReplyTo: n.trAddr,
 		}, false)
 		if err == nil {
 			n.stealRequests.Add(1)
@@ -218,7 +218,7 @@ func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []taskRecord {
 // sent run here after all.
 func (n *Node) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
 	n.tasksSent.Add(int64(len(m.Tasks)))
-	m.ReplyTo = n.tr.Addr()
+	m.ReplyTo = n.trAddr
 	if err := n.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
 		n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
 		n.takeBack(m.Tasks)

@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-sockaddr"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/net/membership"
@@ -25,9 +27,21 @@ type Config struct {
 	// Name is the node's unique name (default: "n-" and random hex).
 	Name string
 	// Bind is the gossip address HOST:PORT (default 127.0.0.1:0); the task
-	// transport listens on the same host, on a port of its own, which the
-	// node advertises in its metadata.
-	Bind string
+	// transport listens on the same host, on TransportPort (0: one the
+	// system picks), and the node advertises its address in its metadata.
+	Bind          string
+	TransportPort int
+	// Advertise is the HOST[:PORT] peers dial for gossip when Bind is not
+	// it (a wildcard such as 0.0.0.0, or NAT); the task transport is
+	// advertised on the same host. Bound to a wildcard without it, the
+	// node advertises the first private address it finds.
+	Advertise string
+	// JoinTimeout bounds how long Start retries seeds that do not answer
+	// (seeds often start together); ProbeInterval and SuspicionMult tune
+	// failure detection (membership.Config says how). 0: the defaults.
+	JoinTimeout   time.Duration
+	ProbeInterval time.Duration
+	SuspicionMult int
 	// Join lists seed gossip addresses; empty for the first node.
 	Join []string
 	// Zone labels the node's part of the network, for zone-aware policies.
@@ -63,6 +77,7 @@ type Node struct {
 	policy sched.Policy
 	ml     *membership.Membership
 	tr     *transport.Transport
+	trAddr string // the transport's address as peers dial it
 
 	peersMu sync.RWMutex
 	peers   map[sched.NodeID]string // transport address of each member
@@ -166,6 +181,13 @@ func Start(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--bind %q: want HOST:PORT: %w", cfg.Bind, err)
 	}
+	if cfg.TransportPort < 0 || cfg.TransportPort > 65535 {
+		return nil, fmt.Errorf("--task-port %d: want a port from 0 (any) to 65535", cfg.TransportPort)
+	}
+	advHost, err := AdvertisedHost(host, cfg.Advertise)
+	if err != nil {
+		return nil, err
+	}
 	n := &Node{
 		cfg:        cfg,
 		name:       sched.NodeID(cfg.Name),
@@ -190,14 +212,17 @@ func Start(cfg Config) (*Node, error) {
 	n.pool.SetRemote(n)
 
 	n.tr, err = transport.Listen(transport.Config{
-		Name: cfg.Name, Bind: net.JoinHostPort(host, "0"), Key: cfg.Key, Logger: n.log,
+		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: n.log,
 	}, n.handle)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("task transport: %w", err)
 	}
+	_, port, _ := net.SplitHostPort(n.tr.Addr())
+	n.trAddr = net.JoinHostPort(advHost, port)
 	n.ml, err = membership.Start(membership.Config{
-		Name: cfg.Name, Bind: cfg.Bind, Join: cfg.Join, Key: cfg.Key, Fast: cfg.Fast, Logger: n.log,
-		Meta: membership.Meta{Transport: n.tr.Addr(), Zone: cfg.Zone, Version: membership.ProtocolVersion, Scheduler: n.policy.Name()},
+		Name: cfg.Name, Bind: cfg.Bind, Advertise: cfg.Advertise, Join: cfg.Join, Key: cfg.Key, Fast: cfg.Fast, Logger: n.log,
+		JoinTimeout: cfg.JoinTimeout, ProbeInterval: cfg.ProbeInterval, SuspicionMult: cfg.SuspicionMult,
+		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion, Scheduler: n.policy.Name()},
 	}, n.onMember)
 	if err != nil {
 		n.tr.Close()
@@ -212,6 +237,31 @@ func Start(cfg Config) (*Node, error) {
 	return n, nil
 }
 
+// AdvertisedHost is the host a node bound to host tells its peers to dial:
+// advertise's host if given (HOST or HOST:PORT), else host itself, or for a
+// wildcard (0.0.0.0, ::) the first private address of this machine, as
+// memberlist picks for gossip.
+func AdvertisedHost(host, advertise string) (string, error) {
+	if advertise != "" {
+		h, _, err := net.SplitHostPort(advertise)
+		if err != nil {
+			h = advertise // HOST alone
+		}
+		if h == "" {
+			return "", fmt.Errorf("--advertise %q: want HOST or HOST:PORT", advertise)
+		}
+		return h, nil
+	}
+	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+		return host, nil
+	}
+	private, err := sockaddr.GetPrivateIP()
+	if err != nil || private == "" {
+		return "", fmt.Errorf("bound to %q, and no private address of this machine to advertise (%v): set --advertise HOST", host, err)
+	}
+	return private, nil
+}
+
 // Name returns the node's name.
 func (n *Node) Name() string { return string(n.name) }
 
@@ -219,7 +269,7 @@ func (n *Node) Name() string { return string(n.name) }
 func (n *Node) GossipAddr() string { return n.ml.Addr() }
 
 // TransportAddr is where the node takes task traffic.
-func (n *Node) TransportAddr() string { return n.tr.Addr() }
+func (n *Node) TransportAddr() string { return n.trAddr }
 
 // Runtime is the node's runtime: run the root task of a job on it between
 // BeginJob and EndJob.

@@ -29,10 +29,14 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	if cfg.common.join != "" {
 		join = strings.Split(cfg.common.join, ",")
 	}
-	node, err := cluster.Start(cluster.Config{
-		Bind: "127.0.0.1:0", Join: join, Key: cfg.key, Workers: cfg.common.workers, Inline: cfg.inline,
+	ncfg := cluster.Config{
+		Join: join, Key: cfg.key, Workers: cfg.common.workers, Inline: cfg.inline,
 		Policy: cfg.policy, Fast: cfg.common.nodes > 1 || allLoopback(join), Logger: logger,
-	})
+	}
+	if err := cfg.common.net.apply(&ncfg); err != nil {
+		return apps.Result{}, err
+	}
+	node, err := cluster.Start(ncfg)
 	if err != nil {
 		return apps.Result{}, err
 	}

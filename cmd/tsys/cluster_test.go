@@ -271,8 +271,14 @@ var banner = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
 // error output if it exits first.
 func startNode(t *testing.T, args ...string) (*node, error) {
 	t.Helper()
+	return startNodeIn(t, "", args...)
+}
+
+// startNodeIn is startNode in network namespace netns ("": this one).
+func startNodeIn(t *testing.T, netns string, args ...string) (*node, error) {
+	t.Helper()
 	n := &node{stderr: &lockedBuffer{}}
-	n.cmd = exec.Command(tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...)
+	n.cmd = inNetns(netns, tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...)
 	n.cmd.Stderr = n.stderr
 	out, _ := n.cmd.StdoutPipe()
 	if err := n.cmd.Start(); err != nil {
@@ -325,8 +331,21 @@ func freePort(t *testing.T) string {
 }
 
 func TestNodeErrors(t *testing.T) {
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", "127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "no seed reachable") {
+	began := time.Now()
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", "127.0.0.1:1", "--join-timeout", "1s"); err == nil || !strings.Contains(err.Error(), "no seed reachable") {
 		t.Errorf("wrong seed address: %v", err)
+	}
+	if took := time.Since(began); took > 10*time.Second {
+		t.Errorf("--join-timeout 1s: gave up after %v", took)
+	}
+	for flag, want := range map[string][]string{
+		"--task-port":      {"70000", "want a port"},
+		"--join-timeout":   {"0s", "want more than 0"},
+		"--suspicion-mult": {"-1", "want 1 or more"},
+	} {
+		if _, err := startNode(t, "--bind", "127.0.0.1:0", flag, want[0]); err == nil || !strings.Contains(err.Error(), want[1]) {
+			t.Errorf("%s %s: %v", flag, want[0], err)
+		}
 	}
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -444,6 +463,36 @@ func TestNodeDiesMidJob(t *testing.T) {
 	// The root or the other node lent to the victim; whoever did says so.
 	if logs := stderr.String() + seed.stderr.String(); !strings.Contains(logs, "running them here") {
 		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
+	}
+}
+
+// TestJoinWaitsForSeeds: a node whose seed is not up yet keeps trying, as
+// nodes that start together must, and joins when the seed comes; its task
+// transport listens on the port it was given.
+func TestJoinWaitsForSeeds(t *testing.T) {
+	seedAddr, taskAddr := freePort(t), freePort(t)
+	_, taskPort, _ := net.SplitHostPort(taskAddr)
+	joined := make(chan *node, 1)
+	go func() {
+		n, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seedAddr, "--join-timeout", "20s", "--task-port", taskPort)
+		if err != nil {
+			t.Errorf("the node gave up on its seed: %v", err)
+		}
+		joined <- n
+	}()
+	time.Sleep(time.Second) // the seed starts late: that is the point
+	if _, err := startNode(t, "--bind", seedAddr); err != nil {
+		t.Fatal(err)
+	}
+	n := <-joined
+	if n == nil {
+		return
+	}
+	if n.tasks != taskAddr {
+		t.Errorf("the task transport listens at %s, want --task-port's %s", n.tasks, taskAddr)
+	}
+	if !strings.Contains(n.stderr.String(), "no seed answers yet") {
+		t.Errorf("the node did not say it was waiting for its seed:\n%s", n.stderr)
 	}
 }
 

@@ -23,7 +23,8 @@ import (
 func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys node", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bind := fs.String("bind", "127.0.0.1:7946", "gossip address HOST:PORT (others --join it)")
+	var netf netFlags
+	netf.register(fs, "127.0.0.1:7946")
 	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...]; empty for the first node")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers")
 	zone := fs.String("zone", "", "zone label, for --sched fishing:zone")
@@ -83,10 +84,14 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if *join != "" {
 		seeds = strings.Split(*join, ",")
 	}
-	node, err := cluster.Start(cluster.Config{
-		Name: *name, Bind: *bind, Join: seeds, Zone: *zone, Key: key,
+	cfg := cluster.Config{
+		Name: *name, Join: seeds, Zone: *zone, Key: key,
 		Workers: *workers, Inline: ip, Policy: pol, Fast: *fast, Logger: logger,
-	})
+	}
+	if err := netf.apply(&cfg); err != nil {
+		return err
+	}
+	node, err := cluster.Start(cfg)
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}

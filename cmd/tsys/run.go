@@ -34,6 +34,7 @@ type commonFlags struct {
 	profileDir string
 	nodes      int
 	join       string
+	net        netFlags
 	keyFile    string
 	timeline   string
 	hog        string
@@ -53,6 +54,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.pin, "pin", false, "pin node i to CPU i (Linux), so that a node's hog shares its core")
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
+	c.net.register(fs, "127.0.0.1:0")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.StringVar(&c.recordTree, "record-tree", "", "write the task tree (each task's parent and own work) to FILE, for tsys sim --app replay:file=FILE; implies --workspan, one node only")
 	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")

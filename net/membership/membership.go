@@ -70,8 +70,10 @@ type Config struct {
 	// Bind is the gossip host:port (TCP and UDP). Port 0 picks a free
 	// port. Default "127.0.0.1:0".
 	Bind string
-	// Advertise is the host:port other nodes should use to reach this one,
-	// when it differs from Bind (NAT, 0.0.0.0). Optional.
+	// Advertise is the HOST[:PORT] other nodes should use to reach this
+	// one, when it differs from Bind (NAT, 0.0.0.0); without a port, the
+	// bound one. Optional: bound to 0.0.0.0 without it, memberlist
+	// advertises the first private address it finds.
 	Advertise string
 	// Join lists seed gossip addresses; empty means this is the first node.
 	Join []string
@@ -86,6 +88,15 @@ type Config struct {
 	// Logger receives memberlist's own log lines at debug level, and this
 	// package's warnings (refused peers). Default slog.Default().
 	Logger *slog.Logger
+	// ProbeInterval and SuspicionMult are memberlist's failure detection
+	// (0: its LAN defaults, 1 s and 4; Fast sets its own): each member is
+	// probed about every ProbeInterval, and one that fails its probes is
+	// declared dead SuspicionMult x log10(members) x ProbeInterval later
+	// unless it refutes it. Shorter notices a crash sooner, so its work
+	// is run again sooner; too short declares a busy node dead, and its
+	// work is run twice.
+	ProbeInterval time.Duration
+	SuspicionMult int
 	// JoinTimeout bounds how long Start keeps trying to reach the seeds
 	// (unreachable seeds are retried with backoff; each seed is tried at
 	// least once). Default 5 s.
@@ -203,20 +214,28 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 	// A join dial uses TCPTimeout: keep it within the join budget, but not
 	// so small that push/pull on a busy machine times out.
 	mlc.TCPTimeout = min(mlc.TCPTimeout, max(joinTimeout, time.Second))
+	if cfg.ProbeInterval > 0 {
+		mlc.ProbeInterval = cfg.ProbeInterval
+		mlc.ProbeTimeout = min(mlc.ProbeTimeout, cfg.ProbeInterval/2)
+	}
+	if cfg.SuspicionMult > 0 {
+		mlc.SuspicionMult = cfg.SuspicionMult
+	}
 	mlc.Name = name
 	mlc.BindAddr = bindIP.String()
 	mlc.BindPort = bindPort
 	mlc.AdvertisePort = bindPort
 	if cfg.Advertise != "" {
-		aip, aport, err := splitHostPort(cfg.Advertise)
-		if err != nil || aport == 0 {
-			if err == nil {
-				err = errors.New("port must not be 0")
-			}
+		adv := cfg.Advertise
+		if _, _, err := net.SplitHostPort(adv); err != nil {
+			adv = net.JoinHostPort(adv, strconv.Itoa(bindPort))
+		}
+		aip, aport, err := splitHostPort(adv)
+		if err != nil {
 			return nil, fmt.Errorf("advertise %s: %w", cfg.Advertise, err)
 		}
 		mlc.AdvertiseAddr = aip.String()
-		mlc.AdvertisePort = aport
+		mlc.AdvertisePort = aport // 0 with a system-picked bind port: memberlist sets it
 	}
 	mlc.SecretKey = key
 	d := &delegate{m: m}
@@ -299,6 +318,9 @@ func (m *Membership) join(seeds []string, timeout time.Duration) error {
 				detail = strings.TrimPrefix(detail, seeds[0]+": ")
 			}
 			return fmt.Errorf("join %s: %w (%s); check --join", list, ErrNoSeed, detail)
+		}
+		if backoff == 100*time.Millisecond { // once
+			m.log.Info("no seed answers yet; trying again", "seeds", list, "until", deadline.Format(time.TimeOnly))
 		}
 		t := time.NewTimer(backoff)
 		<-t.C

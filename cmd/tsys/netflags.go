@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"time"
+
+	"github.com/tsys-go/tsys/cluster"
+)
+
+// netFlags are how a node process (tsys node, or tsys run --join) sits on
+// the network: where it listens, what it tells peers to dial, how long it
+// tries the seeds, and how fast it declares a silent peer dead.
+type netFlags struct {
+	bind, advertise string
+	taskPort        int
+	joinTimeout     time.Duration
+	probeInterval   time.Duration
+	suspicionMult   int
+}
+
+func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
+	fs.StringVar(&f.bind, "bind", defaultBind, "gossip address HOST:PORT (others --join it); 0.0.0.0:PORT listens on every interface and needs --key-file")
+	fs.StringVar(&f.advertise, "advertise", "", "HOST[:PORT] peers dial to reach this node, when --bind is a wildcard or behind NAT (default: the bound host, or for 0.0.0.0 the first private address)")
+	fs.IntVar(&f.taskPort, "task-port", 0, "port of the task transport, on the --bind host (0: one the system picks; declare one for firewalls and containers)")
+	fs.DurationVar(&f.joinTimeout, "join-timeout", 30*time.Second, "how long to keep trying --join seeds that do not answer (seeds often start together)")
+	fs.DurationVar(&f.probeInterval, "probe-interval", 0, "failure detection: how often each peer is probed (default 1s; --fast: 200ms); shorter notices a crash sooner but may declare a busy node dead")
+	fs.IntVar(&f.suspicionMult, "suspicion-mult", 0, "failure detection: a peer that fails its probes is dead after MULT x log10(nodes) probe intervals unless it answers (default 4; --fast: 2)")
+}
+
+// apply sets the network part of a node's configuration.
+func (f *netFlags) apply(c *cluster.Config) error {
+	switch {
+	case f.taskPort < 0 || f.taskPort > 65535:
+		return usagef("--task-port %d: want a port from 0 (any) to 65535", f.taskPort)
+	case f.joinTimeout <= 0:
+		return usagef("--join-timeout %v: want more than 0", f.joinTimeout)
+	case f.probeInterval < 0:
+		return usagef("--probe-interval %v: want more than 0", f.probeInterval)
+	case f.suspicionMult < 0:
+		return usagef("--suspicion-mult %d: want 1 or more", f.suspicionMult)
+	}
+	c.Bind, c.Advertise, c.TransportPort = f.bind, f.advertise, f.taskPort
+	c.JoinTimeout, c.ProbeInterval, c.SuspicionMult = f.joinTimeout, f.probeInterval, f.suspicionMult
+	return nil
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// inNetns is exec.Command run inside network namespace netns ("": this
+// process's own).
+func inNetns(netns, name string, args ...string) *exec.Cmd {
+	if netns == "" {
+		return exec.Command(name, args...)
+	}
+	return exec.Command("ip", append([]string{"netns", "exec", netns, name}, args...)...)
+}
+
+// hosts are network namespaces on one virtual bridge, each with an address
+// of its own: as far as the nodes can tell, separate machines on a LAN.
+type hosts struct {
+	names []string
+	addrs []string
+}
+
+// newHosts makes n namespaces and their bridge, removed when the test
+// ends. It skips the test, saying why, where they cannot be made (not
+// root, no ip command, no veth support).
+func newHosts(t *testing.T, n int) *hosts {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("network namespaces need root: run the tests as root (CI does) to check nodes on separate addresses")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("network namespaces need the ip command (Debian: apt-get install iproute2)")
+	}
+	id := os.Getpid() % 100000
+	subnet := fmt.Sprintf("10.%d.%d", 100+id%100, id/100%250)
+	bridge := fmt.Sprintf("tsysbr%d", id)
+	ip := func(args ...string) error {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+		return nil
+	}
+	h := &hosts{}
+	t.Cleanup(func() {
+		for _, ns := range h.names {
+			ip("netns", "del", ns)
+		}
+		ip("link", "del", bridge)
+	})
+	if err := ip("link", "add", bridge, "type", "bridge"); err != nil {
+		t.Skipf("cannot make a virtual bridge here: %v", err)
+	}
+	if err := ip("link", "set", bridge, "up"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		ns, veth := fmt.Sprintf("tsys%d-%d", id, i), fmt.Sprintf("tsv%d-%d", id, i)
+		addr := fmt.Sprintf("%s.%d", subnet, i+1)
+		steps := [][]string{
+			{"netns", "add", ns},
+			{"link", "add", veth, "type", "veth", "peer", "name", veth + "b"},
+			{"link", "set", veth, "netns", ns},
+			{"link", "set", veth + "b", "master", bridge, "up"},
+			{"-n", ns, "addr", "add", addr + "/24", "dev", veth},
+			{"-n", ns, "link", "set", veth, "up"},
+			{"-n", ns, "link", "set", "lo", "up"},
+		}
+		for j, s := range steps {
+			if err := ip(s...); err != nil {
+				if i == 0 && j < 2 {
+					t.Skipf("cannot make network namespaces here: %v", err)
+				}
+				t.Fatal(err)
+			}
+			if j == 0 {
+				h.names = append(h.names, ns)
+			}
+		}
+		h.addrs = append(h.addrs, addr)
+	}
+	return h
+}
+
+// TestAcrossNetworkNamespaces: nodes on separate addresses, joined by
+// address, run a verified job. The seed binds every interface and
+// advertises its address, as in a container; a node declares its task
+// port; the job's client binds its own address. Without a key a node
+// refuses a routable address, saying why.
+func TestAcrossNetworkNamespaces(t *testing.T) {
+	h := newHosts(t, 3)
+	key := filepath.Join(t.TempDir(), "key")
+	os.WriteFile(key, []byte("a key for the namespaces test"), 0o600)
+	seed, err := startNodeIn(t, h.names[0], "--bind", "0.0.0.0:7946", "--advertise", h.addrs[0], "--key-file", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(seed.gossip, h.addrs[0]+":") || !strings.HasPrefix(seed.tasks, h.addrs[0]+":") {
+		t.Errorf("a node bound to 0.0.0.0 advertises gossip %s and tasks %s, want %s", seed.gossip, seed.tasks, h.addrs[0])
+	}
+	other, err := startNodeIn(t, h.names[1], "--bind", h.addrs[1]+":7946", "--task-port", "7947", "--join", seed.gossip, "--key-file", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.tasks != h.addrs[1]+":7947" {
+		t.Errorf("--task-port 7947: the node's tasks are at %s", other.tasks)
+	}
+	cmd := inNetns(h.names[2], tsysBin, "run", "uts", "--tree", "T5", "--workers", "1", "--bind", h.addrs[2]+":0",
+		"--join", seed.gossip, "--key-file", key, "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("a job across namespaces: %v\n%s", err, stderr.String())
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if obj["verified"] != true || len(perNode(t, obj)) != 3 {
+		t.Fatalf("verified=%v, %d nodes reported, want 3", obj["verified"], len(perNode(t, obj)))
+	}
+	for _, pn := range perNode(t, obj) {
+		if stat(pn, "tasks_run") == 0 {
+			t.Errorf("node %v ran no task", pn["node"])
+		}
+	}
+	if _, err := startNodeIn(t, h.names[1], "--bind", h.addrs[1]+":7950"); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("a keyless node on a routable address: %v", err)
+	}
+}
