@@ -78,7 +78,7 @@ type Stats struct {
 // defaults.
 func New(self sched.NodeID, p Params) *Policy {
 	s := &Policy{self: self, p: p.withDefaults(), peers: newPeerSet[peer]()}
-	s.settle(s.p.Period, 0)
+	s.settle(time.Time{}, s.p.Period, 0)
 	return s
 }
 
@@ -101,7 +101,7 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 		as = append(as, s.report(now, s.p.Period))
 	}
 	s.peers.each(func(id sched.NodeID, pr *peer) { as = s.maybeGive(as, id, pr) })
-	s.settle(s.p.Period, s.peers.len())
+	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
@@ -110,7 +110,7 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 func (s *Policy) Hungry(now time.Time) []sched.Action {
 	s.ready = 0
 	as := s.hungry(now, s.p.Period, s.peers.len())
-	s.settle(s.p.Period, s.peers.len())
+	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
@@ -122,8 +122,11 @@ func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sc
 		return nil
 	}
 	pr.ready, pr.served, pr.heard = l.Ready, false, true
+	if l.Ready == 0 {
+		s.holdDemand(now, s.p.Period)
+	}
 	as := s.maybeGive(nil, from, pr)
-	s.settle(s.p.Period, s.peers.len())
+	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
@@ -139,6 +142,12 @@ func (s *Policy) maybeGive(as []sched.Action, id sched.NodeID, pr *peer) []sched
 	return append(as, sched.Action{Kind: sched.Give, Node: id, Count: 1})
 }
 
+// JobStarted implements sched.Policy.
+func (s *Policy) JobStarted(now time.Time) []sched.Action {
+	s.jobStarted(now, s.p.Period, s.peers.len())
+	return nil
+}
+
 // Membership implements sched.Policy.
 func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
 	switch {
@@ -148,6 +157,6 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 	default:
 		s.peers.remove(ev.Node)
 	}
-	s.settle(s.p.Period, s.peers.len())
+	s.settle(now, s.p.Period, s.peers.len())
 	return nil
 }

@@ -167,3 +167,42 @@ func TestSameEventsSameActions(t *testing.T) {
 		}
 	}
 }
+
+// TestWantedWorkIsExposed: both balancing policies keep tasks stealable
+// (Advice.Expose) on a fresh job, when a peer reports it has none and when
+// this node runs dry, for two periods, and not while every peer has work:
+// a push can only move a ready task, never an inlined call.
+func TestWantedWorkIsExposed(t *testing.T) {
+	period := 4 * time.Millisecond
+	policies := map[string]sched.Policy{
+		"balance":     New("self", Params{Period: period}),
+		"ratebalance": NewRate("self", RateParams{MinPeriod: period, MaxPeriod: period}),
+	}
+	for name, s := range policies {
+		s.Membership(t0, sched.MemberEvent{Node: "p", Joined: true})
+		at := t0
+		for _, ev := range []struct {
+			what string
+			do   func(now time.Time)
+		}{
+			{"a fresh job", func(now time.Time) { s.JobStarted(now) }},
+			{"a dry peer", func(now time.Time) { s.LoadReport(now, "p", sched.Load{Workers: 1, Idle: 1}) }},
+			{"running dry", func(now time.Time) { s.Hungry(now) }},
+		} {
+			at = at.Add(10 * period)
+			if s.LoadReport(at, "p", sched.Load{Ready: 9, Workers: 1}); s.Advice().Expose != 0 {
+				t.Fatalf("%s, before %s: Expose %d while the peer has work", name, ev.what, s.Advice().Expose)
+			}
+			ev.do(at)
+			if s.Advice().Expose == 0 {
+				t.Errorf("%s: nothing exposed after %s", name, ev.what)
+			}
+			if s.Tick(at.Add(2*period-time.Millisecond), sched.Load{Ready: 3, Workers: 1}); s.Advice().Expose == 0 {
+				t.Errorf("%s: the exposure after %s ended within two periods", name, ev.what)
+			}
+			if s.Tick(at.Add(2*period), sched.Load{Ready: 3, Workers: 1}); s.Advice().Expose != 0 {
+				t.Errorf("%s: still exposing two periods after %s", name, ev.what)
+			}
+		}
+	}
+}

@@ -126,7 +126,7 @@ func NewRate(self sched.NodeID, p RateParams) *RatePolicy {
 	s.me.speed = 1
 	s.moveCost = s.p.MoveCost
 	s.period = s.p.MinPeriod
-	s.settle(s.period, 0)
+	s.settle(time.Time{}, s.period, 0)
 	return s
 }
 
@@ -153,15 +153,15 @@ func (s *RatePolicy) Period() time.Duration { return s.period }
 func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 	s.observe(&s.me, self)
 	if !s.due(now) {
-		if !s.dryPeer() {
-			return nil
+		var as []sched.Action
+		if s.dryPeer() {
+			as = s.balance(now)
 		}
-		as := s.balance(now)
-		s.settle(s.period, s.peers.len())
+		s.settle(now, s.period, s.peers.len()) // the demand hold may have run out
 		return as
 	}
 	as := append([]sched.Action{s.report(now, s.period)}, s.balance(now)...)
-	s.settle(s.period, s.peers.len())
+	s.settle(now, s.period, s.peers.len())
 	return as
 }
 
@@ -170,7 +170,7 @@ func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
 func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
 	s.me.ready = 0
 	as := s.hungry(now, s.period, s.peers.len())
-	s.settle(s.period, s.peers.len())
+	s.settle(now, s.period, s.peers.len())
 	return as
 }
 
@@ -195,11 +195,12 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 	pr.heard = true
 	var as []sched.Action
 	if l.Ready == 0 {
+		s.holdDemand(now, s.period)
 		// A peer ran dry: balance now rather than leave it idle until
 		// this node's next period.
 		as = s.balance(now)
 	}
-	s.settle(s.period, s.peers.len())
+	s.settle(now, s.period, s.peers.len())
 	return as
 }
 
@@ -311,8 +312,14 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 // a core each gets.
 func (s *RatePolicy) capacity(n *rateNode) float64 { return float64(n.workers) * n.speed }
 
+// JobStarted implements sched.Policy.
+func (s *RatePolicy) JobStarted(now time.Time) []sched.Action {
+	s.jobStarted(now, s.period, s.peers.len())
+	return nil
+}
+
 // Membership implements sched.Policy.
-func (s *RatePolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Action {
+func (s *RatePolicy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:
@@ -320,6 +327,6 @@ func (s *RatePolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Actio
 	default:
 		s.peers.remove(ev.Node)
 	}
-	s.settle(s.period, s.peers.len())
+	s.settle(now, s.period, s.peers.len())
 	return nil
 }

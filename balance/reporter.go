@@ -16,14 +16,37 @@ type reporter struct {
 	nextReport time.Time
 	reports    int64
 	advice     sched.Advice
+	// demandUntil: a peer reported it had run dry, or the job began, or
+	// this node ran dry; until then the node keeps exposeForPeers more
+	// tasks stealable, for pushes to find.
+	demandUntil time.Time
+}
+
+// exposeForPeers is how many ready tasks beyond the inlining threshold a
+// balancing node keeps while peers want work (as fishing's Expose): a push
+// can only move a ready task, and an inlined call is never one, so a node
+// that inlines all but K leaves its peers nothing to be given
+// (bench/README.md, "Simulated clusters").
+const exposeForPeers = 16
+
+// holdDemand keeps the Expose for two periods from now: the next report
+// says whether peers still want work.
+func (r *reporter) holdDemand(now time.Time, period time.Duration) {
+	if until := now.Add(2 * period); until.After(r.demandUntil) {
+		r.demandUntil = until
+	}
 }
 
 // Advice implements sched.Policy.
 func (r *reporter) Advice() sched.Advice { return r.advice }
 
-// JobStarted implements sched.Policy: the periodic reports tell the
-// peers of the job's work soon enough.
-func (r *reporter) JobStarted(time.Time) []sched.Action { return nil }
+// JobStarted is the part of sched.Policy's JobStarted both policies share:
+// every node of a fresh job wants work, so the first splits keep their big
+// pieces stealable.
+func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
+	r.holdDemand(now, period)
+	r.settle(now, period, peers)
+}
 
 // due reports whether the periodic report is due at now.
 func (r *reporter) due(now time.Time) bool { return !now.Before(r.nextReport) }
@@ -39,16 +62,21 @@ func (r *reporter) report(now time.Time, period time.Duration) sched.Action {
 // hungry reports at once, unless a report went out within a quarter
 // period or there is nobody to tell.
 func (r *reporter) hungry(now time.Time, period time.Duration, peers int) []sched.Action {
+	r.holdDemand(now, period)
 	if peers == 0 || now.Sub(r.lastReport) < period/4 {
 		return nil
 	}
 	return []sched.Action{r.report(now, period)}
 }
 
-// settle recomputes the advice: a hungry worker is worth hearing from when
-// a report may go out.
-func (r *reporter) settle(period time.Duration, peers int) {
+// settle recomputes the advice at now: a hungry worker is worth hearing
+// from when a report may go out, and tasks are kept stealable while peers
+// want work.
+func (r *reporter) settle(now time.Time, period time.Duration, peers int) {
 	r.advice = sched.Advice{}
+	if peers > 0 && now.Before(r.demandUntil) {
+		r.advice.Expose = exposeForPeers
+	}
 	switch {
 	case peers == 0:
 		r.advice.HungryAfter = sched.Never
