@@ -14,6 +14,7 @@ import (
 	"github.com/tsys-go/tsys/bench"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,6 +232,7 @@ type node struct {
 	cmd    *exec.Cmd
 	gossip string
 	tasks  string
+	http   string // the --http URL, if any
 	stderr *lockedBuffer
 }
 
@@ -265,7 +267,10 @@ func (n *node) waitFor(t *testing.T, s string, d time.Duration) {
 	}
 }
 
-var banner = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
+var (
+	banner     = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
+	httpBanner = regexp.MustCompile(`, http (\S+)$`)
+)
 
 // startNode starts `tsys node` and waits for its banner, or returns its
 // error output if it exits first.
@@ -297,6 +302,9 @@ func startNodeIn(t *testing.T, netns string, args ...string) (*node, error) {
 	case l, ok := <-line:
 		if m := banner.FindStringSubmatch(l); ok && m != nil {
 			n.gossip, n.tasks = m[1], m[2]
+			if h := httpBanner.FindStringSubmatch(l); h != nil {
+				n.http = h[1]
+			}
 			t.Cleanup(func() { n.stop() })
 			return n, nil
 		}
@@ -493,6 +501,33 @@ func TestJoinWaitsForSeeds(t *testing.T) {
 	}
 	if !strings.Contains(n.stderr.String(), "no seed answers yet") {
 		t.Errorf("the node did not say it was waiting for its seed:\n%s", n.stderr)
+	}
+}
+
+// TestHealthz: a node with --http answers /healthz as ready, with the
+// cluster's size, once it has joined; a routable --http without a key is
+// refused.
+func TestHealthz(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--http", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(n.http + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var h map[string]any
+	json.NewDecoder(resp.Body).Decode(&h)
+	if resp.StatusCode != 200 || h["status"] != "ready" || h["members"] != 2.0 {
+		t.Errorf("/healthz: %d %v", resp.StatusCode, h)
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--http", "0.0.0.0:0"); err == nil || !strings.Contains(err.Error(), "needs a cluster key") {
+		t.Errorf("--http 0.0.0.0 without a key: %v", err)
 	}
 }
 

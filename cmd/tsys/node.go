@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/monitor"
 	"github.com/tsys-go/tsys/policies"
 )
 
@@ -32,6 +33,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:OPTIONS], balance[:OPTIONS] or local")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")
+	httpAddr := fs.String("http", "", "serve /healthz (ready once joined, 503 while draining) at HOST:PORT; loopback unless the node has --key-file")
 	drainTimeout := fs.Duration("drain-timeout", time.Minute, "on SIGTERM or an interrupt, how long the node may take to finish the tasks it started before it leaves")
 	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -95,7 +97,17 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
-	fmt.Fprintf(stdout, "tsys node %s: gossip %s, tasks %s, %d workers\n", node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
+	banner := fmt.Sprintf("tsys node %s: gossip %s, tasks %s, %d workers", node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
+	if *httpAddr != "" {
+		srv, err := monitor.Start(monitor.Config{Addr: *httpAddr, HasKey: key != nil, Logger: logger}, node)
+		if err != nil {
+			node.Close()
+			return err
+		}
+		defer srv.Close()
+		banner += ", http http://" + srv.Addr()
+	}
+	fmt.Fprintln(stdout, banner)
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
