@@ -590,19 +590,21 @@ func TestNodeJoinsMidJob(t *testing.T) {
 // TestNodeDrainsMidJob: a node that is asked to leave during a job (tsys
 // drain, or SIGTERM) hands back what it has not started, finishes what it
 // has, reports, and exits; the job's answer is right and no task is run
-// twice.
+// twice. Lenders answer with batches of 4, so that the leaver holds tasks
+// it has not started.
 func TestNodeDrainsMidJob(t *testing.T) {
+	const sched = "fishing:random,tasks=4"
 	for _, how := range []string{"tsys drain", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
-			seed, err := startNode(t, "--bind", "127.0.0.1:0")
+			seed, err := startNode(t, "--bind", "127.0.0.1:0", "--sched", sched)
 			if err != nil {
 				t.Fatal(err)
 			}
-			leaver, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug")
+			leaver, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug", "--sched", sched)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--json")
+			cmd := exec.Command(tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched, "--json")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
@@ -649,6 +651,9 @@ func TestNodeDrainsMidJob(t *testing.T) {
 			}
 			if !strings.Contains(leaver.stderr.String(), "drained; leaving the cluster") {
 				t.Errorf("the node did not say it drained:\n%s", leaver.stderr)
+			}
+			if stat(obj, "tasks_returned") == 0 {
+				t.Errorf("the leaver handed back no task it had not started")
 			}
 			t.Logf("%s: %v tasks handed back to their lenders", how, stat(obj, "tasks_returned"))
 		})
