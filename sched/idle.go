@@ -220,7 +220,7 @@ type idleClock struct {
 
 // beginIdle starts an idle stretch of w and returns its start.
 func (w *Worker) beginIdle() time.Time {
-	w.tasksDone.Store(w.stats.TasksRun)
+	w.publish()
 	now := time.Now()
 	w.idle.since.Store(now.UnixNano())
 	return now

@@ -104,8 +104,8 @@ func (x *Executor) askPolicy() bool {
 		w.stats.Inlined++
 	}
 	// Published with each grant, which spans ~maxStaleness of work, rather
-	// than with every task: a no here is asked at every spawn.
-	w.tasksDone.Store(w.stats.TasksRun)
+	// than with every task: a no here is asked at every spawn (live.go).
+	w.publish()
 	now := time.Now()
 	if spent > 0 && !x.grantedAt.IsZero() {
 		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)

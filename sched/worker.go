@@ -39,6 +39,8 @@ type Worker struct {
 	// each allowCCall grant and when it goes idle), for readers outside
 	// the run: one atomic store per grant rather than one per task.
 	tasksDone atomic.Int64
+	// live are the other counters the holder publishes (live.go).
+	live livePub
 }
 
 // PerKind is what a worker keeps for one task kind: where its new frames
@@ -84,4 +86,6 @@ func (w *Worker) resetStats() {
 	w.idle.total.Store(0)
 	w.idle.since.Store(0)
 	w.tasksDone.Store(0)
+	w.live.spawns.Store(0)
+	w.live.inlined.Store(0)
 }
