@@ -95,6 +95,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	n.job = j.ID
 	n.rootOf = n.name
 	n.rooted = j
+	n.jobsTotal.Add(1)
 	n.jobBegan = time.Now()
 	n.offsets = map[sched.NodeID]time.Duration{}
 	n.mu.Unlock()
@@ -300,6 +301,7 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 	n.mu.Lock()
 	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
 	n.mu.Unlock()
+	n.jobsTotal.Add(1)
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", job))
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)

@@ -55,6 +55,10 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		n.requestShutdown()
 	case *drainRequest:
 		go n.drainFor(peer, m)
+	case *statsRequest:
+		n.answerStats(peer, m)
+	case *statsReply:
+		n.statsArrived(peer, m)
 	case *drained:
 		n.log.Warn("an answer to a drain request this node did not make", "peer", peer)
 	}
@@ -83,6 +87,9 @@ func (n *Node) transmit(addr string, m message, sync bool) error {
 // every peer is encoded once.
 func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sync bool) error {
 	n.noteSent(addr, m, len(tm.Body))
+	c := &n.sentByType[m.msgType()-msgStealRequest]
+	c.messages.Add(1)
+	c.bytes.Add(int64(len(tm.Body)))
 	if sync {
 		return n.tr.SendSync(addr, tm)
 	}

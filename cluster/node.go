@@ -129,6 +129,13 @@ type Node struct {
 	tasksRerun    atomic.Int64
 	tasksReturned atomic.Int64
 	handedBack    atomic.Int64 // borrowed tasks this node handed back as it drained
+	jobsTotal     atomic.Int64 // jobs served or rooted since the node started
+	// sentByType counts the messages and body bytes sent, by type, since
+	// the node started (Snapshot).
+	sentByType [len(vocabulary)]struct{ messages, bytes atomic.Int64 }
+	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
+	// answers, by request id. n.mu guards it.
+	snapshotWaiters map[uint64]chan Snapshot
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
@@ -197,10 +204,12 @@ func Start(cfg Config) (*Node, error) {
 		lent:       map[uint64]*lentTask{},
 		borrowed:   map[*sched.Header]loan{},
 		fishedAt:   map[sched.NodeID]time.Time{},
-		pushed:     make(chan struct{}, 1),
-		shutdown:   make(chan struct{}),
-		tickStop:   make(chan struct{}),
-		tickDone:   make(chan struct{}),
+
+		snapshotWaiters: map[uint64]chan Snapshot{},
+		pushed:          make(chan struct{}, 1),
+		shutdown:        make(chan struct{}),
+		tickStop:        make(chan struct{}),
+		tickDone:        make(chan struct{}),
 	}
 	n.rt = tsys.New(tsys.Workers(cfg.Workers), tsys.Inline(cfg.Inline))
 	n.policy = noPolicy{}

@@ -26,6 +26,8 @@ const (
 	msgClock                                                           // clock readings that align a node's timeline with the root's
 	msgDrain                                                           // the receiver is asked to leave gracefully (tsys drain)
 	msgDrained                                                         // the answer: the sender has left, or why it could not
+	msgStatsRequest                                                    // the receiver is asked for its state (a dashboard's view of the cluster)
+	msgStatsReply                                                      // the answer: its Snapshot
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -150,6 +152,19 @@ type drained struct {
 	Returned, Finished int64
 }
 
+// statsRequest asks for the receiver's Snapshot, to be sent to ReplyTo
+// with ID.
+type statsRequest struct {
+	ID      uint64
+	ReplyTo string
+}
+
+// statsReply is a Snapshot, JSON-encoded, answering request ID.
+type statsReply struct {
+	ID       uint64
+	Snapshot []byte
+}
+
 // loadReport tells the receiver the sender's load during Job.
 type loadReport struct {
 	Job  uint64
@@ -168,6 +183,28 @@ func (*shutdown) msgType() transport.MsgType     { return msgShutdown }
 func (*loadReport) msgType() transport.MsgType   { return msgLoadReport }
 func (*drainRequest) msgType() transport.MsgType { return msgDrain }
 func (*drained) msgType() transport.MsgType      { return msgDrained }
+func (*statsRequest) msgType() transport.MsgType { return msgStatsRequest }
+func (*statsReply) msgType() transport.MsgType   { return msgStatsReply }
+
+func (m *statsRequest) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.ID)
+	return wire.AppendString(b, m.ReplyTo)
+}
+
+func (m *statsRequest) decode(d *wire.Decoder) {
+	m.ID = d.Uvarint("request id")
+	m.ReplyTo = d.String("reply address", maxStringLen)
+}
+
+func (m *statsReply) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.ID)
+	return wire.AppendBytes(b, m.Snapshot)
+}
+
+func (m *statsReply) decode(d *wire.Decoder) {
+	m.ID = d.Uvarint("request id")
+	m.Snapshot = d.Bytes("snapshot", maxPayload)
+}
 
 func (m *drainRequest) appendTo(b []byte) []byte {
 	b = wire.AppendString(b, m.ReplyTo)
@@ -387,6 +424,8 @@ var vocabulary = [...]struct {
 	{"clock reading", func() message { return new(clockReading) }},
 	{"drain", func() message { return new(drainRequest) }},
 	{"drained", func() message { return new(drained) }},
+	{"stats request", func() message { return new(statsRequest) }},
+	{"stats reply", func() message { return new(statsReply) }},
 }
 
 // messageName names m's type.

@@ -8,23 +8,32 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/tsys-go/tsys/cluster"
 )
 
-// Node is what the server reads of the node it watches. Every method must
-// be safe to call from any goroutine at any time.
+// Node is what the server reads of the node it watches (cluster.Node).
+// Every method must be safe to call from any goroutine at any time.
 type Node interface {
 	Name() string
 	Members() []string
 	Draining() bool
+	Snapshot() cluster.Snapshot
+	ClusterSnapshot(ctx context.Context, timeout time.Duration) []cluster.Snapshot
 }
 
 // Config configures a Server.
 type Config struct {
-	// Addr is HOST:PORT to listen on; a routable host needs HasKey.
+	// Addr is HOST:PORT to listen on; a routable host needs Key.
 	Addr string
-	// HasKey says the node runs with a cluster key.
-	HasKey bool
+	// Key is the node's cluster key, nil without one. On a routable Addr
+	// every endpoint but /healthz asks for the token derived from it
+	// (Token).
+	Key    []byte
 	Logger *slog.Logger
 }
 
@@ -46,7 +55,7 @@ func Start(cfg Config, node Node) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--http %q: want HOST:PORT: %w", cfg.Addr, err)
 	}
-	if !cfg.HasKey && !loopback(host) {
+	if cfg.Key == nil && !loopback(host) {
 		return nil, fmt.Errorf("--http %s: %w", cfg.Addr, ErrRoutableWithoutKey)
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -57,9 +66,27 @@ func Start(cfg Config, node Node) (*Server, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
+	reg, err := registry(node)
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("--http: the metrics registry: %w", err)
+	}
 	s := &Server{node: node, ln: ln, done: make(chan struct{})}
+	guard := func(h http.Handler) http.Handler { return h }
+	if !loopback(host) {
+		guard = requireToken(Token(cfg.Key))
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("GET /metrics", guard(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)})))
+	mux.Handle("GET /api/node", guard(http.HandlerFunc(s.apiNode)))
+	mux.Handle("GET /api/cluster", guard(http.HandlerFunc(s.apiCluster)))
+	mux.Handle("/debug/pprof/", guard(http.HandlerFunc(pprof.Index)))
+	mux.Handle("/debug/pprof/cmdline", guard(http.HandlerFunc(pprof.Cmdline)))
+	mux.Handle("/debug/pprof/profile", guard(http.HandlerFunc(pprof.Profile)))
+	mux.Handle("/debug/pprof/symbol", guard(http.HandlerFunc(pprof.Symbol)))
+	mux.Handle("/debug/pprof/trace", guard(http.HandlerFunc(pprof.Trace)))
+	mux.Handle("GET /{$}", guard(http.HandlerFunc(dashboard)))
 	s.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,

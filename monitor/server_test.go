@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net"
@@ -9,6 +10,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/sched"
 )
 
 type fakeNode struct{ draining atomic.Bool }
@@ -16,6 +23,12 @@ type fakeNode struct{ draining atomic.Bool }
 func (*fakeNode) Name() string      { return "n1" }
 func (*fakeNode) Members() []string { return []string{"n1", "n2"} }
 func (f *fakeNode) Draining() bool  { return f.draining.Load() }
+func (f *fakeNode) Snapshot() cluster.Snapshot {
+	return cluster.Snapshot{Node: "n1", Members: 2, Draining: f.Draining(), Workers: make([]sched.Stats, 2)}
+}
+func (f *fakeNode) ClusterSnapshot(context.Context, time.Duration) []cluster.Snapshot {
+	return []cluster.Snapshot{f.Snapshot()}
+}
 
 func get(t *testing.T, url string) (int, health) {
 	t.Helper()
@@ -88,5 +101,92 @@ func TestCloseLeavesNothing(t *testing.T) {
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+}
+
+// TestMetricsParse: /metrics is the Prometheus text format, as the real
+// parser reads it, with the node's per-worker and per-node families.
+func TestMetricsParse(t *testing.T) {
+	s, err := Start(Config{Addr: "127.0.0.1:0"}, &fakeNode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	resp, err := http.Get("http://" + s.Addr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// The legacy scheme: the strict names every Prometheus accepts.
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v", err)
+	}
+	for _, name := range []string{"tsys_tasks_run_total", "tsys_inlined_total", "tsys_stolen_from_total", "tsys_busy_seconds_total",
+		"tsys_tasks_lent_total", "tsys_tasks_rerun_total", "tsys_transport_errors_total", "tsys_ready_tasks", "tsys_members", "go_goroutines"} {
+		if families[name] == nil {
+			t.Errorf("/metrics has no %s", name)
+		}
+	}
+	if f := families["tsys_tasks_run_total"]; f != nil && len(f.Metric) != 2 {
+		t.Errorf("tsys_tasks_run_total has %d series, want one per worker (2)", len(f.Metric))
+	}
+}
+
+// TestTokenGuardsRoutableAddresses: on a routable address a keyed node's
+// endpoints need the token, as a bearer token or ?token=, except
+// /healthz.
+func TestTokenGuardsRoutableAddresses(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	s, err := Start(Config{Addr: "0.0.0.0:0", Key: key}, &fakeNode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, port, _ := net.SplitHostPort(s.Addr())
+	base := "http://127.0.0.1:" + port
+	status := func(path, bearer string) int {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	tok := Token(key)
+	for path, want := range map[string]int{"/healthz": 200, "/metrics": 401, "/api/cluster": 401, "/": 401, "/debug/pprof/": 401} {
+		if got := status(path, ""); got != want {
+			t.Errorf("%s without a token: %d, want %d", path, got, want)
+		}
+	}
+	if got := status("/metrics", tok); got != 200 {
+		t.Errorf("/metrics with the bearer token: %d", got)
+	}
+	if got := status("/api/cluster?token="+tok, ""); got != 200 {
+		t.Errorf("/api/cluster?token=: %d", got)
+	}
+	if got := status("/metrics", Token([]byte("another key of 16+ bytes"))); got != 401 {
+		t.Errorf("/metrics with another cluster's token: %d", got)
+	}
+}
+
+// TestCountersSurviveJobs: a job's counters start from zero; the totals
+// /metrics reports never go down.
+func TestCountersSurviveJobs(t *testing.T) {
+	var a accumulator
+	steps := []struct {
+		job  string
+		v    float64
+		want float64
+	}{{"a", 5, 5}, {"a", 9, 9}, {"", 9, 9}, {"b", 2, 11}, {"b", 4, 13}, {"c", 4, 17}}
+	for i, s := range steps {
+		if got := a.total(s.job, "m", []string{"n"}, s.v); got != s.want {
+			t.Errorf("step %d (job %q, value %v): total %v, want %v", i, s.job, s.v, got, s.want)
+		}
 	}
 }

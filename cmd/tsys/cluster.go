@@ -16,6 +16,7 @@ import (
 
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/monitor"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
 )
@@ -41,6 +42,14 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		return apps.Result{}, err
 	}
 	defer node.Close()
+	if cfg.common.http != "" {
+		srv, err := monitor.Start(monitor.Config{Addr: cfg.common.http, Key: cfg.key, Logger: logger}, node)
+		if err != nil {
+			return apps.Result{}, err
+		}
+		defer srv.Close()
+		fmt.Fprintf(stderr, "tsys: dashboard at http://%s/\n", srv.Addr())
+	}
 
 	want := 2 // with --join: this node and at least one other
 	if cfg.common.nodes > 1 {

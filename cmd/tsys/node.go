@@ -33,7 +33,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:OPTIONS], balance[:OPTIONS] or local")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")
-	httpAddr := fs.String("http", "", "serve /healthz (ready once joined, 503 while draining) at HOST:PORT; loopback unless the node has --key-file")
+	httpAddr := fs.String("http", "", "serve a dashboard at /, /metrics (Prometheus), /api/node, /api/cluster, /debug/pprof/ and /healthz at HOST:PORT; a routable address needs --key-file, and then the token tsys token prints")
 	drainTimeout := fs.Duration("drain-timeout", time.Minute, "on SIGTERM or an interrupt, how long the node may take to finish the tasks it started before it leaves")
 	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -99,7 +99,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	banner := fmt.Sprintf("tsys node %s: gossip %s, tasks %s, %d workers", node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
 	if *httpAddr != "" {
-		srv, err := monitor.Start(monitor.Config{Addr: *httpAddr, HasKey: key != nil, Logger: logger}, node)
+		srv, err := monitor.Start(monitor.Config{Addr: *httpAddr, Key: key, Logger: logger}, node)
 		if err != nil {
 			node.Close()
 			return err

@@ -1,0 +1,134 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// Snapshot is a node's state at one moment, for watching a cluster while
+// it runs (package monitor): who it is, what it serves, and its counters.
+// Workers and Net count the current or last job from zero; Transport and
+// the Total fields count since the node started.
+type Snapshot struct {
+	Node      string  `json:"node"`
+	AtNs      int64   `json:"at_ns"` // when it was taken, Unix nanoseconds
+	Gossip    string  `json:"gossip"`
+	Tasks     string  `json:"tasks"`
+	Scheduler string  `json:"scheduler"`
+	Members   int     `json:"members"`
+	Draining  bool    `json:"draining"`
+	Job       string  `json:"job,omitempty"`  // the job served or rooted, hex; empty when idle
+	Root      string  `json:"root,omitempty"` // the node its root task runs on
+	Ready     int     `json:"ready"`          // ready tasks now
+	Idle      int     `json:"idle"`           // parked workers now
+	Rate      float64 `json:"rate"`           // useful worker-seconds per second, filtered
+	// Workers are the workers' counters (sched.Pool.Live); Net the node's
+	// network counters for the job (lent, borrowed, requests, re-runs).
+	Workers   []sched.Stats   `json:"workers"`
+	Net       sched.Stats     `json:"net"`
+	Transport transport.Stats `json:"transport"`
+	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted
+	// Sent counts the messages and body bytes this node sent since it
+	// started, by message type.
+	Sent map[string]MessageCount `json:"sent"`
+}
+
+// MessageCount is how many messages of a type a node sent, and their bytes.
+type MessageCount struct {
+	Messages int64 `json:"messages"`
+	Bytes    int64 `json:"bytes"`
+}
+
+// Snapshot returns the node's state now. Safe from any goroutine; it
+// takes the node's lock only to copy a few fields.
+func (n *Node) Snapshot() Snapshot {
+	now := time.Now()
+	s := Snapshot{
+		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
+		Scheduler: n.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
+		Workers: n.pool.Live(now), Net: n.counters(), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(),
+	}
+	l := n.pool.Load()
+	s.Ready, s.Idle = l.Ready, l.Idle
+	s.Sent = make(map[string]MessageCount, len(vocabulary))
+	for i := range n.sentByType {
+		c := &n.sentByType[i]
+		s.Sent[vocabulary[i].name] = MessageCount{Messages: c.messages.Load(), Bytes: c.bytes.Load()}
+	}
+	n.mu.Lock()
+	if n.job != 0 {
+		s.Job, s.Root = fmt.Sprintf("%x", n.job), string(n.rootOf)
+	}
+	s.Rate = n.measured.Rate
+	n.mu.Unlock()
+	return s
+}
+
+// ClusterSnapshot returns this node's snapshot and those of the other
+// members that answer within timeout, asked over the task transport.
+func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Snapshot {
+	peers := n.peerList()
+	id := n.nextID.Add(1)
+	replies := make(chan Snapshot, len(peers))
+	n.mu.Lock()
+	n.snapshotWaiters[id] = replies
+	n.mu.Unlock()
+	defer func() {
+		n.mu.Lock()
+		delete(n.snapshotWaiters, id)
+		n.mu.Unlock()
+	}()
+	asked := 0
+	for peer, addr := range peers {
+		if err := n.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr}, false); err != nil {
+			n.log.Debug("a peer was not asked for its state", "peer", peer, "err", err)
+			continue
+		}
+		asked++
+	}
+	out := []Snapshot{n.Snapshot()}
+	wait := time.NewTimer(timeout)
+	defer wait.Stop()
+	for range asked {
+		select {
+		case s := <-replies:
+			out = append(out, s)
+		case <-wait.C:
+			return out
+		case <-ctx.Done():
+			return out
+		}
+	}
+	return out
+}
+
+// answerStats sends this node's snapshot to a peer that asked.
+func (n *Node) answerStats(peer sched.NodeID, m *statsRequest) {
+	b, _ := json.Marshal(n.Snapshot())
+	if err := n.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshot: b}); err != nil {
+		n.log.Debug("a state request was not answered", "peer", peer, "err", err)
+	}
+}
+
+// statsArrived hands a peer's snapshot to whoever asked for it.
+func (n *Node) statsArrived(peer sched.NodeID, m *statsReply) {
+	var s Snapshot
+	if err := json.Unmarshal(m.Snapshot, &s); err != nil {
+		n.log.Warn("a peer's state does not decode", "peer", peer, "err", err)
+		return
+	}
+	n.mu.Lock()
+	c := n.snapshotWaiters[m.ID]
+	n.mu.Unlock()
+	if c != nil {
+		select {
+		case c <- s:
+		default:
+		}
+	}
+}

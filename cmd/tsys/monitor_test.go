@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// scrape reads a node's /metrics with the Prometheus text parser.
+func scrape(t *testing.T, url string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v", err)
+	}
+	sums := map[string]float64{}
+	for name, f := range families {
+		for _, m := range f.Metric {
+			switch {
+			case m.Counter != nil:
+				sums[name] += m.Counter.GetValue()
+			case m.Gauge != nil:
+				sums[name] += m.Gauge.GetValue()
+			case m.Untyped != nil:
+				sums[name] += m.Untyped.GetValue()
+			default:
+				sums[name] += 1
+			}
+		}
+	}
+	return sums
+}
+
+// startJob starts `tsys run ARGS --json` and returns a function that
+// waits for it and returns its JSON object.
+func startJob(t *testing.T, args ...string) func() map[string]any {
+	t.Helper()
+	cmd := exec.Command(tsysBin, append(append([]string{"run"}, args...), "--json")...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return func() map[string]any {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
+			t.Fatalf("%v: %s", err, stdout.String())
+		}
+		return obj
+	}
+}
+
+// TestMetricsDuringARun: Prometheus can scrape every node while a job runs:
+// /metrics parses, the task counters move between two scrapes, messages
+// are counted by type, and memberlist's own metrics come through.
+func TestMetricsDuringARun(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--http", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
+	seed.waitFor(t, "serving a job", 20*time.Second)
+	first := scrape(t, seed.http)
+	time.Sleep(500 * time.Millisecond) // let the job run between the scrapes
+	second := scrape(t, seed.http)
+	if obj := wait(); obj["verified"] != true {
+		t.Fatalf("the job: verified=%v", obj["verified"])
+	}
+	if !(second["tsys_tasks_run_total"] > first["tsys_tasks_run_total"] || second["tsys_busy_seconds_total"] > first["tsys_busy_seconds_total"]) {
+		t.Errorf("the counters did not move during the run: tasks %v then %v, busy %v then %v",
+			first["tsys_tasks_run_total"], second["tsys_tasks_run_total"], first["tsys_busy_seconds_total"], second["tsys_busy_seconds_total"])
+	}
+	if second["tsys_jobs_total"] < 1 || second["tsys_members"] != 3 || second["tsys_workers"] != 1 {
+		t.Errorf("jobs %v, members %v, workers %v", second["tsys_jobs_total"], second["tsys_members"], second["tsys_workers"])
+	}
+	after := scrape(t, other.http)
+	if after["tsys_messages_sent_total"] == 0 {
+		t.Error("no message counted by type")
+	}
+	memberlist := 0
+	for name := range after {
+		if strings.HasPrefix(name, "memberlist_") {
+			memberlist++
+		}
+	}
+	if memberlist == 0 {
+		t.Error("memberlist's own metrics are missing")
+	}
+}
+
+// browser finds headless Chromium: CI installs Debian's chromium (.ci/run
+// sets TSYS_REQUIRE_BROWSER so that a missing one fails there).
+func browser(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("TSYS_REQUIRE_BROWSER") != "" {
+		t.Fatal("no chromium to test the dashboard with: apt-get install chromium")
+	}
+	t.Skip("no chromium here to test the dashboard with (apt-get install chromium; CI has it)")
+	return ""
+}
+
+var domRow = regexp.MustCompile(`<tr data-node="([^"]+)">.*?<td class="tasks-run">(\d+)</td>.*?<td class="steals">(\d+)</td>`)
+
+// TestDashboardInABrowser: a real headless browser loads the dashboard of
+// one node while a job runs on three, and the page shows every node with
+// the tasks it ran and the steals it made. TSYS_SCREENSHOT=FILE also saves
+// a screenshot of it (README's is made so).
+func TestDashboardInABrowser(t *testing.T) {
+	chrome := browser(t)
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--http", "127.0.0.1:0", "--workers", "2", "--log-level", "debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--workers", "2"); err != nil {
+		t.Fatal(err)
+	}
+	// UTS T1L: seconds of fine-grained work, longer than the browser
+	// takes; it is stopped once the page has been read.
+	job := exec.Command(tsysBin, "run", "uts", "--tree", "T1L", "--workers", "2", "--join", seed.gossip)
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { job.Process.Kill(); job.Wait() }()
+	seed.waitFor(t, "serving a job", 20*time.Second)
+	time.Sleep(300 * time.Millisecond) // some work done, to show
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	page := seed.http + "/"
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1300,650"}
+	if shot := os.Getenv("TSYS_SCREENSHOT"); shot != "" {
+		if out, err := exec.CommandContext(ctx, chrome, append(base, "--virtual-time-budget=4000", "--screenshot="+shot, page)...).CombinedOutput(); err != nil {
+			t.Fatalf("screenshot: %v\n%s", err, out)
+		}
+	}
+	dom, err := exec.CommandContext(ctx, chrome, append(base, "--virtual-time-budget=3000", "--dump-dom", page)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	rows := domRow.FindAllStringSubmatch(string(dom), -1)
+	if len(rows) != 3 {
+		t.Fatalf("the dashboard shows %d nodes, want 3 (the two nodes and the job's own):\n%s", len(rows), dom)
+	}
+	steals := 0
+	for _, r := range rows {
+		tasks, _ := strconv.Atoi(r[2])
+		s, _ := strconv.Atoi(r[3])
+		steals += s
+		if tasks == 0 {
+			t.Errorf("the dashboard shows node %s with no task run", r[1])
+		}
+	}
+	if steals == 0 {
+		t.Error("the dashboard shows no steal on any node")
+	}
+}

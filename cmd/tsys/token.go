@@ -1,0 +1,31 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/monitor"
+)
+
+// tokenCommand runs `tsys token --key-file F`: it prints the token that a
+// cluster's nodes ask of every request to a routable --http address (but
+// /healthz), for Prometheus (a bearer token) and browsers (?token=).
+func tokenCommand(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tsys token", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	keyFile := fs.String("key-file", "", "the cluster's key file")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *keyFile == "" || fs.NArg() > 0 {
+		return usagef("token: want --key-file FILE and nothing else")
+	}
+	key, err := cluster.ReadKeyFile(*keyFile)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	fmt.Fprintln(stdout, monitor.Token(key))
+	return nil
+}
