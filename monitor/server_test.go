@@ -132,6 +132,16 @@ func TestMetricsParse(t *testing.T) {
 	if f := families["tsys_tasks_run_total"]; f != nil && len(f.Metric) != 2 {
 		t.Errorf("tsys_tasks_run_total has %d series, want one per worker (2)", len(f.Metric))
 	}
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/goroutine?debug=1", "/api/node", "/api/cluster", "/"} {
+		r, err := http.Get("http://" + s.Addr() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != 200 {
+			t.Errorf("%s: %d", path, r.StatusCode)
+		}
+	}
 }
 
 // TestTokenGuardsRoutableAddresses: on a routable address a keyed node's
