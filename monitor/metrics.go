@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/go-metrics"
 	gmprom "github.com/hashicorp/go-metrics/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/tsys-go/tsys/sched"
 )
@@ -197,7 +198,7 @@ var memberlistSink = sync.OnceValues(func() (*gmprom.PrometheusSink, error) {
 // runtime's and the process's, and memberlist's.
 func registry(node Node) (*prometheus.Registry, error) {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(&collector{node: node}, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	reg.MustRegister(&collector{node: node}, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	sink, err := memberlistSink()
 	if err != nil {
 		return nil, err
