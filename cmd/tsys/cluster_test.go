@@ -543,12 +543,7 @@ func TestNodeJoinsMidJob(t *testing.T) {
 				t.Fatal(err)
 			}
 			// EP class A: seconds of even work on two nodes.
-			cmd := exec.Command(tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched, "--json")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched)
 			seed.waitFor(t, "serving a job", 20*time.Second)
 			launched := time.Now()
 			late, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--sched", sched)
@@ -557,13 +552,7 @@ func TestNodeJoinsMidJob(t *testing.T) {
 			}
 			late.waitFor(t, "serving a job", 10*time.Second)
 			t.Logf("%s: the new node serves the job %.3f s after its process started", sched, time.Since(launched).Seconds())
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("the run failed: %v\n%s", err, stderr.String())
-			}
-			var obj map[string]any
-			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
-				t.Fatalf("%v: %s", err, stdout.String())
-			}
+			obj := wait()
 			if obj["verified"] != true || len(perNode(t, obj)) != 3 {
 				t.Fatalf("verified=%v, %d nodes reported, want 3", obj["verified"], len(perNode(t, obj)))
 			}
@@ -604,12 +593,7 @@ func TestNodeDrainsMidJob(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched, "--json")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched)
 			leaver.waitFor(t, "borrowed tasks", 20*time.Second)
 			asked := time.Now()
 			if how == "SIGTERM" {
@@ -636,13 +620,7 @@ func TestNodeDrainsMidJob(t *testing.T) {
 				t.Fatalf("the drained node is still running 30 s after %s:\n%s", how, leaver.stderr)
 			}
 			t.Logf("%s: the node was out %.3f s after it was asked", how, time.Since(asked).Seconds())
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("the run failed: %v\n%s", err, stderr.String())
-			}
-			var obj map[string]any
-			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
-				t.Fatalf("%v: %s", err, stdout.String())
-			}
+			obj := wait()
 			if obj["verified"] != true || len(perNode(t, obj)) != 3 {
 				t.Fatalf("verified=%v, %d nodes reported, want 3 (the drained one too)", obj["verified"], len(perNode(t, obj)))
 			}
