@@ -131,6 +131,7 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	span := p.span()
 	for _, w := range p.workers {
 		total.Add(w.Stats(span))
+		w.publish() // what was counted after its last grant or idle stretch
 		w.dq.Clear()
 	}
 	p.injected = p.injected[:0]
