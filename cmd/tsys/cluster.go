@@ -52,6 +52,9 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	}
 
 	want := 2 // with --join: this node and at least one other
+	if !cfg.clustered() {
+		want = 1 // --http alone
+	}
 	if cfg.common.nodes > 1 {
 		want = cfg.common.nodes
 		children, err := startNodes(node.GossipAddr(), cfg, stderr)

@@ -112,6 +112,20 @@ func TestMetricsDuringARun(t *testing.T) {
 	}
 }
 
+// TestRunWithHTTP: tsys run --http on one node runs the job as a cluster
+// of one that the monitor watches, with the same answer; it refuses
+// --serial, which runs no runtime to watch.
+func TestRunWithHTTP(t *testing.T) {
+	obj := tsysRun(t, "uts", "--tree", "T5", "--workers", "2", "--http", "127.0.0.1:0")
+	if obj["verified"] != true || obj["nodes"] != 1.0 {
+		t.Errorf("uts with --http: verified=%v nodes=%v", obj["verified"], obj["nodes"])
+	}
+	out, err := exec.Command(tsysBin, "run", "fib", "--serial", "--http", "127.0.0.1:0").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--http watches the runtime") {
+		t.Errorf("--serial --http: %v\n%s", err, out)
+	}
+}
+
 // browser finds headless Chromium: CI installs Debian's chromium (.ci/run
 // sets TSYS_REQUIRE_BROWSER so that a missing one fails there).
 func browser(t *testing.T) string {

@@ -56,7 +56,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	c.net.register(fs, "127.0.0.1:0")
-	fs.StringVar(&c.http, "http", "", "with --join or --nodes: serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as tsys node --http)")
+	fs.StringVar(&c.http, "http", "", "serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as tsys node --http)")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.StringVar(&c.recordTree, "record-tree", "", "write the task tree (each task's parent and own work) to FILE, for tsys sim --app replay:file=FILE; implies --workspan, one node only")
 	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")
@@ -119,8 +119,8 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.common.nodes > 1 && cfg.common.join != "" {
 		return nil, usagef("--nodes and --join do not go together: --nodes starts its own cluster")
 	}
-	if cfg.common.http != "" && cfg.common.nodes == 1 && cfg.common.join == "" {
-		return nil, usagef("--http serves a cluster node's dashboard: give --nodes N or --join too")
+	if cfg.common.http != "" && (cfg.common.serial || cfg.common.recordTree != "") {
+		return nil, usagef("--http watches the runtime: it does not go with --serial or --record-tree")
 	}
 	if cfg.loads, err = nodeLoads(cfg.common.hog, cfg.common.pin, cfg.common.nodes); err != nil {
 		return nil, err
@@ -219,7 +219,8 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		rep.Scheduler, rep.Inline, rep.Workers = "serial", "always", 1
 		res, err = cfg.job.Serial()
 		rep.WallSeconds = time.Since(start).Seconds()
-	} else if cfg.clustered() {
+	} else if cfg.clustered() || cfg.common.http != "" {
+		// --http on one node: a cluster of one, which the monitor watches.
 		rep.Scheduler, rep.Inline = cfg.policy.Name(), cfg.inline.String()
 		res, err = runCluster(ctx, cfg, &rep, stderr)
 	} else {
