@@ -3,10 +3,8 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
-	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -149,43 +147,20 @@ func (n *Node) reportAndStop() {
 // RequestDrain asks the node whose task transport listens at addr to drain
 // (Node.Drain) within timeout, and waits for its answer: what tsys drain
 // does. key is the cluster's key, nil for a keyless cluster on loopback;
-// bind is where this side listens for the answer (default 127.0.0.1:0;
-// give an address the node can reach when it is on another host).
+// bind is where this side listens for the answer (default 127.0.0.1:0).
 func RequestDrain(ctx context.Context, addr, bind string, key []byte, timeout time.Duration) (DrainReport, error) {
 	began := time.Now()
-	answers := make(chan *drained, 1)
-	tr, err := transport.Listen(transport.Config{Name: "tsys-drain", Bind: bind, Key: key, Logger: slog.New(slog.DiscardHandler)},
-		func(from string, tm *transport.Message) {
-			if m, err := decodeMessage(tm); err == nil {
-				if d, ok := m.(*drained); ok {
-					select {
-					case answers <- d:
-					default:
-					}
-				}
-			}
-		})
-	if err != nil {
-		return DrainReport{}, fmt.Errorf("listening for the drain's answer: %w", err)
-	}
-	defer tr.Close()
-	if err := tr.SendSync(addr, encodeMessage(&drainRequest{ReplyTo: tr.Addr(), Timeout: timeout})); err != nil {
-		return DrainReport{}, fmt.Errorf("asking %s to drain: %w", addr, err)
-	}
 	// The node answers within timeout, or says why not; a little more
 	// covers the answer's way back.
-	wait := time.NewTimer(timeout + 5*time.Second)
-	defer wait.Stop()
-	select {
-	case d := <-answers:
-		rep := DrainReport{Returned: d.Returned, Finished: d.Finished, Took: time.Since(began)}
-		if d.Err != "" {
-			return rep, fmt.Errorf("node at %s did not drain: %s", addr, d.Err)
-		}
-		return rep, nil
-	case <-wait.C:
-		return DrainReport{}, fmt.Errorf("node at %s did not answer the drain request within %v", addr, timeout)
-	case <-ctx.Done():
-		return DrainReport{}, ctx.Err()
+	d, err := ask[*drained](ctx, addr, bind, key, timeout+5*time.Second, func(replyTo string) message {
+		return &drainRequest{ReplyTo: replyTo, Timeout: timeout}
+	})
+	if err != nil {
+		return DrainReport{}, fmt.Errorf("draining the node at %s: %w", addr, err)
 	}
+	rep := DrainReport{Returned: d.Returned, Finished: d.Finished, Took: time.Since(began)}
+	if d.Err != "" {
+		return rep, fmt.Errorf("node at %s did not drain: %s", addr, d.Err)
+	}
+	return rep, nil
 }

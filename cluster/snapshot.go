@@ -107,18 +107,31 @@ func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Sna
 	return out
 }
 
-// answerStats sends this node's snapshot to a peer that asked.
+// answerStats sends this node's snapshot, or with m.All the cluster's, to
+// whoever asked; gathering the cluster's waits for the peers, so it is
+// not done on the transport's reader.
 func (n *Node) answerStats(peer sched.NodeID, m *statsRequest) {
-	b, _ := json.Marshal(n.Snapshot())
-	if err := n.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshot: b}); err != nil {
-		n.log.Debug("a state request was not answered", "peer", peer, "err", err)
+	answer := func(snaps []Snapshot) {
+		b, _ := json.Marshal(snaps)
+		if err := n.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}); err != nil {
+			n.log.Debug("a state request was not answered", "peer", peer, "err", err)
+		}
 	}
+	if !m.All {
+		answer([]Snapshot{n.Snapshot()})
+		return
+	}
+	go answer(n.ClusterSnapshot(context.Background(), gatherTimeout))
 }
+
+// gatherTimeout is how long a node gathering the cluster's snapshots waits
+// for its peers' (ClusterSnapshot).
+const gatherTimeout = 500 * time.Millisecond
 
 // statsArrived hands a peer's snapshot to whoever asked for it.
 func (n *Node) statsArrived(peer sched.NodeID, m *statsReply) {
-	var s Snapshot
-	if err := json.Unmarshal(m.Snapshot, &s); err != nil {
+	var snaps []Snapshot
+	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
 		n.log.Warn("a peer's state does not decode", "peer", peer, "err", err)
 		return
 	}
@@ -127,7 +140,7 @@ func (n *Node) statsArrived(peer sched.NodeID, m *statsReply) {
 	n.mu.Unlock()
 	if c != nil {
 		select {
-		case c <- s:
+		case c <- snaps[0]:
 		default:
 		}
 	}

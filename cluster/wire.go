@@ -152,17 +152,18 @@ type drained struct {
 	Returned, Finished int64
 }
 
-// statsRequest asks for the receiver's Snapshot, to be sent to ReplyTo
-// with ID.
+// statsRequest asks for the receiver's Snapshot, or with All for every
+// member's it can gather (tsys jobs), to be sent to ReplyTo with ID.
 type statsRequest struct {
 	ID      uint64
 	ReplyTo string
+	All     bool
 }
 
-// statsReply is a Snapshot, JSON-encoded, answering request ID.
+// statsReply answers request ID with Snapshots, a JSON array.
 type statsReply struct {
-	ID       uint64
-	Snapshot []byte
+	ID        uint64
+	Snapshots []byte
 }
 
 // loadReport tells the receiver the sender's load during Job.
@@ -188,22 +189,24 @@ func (*statsReply) msgType() transport.MsgType   { return msgStatsReply }
 
 func (m *statsRequest) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.ID)
-	return wire.AppendString(b, m.ReplyTo)
+	b = wire.AppendString(b, m.ReplyTo)
+	return wire.AppendBool(b, m.All)
 }
 
 func (m *statsRequest) decode(d *wire.Decoder) {
 	m.ID = d.Uvarint("request id")
 	m.ReplyTo = d.String("reply address", maxStringLen)
+	m.All = d.Bool("all flag")
 }
 
 func (m *statsReply) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.ID)
-	return wire.AppendBytes(b, m.Snapshot)
+	return wire.AppendBytes(b, m.Snapshots)
 }
 
 func (m *statsReply) decode(d *wire.Decoder) {
 	m.ID = d.Uvarint("request id")
-	m.Snapshot = d.Bytes("snapshot", maxPayload)
+	m.Snapshots = d.Bytes("snapshots", maxPayload)
 }
 
 func (m *drainRequest) appendTo(b []byte) []byte {

@@ -32,8 +32,8 @@ func sampleMessages() []message {
 		&result{Job: 3, Task: 10, Err: "node n2 is leaving the cluster", Rerun: true, Leaving: true},
 		&drainRequest{ReplyTo: "127.0.0.1:4001", Timeout: time.Minute},
 		&drained{Err: "node n2 is still running 3 borrowed tasks", Returned: 4, Finished: 1 << 40},
-		&statsRequest{ID: 7, ReplyTo: "127.0.0.1:4002"},
-		&statsReply{ID: 7, Snapshot: []byte(`{"node":"n2"}`)},
+		&statsRequest{ID: 7, ReplyTo: "127.0.0.1:4002", All: true},
+		&statsReply{ID: 7, Snapshots: []byte(`[{"node":"n2"}]`)},
 	}
 }
 

@@ -63,6 +63,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return simCommand(rest, stdout, stderr)
 	case "drain":
 		return drainCommand(rest, stdout, stderr)
+	case "jobs":
+		return jobsCommand(rest, stdout, stderr)
 	case "token":
 		return tokenCommand(rest, stdout, stderr)
 	case "help", "-h", "--help":
@@ -80,6 +82,7 @@ func topUsage() string {
   tsys run APP [app flags] [common flags]   run one job and print its result
   tsys node [flags]                         serve work to a cluster
   tsys drain [flags] ADDR                   have a node leave the cluster gracefully
+  tsys jobs [flags] ADDR                    what runs where in a node's cluster
   tsys token --key-file F                   the token a keyed node's --http asks for
   tsys bench [flags]                        the scheduler benchmark matrix
   tsys sim [flags]                          simulate the schedulers on many virtual nodes

@@ -112,6 +112,45 @@ func TestMetricsDuringARun(t *testing.T) {
 	}
 }
 
+// TestJobsListsWhatRunsWhere: tsys jobs, asked of any node, lists the
+// running job with its root and every node serving it.
+func TestJobsListsWhatRunsWhere(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--log-level", "debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.gossip)
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { job.Process.Kill(); job.Wait() }()
+	seed.waitFor(t, "serving a job", 20*time.Second)
+	out, err := exec.Command(tsysBin, "jobs", "--json", other.tasks).Output()
+	if err != nil {
+		t.Fatalf("tsys jobs: %v", err)
+	}
+	var got struct {
+		Jobs []runningJob `json:"jobs"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("tsys jobs --json: %v: %s", err, out)
+	}
+	if len(got.Jobs) != 1 || len(got.Jobs[0].Nodes) != 3 || got.Jobs[0].Root == "" {
+		t.Fatalf("tsys jobs: %s", out)
+	}
+	text, err := exec.Command(tsysBin, "jobs", seed.tasks).Output()
+	if err != nil || !strings.Contains(string(text), got.Jobs[0].Job) || !strings.Contains(string(text), got.Jobs[0].Root) {
+		t.Errorf("tsys jobs: %v\n%s", err, text)
+	}
+	if out, err := exec.Command(tsysBin, "jobs", "127.0.0.1:1").CombinedOutput(); err == nil || !strings.Contains(string(out), "127.0.0.1:1") {
+		t.Errorf("tsys jobs at a dead address: %v\n%s", err, out)
+	}
+}
+
 // TestRunWithHTTP: tsys run --http on one node runs the job as a cluster
 // of one that the monitor watches, with the same answer; it refuses
 // --serial, which runs no runtime to watch.
