@@ -32,7 +32,9 @@
 // others' hear it join, and work reaches it through the running scheduler.
 // EndJob announces the end (jobEnd); each node stops, drops what it still
 // holds of the job, and answers with its counters (jobReport), which the
-// root node reports per node. One job runs at a time.
+// root node reports per node. A node serves one job at a time: while the
+// root of its job lives, it refuses another job's start (jobRefused), and
+// that job runs without it.
 //
 // # Lending
 //

@@ -295,7 +295,15 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 		n.mu.Unlock()
 		return
 	}
+	current, root := n.job, n.rootOf
 	n.mu.Unlock()
+	if reason := n.busyWith(current, root); reason != "" {
+		n.log.Info("refusing a job", "root", from, "job", fmt.Sprintf("%x", job), "why", reason)
+		if err := n.send(from, "", &jobRefused{Job: job, Reason: reason}); err != nil {
+			n.log.Warn("could not refuse a job", "root", from, "err", err)
+		}
+		return
+	}
 	n.stopServing()
 	s := &serving{job: job, stop: make(chan struct{}), done: make(chan servingEnd, 1)}
 	n.mu.Lock()
@@ -317,6 +325,38 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 		}
 		s.done <- servingEnd{report: n.Own(st), timeline: n.encodeTimeline()}
 	}()
+}
+
+// busyWith says why this node cannot serve a new job while it has job
+// current of root: it drains, or serves a job whose root is alive. A
+// node serves one job at a time; the job of a root that is gone gives way.
+func (n *Node) busyWith(current uint64, root sched.NodeID) string {
+	if n.draining.Load() {
+		return fmt.Sprintf("node %s is leaving the cluster", n.name)
+	}
+	if current == 0 {
+		return ""
+	}
+	if _, alive := n.peer(root); alive || root == n.name {
+		return fmt.Sprintf("node %s serves job %x of %s; it serves one job at a time", n.name, current, root)
+	}
+	return ""
+}
+
+// refused: a node will not serve job j (busyWith says why); j runs
+// without it.
+func (n *Node) refused(peer sched.NodeID, m *jobRefused) {
+	n.mu.Lock()
+	j := n.rooted
+	ours := j != nil && j.ID == m.Job
+	if ours {
+		delete(j.peers, peer)
+		notify(j.reported)
+	}
+	n.mu.Unlock()
+	if ours {
+		n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
+	}
 }
 
 // stopServing ends work for another node's job and returns its report.

@@ -55,6 +55,8 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		n.requestShutdown()
 	case *drainRequest:
 		go n.drainFor(peer, m)
+	case *jobRefused:
+		n.refused(peer, m)
 	case *statsRequest:
 		n.answerStats(peer, m)
 	case *statsReply:

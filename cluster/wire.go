@@ -28,6 +28,7 @@ const (
 	msgDrained                                                         // the answer: the sender has left, or why it could not
 	msgStatsRequest                                                    // the receiver is asked for its state (a dashboard's view of the cluster)
 	msgStatsReply                                                      // the answer: its Snapshot
+	msgJobRefused                                                      // the sender will not serve the job, and why
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -152,6 +153,12 @@ type drained struct {
 	Returned, Finished int64
 }
 
+// jobRefused tells a job's root that the sender will not serve it.
+type jobRefused struct {
+	Job    uint64
+	Reason string
+}
+
 // statsRequest asks for the receiver's Snapshot, or with All for every
 // member's it can gather (tsys jobs), to be sent to ReplyTo with ID.
 type statsRequest struct {
@@ -186,6 +193,17 @@ func (*drainRequest) msgType() transport.MsgType { return msgDrain }
 func (*drained) msgType() transport.MsgType      { return msgDrained }
 func (*statsRequest) msgType() transport.MsgType { return msgStatsRequest }
 func (*statsReply) msgType() transport.MsgType   { return msgStatsReply }
+func (*jobRefused) msgType() transport.MsgType   { return msgJobRefused }
+
+func (m *jobRefused) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendString(b, wire.TruncateUTF8(m.Reason, maxErrLen))
+}
+
+func (m *jobRefused) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.Reason = d.String("reason", maxErrLen)
+}
 
 func (m *statsRequest) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.ID)
@@ -429,6 +447,7 @@ var vocabulary = [...]struct {
 	{"drained", func() message { return new(drained) }},
 	{"stats request", func() message { return new(statsRequest) }},
 	{"stats reply", func() message { return new(statsReply) }},
+	{"job refused", func() message { return new(jobRefused) }},
 }
 
 // messageName names m's type.

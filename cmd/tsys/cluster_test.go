@@ -531,6 +531,31 @@ func TestHealthz(t *testing.T) {
 	}
 }
 
+// TestSecondJobRunsBeside: a node serves one job at a time. A second job
+// started on a cluster whose nodes serve a first one runs on its own node
+// (they refuse it), and both give their right answers.
+func TestSecondJobRunsBeside(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip); err != nil {
+		t.Fatal(err)
+	}
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
+	seed.waitFor(t, "serving a job", 20*time.Second)
+	second := tsysRun(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.gossip)
+	if second["verified"] != true || len(perNode(t, second)) != 1 {
+		t.Errorf("the second job: verified=%v on %d nodes, want 1 (the others serve the first)", second["verified"], len(perNode(t, second)))
+	}
+	if !strings.Contains(seed.stderr.String(), "it serves one job at a time") {
+		t.Errorf("the busy node did not say why it refused:\n%s", seed.stderr)
+	}
+	if obj := first(); obj["verified"] != true || len(perNode(t, obj)) != 3 {
+		t.Errorf("the first job: verified=%v on %d nodes, want 3", obj["verified"], len(perNode(t, obj)))
+	}
+}
+
 // TestNodeJoinsMidJob: a node that joins the cluster while a job runs is
 // invited to it, gets work through the running scheduler, and the answer
 // is still right. Its report says when it was invited and how soon work
