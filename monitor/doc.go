@@ -2,17 +2,29 @@
 // tsys run --http): what an orchestrator, a scraper or a person watching
 // the cluster needs while it runs, rather than after a job ends.
 //
-// Endpoints:
+// Endpoints (server.go):
+//   - /: the dashboard (dashboard.html, embedded; no library, no build
+//     step), which polls /api/cluster about once a second and draws every
+//     node's load, rates, per-worker busy share and a task stream.
+//   - /api/node and /api/cluster: cluster.Snapshot of this node, or of
+//     every node that answers within clusterTimeout (api.go).
+//   - /metrics: the same numbers for Prometheus (metrics.go), counters
+//     kept monotonic across jobs, with Go's, the process's and
+//     memberlist's own metrics.
+//   - /debug/pprof/: Go's profiles.
 //   - /healthz: 200 once the node has joined its cluster and is not
 //     draining; 503 while it drains, so that an orchestrator stops
-//     counting on it (Kubernetes readiness). Always open: it says nothing
-//     an orchestrator's probe must not know.
+//     counting on it (Kubernetes readiness).
 //
-// Security: the server binds loopback unless the node has a cluster key; a
-// node without one refuses a routable --http address, saying why.
+// Security: the server binds loopback unless the node has a cluster key,
+// and a node without one refuses a routable address, saying why. On a
+// routable address every endpoint but /healthz asks for Token(key), as a
+// bearer token or ?token=.
 //
-// Concurrency contract: a Server's handlers read the node through its
-// exported, concurrency-safe methods only; they never take a lock a worker
-// holds, so a slow or stuck client cannot stall the node. Close stops the
-// listener and waits for the handlers to return.
+// Concurrency contract: the handlers read the node through Node, whose
+// methods are safe from any goroutine and take the node's lock only to
+// copy a few fields; a snapshot of the other nodes waits at most
+// clusterTimeout for them. So a slow or dead browser, or a dead peer,
+// cannot stall the node. Close stops the listener, gives open requests a
+// second, then closes them, and returns when the server's goroutine has.
 package monitor
