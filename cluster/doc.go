@@ -54,6 +54,19 @@
 // cannot run the task (an unknown name, an undecodable argument), the
 // lender runs the task again itself.
 //
+// # Leaving
+//
+// Drain (drain.go) takes a node out gracefully: it takes no more work,
+// hands back the borrowed tasks it has not started (a result marked
+// Leaving, which the lender runs without counting it as a re-run),
+// finishes the ones it has, reports to the job's root and leaves
+// memberlist. A lender gives a node that left gracefully LeaveGrace for
+// its results in flight before it runs anything again; one that died, it
+// runs again at once (tasks_rerun). Commands talk to a node without
+// joining (ask.go): tsys drain, and tsys jobs through a stats request
+// that gathers every member's Snapshot (snapshot.go), as the dashboard
+// does.
+//
 // # Trust
 //
 // With a cluster key, gossip is encrypted with it (memberlist's keyring)
