@@ -50,12 +50,15 @@ func TestLoopCoversTheRangeInOrder(t *testing.T) {
 	}
 }
 
+// loopOuter runs a loop from a task's body. Registered once, so that the
+// tests can run again (-count).
+var loopOuter = tsys.Register("test.loop-outer", func(c *tsys.Ctx, n int) string {
+	return fmt.Sprint(squares.Run(c, 0, 0, n, 2))
+})
+
 // TestLoopInsideATask: Run from a task's body nests a loop in a job.
 func TestLoopInsideATask(t *testing.T) {
-	outer := tsys.Register("test.loop-outer", func(c *tsys.Ctx, n int) string {
-		return fmt.Sprint(squares.Run(c, 0, 0, n, 2))
-	})
-	got, _, err := tsys.Run(context.Background(), tsys.New(tsys.Workers(2)), outer, 5)
+	got, _, err := tsys.Run(context.Background(), tsys.New(tsys.Workers(2)), loopOuter, 5)
 	if err != nil || got != "[0 1 4 9 16]" {
 		t.Fatalf("%q, %v", got, err)
 	}
