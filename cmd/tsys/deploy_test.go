@@ -163,6 +163,38 @@ func containersOf(doc map[string]any) []any {
 	return c
 }
 
+// TestPrometheusConfig: deploy/prometheus.yml parses, sends the token as a
+// bearer token, and keeps the endpoints of the manifests' Service on the
+// port they name http.
+func TestPrometheusConfig(t *testing.T) {
+	b, err := os.ReadFile("../../deploy/prometheus.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatalf("deploy/prometheus.yml does not parse: %v", err)
+	}
+	jobs, _ := cfg["scrape_configs"].([]any)
+	if len(jobs) != 2 {
+		t.Fatalf("%d scrape configs, want 2", len(jobs))
+	}
+	for _, j := range jobs {
+		if dig(j, "authorization", "type") != "Bearer" || dig(j, "authorization", "credentials_file") == nil {
+			t.Errorf("scrape config %v sends no bearer token", dig(j, "job_name"))
+		}
+	}
+	var svc string
+	for _, doc := range manifests(t) {
+		if doc["kind"] == "Service" {
+			svc = dig(doc, "metadata", "name").(string)
+		}
+	}
+	if keep := dig(jobs[1], "relabel_configs", 0, "regex"); keep != svc+";http" {
+		t.Errorf("the Kubernetes scrape keeps %v, want the Service %s's port http", keep, svc)
+	}
+}
+
 // TestDockerfile: the image's default command is a node whose flags exist,
 // run from where the binary was copied.
 func TestDockerfile(t *testing.T) {
