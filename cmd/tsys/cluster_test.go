@@ -442,7 +442,7 @@ func TestNodeDiesMidJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip)
+	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,8 +453,8 @@ func TestNodeDiesMidJob(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	victim.cmd.Process.Kill() // no goodbye: a crash
+	victim.waitFor(t, "borrowed tasks", 30*time.Second) // it holds work of the job
+	victim.cmd.Process.Kill()                           // no goodbye: a crash
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the run failed when a node died: %v\n%s", err, stderr.String())
 	}
