@@ -31,7 +31,8 @@ type DrainReport struct {
 //
 // If ctx ends before step 3 is done, Drain returns an error and the node
 // stays in the cluster, still draining: the caller may drain again or
-// Close it (its lenders then run again what it held, as for a crash).
+// Close it (its lenders then run again what it held, as for a crash). The
+// root of a running job does not drain: its job ends with it.
 func (n *Node) Drain(ctx context.Context) (DrainReport, error) {
 	rep, err := n.empty(ctx)
 	if err != nil {
@@ -43,10 +44,19 @@ func (n *Node) Drain(ctx context.Context) (DrainReport, error) {
 // empty is Drain up to leaving: steps 1 to 4.
 func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	began := time.Now()
+	n.mu.Lock()
+	rooted := n.rooted != nil
+	n.mu.Unlock()
+	if rooted {
+		// Its job's root task runs here, and its borrowers report here.
+		return DrainReport{}, fmt.Errorf("node %s is the root of a running job; it can leave when the job ends", n.name)
+	}
 	if n.draining.CompareAndSwap(false, true) {
 		n.log.Info("draining: taking no more work, handing back what has not started")
 	}
+	n.mu.Lock()
 	n.advise()
+	n.mu.Unlock()
 	n.handBackUnstarted()
 	finished := int64(n.holding())
 	tick := time.NewTicker(5 * time.Millisecond)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tsys-go/tsys/sched"
@@ -52,6 +53,10 @@ type Job struct {
 	reports  map[sched.NodeID]peerReport
 	reported chan struct{}
 	ended    bool
+	// inviting is held while a jobStart is sent, and by EndJob before it
+	// sends the ends: a node's start is then on its connection before its
+	// end. Taken before the node's mu.
+	inviting sync.Mutex
 	// Timelines are the peers' timelines, when the job records them,
 	// each with its clock's offset from this node's; EndJob fills it.
 	// This node's own is its pool's (sched.Pool.TimelineData).
@@ -115,6 +120,8 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 // ended; late says it joined the cluster during the job. A node that
 // cannot be reached is left out of the job.
 func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
+	j.inviting.Lock()
+	defer j.inviting.Unlock()
 	n.mu.Lock()
 	_, already := j.peers[id]
 	if n.rooted != j || j.ended || already {
@@ -156,8 +163,10 @@ func (n *Node) inviteLate(id sched.NodeID, addr, scheduler string) {
 // that left during the job reported before it went; one that died is not
 // waited for.
 func (n *Node) EndJob(j *Job) []NodeReport {
+	j.inviting.Lock()
 	n.mu.Lock()
 	j.ended = true // no more invitations
+	j.inviting.Unlock()
 	waiting := map[sched.NodeID]string{}
 	for id, addr := range j.peers {
 		if _, ok := j.reports[id]; !ok {
@@ -264,13 +273,18 @@ func (n *Node) resetCounters() {
 	n.firstWork.Store(0)
 	n.tasksRerun.Store(0)
 	n.tasksReturned.Store(0)
+	n.mu.Lock()
 	n.trBase = n.tr.Stats()
+	n.mu.Unlock()
 	n.usefulBase.Store(n.usefulNow.Load())
 }
 
 // counters are the node's network counters since resetCounters.
 func (n *Node) counters() sched.Stats {
 	ts := n.tr.Stats()
+	n.mu.Lock()
+	base := n.trBase
+	n.mu.Unlock()
 	return sched.Stats{
 		RemoteSteals:  n.remoteSteals.Load(),
 		StatusSent:    n.statusSent.Load(),
@@ -283,32 +297,40 @@ func (n *Node) counters() sched.Stats {
 		TasksReceived: n.tasksReceived.Load(),
 		TasksRerun:    n.tasksRerun.Load(),
 		TasksReturned: n.tasksReturned.Load(),
-		BytesSent:     int64(ts.BytesSent - n.trBase.BytesSent),
-		MessagesSent:  int64(ts.MessagesSent - n.trBase.MessagesSent),
+		BytesSent:     int64(ts.BytesSent - base.BytesSent),
+		MessagesSent:  int64(ts.MessagesSent - base.MessagesSent),
 	}
 }
 
 // startServing begins work for another node's job.
 func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
+	// Checked and claimed in one critical section: two roots' starts come
+	// on two connections at once.
 	n.mu.Lock()
 	if n.serving != nil && n.serving.job == job {
 		n.mu.Unlock()
 		return
 	}
-	current, root := n.job, n.rootOf
-	n.mu.Unlock()
-	if reason := n.busyWith(current, root); reason != "" {
+	if reason := n.busyWith(n.job, n.rootOf, from); reason != "" {
+		n.mu.Unlock()
 		n.log.Info("refusing a job", "root", from, "job", fmt.Sprintf("%x", job), "why", reason)
 		if err := n.send(from, "", &jobRefused{Job: job, Reason: reason}); err != nil {
 			n.log.Warn("could not refuse a job", "root", from, "err", err)
 		}
 		return
 	}
-	n.stopServing()
+	old := n.serving
 	s := &serving{job: job, stop: make(chan struct{}), done: make(chan servingEnd, 1)}
-	n.mu.Lock()
 	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
+	clear(n.lent)
+	clear(n.borrowed)
 	n.mu.Unlock()
+	if old != nil {
+		// A job whose root is gone, or that its root has replaced: what
+		// it held here is dropped, and its root (if alive) has moved on.
+		close(old.stop)
+		<-old.done
+	}
 	n.jobsTotal.Add(1)
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", job))
 	n.resetCounters()
@@ -327,14 +349,17 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 	}()
 }
 
-// busyWith says why this node cannot serve a new job while it has job
-// current of root: it drains, or serves a job whose root is alive. A
-// node serves one job at a time; the job of a root that is gone gives way.
-func (n *Node) busyWith(current uint64, root sched.NodeID) string {
+// busyWith says why this node cannot serve a new job of root from while
+// it has job current of root: it drains, or serves another root's job and
+// that root is alive. A node serves one job at a time. The job of a root
+// that is gone gives way, and so does a root's job to its next one (a
+// root runs one job at a time, so the old one is over even if its end did
+// not arrive). n.mu held.
+func (n *Node) busyWith(current uint64, root, from sched.NodeID) string {
 	if n.draining.Load() {
 		return fmt.Sprintf("node %s is leaving the cluster", n.name)
 	}
-	if current == 0 {
+	if current == 0 || root == from {
 		return ""
 	}
 	if _, alive := n.peer(root); alive || root == n.name {

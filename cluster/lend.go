@@ -105,7 +105,7 @@ func (n *Node) rememberPeer(id sched.NodeID, addr string) {
 		return
 	}
 	n.peersMu.Lock()
-	if _, ok := n.peers[id]; !ok {
+	if _, ok := n.peers[id]; !ok && !n.left[id] {
 		n.peers[id] = addr
 	}
 	n.peersMu.Unlock()

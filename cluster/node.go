@@ -83,6 +83,9 @@ type Node struct {
 	peers   map[sched.NodeID]string // transport address of each member
 	// schedulers names each member's scheduler, from its metadata.
 	schedulers map[sched.NodeID]string
+	// left are members that left or died: a late message of theirs must
+	// not make them peers again (rememberPeer) until they rejoin.
+	left map[sched.NodeID]bool
 
 	// mu orders the policy's events and guards the job state and the
 	// lent-task records.
@@ -201,6 +204,7 @@ func Start(cfg Config) (*Node, error) {
 		log:        cfg.Logger.With("node", cfg.Name),
 		peers:      map[sched.NodeID]string{},
 		schedulers: map[sched.NodeID]string{},
+		left:       map[sched.NodeID]bool{},
 		lent:       map[uint64]*lentTask{},
 		borrowed:   map[*sched.Header]loan{},
 		fishedAt:   map[sched.NodeID]time.Time{},
@@ -365,6 +369,7 @@ func (n *Node) onMember(ev membership.Event) {
 	case membership.Joined, membership.Updated:
 		n.peersMu.Lock()
 		_, known := n.peers[id]
+		delete(n.left, id)
 		n.peers[id] = meta.Transport
 		n.schedulers[id] = meta.Scheduler
 		n.peersMu.Unlock()
@@ -383,6 +388,7 @@ func (n *Node) onMember(ev membership.Event) {
 		n.peersMu.Lock()
 		delete(n.peers, id)
 		delete(n.schedulers, id)
+		n.left[id] = true
 		n.peersMu.Unlock()
 		n.mu.Lock()
 		now := time.Now()
@@ -392,11 +398,14 @@ func (n *Node) onMember(ev membership.Event) {
 		n.mu.Unlock()
 		n.peerGone(id)
 		if ev.Failed {
-			n.rerunLent(id)
+			n.rerunLent(n.lentTo(id))
 		} else {
 			// A node that leaves gracefully sent its results before it
 			// left, but gossip may bring the news first: give them time.
-			time.AfterFunc(n.cfg.LeaveGrace, func() { n.rerunLent(id) })
+			// Only what it holds now: a node of the same name may come
+			// back and borrow anew meanwhile.
+			held := n.lentTo(id)
+			time.AfterFunc(n.cfg.LeaveGrace, func() { n.rerunLent(held) })
 		}
 		if rootGone {
 			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
@@ -406,20 +415,35 @@ func (n *Node) onMember(ev membership.Event) {
 	}
 }
 
-// rerunLent runs here the tasks lent to node id, which left or died, whose
-// results have not come back.
-func (n *Node) rerunLent(id sched.NodeID) {
-	var back []*sched.Header
+// lentTo lists the tasks lent to node id whose results have not come back.
+func (n *Node) lentTo(id sched.NodeID) []uint64 {
 	n.mu.Lock()
+	defer n.mu.Unlock()
+	var ids []uint64
 	for tid, lt := range n.lent {
 		if lt.node == id {
+			ids = append(ids, tid)
+		}
+	}
+	return ids
+}
+
+// rerunLent runs here those of the lent tasks ids whose results have not
+// come back: their borrower left or died.
+func (n *Node) rerunLent(ids []uint64) {
+	var back []*sched.Header
+	var peer sched.NodeID
+	n.mu.Lock()
+	for _, tid := range ids {
+		if lt, ok := n.lent[tid]; ok {
 			back = append(back, lt.h)
+			peer = lt.node
 			delete(n.lent, tid)
 		}
 	}
 	n.mu.Unlock()
 	if len(back) > 0 {
-		n.log.Warn("a node left holding lent tasks; running them here", "peer", id, "tasks", len(back))
+		n.log.Warn("a node left holding lent tasks; running them here", "peer", peer, "tasks", len(back))
 		n.tasksRerun.Add(int64(len(back)))
 		n.pool.Inject(back...)
 	}

@@ -23,6 +23,7 @@ type Snapshot struct {
 	Members   int     `json:"members"`
 	Draining  bool    `json:"draining"`
 	Job       string  `json:"job,omitempty"`  // the job served or rooted, hex; empty when idle
+	Run       uint64  `json:"run"`            // the pool's run (sched.Pool.Runs): Workers and Net restart when it changes
 	Root      string  `json:"root,omitempty"` // the node its root task runs on
 	Ready     int     `json:"ready"`          // ready tasks now
 	Idle      int     `json:"idle"`           // parked workers now
@@ -48,7 +49,8 @@ type MessageCount struct {
 // takes the node's lock only to copy a few fields.
 func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
-	s := Snapshot{
+	run := n.pool.Runs() // before the counters, which are then this run's or later
+	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
 		Workers: n.pool.Live(now), Net: n.counters(), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(),

@@ -94,9 +94,9 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	emit := func(m metric, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(m.desc, m.kind, v, labels...)
 	}
-	// counter emits a counter that starts from zero at every job.
+	// counter emits a counter that starts from zero at every run.
 	counter := func(m metric, v float64, labels ...string) {
-		emit(m, c.acc.total(s.Job, m.desc.String(), labels, v), labels...)
+		emit(m, c.acc.total(s.Run, m.desc.String(), labels, v), labels...)
 	}
 	for i := range s.Workers {
 		w := strconv.Itoa(i)
@@ -136,22 +136,25 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	emit(mRate, s.Rate, node)
 }
 
-// accumulator keeps counters that restart at every job monotonic: the
-// total of a series is what the jobs before the current one counted,
-// plus the current job's count.
+// accumulator keeps counters that restart at every run of the pool
+// monotonic: the total of a series is what the runs before the current one
+// counted, plus the current run's count. Within a run a count never goes
+// down: a reading lower than the last (two atomics read a moment apart,
+// or the counters of a run about to start) keeps the last. What a run
+// counted after the last scrape before the next run began is not seen.
 type accumulator struct {
 	mu     sync.Mutex
 	series map[string]*series
 }
 
 type series struct {
-	job        string
+	run        uint64
 	last, past float64
 }
 
 // total records v as the value of the series named by metric and labels
-// in job, and returns its total over every job seen.
-func (a *accumulator) total(job, metric string, labels []string, v float64) float64 {
+// in run, and returns its total over every run seen.
+func (a *accumulator) total(run uint64, metric string, labels []string, v float64) float64 {
 	key := metric
 	for _, l := range labels {
 		key += "\x00" + l
@@ -163,19 +166,17 @@ func (a *accumulator) total(job, metric string, labels []string, v float64) floa
 	}
 	s := a.series[key]
 	if s == nil {
-		s = &series{job: job}
+		s = &series{run: run}
 		a.series[key] = s
 	}
-	if job != s.job && job != "" || v < s.last {
-		// A new job: its counters started from zero.
+	if run != s.run {
+		// A new run: its counters started from zero.
 		s.past += s.last
 		s.last = 0
+		s.run = run
 	}
-	if job != "" {
-		s.job = job
-	}
-	s.last = v
-	return s.past + v
+	s.last = max(s.last, v)
+	return s.past + s.last
 }
 
 // memberlistSink carries memberlist's own metrics (it reports through

@@ -185,18 +185,23 @@ func TestTokenGuardsRoutableAddresses(t *testing.T) {
 	}
 }
 
-// TestCountersSurviveJobs: a job's counters start from zero; the totals
-// /metrics reports never go down.
-func TestCountersSurviveJobs(t *testing.T) {
+// TestCountersSurviveRuns: a run's counters start from zero; the totals
+// /metrics reports never go down, not even when a reading within a run is
+// lower than the one before, and nothing is counted twice.
+func TestCountersSurviveRuns(t *testing.T) {
 	var a accumulator
 	steps := []struct {
-		job  string
+		run  uint64
 		v    float64
 		want float64
-	}{{"a", 5, 5}, {"a", 9, 9}, {"", 9, 9}, {"b", 2, 11}, {"b", 4, 13}, {"c", 4, 17}}
+	}{
+		{1, 5, 5}, {1, 9, 9}, {1, 7, 9}, // a torn reading: kept at 9
+		{1, 0, 9}, // the next run's zeroed counters, seen before its number
+		{2, 2, 11}, {2, 4, 13}, {3, 4, 17},
+	}
 	for i, s := range steps {
-		if got := a.total(s.job, "m", []string{"n"}, s.v); got != s.want {
-			t.Errorf("step %d (job %q, value %v): total %v, want %v", i, s.job, s.v, got, s.want)
+		if got := a.total(s.run, "m", []string{"n"}, s.v); got != s.want {
+			t.Errorf("step %d (run %d, value %v): total %v, want %v", i, s.run, s.v, got, s.want)
 		}
 	}
 }

@@ -27,6 +27,11 @@ func (w *Worker) publish() {
 	}
 }
 
+// Runs counts the pool's runs so far, the current one included: the
+// counters Live reads start from zero when it goes up, and a reader that
+// sees a run number sees that run's counts or later ones.
+func (p *Pool) Runs() uint64 { return p.runs.Load() }
+
 // Live returns each worker's counters of the current or last run as last
 // published, with its idle and busy time up to now. Safe from any
 // goroutine at any time; each run starts them from zero.

@@ -59,7 +59,9 @@ type Pool struct {
 	// began and ended bound the current or last run (UnixNano; ended is 0
 	// while it runs), for BusyTime.
 	began, ended atomic.Int64
-	wg           sync.WaitGroup
+	// runs counts the runs (Runs).
+	runs atomic.Uint64
+	wg   sync.WaitGroup
 }
 
 // NewPool makes a pool of n workers with the given inlining policy.
@@ -181,6 +183,9 @@ func (p *Pool) reset() {
 	for _, w := range p.workers {
 		w.resetStats()
 	}
+	// After the counters are zero: a reader that sees the new run number
+	// sees the new run's counts (Runs).
+	p.runs.Add(1)
 }
 
 // startExecutor runs worker w on a spare executor, or on a new one.

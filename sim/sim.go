@@ -70,7 +70,9 @@ type worker struct {
 // frame is a task whose own work is done and whose children the worker
 // spawns one at a time, as the task's code does: next is the first not yet
 // spawned. A child run inline (a C-call) puts its own frame above, and the
-// worker comes back to this one when that child's subtree is done.
+// worker comes back to this one when that child and everything it called
+// are done; the tasks they pushed may still wait in the deque, as after
+// a Call returns in the runtime.
 type frame struct {
 	kids []Task
 	next int
