@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"encoding/binary"
 	"log/slog"
 	"strings"
@@ -128,4 +129,29 @@ func decodeInt64(b []byte) int64 {
 		return -1
 	}
 	return int64(binary.LittleEndian.Uint64(b))
+}
+
+// TestRootDoesNotDrain: the root of a running job refuses to drain, saying
+// why, and stays in the cluster; once the job has ended it drains and
+// leaves.
+func TestRootDoesNotDrain(t *testing.T) {
+	node, err := Start(Config{Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	job, err := node.BeginJob(JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := node.Drain(context.Background()); err == nil || !strings.Contains(err.Error(), "root of a running job") {
+		t.Fatalf("a root drained mid-job: %v", err)
+	}
+	if node.Draining() {
+		t.Error("the root started draining")
+	}
+	node.EndJob(job)
+	if _, err := node.Drain(context.Background()); err != nil {
+		t.Fatalf("drain after the job: %v", err)
+	}
 }
