@@ -49,6 +49,13 @@
 //     each lender runs again the tasks it lent there (a result that comes
 //     back after that is ignored), as the runtime re-runs work lost with a
 //     dead node.
+//   - Nodes that join mid-run (Model.Joins, tsys sim --add): every policy
+//     hears them join then, and the job's start reaches them from the
+//     root, as cluster.Node invites a late joiner. Nodes that drain
+//     (Model.Drains, --drain), as the runtime's Drain: they ask for
+//     nothing, hand back the borrowed tasks they have not started (their
+//     lenders run them, not counted as re-runs), run what they have, and
+//     leave once every result is home.
 //   - Loads reported to the policies as a node measures them: ready and
 //     idle counts now, busy and useful rates over the last tick window,
 //     the mean task cost.
@@ -74,6 +81,4 @@
 //   - Contention inside a node (deque atomics, the allocator, the garbage
 //     collector) and the CPU the network itself takes beyond Overhead.
 //   - Speed changes within a task: it runs at the speed it started at.
-//   - Nodes joining after the start, and a node that leaves gracefully
-//     (the runtime's drain); only a crash is modelled.
 package sim

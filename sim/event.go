@@ -17,6 +17,9 @@ const (
 	evStart                    // the job's start reaches a node
 	evFail                     // a node dies
 	evDetect                   // the others notice
+	evJoin                     // a node joins the cluster mid-run
+	evDrain                    // a node starts to leave gracefully
+	evLeft                     // the others hear a drained node left
 )
 
 // event is one thing that happens at a virtual time; seq breaks ties in
@@ -54,10 +57,11 @@ func (q *eventQueue) Pop() any {
 type messageKind uint8
 
 const (
-	msgRequest messageKind = iota // a fishing request for want tasks
-	msgReply                      // tasks lent (none: a refusal)
-	msgResult                     // a lent group is done
-	msgLoad                       // a load report
+	msgRequest  messageKind = iota // a fishing request for want tasks
+	msgReply                       // tasks lent (none: a refusal)
+	msgResult                      // a lent group is done
+	msgLoad                        // a load report
+	msgHandBack                    // a leaving node's unstarted borrowed task, back to its lender
 )
 
 type message struct {

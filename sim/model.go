@@ -51,6 +51,15 @@ type Model struct {
 	// and run again the tasks they had lent to it, as the runtime does.
 	Fail           int
 	FailAt, Detect time.Duration
+	// Joins are nodes that join the cluster at a time of the run rather
+	// than at its start (Kale's expanding job): until then no policy knows
+	// them; then every policy hears them join, and the job's start reaches
+	// them from the root, as cluster.Node invites a late joiner.
+	// Drains are nodes that leave gracefully at a time (tsys drain): from
+	// then on they ask for nothing and take nothing, hand back the
+	// borrowed tasks they have not started, run what they have, and leave
+	// once idle with every result home; the others hear it a Latency later.
+	Joins, Drains map[int]time.Duration
 }
 
 // Defaults are the model's parameters when a flag leaves them out.
@@ -103,6 +112,25 @@ func (m Model) Check() error {
 	for i := range m.Hogs {
 		if i < 0 || i >= m.Nodes {
 			return fmt.Errorf("--hog: node %d: there are only nodes 0 to %d", i, m.Nodes-1)
+		}
+	}
+	for flag, nodes := range map[string]map[int]time.Duration{"--add": m.Joins, "--drain": m.Drains} {
+		for i, at := range nodes {
+			switch {
+			case i == 0:
+				return fmt.Errorf("%s 0@...: node 0 holds the root task; it is there from the start to the end", flag)
+			case i < 0 || i >= m.Nodes:
+				return fmt.Errorf("%s %d@...: there are only nodes 0 to %d", flag, i, m.Nodes-1)
+			case at < 0:
+				return fmt.Errorf("%s %d@%v: want a time of 0 or more", flag, i, at)
+			case i == m.Fail:
+				return fmt.Errorf("%s %d@... and --fail %d@...: one node, one way out", flag, i, i)
+			}
+		}
+	}
+	for i, at := range m.Drains {
+		if j, ok := m.Joins[i]; ok && j >= at {
+			return fmt.Errorf("--drain %d@%v: the node joins only at %v", i, at, j)
 		}
 	}
 	return nil

@@ -45,7 +45,8 @@ type NodeResult struct {
 	Messages       int64         `json:"messages"`
 	Bytes          int64         `json:"bytes"`
 	StatusMessages int64         `json:"status_messages"`
-	Reruns         int64         `json:"reruns"` // tasks lent to a node that died, run again here
+	Reruns         int64         `json:"reruns"`   // tasks lent to a node that died, run again here
+	Returned       int64         `json:"returned"` // borrowed tasks handed back unstarted as the node drained
 	Busy           time.Duration `json:"busy_ns"`
 	Idle           time.Duration `json:"idle_ns"`
 }

@@ -127,6 +127,9 @@ type node struct {
 	ws       []worker
 	injected []Task
 	dead     bool
+	// member: the other nodes know it (false until a late join); draining:
+	// it leaves gracefully once idle; gone: it has left.
+	member, draining, gone bool
 	// serving is set once the job's start reached the node (jobStart);
 	// before that it works on nothing and lends nothing.
 	serving bool
@@ -162,7 +165,7 @@ type group struct {
 	lender  int
 	home    int
 	task    Task // the lent task, to run again if its home dies
-	lost    bool // its home died and the lender runs it again
+	lost    bool // the lender runs the task itself: its home died, or handed it back unstarted
 }
 
 // Run simulates cfg and returns what happened.
@@ -219,17 +222,27 @@ func (s *sim) start() {
 		if s.cfg.Sched != nil {
 			n.pol = s.cfg.Sched(n.id, fmt.Sprintf("z%d", m.zone(i)))
 		}
+		_, late := m.Joins[i]
+		n.member = !late
 		s.byID[n.id] = i
 		s.nodes = append(s.nodes, n)
 	}
 	for _, n := range s.nodes {
-		if n.pol == nil {
+		if n.pol == nil || !n.member {
 			continue
 		}
 		for _, o := range s.nodes {
-			s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: fmt.Sprintf("z%d", m.zone(o.i)), Joined: true}))
+			if o.member {
+				s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: s.zoneOf(o), Joined: true}))
+			}
 		}
 		n.advice = n.pol.Advice()
+	}
+	for i, at := range m.Joins {
+		s.post(&event{at: at, kind: evJoin, node: i})
+	}
+	for i, at := range m.Drains {
+		s.post(&event{at: at, kind: evDrain, node: i})
 	}
 	s.groups = append(s.groups, group{pending: 1, parent: -1})
 	if m.Fail > 0 {
@@ -241,7 +254,90 @@ func (s *sim) start() {
 			n.ws[w].parked = true
 			n.parked++
 		}
-		s.post(&event{at: m.startAt(n.i), kind: evStart, node: n.i})
+		if n.member {
+			s.post(&event{at: m.startAt(n.i), kind: evStart, node: n.i})
+		}
+	}
+}
+
+func (s *sim) zoneOf(n *node) string { return fmt.Sprintf("z%d", s.m.zone(n.i)) }
+
+// join: node n joins the cluster. Every member's policy hears it, it hears
+// them, and the root sends it the job's start.
+func (s *sim) join(n *node) {
+	n.member = true
+	for _, o := range s.nodes {
+		if o == n || !o.member || o.dead || o.gone {
+			continue
+		}
+		if o.pol != nil {
+			s.act(o, o.pol.Membership(s.at(), sched.MemberEvent{Node: n.id, Zone: s.zoneOf(n), Joined: true}))
+		}
+		if n.pol != nil {
+			s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: s.zoneOf(o), Joined: true}))
+		}
+	}
+	root := s.nodes[0]
+	root.debt += s.m.Overhead
+	s.post(&event{at: s.now + s.m.delay(0, n.i, s.m.MessageBytes), kind: evStart, node: n.i})
+}
+
+// drain: node n starts to leave. It hands back the borrowed tasks it has
+// not started, and leaves once it is idle.
+func (s *sim) drain(n *node) {
+	n.draining = true
+	waiting := n.injected
+	n.injected = nil
+	s.handBack(n, waiting)
+	s.maybeLeave(n)
+}
+
+// handBack sends each of tasks, borrowed by the leaving node n and not
+// started, back to its lender; a task of n's own (one handed back to it,
+// or run again after a death) stays, and n runs it.
+func (s *sim) handBack(n *node, tasks []Task) {
+	kept := 0
+	for _, t := range tasks {
+		if !t.lent || s.groups[t.group].lost {
+			n.injected = append(n.injected, t)
+			kept++
+			continue
+		}
+		n.counts.Returned++
+		s.send(n, s.groups[t.group].lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
+	}
+	if kept > 0 {
+		s.pushed(n, kept)
+	}
+}
+
+// maybeLeave: a draining node leaves once it runs nothing, holds nothing,
+// and every task it borrowed or lent has its result home.
+func (s *sim) maybeLeave(n *node) {
+	if !n.draining || n.gone || n.parked != len(n.ws) || len(n.injected) > 0 {
+		return
+	}
+	for i := range n.ws {
+		if n.ws[i].len() > 0 || n.ws[i].waking {
+			return
+		}
+	}
+	for g := range s.groups {
+		gr := &s.groups[g]
+		if gr.parent >= 0 && gr.pending > 0 && !gr.lost && (gr.home == n.i || gr.lender == n.i) {
+			return
+		}
+	}
+	n.gone = true
+	s.post(&event{at: s.now + s.m.Latency, kind: evLeft, node: n.i})
+}
+
+// left: the others hear that n left.
+func (s *sim) left(n *node) {
+	for _, o := range s.nodes {
+		if o != n && o.member && !o.dead && !o.gone && o.pol != nil {
+			s.act(o, o.pol.Membership(s.at(), sched.MemberEvent{Node: n.id, Joined: false}))
+		}
 	}
 }
 
@@ -275,8 +371,8 @@ func (s *sim) post(e *event) {
 
 func (s *sim) handle(e *event) {
 	n := s.nodes[e.node]
-	if n.dead && e.kind != evDetect {
-		return // a dead node does nothing, and hears nothing
+	if n.dead && e.kind != evDetect || n.gone && e.kind != evLeft {
+		return // a dead or departed node does nothing, and hears nothing
 	}
 	switch e.kind {
 	case evStart:
@@ -295,6 +391,12 @@ func (s *sim) handle(e *event) {
 		s.deliver(n, e.msg)
 	case evTick:
 		s.tick(n)
+	case evJoin:
+		s.join(n)
+	case evDrain:
+		s.drain(n)
+	case evLeft:
+		s.left(n)
 	}
 }
 
@@ -326,6 +428,7 @@ func (s *sim) look(n *node, wi int) {
 	if !ok {
 		s.park(n, wi)
 		s.hungry(n)
+		s.maybeLeave(n)
 		return
 	}
 	s.begin(n, wi, t)
@@ -450,7 +553,7 @@ func (s *sim) unpark(n *node, wi int, delay time.Duration) {
 // hungry tells the policy a worker found nothing, when its advice says it
 // would listen.
 func (s *sim) hungry(n *node) {
-	if n.pol == nil || s.at().Before(n.advice.HungryAfter) {
+	if n.pol == nil || n.draining || s.at().Before(n.advice.HungryAfter) {
 		return
 	}
 	s.act(n, n.pol.Hungry(s.at()))
@@ -487,6 +590,9 @@ func (s *sim) act(n *node, as []sched.Action) {
 	for _, a := range as {
 		switch a.Kind {
 		case sched.Fish:
+			if n.draining {
+				continue // a leaving node asks for nothing
+			}
 			n.counts.Requests++
 			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count}, 0)
 		case sched.Give:
@@ -526,6 +632,7 @@ func (s *sim) give(n *node, to, count int) {
 		t, _ := n.ws[best].steal()
 		s.groups = append(s.groups, group{pending: 1, parent: t.group, lender: n.i, home: to, task: t})
 		t.group = int32(len(s.groups) - 1)
+		t.lent = true
 		tasks = append(tasks, t)
 	}
 	n.counts.Lent += int64(len(tasks))
@@ -571,6 +678,13 @@ func (s *sim) deliver(n *node, msg *message) {
 		s.act(n, []sched.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))
+		if n.draining {
+			if n.pol != nil {
+				s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
+			}
+			s.handBack(n, msg.tasks)
+			return
+		}
 		n.injected = append(n.injected, msg.tasks...)
 		if n.pol != nil {
 			s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
@@ -591,6 +705,16 @@ func (s *sim) deliver(n *node, msg *message) {
 		if gr.pending == 0 {
 			s.groupDone(s.groups[msg.group].parent)
 		}
+		s.maybeLeave(n)
+	case msgHandBack:
+		// The lent task never started: it is the lender's own again, in the
+		// group it was lent from, and not a re-run.
+		t := msg.tasks[0]
+		g := &s.groups[t.group]
+		g.lost = true
+		t.group, t.lent = g.parent, false
+		n.injected = append(n.injected, t)
+		s.pushed(n, 1)
 	}
 }
 
@@ -624,7 +748,7 @@ func (s *sim) detect(dead *node) {
 		if lender.dead {
 			continue
 		}
-		t := gr.task
+		t := gr.task // as it was before it was lent: the lender's own
 		lender.counts.Reruns++
 		lender.injected = append(lender.injected, t)
 		s.pushed(lender, 1)

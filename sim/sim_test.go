@@ -161,6 +161,8 @@ func TestBadInput(t *testing.T) {
 		"--latency": func(m *Model) { m.Latency = -time.Microsecond },
 		"--speed":   func(m *Model) { m.Speed = []float64{1, 0} },
 		"--zones":   func(m *Model) { m.Zones = 9 },
+		"--add":     func(m *Model) { m.Joins = map[int]time.Duration{0: time.Millisecond} },
+		"--drain":   func(m *Model) { m.Drains = map[int]time.Duration{9: time.Millisecond} },
 	} {
 		m := Defaults()
 		tweak(&m)
@@ -317,6 +319,38 @@ func TestModelFile(t *testing.T) {
 		os.WriteFile(bad, []byte(body), 0o644)
 		if _, err := ReadModel(bad, Defaults()); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+}
+
+// TestJoinsAndDrains: nodes that join mid-run get work, nodes that drain
+// hand back what they have not started and leave early, and nothing is
+// lost or run twice: every tree node runs once, the work is the static
+// run's, no schedule beats the bound, and a seeded run repeats exactly.
+func TestJoinsAndDrains(t *testing.T) {
+	const app = "ep:leaves=8192"
+	elastic := func(m *Model) {
+		m.Joins = map[int]time.Duration{5: 20 * time.Millisecond, 6: 40 * time.Millisecond}
+		m.Drains = map[int]time.Duration{2: 60 * time.Millisecond, 3: 5 * time.Millisecond}
+	}
+	for _, sched := range []string{"fishing", "balance", "ratebalance"} {
+		static := mustRun(t, sched, app, 7, 1, nil)
+		a := mustRun(t, sched, app, 7, 1, elastic)
+		b := mustRun(t, sched, app, 7, 1, elastic)
+		if a.Tasks != static.Tasks || a.Work != static.Work || a.Makespan < a.LowerBound {
+			t.Errorf("%s: %d tasks (want %d), work %v (want %v), makespan %v under the bound %v", sched, a.Tasks, static.Tasks, a.Work, static.Work, a.Makespan, a.LowerBound)
+		}
+		for _, joiner := range []int{5, 6} {
+			if a.PerNode[joiner].Tasks == 0 {
+				t.Errorf("%s: node %d joined and ran nothing", sched, joiner)
+			}
+		}
+		if early, full := a.PerNode[3].Tasks, a.PerNode[1].Tasks; early >= full {
+			t.Errorf("%s: the node that left at 5 ms ran %d tasks, a node there throughout %d", sched, early, full)
+		}
+		a.Seconds, b.Seconds = 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: two seeded runs with joins and drains differ", sched)
 		}
 	}
 }

@@ -23,6 +23,9 @@ type Task struct {
 	// clock on the critical path when it became ready.
 	group int32
 	span  time.Duration
+	// lent marks a task as it travels to a borrower, the root of its own
+	// group, not started: what a leaving borrower may hand back.
+	lent bool
 }
 
 // Workload makes a task tree: a root, and for each task its own cost (the

@@ -52,6 +52,8 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	speed := fs.String("speed", "", "node speeds, comma-separated from node 0 (missing: 1)")
 	hogs := fs.String("hog", "", "competing load: NODE=F[:ON/OFF],... as tsys run --hog")
 	fail := fs.String("fail", "", "a node that dies, and when: NODE@TIME, e.g. 3@50ms")
+	adds := fs.String("add", "", "nodes that join the cluster mid-run, and when: NODE@TIME,... e.g. 3@20ms (Kale's expanding job)")
+	drains := fs.String("drain", "", "nodes that leave gracefully mid-run, and when: NODE@TIME,... (as tsys drain)")
 	fs.DurationVar(&m.Detect, "detect", m.Detect, "how long the others take to notice a dead node")
 	seed := fs.Uint64("seed", 1, "seed of the workers' choice of victims")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
@@ -94,13 +96,19 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *fail != "" {
-		idx, at, ok := strings.Cut(*fail, "@")
-		i, err1 := strconv.Atoi(idx)
-		d, err2 := time.ParseDuration(at)
-		if !ok || err1 != nil || err2 != nil || i < 0 {
-			return usagef("--fail %q: want NODE@TIME, e.g. 3@50ms", *fail)
+		f, err := nodeTimes("--fail", *fail)
+		if err != nil || len(f) != 1 {
+			return usagef("--fail %q: want one NODE@TIME, e.g. 3@50ms", *fail)
 		}
-		m.Fail, m.FailAt = i, d
+		for i, at := range f {
+			m.Fail, m.FailAt = i, at
+		}
+	}
+	if m.Joins, err = nodeTimes("--add", *adds); err != nil {
+		return err
+	}
+	if m.Drains, err = nodeTimes("--drain", *drains); err != nil {
+		return err
 	}
 	type named struct {
 		name string
@@ -260,4 +268,25 @@ func flagValue(args []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// nodeTimes reads NODE@TIME,... (--fail, --add, --drain): nil for "".
+func nodeTimes(flag, s string) (map[int]time.Duration, error) {
+	if s == "" {
+		return nil, nil
+	}
+	out := map[int]time.Duration{}
+	for _, item := range strings.Split(s, ",") {
+		idx, at, ok := strings.Cut(strings.TrimSpace(item), "@")
+		i, err1 := strconv.Atoi(idx)
+		d, err2 := time.ParseDuration(at)
+		if !ok || err1 != nil || err2 != nil || i < 0 {
+			return nil, usagef("%s %q: want NODE@TIME,..., e.g. 3@50ms", flag, item)
+		}
+		if _, dup := out[i]; dup {
+			return nil, usagef("%s: node %d given twice", flag, i)
+		}
+		out[i] = d
+	}
+	return out, nil
 }
