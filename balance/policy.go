@@ -155,6 +155,8 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 	case ev.Joined:
 		s.peers.add(ev.Node, &peer{})
 	default:
+		// Left, or Leaving: a balancing policy only gives, and a node
+		// that drains takes nothing.
 		s.peers.remove(ev.Node)
 	}
 	s.settle(now, s.p.Period, s.peers.len())

@@ -168,6 +168,25 @@ func TestSameEventsSameActions(t *testing.T) {
 	}
 }
 
+// TestNothingGoesToALeavingPeer: a draining peer takes nothing, so no
+// balancing policy gives it a task, however dry it says it is.
+func TestNothingGoesToALeavingPeer(t *testing.T) {
+	for name, s := range map[string]sched.Policy{
+		"balance":     New("self", Params{Period: 4 * time.Millisecond}),
+		"ratebalance": NewRate("self", RateParams{}),
+	} {
+		s.Membership(t0, sched.MemberEvent{Node: "p", Joined: true})
+		s.Membership(t0, sched.MemberEvent{Node: "p", Leaving: true})
+		as := s.LoadReport(ms(1), "p", sched.Load{Workers: 1, Idle: 1})
+		as = append(as, s.Tick(ms(8), sched.Load{Ready: 50, Workers: 1, Rate: 1, Busy: 1})...)
+		for _, a := range as {
+			if a.Kind == sched.Give {
+				t.Errorf("%s gave %d tasks to a draining peer", name, a.Count)
+			}
+		}
+	}
+}
+
 // TestWantedWorkIsExposed: both balancing policies keep tasks stealable
 // (Advice.Expose) on a fresh job, when a peer reports it has none and when
 // this node runs dry, for two periods, and not while every peer has work:

@@ -325,6 +325,8 @@ func (s *RatePolicy) Membership(now time.Time, ev sched.MemberEvent) []sched.Act
 	case ev.Joined:
 		s.peers.add(ev.Node, &rateNode{speed: 1, workers: 1})
 	default:
+		// Left, or Leaving: a balancing policy only gives, and a node
+		// that drains takes nothing.
 		s.peers.remove(ev.Node)
 	}
 	s.settle(now, s.period, s.peers.len())

@@ -18,7 +18,8 @@ type DrainReport struct {
 // Drain takes the node out of the cluster gracefully, as Kale's malleable
 // jobs shrink: nothing it holds is lost and nothing is run twice.
 //
-//  1. It stops taking work: its workers ask no one (Hungry is ignored, and
+//  1. It stops taking work: it tells its peers it is leaving (their
+//     policies give it no more), its workers ask no one (Hungry is ignored, and
 //     so are the policy's Fish actions), and tasks lent to it from now on
 //     go straight back (handBack).
 //  2. It hands back the borrowed tasks no worker has started; their
@@ -53,6 +54,16 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	}
 	if n.draining.CompareAndSwap(false, true) {
 		n.log.Info("draining: taking no more work, handing back what has not started")
+		// The peers' policies stop giving it work (MemberEvent.Leaving);
+		// a balancing peer would otherwise keep pushing to a node that
+		// reports it has none, only to have it handed back. Fishing
+		// peers still ask it for what it holds.
+		tm := encodeMessage(&leaving{})
+		for id, addr := range n.peerList() {
+			if err := n.transmitEncoded(addr, &leaving{}, tm, false); err != nil {
+				n.log.Debug("a peer did not hear this node is leaving", "peer", id, "err", err)
+			}
+		}
 	}
 	n.mu.Lock()
 	n.advise()

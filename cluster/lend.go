@@ -55,6 +55,12 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		n.requestShutdown()
 	case *drainRequest:
 		go n.drainFor(peer, m)
+	case *leaving:
+		// Its policy stops giving it work now; the lent records stay
+		// until it has left memberlist, so its results still count.
+		n.event(func(now time.Time) []sched.Action {
+			return n.policy.Membership(now, sched.MemberEvent{Node: peer, Leaving: true})
+		})
 	case *jobRefused:
 		n.refused(peer, m)
 	case *statsRequest:

@@ -29,6 +29,7 @@ const (
 	msgStatsRequest                                                    // the receiver is asked for its state (a dashboard's view of the cluster)
 	msgStatsReply                                                      // the answer: its Snapshot
 	msgJobRefused                                                      // the sender will not serve the job, and why
+	msgLeaving                                                         // the sender drains: take it off the schedulers' lists now
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -153,6 +154,11 @@ type drained struct {
 	Returned, Finished int64
 }
 
+// leaving tells the receiver that the sender has begun to drain: its
+// policy should stop sending it work and requests now, though the sender
+// is still a member, with results to send, until it leaves memberlist.
+type leaving struct{}
+
 // jobRefused tells a job's root that the sender will not serve it.
 type jobRefused struct {
 	Job    uint64
@@ -194,6 +200,10 @@ func (*drained) msgType() transport.MsgType      { return msgDrained }
 func (*statsRequest) msgType() transport.MsgType { return msgStatsRequest }
 func (*statsReply) msgType() transport.MsgType   { return msgStatsReply }
 func (*jobRefused) msgType() transport.MsgType   { return msgJobRefused }
+func (*leaving) msgType() transport.MsgType      { return msgLeaving }
+
+func (*leaving) appendTo(b []byte) []byte { return b }
+func (*leaving) decode(*wire.Decoder)     {}
 
 func (m *jobRefused) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
@@ -448,6 +458,7 @@ var vocabulary = [...]struct {
 	{"stats request", func() message { return new(statsRequest) }},
 	{"stats reply", func() message { return new(statsReply) }},
 	{"job refused", func() message { return new(jobRefused) }},
+	{"leaving", func() message { return new(leaving) }},
 }
 
 // messageName names m's type.

@@ -35,6 +35,7 @@ func sampleMessages() []message {
 		&statsRequest{ID: 7, ReplyTo: "127.0.0.1:4002", All: true},
 		&statsReply{ID: 7, Snapshots: []byte(`[{"node":"n2"}]`)},
 		&jobRefused{Job: 9, Reason: "node n2 serves job 5 of n1; it serves one job at a time"},
+		&leaving{},
 	}
 }
 

@@ -598,6 +598,18 @@ func TestScarceWorkHoldsDemand(t *testing.T) {
 	}
 }
 
+// TestLeavingPeerIsStillAsked: a peer that drains still lends what it
+// holds, so Fishing keeps it among its victims until it has left.
+func TestLeavingPeerIsStillAsked(t *testing.T) {
+	s := New("self", "", Params{})
+	s.Membership(epoch, sched.MemberEvent{Node: "p", Joined: true})
+	s.Membership(epoch, sched.MemberEvent{Node: "p", Leaving: true})
+	as := s.Hungry(epoch)
+	if len(as) != 1 || as[0].Kind != sched.Fish || as[0].Node != "p" {
+		t.Fatalf("hungry beside a draining peer: %v, want to fish it", as)
+	}
+}
+
 // TestHungryAfterIsTheEarliestBackoff: with every peer backing off, the
 // advice names the earliest time one may be asked again, and a Hungry
 // event then sends a request.

@@ -286,7 +286,9 @@ func (s *Policy) JobStarted(now time.Time) []sched.Action {
 // Membership implements sched.Policy: a joining node becomes a peer, a
 // leaving one is forgotten along with any request in flight to it.
 func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
-	if ev.Node == s.self {
+	if ev.Node == s.self || ev.Leaving {
+		// A draining node is still worth asking: it lends what it holds,
+		// and Fishing never gives a peer work it did not ask for.
 		return nil
 	}
 	i, known := s.index[ev.Node]

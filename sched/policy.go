@@ -25,11 +25,15 @@ type Load struct {
 	TaskTime time.Duration
 }
 
-// MemberEvent says a node joined or left (or was declared dead).
+// MemberEvent says a node joined or left (or was declared dead). With
+// Leaving (and not Joined) the node has begun to drain: it is still a
+// member and still lends what it holds, but takes no more work, so a
+// policy should stop giving it any; it leaves for good later.
 type MemberEvent struct {
-	Node   NodeID
-	Zone   string
-	Joined bool
+	Node    NodeID
+	Zone    string
+	Joined  bool
+	Leaving bool
 }
 
 // ActionKind says what a policy wants done.

@@ -19,7 +19,7 @@ const (
 	evDetect                   // the others notice
 	evJoin                     // a node joins the cluster mid-run
 	evDrain                    // a node starts to leave gracefully
-	evLeft                     // the others hear a drained node left
+	evForget                   // the others' policies hear a draining node is leaving
 )
 
 // event is one thing that happens at a virtual time; seq breaks ties in

@@ -58,7 +58,8 @@ type Model struct {
 	// Drains are nodes that leave gracefully at a time (tsys drain): from
 	// then on they ask for nothing and take nothing, hand back the
 	// borrowed tasks they have not started, run what they have, and leave
-	// once idle with every result home; the others hear it a Latency later.
+	// once idle with every result home; the others' policies forget them
+	// a message's delay after the drain begins (the runtime's leaving).
 	Joins, Drains map[int]time.Duration
 }
 

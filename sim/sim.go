@@ -286,6 +286,10 @@ func (s *sim) join(n *node) {
 // not started, and leaves once it is idle.
 func (s *sim) drain(n *node) {
 	n.draining = true
+	// It tells the others it is leaving: their policies forget it a
+	// Latency later (the runtime's leaving message); it stays a member,
+	// with results to send, until it leaves.
+	s.post(&event{at: s.now + s.m.delay(n.i, 0, s.m.MessageBytes), kind: evForget, node: n.i})
 	waiting := n.injected
 	n.injected = nil
 	s.handBack(n, waiting)
@@ -329,14 +333,38 @@ func (s *sim) maybeLeave(n *node) {
 		}
 	}
 	n.gone = true
-	s.post(&event{at: s.now + s.m.Latency, kind: evLeft, node: n.i})
 }
 
-// left: the others hear that n left.
+// bounce: a message reached node n after it left, before its sender heard
+// so. As in the runtime, whose send to a departed node fails, lent tasks
+// go back to their lender, which runs them, and a request is answered
+// with nothing.
+func (s *sim) bounce(n *node, msg *message) {
+	from := s.nodes[msg.from]
+	switch msg.kind {
+	case msgReply:
+		for _, t := range msg.tasks {
+			g := &s.groups[t.group]
+			g.lost = true
+			t.group, t.lent = g.parent, false
+			from.injected = append(from.injected, t)
+		}
+		if len(msg.tasks) > 0 {
+			s.pushed(from, len(msg.tasks))
+		}
+	case msgRequest:
+		if from.pol != nil && !from.dead && !from.gone {
+			s.act(from, from.pol.StealReply(s.at(), n.id, 0))
+		}
+	}
+}
+
+// left: the others' policies hear that n is leaving: they give it no more
+// work.
 func (s *sim) left(n *node) {
 	for _, o := range s.nodes {
 		if o != n && o.member && !o.dead && !o.gone && o.pol != nil {
-			s.act(o, o.pol.Membership(s.at(), sched.MemberEvent{Node: n.id, Joined: false}))
+			s.act(o, o.pol.Membership(s.at(), sched.MemberEvent{Node: n.id, Leaving: true}))
 		}
 	}
 }
@@ -371,7 +399,11 @@ func (s *sim) post(e *event) {
 
 func (s *sim) handle(e *event) {
 	n := s.nodes[e.node]
-	if n.dead && e.kind != evDetect || n.gone && e.kind != evLeft {
+	if n.gone && e.kind == evMessage {
+		s.bounce(n, e.msg)
+		return
+	}
+	if n.dead && e.kind != evDetect || n.gone && e.kind != evForget {
 		return // a dead or departed node does nothing, and hears nothing
 	}
 	switch e.kind {
@@ -395,7 +427,7 @@ func (s *sim) handle(e *event) {
 		s.join(n)
 	case evDrain:
 		s.drain(n)
-	case evLeft:
+	case evForget:
 		s.left(n)
 	}
 }
