@@ -3,6 +3,8 @@ package sim
 import (
 	"container/heap"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/xorshift"
@@ -238,11 +240,13 @@ func (s *sim) start() {
 		}
 		n.advice = n.pol.Advice()
 	}
-	for i, at := range m.Joins {
-		s.post(&event{at: at, kind: evJoin, node: i})
+	// In the order of the nodes, not of a map: events at one time are
+	// handled in the order they were posted.
+	for _, i := range slices.Sorted(maps.Keys(m.Joins)) {
+		s.post(&event{at: m.Joins[i], kind: evJoin, node: i})
 	}
-	for i, at := range m.Drains {
-		s.post(&event{at: at, kind: evDrain, node: i})
+	for _, i := range slices.Sorted(maps.Keys(m.Drains)) {
+		s.post(&event{at: m.Drains[i], kind: evDrain, node: i})
 	}
 	s.groups = append(s.groups, group{pending: 1, parent: -1})
 	if m.Fail > 0 {
