@@ -17,32 +17,18 @@ import (
 func drainCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys drain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	keyFile := fs.String("key-file", "", "the cluster's key file, if it has one")
+	var ask askFlags
+	ask.register(fs, stderr, "drain")
 	timeout := fs.Duration("timeout", time.Minute, "how long the node may take to finish the tasks it started")
-	bind := fs.String("bind", "127.0.0.1:0", "where this command listens for the node's answer (an address the node can reach)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tsys drain [flags] ADDR\n\nADDR is the node's task address, as its banner prints it (\"tasks HOST:PORT\").")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() != 1 {
-		return usagef("drain: want the node's task address HOST:PORT, got %d arguments", fs.NArg())
+	if err := ask.parse(fs, args); err != nil {
+		return err
 	}
 	if *timeout <= 0 {
 		return usagef("--timeout %v: want more than 0", *timeout)
 	}
-	var key []byte
-	if *keyFile != "" {
-		var err error
-		if key, err = cluster.ReadKeyFile(*keyFile); err != nil {
-			return usageError{err.Error()}
-		}
-	}
-	addr := fs.Arg(0)
-	rep, err := cluster.RequestDrain(context.Background(), addr, *bind, key, *timeout)
+	addr := ask.addr
+	rep, err := cluster.RequestDrain(context.Background(), addr, ask.bind, ask.key, *timeout)
 	if err != nil {
 		return err
 	}

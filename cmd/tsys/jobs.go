@@ -18,27 +18,13 @@ import (
 func jobsCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys jobs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	keyFile := fs.String("key-file", "", "the cluster's key file, if it has one")
-	bind := fs.String("bind", "127.0.0.1:0", "where this command listens for the node's answer (an address the node can reach)")
+	var ask askFlags
+	ask.register(fs, stderr, "jobs")
 	asJSON := fs.Bool("json", false, "print one JSON object: jobs, and every node's state")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tsys jobs [flags] ADDR\n\nADDR is a node's task address, as its banner prints it (\"tasks HOST:PORT\").")
-		fs.PrintDefaults()
+	if err := ask.parse(fs, args); err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() != 1 {
-		return usagef("jobs: want a node's task address HOST:PORT, got %d arguments", fs.NArg())
-	}
-	var key []byte
-	if *keyFile != "" {
-		var err error
-		if key, err = cluster.ReadKeyFile(*keyFile); err != nil {
-			return usageError{err.Error()}
-		}
-	}
-	snaps, err := cluster.RequestCluster(context.Background(), fs.Arg(0), *bind, key)
+	snaps, err := cluster.RequestCluster(context.Background(), ask.addr, ask.bind, ask.key)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/tsys-go/tsys/cluster"
+)
+
+// askFlags are what a command that asks one node something takes (tsys
+// drain, tsys jobs): the node's task address as its one argument, the
+// cluster's key, and where to listen for the answer.
+type askFlags struct {
+	keyFile, bind string
+	addr          string
+	key           []byte
+}
+
+// register adds the flags and a usage line naming the command.
+func (a *askFlags) register(fs *flag.FlagSet, stderr io.Writer, command string) {
+	fs.StringVar(&a.keyFile, "key-file", "", "the cluster's key file, if it has one")
+	fs.StringVar(&a.bind, "bind", "127.0.0.1:0", "where this command listens for the node's answer (an address the node can reach)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: tsys %s [flags] ADDR\n\nADDR is a node's task address, as its banner prints it (\"tasks HOST:PORT\").\n", command)
+		fs.PrintDefaults()
+	}
+}
+
+// parse reads the command line, the address and the key.
+func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if fs.NArg() != 1 {
+		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", fs.Name(), fs.NArg())
+	}
+	a.addr = fs.Arg(0)
+	if a.keyFile != "" {
+		var err error
+		if a.key, err = cluster.ReadKeyFile(a.keyFile); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	return nil
+}
