@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tsys-go/tsys/cluster"
 )
@@ -33,7 +34,7 @@ func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
 		return usageError{err.Error()}
 	}
 	if fs.NArg() != 1 {
-		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", fs.Name(), fs.NArg())
+		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", strings.TrimPrefix(fs.Name(), "tsys "), fs.NArg())
 	}
 	a.addr = fs.Arg(0)
 	if a.keyFile != "" {
