@@ -166,7 +166,10 @@ func TestEverySchedulerGivesVerifiedAnswers(t *testing.T) {
 				if obj["verified"] != true || fmt.Sprint(obj["nodes"]) != n || obj["scheduler"] != sched {
 					t.Errorf("%s: %v on %s nodes: verified=%v nodes=%v scheduler=%v", sched, args[0], n, obj["verified"], obj["nodes"], obj["scheduler"])
 				}
-				if stat(obj, "tasks_sent") != stat(obj, "tasks_received") {
+				// A task lent is borrowed, or comes back to its lender
+				// (a push that reached a node before or after its part in
+				// the job): none goes missing.
+				if stat(obj, "tasks_sent") != stat(obj, "tasks_received")+stat(obj, "tasks_returned") {
 					t.Errorf("%s: %v on %s nodes: tasks lost: %v", sched, args[0], n, obj["stats"])
 				}
 				// fib and nqueens end here within a few milliseconds, before
