@@ -36,19 +36,12 @@ func (p *Pool) Runs() uint64 { return p.runs.Load() }
 // published, with its idle and busy time up to now. Safe from any
 // goroutine at any time; each run starts them from zero.
 func (p *Pool) Live(now time.Time) []Stats {
-	began, end := p.began.Load(), now.UnixNano()
-	if e := p.ended.Load(); e != 0 {
-		end = e
-	}
-	span := time.Duration(0)
-	if began != 0 {
-		span = time.Duration(max(0, end-began))
-	}
+	span, end, ran := p.runSpan(now)
 	out := make([]Stats, len(p.workers))
 	for i, w := range p.workers {
-		idle := w.idleTime(time.Unix(0, end))
-		if began == 0 {
-			idle = 0
+		var idle time.Duration
+		if ran {
+			idle = w.idleTime(end)
 		}
 		inlined := w.live.inlined.Load()
 		out[i] = Stats{

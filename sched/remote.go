@@ -152,20 +152,29 @@ func (p *Pool) TasksDone() int64 {
 // from the start of the current run (or of the last one) until now: the
 // useful work a RateMeter turns into a rate. Between runs it stands still.
 func (p *Pool) BusyTime(now time.Time) time.Duration {
-	began := p.began.Load()
-	if began == 0 {
+	span, end, ok := p.runSpan(now)
+	if !ok {
 		return 0
 	}
-	end := now.UnixNano()
-	if e := p.ended.Load(); e != 0 {
-		end = e
-	}
-	span := time.Duration(max(0, end-began))
 	var busy time.Duration
 	for _, w := range p.workers {
-		busy += max(0, span-w.idleTime(time.Unix(0, end)))
+		busy += max(0, span-w.idleTime(end))
 	}
 	return busy
+}
+
+// runSpan is how long the current or last run has lasted at now, and when
+// its span ends (now, or when it ended); ok is false before any run.
+func (p *Pool) runSpan(now time.Time) (span time.Duration, end time.Time, ok bool) {
+	began := p.began.Load()
+	if began == 0 {
+		return 0, now, false
+	}
+	e := now.UnixNano()
+	if ended := p.ended.Load(); ended != 0 {
+		e = ended
+	}
+	return time.Duration(max(0, e-began)), time.Unix(0, e), true
 }
 
 // Serve runs the pool's workers without a root task, for tasks that arrive
