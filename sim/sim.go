@@ -347,15 +347,7 @@ func (s *sim) bounce(n *node, msg *message) {
 	from := s.nodes[msg.from]
 	switch msg.kind {
 	case msgReply:
-		for _, t := range msg.tasks {
-			g := &s.groups[t.group]
-			g.lost = true
-			t.group, t.lent = g.parent, false
-			from.injected = append(from.injected, t)
-		}
-		if len(msg.tasks) > 0 {
-			s.pushed(from, len(msg.tasks))
-		}
+		s.unlend(from, msg.tasks)
 	case msgRequest:
 		if from.pol != nil && !from.dead && !from.gone {
 			s.act(from, from.pol.StealReply(s.at(), n.id, 0))
@@ -743,14 +735,22 @@ func (s *sim) deliver(n *node, msg *message) {
 		}
 		s.maybeLeave(n)
 	case msgHandBack:
-		// The lent task never started: it is the lender's own again, in the
-		// group it was lent from, and not a re-run.
-		t := msg.tasks[0]
+		s.unlend(n, msg.tasks)
+	}
+}
+
+// unlend gives lender back tasks it lent that never started: each is its
+// own again, in the group it was lent from (the loan's group is closed,
+// its result never awaited), and lender runs it; not a re-run.
+func (s *sim) unlend(lender *node, tasks []Task) {
+	for _, t := range tasks {
 		g := &s.groups[t.group]
 		g.lost = true
 		t.group, t.lent = g.parent, false
-		n.injected = append(n.injected, t)
-		s.pushed(n, 1)
+		lender.injected = append(lender.injected, t)
+	}
+	if len(tasks) > 0 {
+		s.pushed(lender, len(tasks))
 	}
 }
 
