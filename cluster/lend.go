@@ -244,16 +244,26 @@ func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
 
 // takeBack runs lent tasks at home after all.
 func (n *Node) takeBack(recs []taskRecord) {
+	ids := make([]uint64, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	n.pool.Inject(n.reclaim(ids)...)
+}
+
+// reclaim ends the loans ids that are still open and returns their tasks,
+// to run here.
+func (n *Node) reclaim(ids []uint64) []*sched.Header {
 	var back []*sched.Header
 	n.mu.Lock()
-	for _, r := range recs {
-		if lt, ok := n.lent[r.ID]; ok {
+	defer n.mu.Unlock()
+	for _, id := range ids {
+		if lt, ok := n.lent[id]; ok {
 			back = append(back, lt.h)
-			delete(n.lent, r.ID)
+			delete(n.lent, id)
 		}
 	}
-	n.mu.Unlock()
-	n.pool.Inject(back...)
+	return back
 }
 
 // borrow takes in the tasks of a StealReply.

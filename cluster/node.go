@@ -398,14 +398,14 @@ func (n *Node) onMember(ev membership.Event) {
 		n.mu.Unlock()
 		n.peerGone(id)
 		if ev.Failed {
-			n.rerunLent(n.lentTo(id))
+			n.rerunLent(id, n.lentTo(id))
 		} else {
 			// A node that leaves gracefully sent its results before it
 			// left, but gossip may bring the news first: give them time.
 			// Only what it holds now: a node of the same name may come
 			// back and borrow anew meanwhile.
 			held := n.lentTo(id)
-			time.AfterFunc(n.cfg.LeaveGrace, func() { n.rerunLent(held) })
+			time.AfterFunc(n.cfg.LeaveGrace, func() { n.rerunLent(id, held) })
 		}
 		if rootGone {
 			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
@@ -428,21 +428,10 @@ func (n *Node) lentTo(id sched.NodeID) []uint64 {
 	return ids
 }
 
-// rerunLent runs here those of the lent tasks ids whose results have not
-// come back: their borrower left or died.
-func (n *Node) rerunLent(ids []uint64) {
-	var back []*sched.Header
-	var peer sched.NodeID
-	n.mu.Lock()
-	for _, tid := range ids {
-		if lt, ok := n.lent[tid]; ok {
-			back = append(back, lt.h)
-			peer = lt.node
-			delete(n.lent, tid)
-		}
-	}
-	n.mu.Unlock()
-	if len(back) > 0 {
+// rerunLent runs here those of the tasks ids lent to peer whose results
+// have not come back: peer left or died.
+func (n *Node) rerunLent(peer sched.NodeID, ids []uint64) {
+	if back := n.reclaim(ids); len(back) > 0 {
 		n.log.Warn("a node left holding lent tasks; running them here", "peer", peer, "tasks", len(back))
 		n.tasksRerun.Add(int64(len(back)))
 		n.pool.Inject(back...)
