@@ -52,25 +52,39 @@ func TestMain(m *testing.M) {
 // tsysRun runs the binary and decodes its --json object.
 func tsysRun(t *testing.T, args ...string) map[string]any {
 	t.Helper()
-	// A run that hangs (a lost task) fails here, with its output, rather
-	// than at the test binary's deadline.
+	return startJob(t, args...)()
+}
+
+// startJob starts `tsys run ARGS --json` and returns a function that
+// waits for it and returns its JSON object. A run that hangs (a lost task)
+// fails the test after 2 minutes, with its output, rather than at the test
+// binary's deadline.
+func startJob(t *testing.T, args ...string) func() map[string]any {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tsysBin, append([]string{"run"}, append(args, "--json")...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
-		t.Fatalf("tsys run %v did not finish in 2 minutes: a lost task?\n%s", args, stderr.String())
+	cmd := exec.CommandContext(ctx, tsysBin, append(append([]string{"run"}, args...), "--json")...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
 	}
-	if err != nil {
-		t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
+	return func() map[string]any {
+		t.Helper()
+		defer cancel()
+		err := cmd.Wait()
+		if ctx.Err() != nil {
+			t.Fatalf("tsys run %v did not finish in 2 minutes: a lost task?\n%s", args, stderr.String())
+		}
+		if err != nil {
+			t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
+			t.Fatalf("tsys run %v: output is not one JSON object: %v\n%s", args, err, stdout.String())
+		}
+		return obj
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(out, &obj); err != nil {
-		t.Fatalf("tsys run %v: output is not one JSON object: %v\n%s", args, err, out)
-	}
-	return obj
 }
 
 func perNode(t *testing.T, obj map[string]any) []map[string]any {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -46,28 +45,6 @@ func scrape(t *testing.T, url string) map[string]float64 {
 		}
 	}
 	return sums
-}
-
-// startJob starts `tsys run ARGS --json` and returns a function that
-// waits for it and returns its JSON object.
-func startJob(t *testing.T, args ...string) func() map[string]any {
-	t.Helper()
-	cmd := exec.Command(tsysBin, append(append([]string{"run"}, args...), "--json")...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return func() map[string]any {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
-		}
-		var obj map[string]any
-		if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
-			t.Fatalf("%v: %s", err, stdout.String())
-		}
-		return obj
-	}
 }
 
 // TestMetricsDuringARun: Prometheus can scrape every node while a job runs:
