@@ -100,7 +100,6 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	n.job = j.ID
 	n.rootOf = n.name
 	n.rooted = j
-	n.jobsTotal.Add(1)
 	n.jobBegan = time.Now()
 	n.offsets = map[sched.NodeID]time.Duration{}
 	n.mu.Unlock()
@@ -331,7 +330,6 @@ func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
 		close(old.stop)
 		<-old.done
 	}
-	n.jobsTotal.Add(1)
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", job))
 	n.resetCounters()
 	n.pool.SetWorkSpan(o.MeasureWorkSpan)

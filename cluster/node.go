@@ -132,7 +132,6 @@ type Node struct {
 	tasksRerun    atomic.Int64
 	tasksReturned atomic.Int64
 	handedBack    atomic.Int64 // borrowed tasks this node handed back as it drained
-	jobsTotal     atomic.Int64 // jobs served or rooted since the node started
 	// sentByType counts the messages and body bytes sent, by type, since
 	// the node started (Snapshot).
 	sentByType [len(vocabulary)]struct{ messages, bytes atomic.Int64 }

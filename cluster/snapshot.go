@@ -33,7 +33,7 @@ type Snapshot struct {
 	Workers   []sched.Stats   `json:"workers"`
 	Net       sched.Stats     `json:"net"`
 	Transport transport.Stats `json:"transport"`
-	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted
+	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted: one pool run each
 	// Sent counts the messages and body bytes this node sent since it
 	// started, by message type.
 	Sent map[string]MessageCount `json:"sent"`
@@ -53,7 +53,7 @@ func (n *Node) Snapshot() Snapshot {
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: n.pool.Live(now), Net: n.counters(), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(),
+		Workers: n.pool.Live(now), Net: n.counters(), Transport: n.tr.Stats(), JobsTotal: int64(run),
 	}
 	l := n.pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
