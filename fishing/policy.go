@@ -284,7 +284,8 @@ func (s *Policy) JobStarted(now time.Time) []sched.Action {
 }
 
 // Membership implements sched.Policy: a joining node becomes a peer, a
-// leaving one is forgotten along with any request in flight to it.
+// departed one is forgotten along with any request in flight to it, and
+// one that drains (Leaving) stays a victim: it still lends what it holds.
 func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
 	if ev.Node == s.self || ev.Leaving {
 		// A draining node is still worth asking: it lends what it holds,

@@ -52,10 +52,12 @@
 //   - Nodes that join mid-run (Model.Joins, tsys sim --add): every policy
 //     hears them join then, and the job's start reaches them from the
 //     root, as cluster.Node invites a late joiner. Nodes that drain
-//     (Model.Drains, --drain), as the runtime's Drain: they ask for
-//     nothing, hand back the borrowed tasks they have not started (their
-//     lenders run them, not counted as re-runs), run what they have, and
-//     leave once every result is home.
+//     (Model.Drains, --drain), as the runtime's Drain: they tell the
+//     others, whose policies give them no more work, ask for nothing,
+//     hand back the borrowed tasks they have not started (their lenders
+//     run them, not counted as re-runs), run what they have, and leave
+//     once every result is home. A loan that reaches a node after it left
+//     goes back to its lender, as a failed send does in the runtime.
 //   - Loads reported to the policies as a node measures them: ready and
 //     idle counts now, busy and useful rates over the last tick window,
 //     the mean task cost.

@@ -58,8 +58,9 @@ type Model struct {
 	// Drains are nodes that leave gracefully at a time (tsys drain): from
 	// then on they ask for nothing and take nothing, hand back the
 	// borrowed tasks they have not started, run what they have, and leave
-	// once idle with every result home; the others' policies forget them
-	// a message's delay after the drain begins (the runtime's leaving).
+	// once idle with every result home. A message's delay after the drain
+	// begins, the others' policies hear it is leaving (MemberEvent.
+	// Leaving, the runtime's leaving message) and give it no more work.
 	Joins, Drains map[int]time.Duration
 }
 
