@@ -334,6 +334,10 @@ func (x *Executor) loop() {
 		if p.nResumable.Load() > 0 && p.passToResumable(x) {
 			return
 		}
+		if x.heldBack() {
+			x.waitForShare()
+			continue
+		}
 		h := x.w.dq.Pop()
 		if h == nil {
 			if h = x.findWork(); h == nil {

@@ -35,6 +35,11 @@ type Pool struct {
 	// wanted: another node's request waits for this node's next push
 	// (SetWanted).
 	wanted atomic.Bool
+	// share is how many workers may run tasks (share.go); shareWake is
+	// closed when it grows. shareMu guards shareWake.
+	share     atomic.Int32
+	shareMu   sync.Mutex
+	shareWake chan struct{}
 
 	runMu sync.Mutex // one run at a time
 
@@ -73,6 +78,7 @@ func NewPool(n int, inl inline.Policy) *Pool {
 	for i := 0; i < n; i++ {
 		p.workers = append(p.workers, &Worker{ID: i, inline: inl, rng: xorshift.Seed(uint64(i))})
 	}
+	p.share.Store(int32(n))
 	return p
 }
 

@@ -1,0 +1,68 @@
+package sched
+
+import "time"
+
+// Sharing the node's cores between pools: a node that serves several jobs
+// runs one pool per job, and its sharing policy (package share) decides
+// how many of each pool's workers may run tasks (SetShare). A worker past
+// the share waits at the top of its loop, between tasks, never inside
+// one: a task runs to its end once begun (there is no preemption), so a
+// share that shrinks takes effect as the running tasks finish.
+//
+// Waiting there, a worker is off the CPU and counts as idle for the
+// node's useful work, but not as parked: its pool's load does not look
+// hungry to the cluster (Load.Idle), and it never calls Remote.Hungry, so
+// a job held back on this node fishes for nothing here. Its deque stays
+// stealable by the pool's other workers and lendable to other nodes.
+
+// shareRecheck bounds how long a waiting worker goes before it looks at
+// its share again; a raised share wakes it at once (SetShare), and this
+// covers the run's end and a resumable waiter that needs the worker.
+const shareRecheck = time.Millisecond
+
+// SetShare lets workers 0 to k-1 run tasks and holds the others back from
+// their next task on (k is clamped to 0..Workers). A pool runs all its
+// workers until told otherwise.
+func (p *Pool) SetShare(k int) {
+	k = min(max(k, 0), len(p.workers))
+	p.shareMu.Lock()
+	old := p.share.Swap(int32(k))
+	if int32(k) > old && p.shareWake != nil {
+		close(p.shareWake)
+		p.shareWake = nil
+	}
+	p.shareMu.Unlock()
+}
+
+// Share is how many workers may run tasks (SetShare).
+func (p *Pool) Share() int { return int(p.share.Load()) }
+
+// heldBack says whether the executor's worker is past the pool's share.
+func (x *Executor) heldBack() bool { return int32(x.w.ID) >= x.pool.share.Load() }
+
+// waitForShare waits, off the CPU and counted idle, until the worker is
+// within the share again, the run ends, or a released waiter needs a
+// worker (the loop passes this one on then).
+func (x *Executor) waitForShare() {
+	p, w := x.pool, x.w
+	began := w.beginIdle()
+	defer w.endIdle(began, p.timeline.Load())
+	t := time.NewTimer(shareRecheck)
+	defer t.Stop()
+	for x.heldBack() && !p.ending.Load() && p.nResumable.Load() == 0 {
+		p.shareMu.Lock()
+		if p.shareWake == nil {
+			p.shareWake = make(chan struct{})
+		}
+		wake := p.shareWake
+		p.shareMu.Unlock()
+		if !x.heldBack() {
+			return
+		}
+		select {
+		case <-wake:
+		case <-t.C:
+			t.Reset(shareRecheck)
+		}
+	}
+}
