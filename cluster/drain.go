@@ -45,10 +45,7 @@ func (n *Node) Drain(ctx context.Context) (DrainReport, error) {
 // empty is Drain up to leaving: steps 1 to 4.
 func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	began := time.Now()
-	n.mu.Lock()
-	rooted := n.rooted != nil
-	n.mu.Unlock()
-	if rooted {
+	if j := n.rootedJob(); j != nil {
 		// Its job's root task runs here, and its borrowers report here.
 		return DrainReport{}, fmt.Errorf("node %s is the root of a running job; it can leave when the job ends", n.name)
 	}
@@ -65,23 +62,36 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 			}
 		}
 	}
-	n.mu.Lock()
-	n.advise()
-	n.mu.Unlock()
-	n.handBackUnstarted()
+	engines := n.engineList()
+	for _, e := range engines {
+		e.mu.Lock()
+		e.advise()
+		e.mu.Unlock()
+		e.handBackUnstarted()
+		// Every worker, whatever the sharing: what it holds goes first.
+		e.pool.SetShare(e.pool.Workers())
+	}
+	handedBack := func() (sum int64) {
+		for _, e := range engines {
+			sum += e.handedBack.Load()
+		}
+		return sum
+	}
 	finished := int64(n.holding())
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for n.holding() > 0 {
 		select {
 		case <-ctx.Done():
-			return DrainReport{Returned: n.handedBack.Load(), Took: time.Since(began)},
+			return DrainReport{Returned: handedBack(), Took: time.Since(began)},
 				fmt.Errorf("node %s is still running %d borrowed tasks: %w", n.name, n.holding(), ctx.Err())
 		case <-tick.C:
 		}
 	}
-	n.reportAndStop()
-	rep := DrainReport{Returned: n.handedBack.Load(), Finished: finished, Took: time.Since(began)}
+	for _, e := range engines {
+		n.sendReport(e.root(), e.info.ID, n.stopEngine(e))
+	}
+	rep := DrainReport{Returned: handedBack(), Finished: finished, Took: time.Since(began)}
 	n.log.Info("drained; leaving the cluster", "returned", rep.Returned, "finished", rep.Finished, "took", rep.Took)
 	return rep, nil
 }
@@ -113,55 +123,41 @@ func (n *Node) drainFor(peer sched.NodeID, m *drainRequest) {
 // Draining reports whether Drain has begun.
 func (n *Node) Draining() bool { return n.draining.Load() }
 
-// holding is how many borrowed tasks the node has not finished. Every task
-// on a node that is not a job's root descends from one, so at zero the
-// node holds nothing of any job.
-func (n *Node) holding() int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return len(n.borrowed)
+// holding is how many borrowed tasks the node has not finished, over all
+// its jobs.
+func (n *Node) holding() (sum int) {
+	for _, e := range n.engineList() {
+		sum += e.holding()
+	}
+	return sum
 }
 
-// handBackUnstarted returns to their lenders the borrowed tasks no worker
-// has started. Tasks of this node's own that wait there (lent tasks taken
-// back) stay.
-func (n *Node) handBackUnstarted() {
+// handBackUnstarted returns to their lenders the borrowed tasks of e's job
+// no worker has started. Tasks of the job's own that wait there (lent
+// tasks taken back) stay.
+func (e *engine) handBackUnstarted() {
 	var own []*sched.Header
-	for _, h := range n.pool.WithdrawInjected() {
-		n.mu.Lock()
-		l, ok := n.borrowed[h]
-		delete(n.borrowed, h)
-		n.mu.Unlock()
+	for _, h := range e.pool.WithdrawInjected() {
+		e.mu.Lock()
+		l, ok := e.borrowed[h]
+		delete(e.borrowed, h)
+		e.mu.Unlock()
 		if !ok {
 			own = append(own, h)
 			continue
 		}
-		n.handBack(l.node, l.job, l.id)
+		e.handBack(l.node, l.id)
 	}
-	n.pool.Inject(own...)
+	e.pool.Inject(own...)
 }
 
 // handBack tells task id's lender to run it itself: this node is leaving
-// and never started it.
-func (n *Node) handBack(lender sched.NodeID, job, id uint64) {
-	n.handedBack.Add(1)
-	m := &result{Job: job, Task: id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the cluster", n.name)}
-	if err := n.send(lender, "", m); err != nil {
-		n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", lender, "err", err)
-	}
-}
-
-// reportAndStop ends this node's part in the job it serves, if any, and
-// sends its report to the job's root before the node leaves.
-func (n *Node) reportAndStop() {
-	n.mu.Lock()
-	root, serving := n.rootOf, n.serving
-	n.mu.Unlock()
-	if serving == nil {
-		return
-	}
-	if end, ok := n.stopServing(); ok {
-		n.sendReport(root, serving.job, end)
+// the job and never started it.
+func (e *engine) handBack(lender sched.NodeID, id uint64) {
+	e.handedBack.Add(1)
+	m := &result{Job: e.info.ID, Task: id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the job", e.n.name)}
+	if err := e.send(lender, "", m); err != nil {
+		e.n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", lender, "err", err)
 	}
 }
 

@@ -13,22 +13,22 @@ import (
 // BenchmarkHungry is what an idle worker pays, at every round of its search
 // for work, to tell a node's policy it is hungry when the policy's advice
 // says nothing can come of it: with no peer (one atomic load), and with
-// every peer backing off (a load and a clock read). The policy itself is
+// every peer backing off, in the engine of a job (a load and a clock read). The policy itself is
 // not called in either case.
 func BenchmarkHungry(b *testing.B) {
 	for _, c := range []struct {
 		name  string
-		setup func(n *Node)
+		setup func(e *engine)
 	}{
-		{"no-peer", func(*Node) {}},
-		{"peer-backing-off", func(n *Node) {
-			n.event(func(now time.Time) []sched.Action {
-				n.policy.Membership(now, sched.MemberEvent{Node: "p", Joined: true})
-				n.policy.Hungry(now) // a request to p goes out (and nowhere)
+		{"no-peer", func(*engine) {}},
+		{"peer-backing-off", func(e *engine) {
+			e.event(func(now time.Time) []sched.Action {
+				e.policy.Membership(now, sched.MemberEvent{Node: "p", Joined: true})
+				e.policy.Hungry(now) // a request to p goes out (and nowhere)
 				return nil
 			})
 			// p refuses: a backoff of an hour.
-			n.event(func(now time.Time) []sched.Action { return n.policy.StealReply(now, "p", 0) })
+			e.event(func(now time.Time) []sched.Action { return e.policy.StealReply(now, "p", 0) })
 		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -42,10 +42,15 @@ func BenchmarkHungry(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer node.Close()
-			c.setup(node)
+			job, err := node.BeginJob(JobOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer node.EndJob(job)
+			c.setup(job.e)
 			b.ResetTimer()
 			for range b.N {
-				node.Hungry()
+				job.e.Hungry()
 			}
 		})
 	}

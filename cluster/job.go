@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/share"
 )
 
 // NodeReport is one node's counters for a job.
@@ -31,9 +32,8 @@ type NodeReport struct {
 	FirstWorkNs int64 `json:"first_work_ns,omitempty"`
 }
 
-// serving is the state of a node working for another node's job.
+// serving is the run of an engine's pool for a job of another root.
 type serving struct {
-	job  uint64
 	stop chan struct{}
 	done chan servingEnd
 }
@@ -41,21 +41,24 @@ type serving struct {
 // Job is a job this node is the root of.
 type Job struct {
 	ID   uint64
+	e    *engine
 	opts JobOptions
 	// peers are the nodes serving the job: the members when it began and
 	// those that joined while it ran (invite), with when each was invited
 	// (joinedAt, late joiners only). reports are the peers' reports as
 	// they come: at the job's end, or before when a node leaves (Drain);
-	// reported signals each. ended stops invitations. The node's mu
-	// guards them all.
+	// reported signals each, and each change of active: the peers that
+	// take part now, as their sharing policies say (jobPresence). ended
+	// stops invitations. The engine's mu guards them all.
 	peers    map[sched.NodeID]string
 	joinedAt map[sched.NodeID]time.Duration
 	reports  map[sched.NodeID]peerReport
+	active   map[sched.NodeID]bool
 	reported chan struct{}
 	ended    bool
 	// inviting is held while a jobStart is sent, and by EndJob before it
 	// sends the ends: a node's start is then on its connection before its
-	// end. Taken before the node's mu.
+	// end. Taken before the engine's mu.
 	inviting sync.Mutex
 	// Timelines are the peers' timelines, when the job records them,
 	// each with its clock's offset from this node's; EndJob fills it.
@@ -74,6 +77,10 @@ type JobOptions struct {
 	// most that many events per worker (fewer where a report could not
 	// carry them); EndJob collects them in Job.Timelines.
 	TimelineCap int
+	// MinNodes and MaxNodes are the least and most nodes, besides this
+	// one, the job can use (0: at least 1, at most all), for nodes that
+	// share by equipartition (share.Equi); AwaitNodes waits for the least.
+	MinNodes, MaxNodes int
 }
 
 // peerReport is a peer's report of a job, and its timeline if it kept one.
@@ -83,7 +90,8 @@ type peerReport struct {
 }
 
 // BeginJob starts a job whose root task runs on this node: every member
-// starts serving it, and so does every node that joins before EndJob.
+// starts serving it, and so does every node that joins before EndJob. A
+// node that serves other roots' jobs roots none of its own.
 func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	if err := n.checkSchedulers(); err != nil {
 		return nil, err
@@ -91,27 +99,30 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	var b [8]byte
 	rand.Read(b[:])
 	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, peers: map[sched.NodeID]string{},
-		joinedAt: map[sched.NodeID]time.Duration{}, reports: map[sched.NodeID]peerReport{}, reported: make(chan struct{}, 1)}
+		joinedAt: map[sched.NodeID]time.Duration{}, reports: map[sched.NodeID]peerReport{},
+		active: map[sched.NodeID]bool{}, reported: make(chan struct{}, 1)}
+	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
 	n.mu.Lock()
-	if n.job != 0 {
+	for _, e := range n.engines {
 		n.mu.Unlock()
-		return nil, fmt.Errorf("node %s is already running job %x", n.name, n.job)
+		return nil, fmt.Errorf("node %s is serving job %x of %s; run a job's root on a node of its own (tsys run --join)", n.name, e.info.ID, e.info.Root)
 	}
-	n.job = j.ID
-	n.rootOf = n.name
-	n.rooted = j
-	n.jobBegan = time.Now()
-	n.offsets = map[sched.NodeID]time.Duration{}
+	if !n.takeRuntime(n.rt) {
+		n.mu.Unlock()
+		throw("cluster: the node's runtime is taken, and no engine has it")
+	}
+	j.e = n.newEngine(info, j, n.rt)
+	n.engines[j.ID] = j.e
+	n.home = j.e
 	n.mu.Unlock()
-	n.resetCounters()
-	n.pool.SetWorkSpan(o.MeasureWorkSpan)
-	n.setTimeline(o.TimelineCap)
+	j.e.pool.SetWorkSpan(o.MeasureWorkSpan)
+	j.e.setTimeline(o.TimelineCap)
 	// A member that joins from here on is invited by onMember; one that
 	// both this list and onMember see is invited once (invite).
 	for id, addr := range n.peerList() {
 		n.invite(j, id, addr, false)
 	}
-	n.event(n.policy.JobStarted)
+	j.e.event(j.e.policy.JobStarted)
 	return j, nil
 }
 
@@ -119,42 +130,93 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 // ended; late says it joined the cluster during the job. A node that
 // cannot be reached is left out of the job.
 func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
+	e := j.e
 	j.inviting.Lock()
 	defer j.inviting.Unlock()
-	n.mu.Lock()
+	e.mu.Lock()
 	_, already := j.peers[id]
-	if n.rooted != j || j.ended || already {
-		n.mu.Unlock()
+	if j.ended || already {
+		e.mu.Unlock()
 		return
 	}
 	j.peers[id] = addr
 	if late {
-		j.joinedAt[id] = time.Since(n.jobBegan)
+		j.joinedAt[id] = time.Since(e.began)
 	}
-	n.mu.Unlock()
-	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan, TimelineCap: uint64(max(j.opts.TimelineCap, 0))}
-	if err := n.transmit(addr, start, true); err != nil {
+	e.mu.Unlock()
+	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
+		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
+		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0))}
+	if err := e.transmit(addr, start, true); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
-		n.mu.Lock()
+		e.mu.Lock()
 		delete(j.peers, id)
-		n.mu.Unlock()
+		e.mu.Unlock()
 	}
 }
 
 // inviteLate invites a member that joined while this node is the root of
 // a running job, if it runs the same scheduler.
 func (n *Node) inviteLate(id sched.NodeID, addr, scheduler string) {
-	n.mu.Lock()
-	j := n.rooted
-	n.mu.Unlock()
+	j := n.rootedJob()
 	if j == nil {
 		return
 	}
-	if scheduler != n.policy.Name() {
-		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", scheduler, "ours", n.policy.Name())
+	if scheduler != n.schedulerName {
+		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", scheduler, "ours", n.schedulerName)
 		return
 	}
 	n.invite(j, id, addr, true)
+}
+
+// rootedJob is the job this node is the root of, or nil.
+func (n *Node) rootedJob() *Job {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, e := range n.engines {
+		if e.rooted != nil {
+			return e.rooted
+		}
+	}
+	return nil
+}
+
+// AwaitNodes waits until at least MinNodes nodes take part in job j (as
+// their sharing policies say), or ctx ends: a job that cannot have its
+// least waits (share.Equi). waiting is called once if it has to wait,
+// with how many take part.
+func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have int)) error {
+	least := max(j.opts.MinNodes, 0)
+	told := false
+	for {
+		have := j.activeNodes()
+		if have >= least {
+			return nil
+		}
+		if !told && waiting != nil {
+			waiting(have)
+			told = true
+		}
+		select {
+		case <-j.reported:
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return fmt.Errorf("job %x has %d of the %d nodes it needs: %w", j.ID, have, least, context.Cause(ctx))
+		}
+	}
+}
+
+// activeNodes counts the peers that take part in j.
+func (j *Job) activeNodes() int {
+	j.e.mu.Lock()
+	defer j.e.mu.Unlock()
+	have := 0
+	for id, on := range j.active {
+		if _, serving := j.peers[id]; on && serving {
+			have++
+		}
+	}
+	return have
 }
 
 // EndJob ends the job: every node serving it stops and reports its
@@ -162,8 +224,9 @@ func (n *Node) inviteLate(id sched.NodeID, addr, scheduler string) {
 // that left during the job reported before it went; one that died is not
 // waited for.
 func (n *Node) EndJob(j *Job) []NodeReport {
+	e := j.e
 	j.inviting.Lock()
-	n.mu.Lock()
+	e.mu.Lock()
 	j.ended = true // no more invitations
 	j.inviting.Unlock()
 	waiting := map[sched.NodeID]string{}
@@ -172,27 +235,27 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 			waiting[id] = addr
 		}
 	}
-	n.mu.Unlock()
+	e.mu.Unlock()
 	for id, addr := range waiting {
-		if err := n.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
+		if err := e.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
 			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
-			n.mu.Lock()
+			e.mu.Lock()
 			delete(j.peers, id)
-			n.mu.Unlock()
+			e.mu.Unlock()
 		}
 	}
 	timeout := time.After(10 * time.Second)
-	for !n.allReported(j) {
+	for !j.allReported() {
 		select {
 		case <-j.reported:
 		case <-timeout:
-			n.log.Warn("peers did not report the end of the job", "missing", n.missingReports(j))
-			n.mu.Lock()
+			n.log.Warn("peers did not report the end of the job", "missing", j.missingReports())
+			e.mu.Lock()
 			maps.DeleteFunc(j.peers, func(id sched.NodeID, _ string) bool { _, ok := j.reports[id]; return !ok })
-			n.mu.Unlock()
+			e.mu.Unlock()
 		}
 	}
-	n.mu.Lock()
+	e.mu.Lock()
 	var reports []NodeReport
 	for id, r := range j.reports {
 		r.JoinedAtNs = int64(j.joinedAt[id])
@@ -201,23 +264,20 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 			j.Timelines = append(j.Timelines, *r.timeline)
 		}
 	}
-	n.rooted = nil
-	n.job = 0
-	clear(n.lent)
-	n.mu.Unlock()
+	clear(e.lent)
+	e.mu.Unlock()
+	n.removeEngine(e)
 	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
 	return reports
 }
 
 // allReported says whether every node still serving j has reported.
-func (n *Node) allReported(j *Job) bool {
-	return n.missingReports(j) == 0
-}
+func (j *Job) allReported() bool { return j.missingReports() == 0 }
 
 // missingReports counts the nodes serving j that have not reported.
-func (n *Node) missingReports(j *Job) int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
+func (j *Job) missingReports() int {
+	j.e.mu.Lock()
+	defer j.e.mu.Unlock()
 	missing := 0
 	for id := range j.peers {
 		if _, ok := j.reports[id]; !ok {
@@ -229,13 +289,9 @@ func (n *Node) missingReports(j *Job) int {
 
 // peerGone: node id left or died during job j. It reported already if it
 // left gracefully (Drain); if not, nothing more will come from it.
-func (n *Node) peerGone(id sched.NodeID) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	j := n.rooted
-	if j == nil {
-		return
-	}
+func (j *Job) peerGone(id sched.NodeID) {
+	j.e.mu.Lock()
+	defer j.e.mu.Unlock()
 	if _, ok := j.reports[id]; !ok {
 		delete(j.peers, id)
 		notify(j.reported)
@@ -251,167 +307,137 @@ func notify(c chan struct{}) {
 	}
 }
 
-// Own returns this node's counters of the job, given its pool's.
+// Own returns this node's counters of the job it is the root of, given its
+// pool's.
 func (n *Node) Own(pool sched.Stats) NodeReport {
-	pool.Add(n.counters())
-	return NodeReport{Node: string(n.name), Workers: n.pool.Workers(), Stats: pool, PerWorker: n.pool.WorkerStats(), FirstWorkNs: n.firstWork.Load()}
-}
-
-func (n *Node) resetCounters() {
-	n.mu.Lock()
-	clear(n.fishedAt)
-	n.mu.Unlock()
-	n.remoteSteals.Store(0)
-	n.statusSent.Store(0)
-	n.statusBytes.Store(0)
-	n.stealRequests.Store(0)
-	n.stealAnswers.Store(0)
-	n.stealWait.Store(0)
-	n.tasksSent.Store(0)
-	n.tasksReceived.Store(0)
-	n.firstWork.Store(0)
-	n.tasksRerun.Store(0)
-	n.tasksReturned.Store(0)
-	n.mu.Lock()
-	n.trBase = n.tr.Stats()
-	n.mu.Unlock()
-	n.usefulBase.Store(n.usefulNow.Load())
-}
-
-// counters are the node's network counters since resetCounters.
-func (n *Node) counters() sched.Stats {
-	ts := n.tr.Stats()
-	n.mu.Lock()
-	base := n.trBase
-	n.mu.Unlock()
-	return sched.Stats{
-		RemoteSteals:  n.remoteSteals.Load(),
-		StatusSent:    n.statusSent.Load(),
-		StatusBytes:   n.statusBytes.Load(),
-		StealRequests: n.stealRequests.Load(),
-		StealAnswers:  n.stealAnswers.Load(),
-		StealWaitNs:   n.stealWait.Load(),
-		UsefulNs:      n.usefulNow.Load() - n.usefulBase.Load(),
-		TasksSent:     n.tasksSent.Load(),
-		TasksReceived: n.tasksReceived.Load(),
-		TasksRerun:    n.tasksRerun.Load(),
-		TasksReturned: n.tasksReturned.Load(),
-		BytesSent:     int64(ts.BytesSent - base.BytesSent),
-		MessagesSent:  int64(ts.MessagesSent - base.MessagesSent),
+	if j := n.rootedJob(); j != nil {
+		return j.e.report(pool)
 	}
+	return NodeReport{Node: string(n.name), Workers: n.rt.Workers(), Stats: pool}
 }
 
-// startServing begins work for another node's job.
-func (n *Node) startServing(from sched.NodeID, job uint64, o JobOptions) {
+// startServing begins work for another node's job, if this node's sharing
+// policy admits it (jobRefused says why not).
+func (n *Node) startServing(from sched.NodeID, m *jobStart) {
+	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
 	n.mu.Lock()
-	if n.serving != nil && n.serving.job == job {
+	if _, ok := n.engines[m.Job]; ok {
 		n.mu.Unlock()
 		return
 	}
-	if reason := n.busyWith(n.job, n.rootOf, from); reason != "" {
+	old, reason := n.admit(info)
+	if reason != "" {
 		n.mu.Unlock()
-		n.log.Info("refusing a job", "root", from, "job", fmt.Sprintf("%x", job), "why", reason)
-		if err := n.send(from, "", &jobRefused{Job: job, Reason: reason}); err != nil {
+		n.log.Info("refusing a job", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", reason)
+		if err := n.send(from, "", &jobRefused{Job: m.Job, Reason: reason}); err != nil {
 			n.log.Warn("could not refuse a job", "root", from, "err", err)
 		}
 		return
 	}
-	old := n.serving
-	s := &serving{job: job, stop: make(chan struct{}), done: make(chan servingEnd, 1)}
-	n.job, n.rootOf, n.serving, n.jobBegan = job, from, s, time.Now()
-	clear(n.lent)
-	clear(n.borrowed)
+	for _, o := range old {
+		delete(n.engines, o.info.ID)
+	}
+	rt := n.idleRuntime()
+	e := n.newEngine(info, nil, rt)
+	e.serving = &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
+	n.engines[m.Job] = e
+	if rt == n.rt {
+		n.home = e
+	}
 	n.mu.Unlock()
-	if old != nil {
+	for _, o := range old {
 		// A job whose root is gone, or that its root has replaced: what
 		// it held here is dropped, and its root (if alive) has moved on.
-		close(old.stop)
-		<-old.done
+		n.stopEngine(o)
 	}
-	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", job))
-	n.resetCounters()
-	n.pool.SetWorkSpan(o.MeasureWorkSpan)
-	n.setTimeline(n.timelineCap(uint64(max(o.TimelineCap, 0))))
-	n.event(n.policy.JobStarted)
+	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
+	e.pool.SetWorkSpan(m.MeasureWorkSpan)
+	e.setTimeline(e.timelineCap(m.TimelineCap))
+	n.applyShares()
+	e.event(e.policy.JobStarted)
+	s := e.serving
 	go func() {
-		st, err := n.pool.Serve(context.Background(), s.stop)
+		st, err := e.pool.Serve(context.Background(), s.stop)
 		if err != nil {
 			n.log.Warn("a task of the job failed here", "err", err)
 			if addr, ok := n.peer(from); ok {
-				n.transmit(addr, &jobFailed{Job: job, Err: fmt.Sprintf("node %s: %v", n.name, err)}, false)
+				e.transmit(addr, &jobFailed{Job: m.Job, Err: fmt.Sprintf("node %s: %v", n.name, err)}, false)
 			}
 		}
-		s.done <- servingEnd{report: n.Own(st), timeline: n.encodeTimeline()}
+		s.done <- servingEnd{report: e.report(st), timeline: e.encodeTimeline()}
 	}()
 }
 
-// busyWith says why this node cannot serve a new job of root from while
-// it has job current of root: it drains, or serves another root's job and
-// that root is alive. A node serves one job at a time. The job of a root
-// that is gone gives way, and so does a root's job to its next one (a
-// root runs one job at a time, so the old one is over even if its end did
-// not arrive). n.mu held.
-func (n *Node) busyWith(current uint64, root, from sched.NodeID) string {
+// admit says why this node cannot serve job j now (empty: it can), and
+// which jobs j replaces: those whose root is gone, and the root's own
+// earlier job (a root runs one job at a time, so the old one is over even
+// if its end did not arrive). n.mu held.
+func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 	if n.draining.Load() {
-		return fmt.Sprintf("node %s is leaving the cluster", n.name)
+		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
 	}
-	if current == 0 || root == from {
-		return ""
+	var keep []share.Job
+	for _, e := range n.engines {
+		if e.rooted != nil {
+			return nil, fmt.Sprintf("node %s is the root of job %x; it serves no other job", n.name, e.info.ID)
+		}
+		_, alive := n.peer(e.root())
+		if e.info.Root == j.Root || !alive {
+			replaced = append(replaced, e)
+			continue
+		}
+		keep = append(keep, e.info)
 	}
-	if _, alive := n.peer(root); alive || root == n.name {
-		return fmt.Sprintf("node %s serves job %x of %s; it serves one job at a time", n.name, current, root)
+	share.Sort(keep)
+	if ok, why := n.share.Admit(share.View{Self: string(n.name), Workers: n.rt.Workers(), Jobs: keep}, j); !ok {
+		return nil, why
 	}
-	return ""
+	return replaced, ""
 }
 
-// refused: a node will not serve job j (busyWith says why); j runs
-// without it.
+// refused: a node will not serve job j (admit says why); j runs without
+// it.
 func (n *Node) refused(peer sched.NodeID, m *jobRefused) {
-	n.mu.Lock()
-	j := n.rooted
-	ours := j != nil && j.ID == m.Job
-	if ours {
-		delete(j.peers, peer)
-		notify(j.reported)
+	e := n.engineOf(m.Job)
+	if e == nil || e.rooted == nil {
+		return
 	}
-	n.mu.Unlock()
-	if ours {
-		n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
-	}
+	e.mu.Lock()
+	delete(e.rooted.peers, peer)
+	notify(e.rooted.reported)
+	e.mu.Unlock()
+	n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
 }
 
-// stopServing ends work for another node's job and returns its report.
-func (n *Node) stopServing() (servingEnd, bool) {
-	n.mu.Lock()
-	s := n.serving
-	n.serving = nil
-	if s != nil {
-		n.job = 0
-		clear(n.lent)
-		clear(n.borrowed)
-	}
-	n.mu.Unlock()
+// stopEngine ends this node's part in a job of another root, drops what it
+// still holds of it, and returns its report.
+func (n *Node) stopEngine(e *engine) servingEnd {
+	n.removeEngine(e)
+	e.mu.Lock()
+	s := e.serving
+	e.serving = nil
+	clear(e.lent)
+	clear(e.borrowed)
+	e.mu.Unlock()
 	if s == nil {
-		return servingEnd{}, false
+		return servingEnd{}
 	}
 	close(s.stop)
-	return <-s.done, true
+	end := <-s.done
+	n.applyShares()
+	return end
 }
 
 // endServing answers the root's jobEnd with this node's report and
 // timeline.
 func (n *Node) endServing(from sched.NodeID, job uint64) {
-	n.mu.Lock()
-	current := n.serving != nil && n.serving.job == job
-	n.mu.Unlock()
-	if !current {
+	e := n.engineOf(job)
+	if e == nil || e.rooted != nil || e.root() != from {
 		return
 	}
-	if end, ok := n.stopServing(); ok {
-		n.sendReport(from, job, end)
-	}
+	n.sendReport(from, job, n.stopEngine(e))
 }
 
 // sendReport sends this node's part in a job to the job's root.
@@ -437,10 +463,10 @@ type servingEnd struct {
 
 // setTimeline has the pool record a timeline of the next run, of at most
 // capacity events per worker; none when capacity is 0.
-func (n *Node) setTimeline(capacity int) {
+func (e *engine) setTimeline(capacity int) {
 	if capacity <= 0 {
-		n.pool.SetTimeline(nil)
+		e.pool.SetTimeline(nil)
 		return
 	}
-	n.pool.SetTimeline(sched.NewTimeline(capacity))
+	e.pool.SetTimeline(sched.NewTimeline(capacity))
 }

@@ -12,7 +12,9 @@ import (
 // handle is the transport's handler: it runs on a connection's reader
 // goroutine, so it only queues, never waits for work. A message that does
 // not decode is dropped with a warning: it comes from another build or a
-// broken peer, and nothing from the network may stop this node.
+// broken peer, and nothing from the network may stop this node. A message
+// of a job goes to the job's engine; one of a job this node does not serve
+// gets the answer that costs nothing: no task, or the task back.
 func (n *Node) handle(from string, tm *transport.Message) {
 	peer := sched.NodeID(from)
 	msg, err := decodeMessage(tm)
@@ -22,45 +24,61 @@ func (n *Node) handle(from string, tm *transport.Message) {
 	}
 	switch m := msg.(type) {
 	case *stealRequest:
-		n.answerSteal(peer, m)
+		n.rememberPeer(peer, m.ReplyTo)
+		if e := n.engineOf(m.Job); e != nil {
+			e.answerSteal(peer, m)
+		} else {
+			n.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: n.trAddr})
+		}
 	case *stealReply:
-		n.borrow(peer, m)
+		n.rememberPeer(peer, m.ReplyTo)
+		if e := n.engineOf(m.Job); e != nil {
+			e.borrow(peer, m)
+		} else {
+			for _, r := range m.Tasks {
+				n.refuseTask(peer, m.Job, r.ID, "the job is over here")
+			}
+		}
 	case *result:
-		n.resultArrived(peer, m)
+		if e := n.engineOf(m.Job); e != nil {
+			e.resultArrived(peer, m)
+		} else {
+			n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
+		}
 	case *jobStart:
 		n.rememberPeer(peer, m.ReplyTo)
-		n.startServing(peer, m.Job, JobOptions{MeasureWorkSpan: m.MeasureWorkSpan, TimelineCap: int(m.TimelineCap)})
+		n.startServing(peer, m)
 	case *jobEnd:
 		n.answerClock(peer, m, time.Now().UnixNano())
 		go n.endServing(peer, m.Job)
 	case *clockReading:
-		n.clockArrived(peer, m)
+		if e := n.engineOf(m.Job); e != nil {
+			e.clockArrived(peer, m)
+		}
 	case *jobReport:
 		n.reportArrived(peer, m)
 	case *jobFailed:
-		n.mu.Lock()
-		ours := n.job == m.Job && n.rootOf == n.name
-		n.mu.Unlock()
-		if ours {
-			n.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
+		if e := n.engineOf(m.Job); e != nil && e.rooted != nil {
+			e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
 		}
 	case *loadReport:
-		n.mu.Lock()
-		current := n.job != 0 && m.Job == n.job
-		n.mu.Unlock()
-		if current {
-			n.event(func(now time.Time) []sched.Action { return n.policy.LoadReport(now, peer, m.Load) })
+		if e := n.engineOf(m.Job); e != nil {
+			e.event(func(now time.Time) []sched.Action { return e.policy.LoadReport(now, peer, m.Load) })
 		}
+	case *jobPresence:
+		n.presenceArrived(peer, m)
 	case *shutdown:
 		n.requestShutdown()
 	case *drainRequest:
 		go n.drainFor(peer, m)
 	case *leaving:
-		// Its policy stops giving it work now; the lent records stay
+		// Its policies stop giving it work now; the lent records stay
 		// until it has left memberlist, so its results still count.
-		n.event(func(now time.Time) []sched.Action {
-			return n.policy.Membership(now, sched.MemberEvent{Node: peer, Leaving: true})
-		})
+		for _, e := range n.engineList() {
+			e.event(func(now time.Time) []sched.Action {
+				return e.policy.Membership(now, sched.MemberEvent{Node: peer, Leaving: true})
+			})
+		}
 	case *jobRefused:
 		n.refused(peer, m)
 	case *statsRequest:
@@ -85,8 +103,8 @@ func (n *Node) send(node sched.NodeID, fallback string, m message) error {
 	return n.transmit(addr, m, false)
 }
 
-// transmit sends m to addr, waiting until it is written when sync is set,
-// and notes it on the node's timeline. Every message leaves through here.
+// transmit sends m to addr, waiting until it is written when sync is set.
+// Every message leaves through here or transmitEncoded.
 func (n *Node) transmit(addr string, m message, sync bool) error {
 	return n.transmitEncoded(addr, m, encodeMessage(m), sync)
 }
@@ -94,7 +112,6 @@ func (n *Node) transmit(addr string, m message, sync bool) error {
 // transmitEncoded is transmit of m already encoded as tm: a message to
 // every peer is encoded once.
 func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sync bool) error {
-	n.noteSent(addr, m, len(tm.Body))
 	c := &n.sentByType[m.msgType()-msgStealRequest]
 	c.messages.Add(1)
 	c.bytes.Add(int64(len(tm.Body)))
@@ -103,6 +120,37 @@ func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sy
 	}
 	return n.tr.Send(addr, tm)
 }
+
+// send is Node.send of a message of e's job: noted on its timeline and
+// counted in its report.
+func (e *engine) send(node sched.NodeID, fallback string, m message) error {
+	addr := fallback
+	if a, ok := e.n.peer(node); ok {
+		addr = a
+	}
+	if addr == "" {
+		return fmt.Errorf("node %s has no address for %s", e.n.name, node)
+	}
+	return e.transmit(addr, m, false)
+}
+
+// transmit is Node.transmit of a message of e's job.
+func (e *engine) transmit(addr string, m message, sync bool) error {
+	return e.transmitEncoded(addr, m, encodeMessage(m), sync)
+}
+
+// transmitEncoded is Node.transmitEncoded of a message of e's job.
+func (e *engine) transmitEncoded(addr string, m message, tm *transport.Message, sync bool) error {
+	e.noteSent(addr, m, len(tm.Body))
+	e.messagesSent.Add(1)
+	e.bytesSent.Add(int64(messageBytes(tm)))
+	return e.n.transmitEncoded(addr, m, tm, sync)
+}
+
+// messageBytes is what a message counts for in a job's bytes_sent: its
+// type and body, before framing and compression, which the transport
+// does for every job's messages together.
+func messageBytes(tm *transport.Message) int { return len(tm.Body) + 2 }
 
 // rememberPeer learns a peer's transport address from a message, for a
 // peer whose gossip has not arrived yet.
@@ -118,214 +166,216 @@ func (n *Node) rememberPeer(id sched.NodeID, addr string) {
 }
 
 // fish asks node for up to count tasks (a policy's Fish action).
-func (n *Node) fish(node sched.NodeID, count int) {
-	n.mu.Lock()
-	job := n.job
-	n.mu.Unlock()
-	addr, ok := n.peer(node)
-	if job != 0 && ok {
+func (e *engine) fish(node sched.NodeID, count int) {
+	if addr, ok := e.n.peer(node); ok {
 		// Timed from before the send: the answer may come before Send
 		// returns.
-		n.mu.Lock()
-		n.fishedAt[node] = time.Now()
-		n.mu.Unlock()
-		err := n.transmit(addr, &stealRequest{
-			Job: job, ID: n.nextID.Add(1), Want: int32(count), ReplyTo: n.trAddr,
+		e.mu.Lock()
+		e.fishedAt[node] = time.Now()
+		e.mu.Unlock()
+		err := e.transmit(addr, &stealRequest{
+			Job: e.info.ID, ID: e.n.nextID.Add(1), Want: int32(count), ReplyTo: e.n.trAddr,
 		}, false)
 		if err == nil {
-			n.stealRequests.Add(1)
+			e.stealRequests.Add(1)
 			return
 		}
-		n.mu.Lock()
-		delete(n.fishedAt, node)
-		n.mu.Unlock()
-		n.log.Debug("fishing request not sent", "peer", node, "err", err)
+		e.mu.Lock()
+		delete(e.fishedAt, node)
+		e.mu.Unlock()
+		e.n.log.Debug("fishing request not sent", "peer", node, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
-	n.event(func(now time.Time) []sched.Action { return n.policy.StealReply(now, node, 0) })
+	e.event(func(now time.Time) []sched.Action { return e.policy.StealReply(now, node, 0) })
 }
 
 // answerSteal lends tasks to a fishing node, or refuses.
-func (n *Node) answerSteal(from sched.NodeID, m *stealRequest) {
-	n.rememberPeer(from, m.ReplyTo)
+func (e *engine) answerSteal(from sched.NodeID, m *stealRequest) {
 	reply := &stealReply{Job: m.Job, ID: m.ID}
-	n.mu.Lock()
-	if m.Job == n.job && n.job != 0 {
-		a := n.policy.StealRequest(time.Now(), from, int(m.Want), n.pool.Load().Ready)
-		n.advise()
-		switch {
-		case a.Kind == sched.Defer:
-			n.mu.Unlock()
-			return // answered from a later push, or refused on a tick
-		case a.Kind == sched.Give && a.Count > 0:
-			reply.Tasks = n.lendLocked(from, m.Job, a.Count)
-		}
+	e.mu.Lock()
+	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load().Ready)
+	e.advise()
+	switch {
+	case a.Kind == sched.Defer:
+		e.mu.Unlock()
+		return // answered from a later push, or refused on a tick
+	case a.Kind == sched.Give && a.Count > 0:
+		reply.Tasks = e.lendLocked(from, a.Count)
 	}
-	n.mu.Unlock()
-	n.sendTasks(from, m.ReplyTo, reply)
+	e.mu.Unlock()
+	e.sendTasks(from, m.ReplyTo, reply)
 }
 
 // push sends up to count tasks to node: a policy's Give outside the
 // answer to a request just received (a deferred answer). It always sends
 // one reply, with no task if none was left to lend, so that the asker's
 // request is over either way.
-func (n *Node) push(node sched.NodeID, count int) {
-	n.mu.Lock()
-	job := n.job
-	var recs []taskRecord
-	if job != 0 {
-		recs = n.lendLocked(node, job, count)
-	}
-	n.mu.Unlock()
-	if job != 0 {
-		n.sendTasks(node, "", &stealReply{Job: job, Tasks: recs})
-	}
+func (e *engine) push(node sched.NodeID, count int) {
+	e.mu.Lock()
+	recs := e.lendLocked(node, count)
+	e.mu.Unlock()
+	e.sendTasks(node, "", &stealReply{Job: e.info.ID, Tasks: recs})
 }
 
-// reportLoad sends this node's load to every peer in the current job (a
-// policy's Report), counted as status traffic, apart from tasks.
-func (n *Node) reportLoad() {
-	n.mu.Lock()
-	job, l := n.job, n.measured
-	n.mu.Unlock()
-	if job == 0 {
-		return
-	}
-	now := n.pool.Load()
+// reportLoad sends this node's load to every peer (a policy's Report),
+// counted as status traffic, apart from tasks.
+func (e *engine) reportLoad() {
+	e.mu.Lock()
+	l := e.measured
+	e.mu.Unlock()
+	now := e.pool.Load()
 	l.Ready, l.Idle = now.Ready, now.Idle
-	m := &loadReport{Job: job, Load: l}
+	m := &loadReport{Job: e.info.ID, Load: l}
 	tm := encodeMessage(m)
-	size := int64(len(tm.Body) + 2)
-	for id, addr := range n.peerList() {
-		if err := n.transmitEncoded(addr, m, tm, false); err != nil {
-			n.log.Debug("load report not sent", "peer", id, "err", err)
+	size := int64(messageBytes(tm))
+	for id, addr := range e.n.peerList() {
+		if err := e.transmitEncoded(addr, m, tm, false); err != nil {
+			e.n.log.Debug("load report not sent", "peer", id, "err", err)
 			continue
 		}
-		n.statusSent.Add(1)
-		n.statusBytes.Add(size)
+		e.statusSent.Add(1)
+		e.statusBytes.Add(size)
 	}
 }
 
 // refuse answers node's deferred request with no task.
-func (n *Node) refuse(node sched.NodeID) { n.push(node, 0) }
+func (e *engine) refuse(node sched.NodeID) { e.push(node, 0) }
 
-// lendLocked takes up to count of the node's oldest ready tasks out of its
-// deques and records them as lent to node. n.mu is held.
-func (n *Node) lendLocked(to sched.NodeID, job uint64, count int) []taskRecord {
+// lendLocked takes up to count of the job's oldest ready tasks here out of
+// the deques and records them as lent to node. e.mu is held.
+func (e *engine) lendLocked(to sched.NodeID, count int) []taskRecord {
 	var recs []taskRecord
-	for _, h := range n.pool.Lend(count, lendable) {
+	for _, h := range e.pool.Lend(count, lendable) {
 		arg, err := h.Kind().EncodeArg(h)
 		if err != nil {
-			n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
-			n.pool.Inject(h)
+			e.n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
+			e.pool.Inject(h)
 			continue
 		}
-		id := n.nextID.Add(1)
-		n.lent[id] = &lentTask{h: h, node: to, job: job}
+		id := e.n.nextID.Add(1)
+		e.lent[id] = &lentTask{h: h, node: to}
 		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
 	}
-	n.noteLent(to, recs)
+	e.noteLent(to, recs)
 	return recs
 }
 
 // sendTasks sends a reply carrying lent tasks (or none: a refusal) to
 // node, at its known address or else at fallback; tasks that cannot be
 // sent run here after all.
-func (n *Node) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
-	n.tasksSent.Add(int64(len(m.Tasks)))
-	m.ReplyTo = n.trAddr
-	if err := n.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
-		n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
-		n.takeBack(m.Tasks)
+func (e *engine) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
+	m.ReplyTo = e.n.trAddr
+	// Counted before the send: the borrower may count them received, and
+	// the root add up the reports, before Send returns.
+	e.tasksSent.Add(int64(len(m.Tasks)))
+	if err := e.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
+		e.tasksSent.Add(-int64(len(m.Tasks)))
+		e.n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
+		e.takeBack(m.Tasks)
 	}
 }
 
 func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
 
 // takeBack runs lent tasks at home after all.
-func (n *Node) takeBack(recs []taskRecord) {
+func (e *engine) takeBack(recs []taskRecord) {
 	ids := make([]uint64, len(recs))
 	for i, r := range recs {
 		ids[i] = r.ID
 	}
-	n.pool.Inject(n.reclaim(ids)...)
+	e.pool.Inject(e.reclaim(ids)...)
 }
 
 // reclaim ends the loans ids that are still open and returns their tasks,
 // to run here.
-func (n *Node) reclaim(ids []uint64) []*sched.Header {
+func (e *engine) reclaim(ids []uint64) []*sched.Header {
 	var back []*sched.Header
-	n.mu.Lock()
-	defer n.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	for _, id := range ids {
-		if lt, ok := n.lent[id]; ok {
+		if lt, ok := e.lent[id]; ok {
 			back = append(back, lt.h)
-			delete(n.lent, id)
+			delete(e.lent, id)
 		}
 	}
 	return back
 }
 
-// borrow takes in the tasks of a StealReply.
-func (n *Node) borrow(from sched.NodeID, m *stealReply) {
-	n.rememberPeer(from, m.ReplyTo)
-	n.mu.Lock()
-	now := time.Now()
-	if sent, ok := n.fishedAt[from]; ok {
-		delete(n.fishedAt, from)
-		n.stealAnswers.Add(1)
-		n.stealWait.Add(int64(now.Sub(sent)))
-	}
-	current := m.Job == n.job
-	acts := n.policy.StealReply(now, from, len(m.Tasks))
-	n.advise()
-	n.mu.Unlock()
-	var hs []*sched.Header
-	leaving := n.draining.Load()
-	for _, r := range m.Tasks {
-		if !current {
-			n.refuseTask(from, m.Job, r.ID, "the job is over here")
-			continue
+// lentTo lists the tasks lent to node id whose results have not come back.
+func (e *engine) lentTo(id sched.NodeID) []uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var ids []uint64
+	for tid, lt := range e.lent {
+		if lt.node == id {
+			ids = append(ids, tid)
 		}
+	}
+	return ids
+}
+
+// rerunLent runs here those of the tasks ids lent to peer whose results
+// have not come back: peer left or died.
+func (e *engine) rerunLent(peer sched.NodeID, ids []uint64) {
+	if back := e.reclaim(ids); len(back) > 0 {
+		e.n.log.Warn("a node left holding lent tasks; running them here", "peer", peer, "tasks", len(back))
+		e.tasksRerun.Add(int64(len(back)))
+		e.pool.Inject(back...)
+	}
+}
+
+// borrow takes in the tasks of a StealReply.
+func (e *engine) borrow(from sched.NodeID, m *stealReply) {
+	e.mu.Lock()
+	now := time.Now()
+	if sent, ok := e.fishedAt[from]; ok {
+		delete(e.fishedAt, from)
+		e.stealAnswers.Add(1)
+		e.stealWait.Add(int64(now.Sub(sent)))
+	}
+	acts := e.policy.StealReply(now, from, len(m.Tasks))
+	e.advise()
+	e.mu.Unlock()
+	var hs []*sched.Header
+	leaving := e.leaving()
+	for _, r := range m.Tasks {
 		if leaving {
-			n.handBack(from, m.Job, r.ID)
+			e.handBack(from, r.ID)
 			continue
 		}
 		kind, ok := sched.LookupKind(r.Kind)
 		if !ok {
-			n.log.Warn("a peer lent a task of an unknown kind; is it running another binary?", "peer", from, "task", r.Kind)
-			n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("node %s has no task named %q", n.name, r.Kind))
+			e.n.log.Warn("a peer lent a task of an unknown kind; is it running another binary?", "peer", from, "task", r.Kind)
+			e.n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("node %s has no task named %q", e.n.name, r.Kind))
 			continue
 		}
 		if kind.NewFromArg == nil {
-			n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
+			e.n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
 			continue
 		}
 		h, err := kind.NewFromArg(r.Arg)
 		if err != nil {
-			n.log.Warn("a lent task's argument does not decode", "peer", from, "err", err)
-			n.refuseTask(from, m.Job, r.ID, err.Error())
+			e.n.log.Warn("a lent task's argument does not decode", "peer", from, "err", err)
+			e.n.refuseTask(from, m.Job, r.ID, err.Error())
 			continue
 		}
 		h.MarkBorrowed()
 		h.SetSpanClock(r.Span)
-		n.noteBorrowed(from, r)
-		n.mu.Lock()
-		n.borrowed[h] = loan{node: from, job: m.Job, id: r.ID}
-		n.mu.Unlock()
+		e.noteBorrowed(from, r)
+		e.mu.Lock()
+		e.borrowed[h] = loan{node: from, id: r.ID}
+		e.mu.Unlock()
 		hs = append(hs, h)
 	}
 	if len(hs) > 0 {
-		n.mu.Lock()
-		since := time.Since(n.jobBegan)
-		n.mu.Unlock()
-		n.firstWork.CompareAndSwap(0, int64(max(since, 1)))
-		n.log.Debug("borrowed tasks", "peer", from, "tasks", len(hs), "since_job_began", since)
+		since := time.Since(e.began)
+		e.firstWork.CompareAndSwap(0, int64(max(since, 1)))
+		e.n.log.Debug("borrowed tasks", "peer", from, "tasks", len(hs), "since_job_began", since)
 	}
-	n.remoteSteals.Add(int64(len(hs)))
-	n.tasksReceived.Add(int64(len(hs)))
-	n.pool.Inject(hs...)
-	n.act(acts)
+	e.remoteSteals.Add(int64(len(hs)))
+	e.tasksReceived.Add(int64(len(hs)))
+	e.pool.Inject(hs...)
+	e.act(acts)
 }
 
 // refuseTask sends a borrowed task back to its lender to run at home.
@@ -336,64 +386,64 @@ func (n *Node) refuseTask(to sched.NodeID, job, id uint64, why string) {
 }
 
 // Return implements sched.Remote: send a borrowed task's result home.
-func (n *Node) Return(h *sched.Header) {
-	n.mu.Lock()
-	loan, ok := n.borrowed[h]
-	delete(n.borrowed, h)
-	n.mu.Unlock()
+func (e *engine) Return(h *sched.Header) {
+	e.mu.Lock()
+	loan, ok := e.borrowed[h]
+	delete(e.borrowed, h)
+	e.mu.Unlock()
 	if !ok {
 		return // its job is over here
 	}
-	m := &result{Job: loan.job, Task: loan.id, Span: h.SpanClock()}
+	m := &result{Job: e.info.ID, Task: loan.id, Span: h.SpanClock()}
 	value, err := h.Kind().EncodeResult(h)
 	if err != nil {
-		m.Rerun, m.Err = true, fmt.Sprintf("node %s cannot encode the result of %q: %v", n.name, h.Kind().Name, err)
+		m.Rerun, m.Err = true, fmt.Sprintf("node %s cannot encode the result of %q: %v", e.n.name, h.Kind().Name, err)
 	} else {
 		m.Value = value
 	}
-	if _, ok := n.peer(loan.node); !ok {
-		n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.node)
+	if _, ok := e.n.peer(loan.node); !ok {
+		e.n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.node)
 		return
 	}
-	if err := n.send(loan.node, "", m); err != nil {
-		n.log.Warn("a result could not be sent", "peer", loan.node, "err", err)
+	if err := e.send(loan.node, "", m); err != nil {
+		e.n.log.Warn("a result could not be sent", "peer", loan.node, "err", err)
 	}
 }
 
 // resultArrived completes a lent task with the result its borrower sent.
-func (n *Node) resultArrived(from sched.NodeID, m *result) {
-	n.mu.Lock()
-	lt, ok := n.lent[m.Task]
-	if ok && lt.node == from && lt.job == m.Job {
-		delete(n.lent, m.Task)
+func (e *engine) resultArrived(from sched.NodeID, m *result) {
+	e.mu.Lock()
+	lt, ok := e.lent[m.Task]
+	if ok && lt.node == from {
+		delete(e.lent, m.Task)
 	} else {
 		ok = false
 	}
-	n.mu.Unlock()
+	e.mu.Unlock()
 	if !ok {
-		n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
+		e.n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
 		return
 	}
 	h := lt.h
 	switch {
 	case m.Rerun && m.Leaving:
-		n.log.Debug("a leaving node handed a task back; running it here", "peer", from)
-		n.tasksReturned.Add(1)
-		n.pool.Inject(h)
+		e.n.log.Debug("a leaving node handed a task back; running it here", "peer", from)
+		e.tasksReturned.Add(1)
+		e.pool.Inject(h)
 	case m.Rerun:
-		n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
-		n.tasksReturned.Add(1)
-		n.pool.Inject(h)
+		e.n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
+		e.tasksReturned.Add(1)
+		e.pool.Inject(h)
 	case m.Err != "":
-		n.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
+		e.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
 	default:
 		if err := h.Kind().DecodeResult(h, m.Value); err != nil {
-			n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
-			n.pool.Inject(h)
+			e.n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
+			e.pool.Inject(h)
 			return
 		}
 		h.SetSpanClock(m.Span)
-		n.pool.Complete(h)
+		e.pool.Complete(h)
 	}
 }
 
@@ -404,18 +454,19 @@ func (n *Node) reportArrived(from sched.NodeID, m *jobReport) {
 		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}
-	tl, err := n.decodeTimeline(from, m.Timeline)
+	e := n.engineOf(m.Job)
+	if e == nil || e.rooted == nil {
+		n.log.Debug("a job report for no job of this node", "peer", from)
+		return
+	}
+	tl, err := e.decodeTimeline(from, m.Timeline)
 	if err != nil {
 		n.log.Warn("a peer's timeline is left out", "peer", from, "err", err)
 	}
 	r.timeline = tl
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	j := n.rooted
-	if j == nil || j.ID != m.Job {
-		n.log.Debug("a job report for no job of this node", "peer", from)
-		return
-	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.rooted
 	j.reports[from] = r
 	notify(j.reported)
 }

@@ -1,24 +1,27 @@
 package cluster
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
+	"maps"
 	"net"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-sockaddr"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/share"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -55,6 +58,12 @@ type Config struct {
 	// Policy makes the node's cluster scheduler policy; nil makes a node
 	// that takes part in jobs but moves no work (--sched local).
 	Policy func(self sched.NodeID, zone string) sched.Policy
+	// Share is how the node shares its workers between the jobs it serves
+	// at once (package share; nil: share.FCHP).
+	Share share.Policy
+	// Client marks a node that only roots its own jobs (tsys run): the
+	// sharing policies do not count it among the nodes that serve.
+	Client bool
 	// Fast selects memberlist timing for loopback and tests: a dead node is
 	// noticed in about a second instead of several.
 	Fast bool
@@ -69,79 +78,51 @@ type Config struct {
 
 // Node is a runtime that is part of a cluster.
 type Node struct {
-	cfg    Config
-	name   sched.NodeID
-	log    *slog.Logger
-	rt     *tsys.Runtime
-	pool   *sched.Pool
-	policy sched.Policy
-	ml     *membership.Membership
-	tr     *transport.Transport
-	trAddr string // the transport's address as peers dial it
+	cfg  Config
+	name sched.NodeID
+	log  *slog.Logger
+	// rt is the node's own runtime: a job's root runs on it, and the first
+	// job it serves; a job served beside another gets a runtime of its
+	// own (idleRuntime).
+	rt            *tsys.Runtime
+	share         share.Policy
+	schedulerName string
+	ml            *membership.Membership
+	tr            *transport.Transport
+	trAddr        string // the transport's address as peers dial it
 
 	peersMu sync.RWMutex
 	peers   map[sched.NodeID]string // transport address of each member
-	// schedulers names each member's scheduler, from its metadata.
-	schedulers map[sched.NodeID]string
+	// metas are the members' metadata as gossip last brought it.
+	metas map[sched.NodeID]membership.Meta
 	// left are members that left or died: a late message of theirs must
 	// not make them peers again (rememberPeer) until they rejoin.
 	left map[sched.NodeID]bool
 
-	// mu orders the policy's events and guards the job state and the
-	// lent-task records.
+	// shareMu makes applyShares one at a time.
+	shareMu sync.Mutex
+	// mu guards the engines, the runtimes and the snapshot waiters. Taken
+	// before an engine's mu and before peersMu.
 	mu sync.Mutex
-	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
-	// (0: now; math.MaxInt64: only another event can help), so that idle
-	// workers learn it from one atomic load rather than the lock.
-	hungryAfter atomic.Int64
-	// useful and rate measure Load.Rate; only the tick goroutine uses them.
-	useful   sched.UsefulWork
-	rate     sched.RateMeter
-	busy     sched.RateMeter
-	taskTime sched.TaskTimeMeter
-	// measured is the load the last tick measured; its rates go with the
-	// ready count of the moment into load reports. n.mu guards it.
-	measured sched.Load
-	// usefulNow is the useful work so far, published by each tick for the
-	// job's counters; usefulBase is its value when the job began.
-	usefulNow, usefulBase atomic.Int64
-	job                   uint64
-	rootOf                sched.NodeID // root node of the job being served
-	rooted                *Job         // the job this node is the root of, between BeginJob and EndJob
-	lent                  map[uint64]*lentTask
-	borrowed              map[*sched.Header]loan
-	serving               *serving
-	offsets               map[sched.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
-	// jobBegan is when this node began its part in the job, for the
-	// debug log of how soon work arrived.
-	jobBegan time.Time
+	// engines are the jobs this node roots or serves, by id (engine.go).
+	engines map[uint64]*engine
+	// home is the engine that last ran on rt, whose counters the node's
+	// Snapshot shows beside rt's workers.
+	home *engine
+	// runtimes are the node's runtimes no engine uses now, rt among them
+	// when it is free.
+	runtimes []*tsys.Runtime
+	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
+	// answers, by request id.
+	snapshotWaiters map[uint64]chan Snapshot
 
 	nextID atomic.Uint64
-	// fishedAt is when the request in flight to each peer was sent, for
-	// the round-trip counters. n.mu guards it.
-	fishedAt      map[sched.NodeID]time.Time
-	stealRequests atomic.Int64
-	stealAnswers  atomic.Int64
-	stealWait     atomic.Int64
-	statusSent    atomic.Int64
-	statusBytes   atomic.Int64
-	remoteSteals  atomic.Int64
-	tasksSent     atomic.Int64
-	tasksReceived atomic.Int64
-	firstWork     atomic.Int64 // ns from jobBegan to the first borrowed task; 0 before it
-	tasksRerun    atomic.Int64
-	tasksReturned atomic.Int64
-	handedBack    atomic.Int64 // borrowed tasks this node handed back as it drained
 	// sentByType counts the messages and body bytes sent, by type, since
 	// the node started (Snapshot).
 	sentByType [len(vocabulary)]struct{ messages, bytes atomic.Int64 }
-	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
-	// answers, by request id. n.mu guards it.
-	snapshotWaiters map[uint64]chan Snapshot
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
-	trBase   transport.Stats
 
 	// pushed carries the workers' Pushed signals to the tick goroutine.
 	pushed    chan struct{}
@@ -151,19 +132,6 @@ type Node struct {
 	shutdownOnce sync.Once
 	tickStop     chan struct{}
 	tickDone     chan struct{}
-}
-
-// loan is what a borrower keeps of a borrowed task: where its result goes.
-type loan struct {
-	node sched.NodeID
-	job  uint64
-	id   uint64
-}
-
-type lentTask struct {
-	h    *sched.Header
-	node sched.NodeID
-	job  uint64
 }
 
 // Start makes a node: it binds the transport, joins the cluster and starts
@@ -197,16 +165,18 @@ func Start(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Share == nil {
+		cfg.Share = share.FCHP{}
+	}
 	n := &Node{
-		cfg:        cfg,
-		name:       sched.NodeID(cfg.Name),
-		log:        cfg.Logger.With("node", cfg.Name),
-		peers:      map[sched.NodeID]string{},
-		schedulers: map[sched.NodeID]string{},
-		left:       map[sched.NodeID]bool{},
-		lent:       map[uint64]*lentTask{},
-		borrowed:   map[*sched.Header]loan{},
-		fishedAt:   map[sched.NodeID]time.Time{},
+		cfg:     cfg,
+		name:    sched.NodeID(cfg.Name),
+		log:     cfg.Logger.With("node", cfg.Name),
+		share:   cfg.Share,
+		peers:   map[sched.NodeID]string{},
+		metas:   map[sched.NodeID]membership.Meta{},
+		left:    map[sched.NodeID]bool{},
+		engines: map[uint64]*engine{},
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
 		pushed:          make(chan struct{}, 1),
@@ -214,14 +184,9 @@ func Start(cfg Config) (*Node, error) {
 		tickStop:        make(chan struct{}),
 		tickDone:        make(chan struct{}),
 	}
-	n.rt = tsys.New(tsys.Workers(cfg.Workers), tsys.Inline(cfg.Inline))
-	n.policy = noPolicy{}
-	if cfg.Policy != nil {
-		n.policy = cfg.Policy(n.name, cfg.Zone)
-	}
-	n.advise()
-	n.pool = n.rt.Pool()
-	n.pool.SetRemote(n)
+	n.rt = n.newRuntime()
+	n.runtimes = []*tsys.Runtime{n.rt}
+	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
 		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: n.log,
@@ -234,7 +199,8 @@ func Start(cfg Config) (*Node, error) {
 	n.ml, err = membership.Start(membership.Config{
 		Name: cfg.Name, Bind: cfg.Bind, Advertise: cfg.Advertise, Join: cfg.Join, Key: cfg.Key, Fast: cfg.Fast, Logger: n.log,
 		JoinTimeout: cfg.JoinTimeout, ProbeInterval: cfg.ProbeInterval, SuspicionMult: cfg.SuspicionMult,
-		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion, Scheduler: n.policy.Name()},
+		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion,
+			Scheduler: n.schedulerName, Share: n.share.Name(), Client: cfg.Client},
 	}, n.onMember)
 	if err != nil {
 		n.tr.Close()
@@ -298,14 +264,31 @@ func (n *Node) Members() []string {
 }
 
 // checkSchedulers returns an error naming the first member whose scheduler
-// differs from this node's: a job run across them would measure neither.
+// differs from this node's (a job run across them would measure neither),
+// or two nodes that share their workers differently (their choices would
+// not agree).
 func (n *Node) checkSchedulers() error {
 	n.peersMu.RLock()
 	defer n.peersMu.RUnlock()
-	mine := n.policy.Name()
-	for id, theirs := range n.schedulers {
-		if theirs != mine {
-			return fmt.Errorf("node %s runs scheduler %q, this node %q: start every node of a cluster with the same --sched", id, theirs, mine)
+	shares := map[string]sched.NodeID{}
+	if !n.cfg.Client {
+		shares[n.share.Name()] = n.name
+	}
+	for id, m := range n.metas {
+		if m.Scheduler != n.schedulerName {
+			return fmt.Errorf("node %s runs scheduler %q, this node %q: start every node of a cluster with the same --sched", id, m.Scheduler, n.schedulerName)
+		}
+		if m.Client {
+			continue
+		}
+		shares[m.Share] = id
+		if len(shares) > 1 {
+			var parts []string
+			for s, id := range shares {
+				parts = append(parts, fmt.Sprintf("node %s shares by %q", id, s))
+			}
+			slices.Sort(parts)
+			return fmt.Errorf("%s: start every node of a cluster with the same --share", strings.Join(parts, ", "))
 		}
 	}
 	return nil
@@ -334,7 +317,11 @@ func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
 		close(n.tickStop)
 		<-n.tickDone
-		n.stopServing()
+		for _, e := range n.engineList() {
+			if e.rooted == nil {
+				n.stopEngine(e)
+			}
+		}
 		err = errors.Join(n.ml.Leave(time.Second), n.ml.Shutdown(), n.tr.Close())
 	})
 	return err
@@ -357,6 +344,88 @@ func (n *Node) peerList() map[sched.NodeID]string {
 	return out
 }
 
+// memberMetas are the other members' metadata.
+func (n *Node) memberMetas() map[sched.NodeID]membership.Meta {
+	n.peersMu.RLock()
+	defer n.peersMu.RUnlock()
+	return maps.Clone(n.metas)
+}
+
+// makePolicy makes a scheduler policy for one job.
+func (n *Node) makePolicy() sched.Policy {
+	if n.cfg.Policy == nil {
+		return noPolicy{}
+	}
+	return n.cfg.Policy(n.name, n.cfg.Zone)
+}
+
+// newRuntime makes a runtime as the node's configuration says.
+func (n *Node) newRuntime() *tsys.Runtime {
+	return tsys.New(tsys.Workers(n.cfg.Workers), tsys.Inline(n.cfg.Inline))
+}
+
+// engineOf is the engine of job, or nil when this node neither roots nor
+// serves it.
+func (n *Node) engineOf(job uint64) *engine {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.engines[job]
+}
+
+// engineList is the node's engines, in the order of their jobs' arrival
+// (share.Sort).
+func (n *Node) engineList() []*engine {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.enginesLocked()
+}
+
+// enginesLocked is engineList with n.mu held.
+func (n *Node) enginesLocked() []*engine {
+	out := slices.Collect(maps.Values(n.engines))
+	slices.SortFunc(out, func(a, b *engine) int {
+		return cmp.Or(cmp.Compare(a.info.Began, b.info.Began), cmp.Compare(a.info.ID, b.info.ID))
+	})
+	return out
+}
+
+// idleRuntime takes a runtime no engine uses, the node's own first, or
+// makes one. n.mu held.
+func (n *Node) idleRuntime() *tsys.Runtime {
+	if n.takeRuntime(n.rt) {
+		return n.rt
+	}
+	if k := len(n.runtimes); k > 0 {
+		rt := n.runtimes[k-1]
+		n.runtimes = n.runtimes[:k-1]
+		return rt
+	}
+	return n.newRuntime()
+}
+
+// takeRuntime takes rt from the idle runtimes, if it is there. n.mu held.
+func (n *Node) takeRuntime(rt *tsys.Runtime) bool {
+	i := slices.Index(n.runtimes, rt)
+	if i < 0 {
+		return false
+	}
+	n.runtimes = slices.Delete(n.runtimes, i, i+1)
+	return true
+}
+
+// removeEngine forgets e, and frees its runtime for the next job.
+func (n *Node) removeEngine(e *engine) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.engines[e.info.ID] != e {
+		return
+	}
+	delete(n.engines, e.info.ID)
+	if !slices.Contains(n.runtimes, e.rt) {
+		n.runtimes = append(n.runtimes, e.rt)
+	}
+}
+
 // onMember hears membership changes.
 func (n *Node) onMember(ev membership.Event) {
 	id := sched.NodeID(ev.Member.Name)
@@ -370,15 +439,17 @@ func (n *Node) onMember(ev membership.Event) {
 		_, known := n.peers[id]
 		delete(n.left, id)
 		n.peers[id] = meta.Transport
-		n.schedulers[id] = meta.Scheduler
+		n.metas[id] = meta
 		n.peersMu.Unlock()
-		n.event(func(now time.Time) []sched.Action {
-			var acts []sched.Action
-			if !known {
-				acts = n.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
-			}
-			return append(acts, n.policy.LoadReport(now, id, meta.Load)...)
-		})
+		for _, e := range n.engineList() {
+			e.event(func(now time.Time) []sched.Action {
+				var acts []sched.Action
+				if !known {
+					acts = e.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
+				}
+				return append(acts, e.policy.LoadReport(now, id, meta.Load)...)
+			})
+		}
 		if !known {
 			// Not on memberlist's goroutine: inviting dials the newcomer.
 			go n.inviteLate(id, meta.Transport, meta.Scheduler)
@@ -386,58 +457,44 @@ func (n *Node) onMember(ev membership.Event) {
 	case membership.Left:
 		n.peersMu.Lock()
 		delete(n.peers, id)
-		delete(n.schedulers, id)
+		delete(n.metas, id)
 		n.left[id] = true
 		n.peersMu.Unlock()
-		n.mu.Lock()
-		now := time.Now()
-		acts := n.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
-		n.advise()
-		rootGone := n.serving != nil && n.rootOf == id
-		n.mu.Unlock()
-		n.peerGone(id)
-		if ev.Failed {
-			n.rerunLent(id, n.lentTo(id))
-		} else {
-			// A node that leaves gracefully sent its results before it
-			// left, but gossip may bring the news first: give them time.
-			// Only what it holds now: a node of the same name may come
-			// back and borrow anew meanwhile.
-			held := n.lentTo(id)
-			time.AfterFunc(n.cfg.LeaveGrace, func() { n.rerunLent(id, held) })
+		for _, e := range n.engineList() {
+			n.memberLeft(e, id, meta.Zone, ev.Failed)
 		}
-		if rootGone {
-			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
-			n.stopServing()
-		}
-		n.act(acts)
 	}
 }
 
-// lentTo lists the tasks lent to node id whose results have not come back.
-func (n *Node) lentTo(id sched.NodeID) []uint64 {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var ids []uint64
-	for tid, lt := range n.lent {
-		if lt.node == id {
-			ids = append(ids, tid)
-		}
+// memberLeft tells e's job that node id left or died.
+func (n *Node) memberLeft(e *engine, id sched.NodeID, zone string, failed bool) {
+	e.mu.Lock()
+	acts := e.policy.Membership(time.Now(), sched.MemberEvent{Node: id, Zone: zone, Joined: false})
+	e.advise()
+	e.mu.Unlock()
+	if e.rooted != nil {
+		e.rooted.peerGone(id)
 	}
-	return ids
+	if failed {
+		e.rerunLent(id, e.lentTo(id))
+	} else {
+		// A node that leaves gracefully sent its results before it
+		// left, but gossip may bring the news first: give them time.
+		// Only what it holds now: a node of the same name may come
+		// back and borrow anew meanwhile.
+		held := e.lentTo(id)
+		time.AfterFunc(n.cfg.LeaveGrace, func() { e.rerunLent(id, held) })
+	}
+	if e.rooted == nil && e.root() == id {
+		n.log.Warn("the root node of the job left; dropping the job", "peer", id)
+		n.stopEngine(e)
+		return
+	}
+	e.act(acts)
 }
 
-// rerunLent runs here those of the tasks ids lent to peer whose results
-// have not come back: peer left or died.
-func (n *Node) rerunLent(peer sched.NodeID, ids []uint64) {
-	if back := n.reclaim(ids); len(back) > 0 {
-		n.log.Warn("a node left holding lent tasks; running them here", "peer", peer, "tasks", len(back))
-		n.tasksRerun.Add(int64(len(back)))
-		n.pool.Inject(back...)
-	}
-}
-
-// tick gives the policy the time and gossips the node's load.
+// tick gives the policies the time, shares the workers between the jobs,
+// and gossips the node's load.
 func (n *Node) tick() {
 	defer close(n.tickDone)
 	t := time.NewTicker(n.cfg.TickEvery)
@@ -448,102 +505,34 @@ func (n *Node) tick() {
 		case <-n.tickStop:
 			return
 		case <-n.pushed:
-			n.event(func(now time.Time) []sched.Action { return n.policy.Pushed(now, n.pool.Load().Ready) })
+			for _, e := range n.engineList() {
+				if e.pushed.Swap(false) {
+					e.event(func(now time.Time) []sched.Action { return e.policy.Pushed(now, e.pool.Load().Ready) })
+				}
+			}
 		case <-t.C:
 			now := time.Now()
-			l := n.pool.Load()
-			cpu, cpuOK := cputime.Process()
-			busy := n.pool.BusyTime(now)
-			useful := n.useful.Add(busy, cpu, cpuOK)
-			n.usefulNow.Store(int64(useful))
-			l.Rate = n.rate.Observe(now, useful)
-			l.Busy = n.busy.Observe(now, busy)
-			l.TaskTime = n.taskTime.Observe(now, useful, n.pool.TasksDone())
-			n.event(func(now time.Time) []sched.Action {
-				n.measured = l
-				return n.policy.Tick(now, l)
-			})
+			cpu, cpuOK := processCPU()
+			total := sched.Load{Workers: n.rt.Workers()}
+			for _, e := range n.engineList() {
+				l := e.measure(now, cpu, cpuOK)
+				total.Ready += l.Ready
+				total.Rate += l.Rate
+				total.Busy += l.Busy
+				total.TaskTime = max(total.TaskTime, l.TaskTime)
+			}
+			n.applyShares()
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now
-				n.ml.SetLoad(l)
+				n.ml.SetLoad(total)
 			}
 		}
 	}
 }
 
-// event hands the policy one event, at the time it is handled, and carries
-// out the actions it returns. Events reach the policy one at a time.
-func (n *Node) event(ev func(now time.Time) []sched.Action) {
-	n.mu.Lock()
-	acts := ev(time.Now())
-	n.advise()
-	n.mu.Unlock()
-	n.act(acts)
-}
-
-// advise publishes the policy's advice to the workers. n.mu is held (or the
-// node is not yet running).
-func (n *Node) advise() {
-	a := n.policy.Advice()
-	if n.draining.Load() {
-		// Every spawn a task, so that the pieces of what it still runs can
-		// go to other nodes (Drain).
-		a.Expose = math.MaxInt32
-	}
-	switch {
-	case !a.HungryAfter.Before(sched.Never):
-		n.hungryAfter.Store(math.MaxInt64)
-	case a.HungryAfter.Before(time.Unix(0, 1)):
-		n.hungryAfter.Store(0) // the zero time, or any time long past
-	default:
-		n.hungryAfter.Store(a.HungryAfter.UnixNano())
-	}
-	if n.pool != nil {
-		n.pool.SetExpose(a.Expose)
-		n.pool.SetReserve(a.Reserve)
-		n.pool.SetWanted(a.Deferred > 0)
-	}
-}
-
-// Hungry implements sched.Remote: a worker found no work at home. The
-// policy hears of it only when its advice says it could act on it.
-func (n *Node) Hungry() {
-	if n.draining.Load() {
-		return
-	}
-	if g := n.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
-		return
-	}
-	n.event(n.policy.Hungry)
-}
-
-// Pushed implements sched.Remote: a worker made a task ready while a
-// request waits for one. It only signals the tick goroutine, which asks the
-// policy: the worker goes on spawning.
-func (n *Node) Pushed() {
-	select {
-	case n.pushed <- struct{}{}:
-	default:
-	}
-}
-
-// act carries out policy actions that leave the node.
-func (n *Node) act(acts []sched.Action) {
-	for _, a := range acts {
-		switch a.Kind {
-		case sched.Fish:
-			if !n.draining.Load() {
-				n.fish(a.Node, a.Count)
-			}
-		case sched.Give:
-			n.push(a.Node, a.Count)
-		case sched.Refuse:
-			n.refuse(a.Node)
-		case sched.Report:
-			n.reportLoad()
-		}
-	}
-}
+// throw reports a broken invariant of the node: its state is not what
+// the code around it was written for, and going on would lose work.
+func throw(s string) { panic(s) }
 
 // noPolicy is the policy of a node that moves no work: it never fishes and
 // refuses every request.

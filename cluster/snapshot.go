@@ -33,7 +33,13 @@ type Snapshot struct {
 	Workers   []sched.Stats   `json:"workers"`
 	Net       sched.Stats     `json:"net"`
 	Transport transport.Stats `json:"transport"`
-	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted: one pool run each
+	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted on its own runtime: one pool run each
+	// Share is how the node shares its workers between jobs (--share);
+	// Jobs what it gives each job it serves or roots now, in order of
+	// their arrival. Job, Root, Run, Workers and Net are those of the
+	// node's own runtime, and of the last job that ran on it.
+	Share string     `json:"share"`
+	Jobs  []JobShare `json:"jobs,omitempty"`
 	// Sent counts the messages and body bytes this node sent since it
 	// started, by message type.
 	Sent map[string]MessageCount `json:"sent"`
@@ -46,16 +52,17 @@ type MessageCount struct {
 }
 
 // Snapshot returns the node's state now. Safe from any goroutine; it
-// takes the node's lock only to copy a few fields.
+// takes the node's locks only to copy a few fields.
 func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
-	run := n.pool.Runs() // before the counters, which are then this run's or later
+	pool := n.rt.Pool()
+	run := pool.Runs() // before the counters, which are then this run's or later
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
-		Scheduler: n.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: n.pool.Live(now), Net: n.counters(), Transport: n.tr.Stats(), JobsTotal: int64(run),
+		Scheduler: n.schedulerName, Share: n.share.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
+		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: int64(run), Jobs: n.shares(),
 	}
-	l := n.pool.Load()
+	l := pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
 	s.Sent = make(map[string]MessageCount, len(vocabulary))
 	for i := range n.sentByType {
@@ -63,13 +70,23 @@ func (n *Node) Snapshot() Snapshot {
 		s.Sent[vocabulary[i].name] = MessageCount{Messages: c.messages.Load(), Bytes: c.bytes.Load()}
 	}
 	n.mu.Lock()
-	if n.job != 0 {
-		s.Job, s.Root = fmt.Sprintf("%x", n.job), string(n.rootOf)
-	}
-	s.Rate = n.measured.Rate
+	home := n.home
+	current := home != nil && n.engines[home.info.ID] == home
 	n.mu.Unlock()
+	if home != nil {
+		s.Net = home.counters()
+		home.mu.Lock()
+		s.Rate = home.measured.Rate
+		home.mu.Unlock()
+		if current {
+			s.Job, s.Root = hexID(home.info.ID), home.info.Root
+		}
+	}
 	return s
 }
+
+// hexID is how a job's id is shown.
+func hexID(id uint64) string { return fmt.Sprintf("%x", id) }
 
 // ClusterSnapshot returns this node's snapshot and those of the other
 // members that answer within timeout, asked over the task transport.

@@ -32,8 +32,8 @@ const timelineEventBytes = 80
 
 // timelineCap is the events per worker a node keeps for a root that asked
 // for want: no more than its report can carry.
-func (n *Node) timelineCap(want uint64) int {
-	fit := maxPayload / 2 / timelineEventBytes / max(n.pool.Workers()+1, 1)
+func (e *engine) timelineCap(want uint64) int {
+	fit := maxPayload / 2 / timelineEventBytes / max(e.pool.Workers()+1, 1)
 	return int(min(want, uint64(fit)))
 }
 
@@ -55,32 +55,28 @@ func clockOffset(m *clockReading, arrival int64) time.Duration {
 // answerClock sends the root the readings that align this node's timeline,
 // at once on its jobEnd (which arrived at endAt).
 func (n *Node) answerClock(root sched.NodeID, m *jobEnd, endAt int64) {
-	n.mu.Lock()
-	current := n.serving != nil && n.serving.job == m.Job
-	n.mu.Unlock()
-	if !current || n.pool.Timeline() == nil {
+	e := n.engineOf(m.Job)
+	if e == nil || e.rooted != nil || e.pool.Timeline() == nil {
 		return
 	}
 	r := &clockReading{Job: m.Job, EndSentAt: m.SentAt, EndAt: endAt, At: time.Now().UnixNano()}
-	if err := n.send(root, "", r); err != nil {
+	if err := e.send(root, "", r); err != nil {
 		n.log.Warn("clock reading not sent; the timeline may be misaligned", "err", err)
 	}
 }
 
 // clockArrived keeps a peer's clock offset for its timeline, which comes
 // after it on the same connection.
-func (n *Node) clockArrived(from sched.NodeID, m *clockReading) {
+func (e *engine) clockArrived(from sched.NodeID, m *clockReading) {
 	arrival := time.Now().UnixNano()
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if m.Job == n.job && n.offsets != nil {
-		n.offsets[from] = clockOffset(m, arrival)
-	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.offsets[from] = clockOffset(m, arrival)
 }
 
-// noteSent records a message on the node's timeline, if one records.
-func (n *Node) noteSent(to string, m message, size int) {
-	if tl := n.pool.Timeline(); tl != nil {
+// noteSent records a message on the job's timeline, if one records.
+func (e *engine) noteSent(to string, m message, size int) {
+	if tl := e.pool.Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: messageName(m), Args: map[string]any{"to": to, "bytes": size}})
 	}
 }
@@ -92,32 +88,32 @@ func lendFlow(lender sched.NodeID, id uint64) string {
 }
 
 // noteLent records tasks lent to node, each the start of an arrow.
-func (n *Node) noteLent(to sched.NodeID, recs []taskRecord) {
-	tl := n.pool.Timeline()
+func (e *engine) noteLent(to sched.NodeID, recs []taskRecord) {
+	tl := e.pool.Timeline()
 	if tl == nil {
 		return
 	}
 	for _, r := range recs {
-		tl.Note(sched.Note{Name: "lent " + r.Kind, Flow: lendFlow(n.name, r.ID), Start: true, Args: map[string]any{"to": string(to)}})
+		tl.Note(sched.Note{Name: "lent " + r.Kind, Flow: lendFlow(e.n.name, r.ID), Start: true, Args: map[string]any{"to": string(to)}})
 	}
 }
 
 // noteBorrowed records a task borrowed from node, the end of its arrow.
-func (n *Node) noteBorrowed(from sched.NodeID, r taskRecord) {
-	if tl := n.pool.Timeline(); tl != nil {
+func (e *engine) noteBorrowed(from sched.NodeID, r taskRecord) {
+	if tl := e.pool.Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: "borrowed " + r.Kind, Flow: lendFlow(from, r.ID), Args: map[string]any{"from": string(from)}})
 	}
 }
 
 // encodeTimeline is the node's timeline of the job it served, for its
 // report; nil when it recorded none.
-func (n *Node) encodeTimeline() []byte {
-	if n.pool.Timeline() == nil {
+func (e *engine) encodeTimeline() []byte {
+	if e.pool.Timeline() == nil {
 		return nil
 	}
-	b, err := json.Marshal(n.pool.TimelineData(string(n.name)))
+	b, err := json.Marshal(e.pool.TimelineData(string(e.n.name)))
 	if err != nil || len(b) > maxPayload {
-		n.log.Warn("the timeline does not fit the report; it is left out", "bytes", len(b), "err", err)
+		e.n.log.Warn("the timeline does not fit the report; it is left out", "bytes", len(b), "err", err)
 		return nil
 	}
 	return b
@@ -125,7 +121,7 @@ func (n *Node) encodeTimeline() []byte {
 
 // decodeTimeline reads a peer's timeline from its report, with the
 // offset its clock reading gave.
-func (n *Node) decodeTimeline(from sched.NodeID, b []byte) (*NodeTimeline, error) {
+func (e *engine) decodeTimeline(from sched.NodeID, b []byte) (*NodeTimeline, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -133,11 +129,11 @@ func (n *Node) decodeTimeline(from sched.NodeID, b []byte) (*NodeTimeline, error
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("a peer's timeline does not decode: %w", err)
 	}
-	n.mu.Lock()
-	off, ok := n.offsets[from]
-	n.mu.Unlock()
+	e.mu.Lock()
+	off, ok := e.offsets[from]
+	e.mu.Unlock()
 	if !ok {
-		n.log.Warn("no clock reading came with a peer's timeline; taking its clock as this node's", "peer", from)
+		e.n.log.Warn("no clock reading came with a peer's timeline; taking its clock as this node's", "peer", from)
 	}
 	return &NodeTimeline{Data: d, Offset: off}, nil
 }

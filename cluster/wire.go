@@ -30,6 +30,7 @@ const (
 	msgStatsReply                                                      // the answer: its Snapshot
 	msgJobRefused                                                      // the sender will not serve the job, and why
 	msgLeaving                                                         // the sender drains: take it off the schedulers' lists now
+	msgJobPresence                                                     // the sender takes part in the job now, or no longer does
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -102,6 +103,11 @@ type jobStart struct {
 	ReplyTo         string
 	MeasureWorkSpan bool
 	TimelineCap     uint64 // record a timeline of at most this many events per worker; 0: none
+	// Began is when the root began the job (Unix ns, its clock), which
+	// orders the jobs a node shares itself between; MinNodes and MaxNodes
+	// are the least and most nodes the job can use (0: 1, all).
+	Began              int64
+	MinNodes, MaxNodes uint32
 }
 
 // jobEnd tells the receiver that Job is done: it stops serving it and
@@ -159,6 +165,14 @@ type drained struct {
 // is still a member, with results to send, until it leaves memberlist.
 type leaving struct{}
 
+// jobPresence tells the nodes of Job whether the sender takes part in it
+// now, as its sharing policy says (package share): a node that does not
+// takes none of the job's work, like a draining node.
+type jobPresence struct {
+	Job    uint64
+	Active bool
+}
+
 // jobRefused tells a job's root that the sender will not serve it.
 type jobRefused struct {
 	Job    uint64
@@ -201,6 +215,17 @@ func (*statsRequest) msgType() transport.MsgType { return msgStatsRequest }
 func (*statsReply) msgType() transport.MsgType   { return msgStatsReply }
 func (*jobRefused) msgType() transport.MsgType   { return msgJobRefused }
 func (*leaving) msgType() transport.MsgType      { return msgLeaving }
+func (*jobPresence) msgType() transport.MsgType  { return msgJobPresence }
+
+func (m *jobPresence) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendBool(b, m.Active)
+}
+
+func (m *jobPresence) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.Active = d.Bool("active flag")
+}
 
 func (*leaving) appendTo(b []byte) []byte { return b }
 func (*leaving) decode(*wire.Decoder)     {}
@@ -337,7 +362,10 @@ func (m *jobStart) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
 	b = wire.AppendString(b, m.ReplyTo)
 	b = wire.AppendBool(b, m.MeasureWorkSpan)
-	return wire.AppendUvarint(b, m.TimelineCap)
+	b = wire.AppendUvarint(b, m.TimelineCap)
+	b = wire.AppendVarint(b, m.Began)
+	b = wire.AppendUvarint(b, uint64(m.MinNodes))
+	return wire.AppendUvarint(b, uint64(m.MaxNodes))
 }
 
 func (m *jobStart) decode(d *wire.Decoder) {
@@ -347,6 +375,18 @@ func (m *jobStart) decode(d *wire.Decoder) {
 	if m.TimelineCap = d.Uvarint("timeline cap"); m.TimelineCap > maxTimelineCap {
 		d.Fail("timeline cap %d over %d", m.TimelineCap, maxTimelineCap)
 	}
+	m.Began = d.Varint("began")
+	m.MinNodes = nodeCount(d, "least nodes")
+	m.MaxNodes = nodeCount(d, "most nodes")
+}
+
+// nodeCount reads a count of nodes, which fits 32 bits.
+func nodeCount(d *wire.Decoder, what string) uint32 {
+	v := d.Uvarint(what)
+	if v > math.MaxUint32 {
+		d.Fail("%s %d over %d", what, v, uint64(math.MaxUint32))
+	}
+	return uint32(v)
 }
 
 func (m *jobEnd) appendTo(b []byte) []byte {
@@ -459,6 +499,7 @@ var vocabulary = [...]struct {
 	{"stats reply", func() message { return new(statsReply) }},
 	{"job refused", func() message { return new(jobRefused) }},
 	{"leaving", func() message { return new(leaving) }},
+	{"job presence", func() message { return new(jobPresence) }},
 }
 
 // messageName names m's type.

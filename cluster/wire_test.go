@@ -22,7 +22,7 @@ func sampleMessages() []message {
 		&stealReply{Job: 3},
 		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}, Span: 1<<62 + 5},
 		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
-		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true, TimelineCap: 1000},
+		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true, TimelineCap: 1000, Began: 1_700_000_000_000_000_000, MinNodes: 2, MaxNodes: 1<<32 - 1},
 		&jobEnd{Job: 9, SentAt: 1_700_000_000_000_000_000},
 		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`), Timeline: []byte(`{"node":"n2"}`)},
 		&clockReading{Job: 9, EndSentAt: 1, EndAt: -2, At: 3},
@@ -36,6 +36,7 @@ func sampleMessages() []message {
 		&statsReply{ID: 7, Snapshots: []byte(`[{"node":"n2"}]`)},
 		&jobRefused{Job: 9, Reason: "node n2 serves job 5 of n1; it serves one job at a time"},
 		&leaving{},
+		&jobPresence{Job: 9, Active: true},
 	}
 }
 
@@ -81,7 +82,9 @@ func TestMessageLimits(t *testing.T) {
 		"want overflows":        {Type: msgStealRequest, Body: wire.AppendVarint([]byte{1, 2}, 1<<40)},
 		"rerun flag not 0 or 1": {Type: msgResult, Body: []byte{1, 2, 0, 0, 7}},
 		"huge timeline cap":     encodeMessage(&jobStart{TimelineCap: maxTimelineCap + 1}),
-		"span clock overflows":  {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
+		"node count over 32 bits": {Type: msgJobStart, Body: wire.AppendUvarint(wire.AppendVarint(
+			wire.AppendUvarint(wire.AppendBool(wire.AppendString(wire.AppendUvarint(nil, 9), ""), false), 0), 1), 1<<33)},
+		"span clock overflows": {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
 	}
 	for name, tm := range cases {
 		if _, err := decodeMessage(tm); !errors.Is(err, wire.ErrMalformed) {

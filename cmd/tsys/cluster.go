@@ -33,6 +33,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	ncfg := cluster.Config{
 		Join: join, Key: cfg.key, Workers: cfg.common.workers, Inline: cfg.inline,
 		Policy: cfg.policy, Fast: cfg.common.nodes > 1 || allLoopback(join), Logger: logger,
+		Client: true,
 	}
 	if err := cfg.common.net.apply(&ncfg); err != nil {
 		return apps.Result{}, err
@@ -69,11 +70,18 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		return apps.Result{}, err
 	}
 
-	start := time.Now()
-	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap()})
+	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap(),
+		MinNodes: cfg.common.minNodes, MaxNodes: cfg.common.maxNodes})
 	if err != nil {
 		return apps.Result{}, err
 	}
+	if err := node.AwaitNodes(ctx, job, func(have int) {
+		fmt.Fprintf(stderr, "tsys: waiting for the cluster to give the job %d nodes (it has %d)\n", cfg.common.minNodes, have)
+	}); err != nil {
+		node.EndJob(job)
+		return apps.Result{}, err
+	}
+	start := time.Now()
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
 	rep.WallSeconds = time.Since(start).Seconds()
 	reports := append([]cluster.NodeReport{node.Own(st)}, node.EndJob(job)...)

@@ -29,7 +29,8 @@ import (
 )
 
 // These tests start real tsys processes that talk over real TCP and real
-// memberlist on 127.0.0.1.
+// memberlist on 127.0.0.1. With TSYS_TEST_RACE=1 the processes are built
+// with the race detector, and a race in any of them fails its run.
 
 var tsysBin string
 
@@ -39,7 +40,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	tsysBin = filepath.Join(dir, "tsys")
-	if out, err := exec.Command("go", "build", "-o", tsysBin, ".").CombinedOutput(); err != nil {
+	build := []string{"build", "-o", tsysBin}
+	if os.Getenv("TSYS_TEST_RACE") != "" {
+		build = append(build, "-race")
+	}
+	if out, err := exec.Command("go", append(build, ".")...).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building tsys: %v\n%s", err, out)
 		os.Exit(1)
 	}
@@ -61,6 +66,18 @@ func tsysRun(t *testing.T, args ...string) map[string]any {
 // binary's deadline.
 func startJob(t *testing.T, args ...string) func() map[string]any {
 	t.Helper()
+	wait := startJobLogged(t, args...)
+	return func() map[string]any {
+		t.Helper()
+		obj, _ := wait()
+		return obj
+	}
+}
+
+// startJobLogged is startJob whose wait also returns what the run wrote on
+// stderr.
+func startJobLogged(t *testing.T, args ...string) func() (map[string]any, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	cmd := exec.CommandContext(ctx, tsysBin, append(append([]string{"run"}, args...), "--json")...)
 	var stdout, stderr bytes.Buffer
@@ -69,7 +86,7 @@ func startJob(t *testing.T, args ...string) func() map[string]any {
 		cancel()
 		t.Fatal(err)
 	}
-	return func() map[string]any {
+	return func() (map[string]any, string) {
 		t.Helper()
 		defer cancel()
 		err := cmd.Wait()
@@ -83,7 +100,7 @@ func startJob(t *testing.T, args ...string) func() map[string]any {
 		if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
 			t.Fatalf("tsys run %v: output is not one JSON object: %v\n%s", args, err, stdout.String())
 		}
-		return obj
+		return obj, stderr.String()
 	}
 }
 
@@ -322,7 +339,12 @@ func startNodeIn(t *testing.T, netns string, args ...string) (*node, error) {
 			if h := httpBanner.FindStringSubmatch(l); h != nil {
 				n.http = h[1]
 			}
-			t.Cleanup(func() { n.stop() })
+			t.Cleanup(func() {
+				n.stop()
+				if strings.Contains(n.stderr.String(), "WARNING: DATA RACE") {
+					t.Errorf("a node process raced (TSYS_TEST_RACE):\n%s", n.stderr)
+				}
+			})
 			return n, nil
 		}
 		n.cmd.Wait()
@@ -552,11 +574,11 @@ func TestHealthz(t *testing.T) {
 // started on a cluster whose nodes serve a first one runs on its own node
 // (they refuse it), and both give their right answers.
 func TestSecondJobRunsBeside(t *testing.T) {
-	seed, err := startNode(t, "--bind", "127.0.0.1:0")
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--share", "exclusive")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip); err != nil {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "exclusive"); err != nil {
 		t.Fatal(err)
 	}
 	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
@@ -571,6 +593,137 @@ func TestSecondJobRunsBeside(t *testing.T) {
 	if obj := first(); obj["verified"] != true || len(perNode(t, obj)) != 3 {
 		t.Errorf("the first job: verified=%v on %d nodes, want 3", obj["verified"], len(perNode(t, obj)))
 	}
+}
+
+// clusterJobs asks the node whose task transport is at addr what runs
+// where (tsys jobs --json).
+func clusterJobs(t *testing.T, addr string) []runningJob {
+	t.Helper()
+	out, err := exec.Command(tsysBin, "jobs", "--json", addr).Output()
+	if err != nil {
+		t.Fatalf("tsys jobs: %v", err)
+	}
+	var got struct {
+		Jobs []runningJob `json:"jobs"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("tsys jobs --json: %v: %s", err, out)
+	}
+	return got.Jobs
+}
+
+// servingShares are the shares of job's nodes other than its root.
+func servingShares(j runningJob) []nodeShare {
+	var out []nodeShare
+	for _, s := range j.Shares {
+		if !s.Rooted {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pollJobs asks tsys jobs until ok holds of the jobs listed, or fails
+// after timeout.
+func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]runningJob) bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last []runningJob
+	for time.Now().Before(deadline) {
+		if last = clusterJobs(t, addr); ok(last) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("tsys jobs never showed %s; last: %+v", what, last)
+}
+
+// TestJobsShareNodesFirstComeHighestPriority: two jobs from two clients
+// run at once on two long-lived nodes that share by Turner's FCHP. Both
+// answers are right and each job's report has its own nodes; while the
+// first keeps a node's worker busy, the second gets no worker there.
+func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--share", "fchp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "fchp"); err != nil {
+		t.Fatal(err)
+	}
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
+	seed.waitFor(t, "serving a job", 20*time.Second)
+	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.gossip)
+	pollJobs(t, seed.tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []runningJob) bool {
+		if len(jobs) != 2 {
+			return false
+		}
+		for _, a := range servingShares(jobs[0]) {
+			for _, b := range jobs[1].Shares {
+				if a.Node == b.Node && a.Workers == 1 && b.Workers == 0 {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	for i, obj := range []map[string]any{second(), first()} {
+		if obj["verified"] != true || len(perNode(t, obj)) != 3 {
+			t.Errorf("job %d: verified=%v on %d nodes, want 3", 2-i, obj["verified"], len(perNode(t, obj)))
+		}
+	}
+}
+
+// TestJobsShareNodesByEquipartition: on three nodes that share by Kale's
+// dynamic equipartition, a first job gets all three; a second takes one
+// of them; a third that needs all three waits, says so, and runs when the
+// others are done. Every answer is right.
+func TestJobsShareNodesByEquipartition(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--share", "equi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "equi"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dealt := func(want ...int) func([]runningJob) bool {
+		return func(jobs []runningJob) bool {
+			if len(jobs) != len(want) {
+				return false
+			}
+			for i, j := range jobs {
+				if len(servingShares(j)) != want[i] {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
+	pollJobs(t, seed.tasks, 30*time.Second, "the first job on all 3 nodes", dealt(3))
+	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
+	pollJobs(t, seed.tasks, 30*time.Second, "2 nodes for the first job, 1 for the second", dealt(2, 1))
+	third := startJobLogged(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.gossip, "--min-nodes", "3")
+	for i, obj := range []map[string]any{first(), second()} {
+		// A node taken from the first job hands back what it had not
+		// started: nothing runs twice.
+		if obj["verified"] != true || stat(obj, "tasks_rerun") != 0 {
+			t.Errorf("job %d: verified=%v, %v tasks run twice", i+1, obj["verified"], stat(obj, "tasks_rerun"))
+		}
+		t.Logf("job %d: %.2f s, %v tasks handed back", i+1, obj["wall_seconds"], stat(obj, "tasks_returned"))
+	}
+	obj, stderr := third()
+	if obj["verified"] != true || !strings.Contains(stderr, "waiting for the cluster to give the job 3 nodes") {
+		t.Errorf("the job that needs 3 nodes: verified=%v; it should have said it waits:\n%s", obj["verified"], stderr)
+	}
+	busy := 0
+	for _, pn := range perNode(t, obj) {
+		if stat(pn, "tasks_run") > 0 {
+			busy++
+		}
+	}
+	t.Logf("the job that waited ran on %d nodes", busy)
 }
 
 // TestNodeJoinsMidJob: a node that joins the cluster while a job runs is

@@ -34,13 +34,17 @@ func jobsCommand(args []string, stdout, stderr io.Writer) error {
 		return json.NewEncoder(stdout).Encode(map[string]any{"jobs": jobs, "nodes": snaps})
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tROOT\tNODES\tTASKS RUN")
+	fmt.Fprintln(tw, "JOB\tROOT\tNODES (WORKERS)\tTASKS RUN")
 	for _, j := range jobs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", j.Job, j.Root, strings.Join(j.Nodes, " "), j.TasksRun)
+		var nodes []string
+		for _, n := range j.Shares {
+			nodes = append(nodes, fmt.Sprintf("%s(%d)", n.Node, n.Workers))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", j.Job, j.Root, strings.Join(nodes, " "), j.TasksRun)
 	}
 	var idle []string
 	for _, s := range snaps {
-		if s.Job == "" {
+		if len(s.Jobs) == 0 {
 			idle = append(idle, s.Node)
 		}
 	}
@@ -50,29 +54,40 @@ func jobsCommand(args []string, stdout, stderr io.Writer) error {
 	return tw.Flush()
 }
 
-// runningJob is one job of the cluster: its root and the nodes serving it.
+// runningJob is one job of the cluster: its root, the nodes that take part
+// in it, and what each gives it.
 type runningJob struct {
-	Job      string   `json:"job"`
-	Root     string   `json:"root"`
-	Nodes    []string `json:"nodes"`
-	TasksRun int64    `json:"tasks_run"`
+	Job      string      `json:"job"`
+	Root     string      `json:"root"`
+	Nodes    []string    `json:"nodes"`
+	Shares   []nodeShare `json:"shares"`
+	TasksRun int64       `json:"tasks_run"`
 }
 
-// jobsOf groups the nodes by the job they serve.
+// nodeShare is what one node gives a job: the workers that may run its
+// tasks there now (its sharing policy's grant).
+type nodeShare struct {
+	Node    string `json:"node"`
+	Workers int    `json:"workers"`
+	Rooted  bool   `json:"rooted,omitempty"`
+}
+
+// jobsOf groups the nodes by the jobs they take part in, in the order the
+// nodes list them (the jobs' arrival).
 func jobsOf(snaps []cluster.Snapshot) []runningJob {
 	var jobs []runningJob
 	for _, s := range snaps {
-		if s.Job == "" {
-			continue
-		}
-		i := slices.IndexFunc(jobs, func(j runningJob) bool { return j.Job == s.Job })
-		if i < 0 {
-			jobs = append(jobs, runningJob{Job: s.Job, Root: s.Root})
-			i = len(jobs) - 1
-		}
-		jobs[i].Nodes = append(jobs[i].Nodes, s.Node)
-		for _, w := range s.Workers {
-			jobs[i].TasksRun += w.TasksRun
+		for _, js := range s.Jobs {
+			i := slices.IndexFunc(jobs, func(j runningJob) bool { return j.Job == js.Job })
+			if i < 0 {
+				jobs = append(jobs, runningJob{Job: js.Job, Root: js.Root})
+				i = len(jobs) - 1
+			}
+			jobs[i].TasksRun += js.TasksRun
+			if js.Active || js.Holding > 0 {
+				jobs[i].Nodes = append(jobs[i].Nodes, s.Node)
+				jobs[i].Shares = append(jobs[i].Shares, nodeShare{Node: s.Node, Workers: js.Workers, Rooted: js.Rooted})
+			}
 		}
 	}
 	return jobs

@@ -17,6 +17,7 @@ import (
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/monitor"
 	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/share"
 )
 
 // nodeCommand runs `tsys node`: a long-lived node that serves work to the
@@ -31,6 +32,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	zone := fs.String("zone", "", "zone label, for --sched fishing:zone")
 	keyFile := fs.String("key-file", "", "cluster key file (without one, the node listens on loopback only)")
 	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:OPTIONS], balance[:OPTIONS] or local")
+	shareName := fs.String("share", "fchp", "how the node shares its workers between jobs that run at once: fchp (the earliest job first, later ones on idle workers), equi (each job its share of the nodes, within its --min-nodes and --max-nodes) or exclusive (one job at a time)")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")
 	httpAddr := fs.String("http", "", "serve a dashboard at /, /metrics (Prometheus), /api/node, /api/cluster, /debug/pprof/ and /healthz at HOST:PORT; a routable address needs --key-file, and then the token tsys token prints")
@@ -57,6 +59,10 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return usagef("--workers %d: want at least 1", *workers)
 	}
 	pol, err := policies.Parse(*schedName)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	sharing, err := share.Parse(*shareName)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -88,7 +94,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := cluster.Config{
 		Name: *name, Join: seeds, Zone: *zone, Key: key,
-		Workers: *workers, Inline: ip, Policy: pol, Fast: *fast, Logger: logger,
+		Workers: *workers, Inline: ip, Policy: pol, Share: sharing, Fast: *fast, Logger: logger,
 	}
 	if err := netf.apply(&cfg); err != nil {
 		return err

@@ -43,6 +43,8 @@ type commonFlags struct {
 	workspan   bool
 	tlCap      int
 	recordTree string
+	minNodes   int
+	maxNodes   int
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -56,6 +58,8 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	c.net.register(fs, "127.0.0.1:0")
+	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; on nodes that share by equipartition (tsys node --share equi) it waits until it has them (0: 1)")
+	fs.IntVar(&c.maxNodes, "max-nodes", 0, "with --join: the most nodes of the cluster the job can use, on nodes that share by equipartition (0: all)")
 	fs.StringVar(&c.http, "http", "", "serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as tsys node --http)")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.StringVar(&c.recordTree, "record-tree", "", "write the task tree (each task's parent and own work) to FILE, for tsys sim --app replay:file=FILE; implies --workspan, one node only")
@@ -115,6 +119,9 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	}
 	if cfg.common.nodes < 1 {
 		return nil, usagef("--nodes %d: want at least 1", cfg.common.nodes)
+	}
+	if err := cfg.common.checkNodeCounts(); err != nil {
+		return nil, err
 	}
 	if cfg.common.nodes > 1 && cfg.common.join != "" {
 		return nil, usagef("--nodes and --join do not go together: --nodes starts its own cluster")
@@ -182,6 +189,19 @@ func (c *runConfig) timelineCap() int {
 }
 
 // clustered reports whether the run spans several nodes.
+// checkNodeCounts checks --min-nodes and --max-nodes.
+func (c *commonFlags) checkNodeCounts() error {
+	switch {
+	case c.minNodes < 0 || c.maxNodes < 0:
+		return usagef("--min-nodes %d, --max-nodes %d: want counts of nodes, 0 or more", c.minNodes, c.maxNodes)
+	case c.maxNodes > 0 && c.minNodes > c.maxNodes:
+		return usagef("--min-nodes %d is more than --max-nodes %d", c.minNodes, c.maxNodes)
+	case (c.minNodes > 0 || c.maxNodes > 0) && c.join == "":
+		return usagef("--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join HOST:PORT")
+	}
+	return nil
+}
+
 func (c *runConfig) clustered() bool { return c.common.nodes > 1 || c.common.join != "" }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {

@@ -41,6 +41,9 @@ type Load = sched.Load
 //	[1 byte]    flags, internal (bit 0: the node is leaving); absent = 0
 //	[uvarint]   len(Scheduler), then its bytes; absent = "" (after the flags,
 //	            which are then written even when 0)
+//	[uvarint]   len(Share), then its bytes; absent = "" (after the scheduler,
+//	            which is then written even when "")
+//	[1 byte]    Client (0 or 1); absent = false (after the share)
 //
 // The version is the second byte so that any future layout can still be read
 // far enough to report a version mismatch. Bytes after the scheduler are ignored
@@ -53,6 +56,12 @@ type Meta struct {
 	// Scheduler names the node's scheduler (its policy's Name), so that
 	// a job is not begun across nodes that schedule differently.
 	Scheduler string
+	// Share names how the node shares its workers between jobs (package
+	// share), so that a job is not begun across nodes whose choices would
+	// not agree; Client marks a node that only roots its own jobs (tsys
+	// run), which the sharing policies do not count among the nodes.
+	Share  string
+	Client bool
 }
 
 // ErrMetaTooLarge is returned when a Meta does not fit in MaxMetaSize bytes.
@@ -70,7 +79,7 @@ const flagLeaving = 1
 func (m Meta) MarshalBinary() ([]byte, error) { return encodeMeta(m, 0) }
 
 func encodeMeta(m Meta, flags byte) ([]byte, error) {
-	n := 2 + binary.MaxVarintLen64*3 + len(m.Transport) + len(m.Zone) + len(m.Scheduler) + 17
+	n := 2 + binary.MaxVarintLen64*4 + len(m.Transport) + len(m.Zone) + len(m.Scheduler) + len(m.Share) + 18
 	b := make([]byte, 0, n)
 	b = append(b, metaMagic, m.Version)
 	b = binary.AppendUvarint(b, uint64(len(m.Transport)))
@@ -81,12 +90,22 @@ func encodeMeta(m Meta, flags byte) ([]byte, error) {
 	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Workers))
 	b = binary.LittleEndian.AppendUint32(b, wireCount(m.Load.Idle))
 	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(m.Load.Rate)))
-	if flags != 0 || m.Scheduler != "" {
+	tail := m.Share != "" || m.Client
+	if flags != 0 || m.Scheduler != "" || tail {
 		b = append(b, flags)
 	}
-	if m.Scheduler != "" {
+	if m.Scheduler != "" || tail {
 		b = binary.AppendUvarint(b, uint64(len(m.Scheduler)))
 		b = append(b, m.Scheduler...)
+	}
+	if tail {
+		b = binary.AppendUvarint(b, uint64(len(m.Share)))
+		b = append(b, m.Share...)
+		client := byte(0)
+		if m.Client {
+			client = 1
+		}
+		b = append(b, client)
 	}
 	// One byte stays free for the flags, so that Leave can always mark the
 	// node as leaving.
@@ -154,6 +173,15 @@ func decodeMeta(b []byte) (Meta, byte, error) {
 		if len(rest) > 0 {
 			if out.Scheduler, err = str("scheduler"); err != nil {
 				return Meta{}, 0, err
+			}
+		}
+		if len(rest) > 0 {
+			if out.Share, err = str("share"); err != nil {
+				return Meta{}, 0, err
+			}
+			if len(rest) > 0 {
+				out.Client = rest[0] == 1
+				rest = rest[1:]
 			}
 		}
 	}

@@ -54,9 +54,9 @@ func TestMetaRoundTrip(t *testing.T) {
 				t.Fatalf("prefix %d of %d: err %v", i, len(b), err)
 			}
 		}
-		// Bytes after the scheduler are room for future fields.
+		// Bytes after the client flag are room for future fields.
 		withSched := m
-		withSched.Scheduler = "balance"
+		withSched.Scheduler, withSched.Share, withSched.Client = "balance", "equi", true
 		sb, _ := withSched.MarshalBinary()
 		if err := got.UnmarshalBinary(append(sb, 1, 2, 3)); err != nil || got != withSched {
 			t.Errorf("trailing bytes: %v %+v", err, got)

@@ -1,0 +1,253 @@
+package cluster
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/cputime"
+	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/share"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// engine is one job on this node: the pool its tasks run in, the
+// scheduler policy that moves them, and the loans between this node and
+// its peers. A node has one engine for the job it is the root of, or one
+// for each job it serves (Node.engines); a message of a job goes to the
+// job's engine, and results, counters and failures stay with it.
+//
+// Lock order: the node's mu before an engine's mu; neither is held while
+// sending.
+type engine struct {
+	n    *Node
+	info share.Job
+	// rooted is the job when this node is its root; nil when it serves.
+	rooted *Job
+	rt     *tsys.Runtime
+	pool   *sched.Pool
+	began  time.Time // when this node began its part in the job
+
+	// mu orders the policy's events and guards what follows.
+	mu       sync.Mutex
+	policy   sched.Policy
+	lent     map[uint64]*lentTask
+	borrowed map[*sched.Header]loan
+	// fishedAt is when the request in flight to each peer was sent, for
+	// the round-trip counters.
+	fishedAt map[sched.NodeID]time.Time
+	// measured is the load the last tick measured; its rates go with the
+	// ready count of the moment into load reports.
+	measured sched.Load
+	offsets  map[sched.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
+	serving  *serving                       // the pool's serving run, for a job of another root
+	// active is the sharing policy's last word: the node takes part in the
+	// job (share.Grant); set says it has spoken.
+	active, activeSet bool
+
+	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
+	// (0: now; math.MaxInt64: only another event can help), so that idle
+	// workers learn it from one atomic load rather than the lock.
+	hungryAfter atomic.Int64
+	// yielding is set while the sharing policy has taken this node from
+	// the job: it takes no more of the job's work, as a draining node.
+	yielding atomic.Bool
+	// pushed: a worker made a task ready while a request waited (Pushed),
+	// for the tick goroutine to tell the policy.
+	pushed atomic.Bool
+
+	// useful, rate, busy and taskTime measure Load; only the tick
+	// goroutine uses them. usefulNow is the job's useful work so far.
+	useful    sched.UsefulWork
+	rate      sched.RateMeter
+	busy      sched.RateMeter
+	taskTime  sched.TaskTimeMeter
+	usefulNow atomic.Int64
+
+	stealRequests atomic.Int64
+	stealAnswers  atomic.Int64
+	stealWait     atomic.Int64
+	statusSent    atomic.Int64
+	statusBytes   atomic.Int64
+	remoteSteals  atomic.Int64
+	tasksSent     atomic.Int64
+	tasksReceived atomic.Int64
+	firstWork     atomic.Int64 // ns from began to the first borrowed task; 0 before it
+	tasksRerun    atomic.Int64
+	tasksReturned atomic.Int64
+	handedBack    atomic.Int64 // borrowed tasks handed back as the node left the job
+	messagesSent  atomic.Int64
+	bytesSent     atomic.Int64
+}
+
+// loan is what a borrower keeps of a borrowed task: where its result goes.
+type loan struct {
+	node sched.NodeID
+	id   uint64
+}
+
+type lentTask struct {
+	h    *sched.Header
+	node sched.NodeID
+}
+
+// newEngine makes the engine of job on runtime rt, with a policy of its
+// own that has heard of every peer, as if each had just joined. What the
+// policy answers to that is dropped: the engine holds no task yet, and
+// its first tick acts on the same knowledge.
+func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
+	e := &engine{
+		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
+		policy:   n.makePolicy(),
+		lent:     map[uint64]*lentTask{},
+		borrowed: map[*sched.Header]loan{},
+		fishedAt: map[sched.NodeID]time.Time{},
+		offsets:  map[sched.NodeID]time.Duration{},
+	}
+	e.pool.SetRemote(e)
+	e.pool.SetShare(e.pool.Workers())
+	now := time.Now()
+	e.mu.Lock()
+	for id, m := range n.memberMetas() {
+		e.policy.Membership(now, sched.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
+		e.policy.LoadReport(now, id, m.Load)
+	}
+	e.advise()
+	e.mu.Unlock()
+	return e
+}
+
+// root is the node the job's root task runs on.
+func (e *engine) root() sched.NodeID { return sched.NodeID(e.info.Root) }
+
+// leaving says the engine takes no more work: the node drains, or the
+// sharing policy took it from the job.
+func (e *engine) leaving() bool { return e.n.draining.Load() || e.yielding.Load() }
+
+// event hands the policy one event, at the time it is handled, and carries
+// out the actions it returns. Events reach the policy one at a time.
+func (e *engine) event(ev func(now time.Time) []sched.Action) {
+	e.mu.Lock()
+	acts := ev(time.Now())
+	e.advise()
+	e.mu.Unlock()
+	e.act(acts)
+}
+
+// advise publishes the policy's advice to the workers. e.mu is held (or
+// the engine is not yet running).
+func (e *engine) advise() {
+	a := e.policy.Advice()
+	if e.leaving() {
+		// Every spawn a task, so that the pieces of what it still runs can
+		// go to other nodes (Drain).
+		a.Expose = math.MaxInt32
+	}
+	switch {
+	case !a.HungryAfter.Before(sched.Never):
+		e.hungryAfter.Store(math.MaxInt64)
+	case a.HungryAfter.Before(time.Unix(0, 1)):
+		e.hungryAfter.Store(0) // the zero time, or any time long past
+	default:
+		e.hungryAfter.Store(a.HungryAfter.UnixNano())
+	}
+	e.pool.SetExpose(a.Expose)
+	e.pool.SetReserve(a.Reserve)
+	e.pool.SetWanted(a.Deferred > 0)
+}
+
+// Hungry implements sched.Remote: a worker found no work at home. The
+// policy hears of it only when its advice says it could act on it.
+func (e *engine) Hungry() {
+	if e.leaving() {
+		return
+	}
+	if g := e.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
+		return
+	}
+	e.event(e.policy.Hungry)
+}
+
+// Pushed implements sched.Remote: a worker made a task ready while a
+// request waits for one. It only signals the tick goroutine, which asks the
+// policy: the worker goes on spawning.
+func (e *engine) Pushed() {
+	e.pushed.Store(true)
+	select {
+	case e.n.pushed <- struct{}{}:
+	default:
+	}
+}
+
+// act carries out policy actions that leave the node.
+func (e *engine) act(acts []sched.Action) {
+	for _, a := range acts {
+		switch a.Kind {
+		case sched.Fish:
+			if !e.leaving() {
+				e.fish(a.Node, a.Count)
+			}
+		case sched.Give:
+			e.push(a.Node, a.Count)
+		case sched.Refuse:
+			e.refuse(a.Node)
+		case sched.Report:
+			e.reportLoad()
+		}
+	}
+}
+
+// measure gives the policy the time and the load the tick measured; the
+// tick goroutine calls it, with the process's CPU time.
+func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) sched.Load {
+	l := e.pool.Load()
+	busy := e.pool.BusyTime(now)
+	useful := e.useful.Add(busy, cpu, cpuOK)
+	e.usefulNow.Store(int64(useful))
+	l.Rate = e.rate.Observe(now, useful)
+	l.Busy = e.busy.Observe(now, busy)
+	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.TasksDone())
+	e.event(func(now time.Time) []sched.Action {
+		e.measured = l
+		return e.policy.Tick(now, l)
+	})
+	return l
+}
+
+// processCPU reads the process's CPU time for measure.
+func processCPU() (time.Duration, bool) { return cputime.Process() }
+
+// counters are the engine's network counters for its job.
+func (e *engine) counters() sched.Stats {
+	return sched.Stats{
+		RemoteSteals:  e.remoteSteals.Load(),
+		StatusSent:    e.statusSent.Load(),
+		StatusBytes:   e.statusBytes.Load(),
+		StealRequests: e.stealRequests.Load(),
+		StealAnswers:  e.stealAnswers.Load(),
+		StealWaitNs:   e.stealWait.Load(),
+		UsefulNs:      e.usefulNow.Load(),
+		TasksSent:     e.tasksSent.Load(),
+		TasksReceived: e.tasksReceived.Load(),
+		TasksRerun:    e.tasksRerun.Load(),
+		TasksReturned: e.tasksReturned.Load(),
+		BytesSent:     e.bytesSent.Load(),
+		MessagesSent:  e.messagesSent.Load(),
+	}
+}
+
+// report is the engine's report of its job, given its pool's counters.
+func (e *engine) report(pool sched.Stats) NodeReport {
+	pool.Add(e.counters())
+	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: pool, PerWorker: e.pool.WorkerStats(), FirstWorkNs: e.firstWork.Load()}
+}
+
+// holding is how many borrowed tasks the engine has not finished. Every
+// task of a job served here descends from one, so at zero the node holds
+// nothing of the job.
+func (e *engine) holding() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.borrowed)
+}

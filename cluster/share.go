@@ -1,0 +1,166 @@
+package cluster
+
+import (
+	"slices"
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/share"
+)
+
+// Sharing a node between jobs. A node serves every job its sharing policy
+// (package share) admits, each in an engine with a pool of its own, and on
+// every tick asks the policy for each job's grant and carries it out:
+//
+//   - Workers: how many of the job's pool's workers may run tasks
+//     (sched.Pool.SetShare). The rest wait between tasks, off the CPU.
+//   - Active: whether the node takes part in the job. A node that stops
+//     taking part leaves the job as a draining node leaves the cluster:
+//     it tells the job's nodes (jobPresence; their policies hear Leaving,
+//     the root counts it out), takes no more of the job's work, hands
+//     back the borrowed tasks it has not started and runs the others to
+//     their end, with every worker, before its grant falls to nothing. A
+//     node that takes part again tells them too (their policies hear
+//     Joined), and fishes or is pushed to as any newcomer.
+//
+// The root of a job waits for the least nodes it asked for (AwaitNodes)
+// by counting the jobPresence messages that say a node takes part.
+
+// applyShares asks the sharing policy for each served job's grant and
+// carries it out. One at a time: the tick, a job's start and its end all
+// call it.
+func (n *Node) applyShares() {
+	n.shareMu.Lock()
+	defer n.shareMu.Unlock()
+	n.mu.Lock()
+	var served []*engine
+	v := share.View{Self: string(n.name), Workers: n.rt.Workers()}
+	for _, e := range n.enginesLocked() {
+		if e.rooted != nil {
+			continue
+		}
+		served = append(served, e)
+		v.Jobs = append(v.Jobs, e.info)
+		l := e.pool.Load()
+		v.Busy = append(v.Busy, min(e.pool.Share(), l.Workers-l.Idle))
+	}
+	n.mu.Unlock()
+	if len(served) == 0 {
+		return
+	}
+	v.Nodes = n.servingNodes(v.Jobs)
+	for i, g := range n.share.Grants(v) {
+		served[i].grant(g)
+	}
+}
+
+// servingNodes are the cluster's nodes that serve jobs, by name: the
+// members that are not clients and root none of jobs, this node among
+// them.
+func (n *Node) servingNodes(jobs []share.Job) []string {
+	roots := map[string]bool{}
+	for _, j := range jobs {
+		roots[j.Root] = true
+	}
+	n.peersMu.RLock()
+	out := []string{string(n.name)}
+	for id, m := range n.metas {
+		if !m.Client && !roots[string(id)] {
+			out = append(out, string(id))
+		}
+	}
+	n.peersMu.RUnlock()
+	slices.Sort(out)
+	return out
+}
+
+// grant carries out the sharing policy's grant for e's job.
+func (e *engine) grant(g share.Grant) {
+	e.mu.Lock()
+	changed := !e.activeSet || e.active != g.Active
+	e.active, e.activeSet = g.Active, true
+	e.mu.Unlock()
+	if changed {
+		e.setActive(g.Active)
+	}
+	workers := g.Workers
+	if !g.Active && e.holding() > 0 {
+		workers = e.pool.Workers() // it runs what it started to the end
+	}
+	e.pool.SetShare(workers)
+}
+
+// setActive makes the node take part in e's job, or leave it, and tells
+// the job's nodes.
+func (e *engine) setActive(on bool) {
+	e.yielding.Store(!on)
+	e.mu.Lock()
+	e.advise()
+	e.mu.Unlock()
+	if !on {
+		e.handBackUnstarted()
+	}
+	e.n.log.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
+	m := &jobPresence{Job: e.info.ID, Active: on}
+	tm := encodeMessage(m)
+	for id, addr := range e.n.peerList() {
+		if err := e.transmitEncoded(addr, m, tm, false); err != nil {
+			e.n.log.Debug("a peer did not hear whether this node takes part in the job", "peer", id, "err", err)
+		}
+	}
+}
+
+// presenceArrived: peer takes part in a job, or no longer does. The root
+// counts it; every engine of the job tells its policy, once gossip has
+// brought the peer (with its address: until then a policy could not reach
+// it, and it hears the peer join when gossip comes).
+func (n *Node) presenceArrived(peer sched.NodeID, m *jobPresence) {
+	e := n.engineOf(m.Job)
+	if e == nil {
+		return
+	}
+	meta, member := n.memberMetas()[peer]
+	e.event(func(now time.Time) []sched.Action {
+		if j := e.rooted; j != nil {
+			j.active[peer] = m.Active
+			notify(j.reported)
+		}
+		if !member {
+			return nil
+		}
+		return e.policy.Membership(now, sched.MemberEvent{Node: peer, Zone: meta.Zone, Joined: m.Active, Leaving: !m.Active})
+	})
+}
+
+// JobShare is what a node gives one job it serves or roots (Snapshot).
+type JobShare struct {
+	Job     string `json:"job"`  // hex
+	Root    string `json:"root"` // the node its root task runs on
+	Rooted  bool   `json:"rooted"`
+	Active  bool   `json:"active"`  // the node takes part in the job
+	Workers int    `json:"workers"` // workers that may run its tasks here
+	Ready   int    `json:"ready"`   // its ready tasks here
+	Holding int    `json:"holding"` // tasks borrowed for it and not yet done
+	// TasksRun is how many of its tasks this node has run.
+	TasksRun int64 `json:"tasks_run"`
+}
+
+// shares lists what the node gives each of its jobs, in order.
+func (n *Node) shares() []JobShare {
+	var out []JobShare
+	for _, e := range n.engineList() {
+		e.mu.Lock()
+		active := e.active || e.rooted != nil
+		held := len(e.borrowed)
+		e.mu.Unlock()
+		var run int64
+		for _, w := range e.pool.Live(time.Now()) {
+			run += w.TasksRun
+		}
+		out = append(out, JobShare{
+			Job: hexID(e.info.ID), Root: e.info.Root, Rooted: e.rooted != nil, Active: active,
+			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: run,
+		})
+	}
+	return out
+}
