@@ -32,9 +32,17 @@
 // others' hear it join, and work reaches it through the running scheduler.
 // EndJob announces the end (jobEnd); each node stops, drops what it still
 // holds of the job, and answers with its counters (jobReport), which the
-// root node reports per node. A node serves one job at a time: while the
-// root of its job lives, it refuses another job's start (jobRefused), and
-// that job runs without it.
+// root node reports per node.
+//
+// # Many jobs
+//
+// A node keeps one engine per job it roots or serves (engine.go): the
+// job's pool, its own scheduler policy, its loans and counters, so that
+// jobs from several roots run at once and each keeps its results and
+// failures. Every message names its job and goes to its engine. How the
+// node shares its workers between the jobs is its sharing policy (package
+// share; share.go here carries out its grants): fchp, equi or exclusive.
+// The root of a job serves no other job.
 //
 // # Lending
 //

@@ -74,8 +74,14 @@ func (n *Node) servingNodes(jobs []share.Job) []string {
 	return out
 }
 
-// grant carries out the sharing policy's grant for e's job.
+// grant carries out the sharing policy's grant for e's job. A draining
+// node keeps every worker on what it holds and tells no one it takes part
+// again: it is on its way out (Drain).
 func (e *engine) grant(g share.Grant) {
+	if e.n.draining.Load() {
+		e.pool.SetShare(e.pool.Workers())
+		return
+	}
 	e.mu.Lock()
 	changed := !e.activeSet || e.active != g.Active
 	e.active, e.activeSet = g.Active, true

@@ -74,6 +74,8 @@ var (
 	mMembers       = newMetric("members", "Live members of the cluster as this node sees them, itself included.", prometheus.GaugeValue, "node")
 	mDraining      = newMetric("draining", "1 while the node drains (tsys drain, SIGTERM).", prometheus.GaugeValue, "node")
 	mRate          = newMetric("useful_rate", "Useful worker-seconds per second, filtered over about 200 ms.", prometheus.GaugeValue, "node")
+	mJobWorkers    = newMetric("job_workers", "Workers the node's sharing policy (--share) lets run each job's tasks now.", prometheus.GaugeValue, "node", "job_id", "root")
+	mJobActive     = newMetric("job_active", "1 while the node takes part in the job (0: its sharing policy gave the node to another job).", prometheus.GaugeValue, "node", "job_id", "root")
 )
 
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
@@ -83,7 +85,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, n := range nodeCounters {
 		ch <- n.m.desc
 	}
-	for _, m := range []metric{mMessages, mMessageBytes, mFrameBytes, mTransportErrs, mJobs, mJobsRunning, mReady, mIdle, mWorkers, mMembers, mDraining, mRate} {
+	for _, m := range []metric{mMessages, mMessageBytes, mFrameBytes, mTransportErrs, mJobs, mJobsRunning, mReady, mIdle, mWorkers, mMembers, mDraining, mRate, mJobWorkers, mJobActive} {
 		ch <- m.desc
 	}
 }
@@ -118,9 +120,14 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	emit(mTransportErrs, float64(t.RejectedConns), node, "rejected")
 	emit(mTransportErrs, float64(t.ProtocolErrors), node, "protocol")
 	emit(mTransportErrs, float64(t.DroppedMessages), node, "dropped")
-	running := 0.0
-	if s.Job != "" {
-		running = 1
+	running := float64(len(s.Jobs))
+	for _, j := range s.Jobs {
+		active := 0.0
+		if j.Active {
+			active = 1
+		}
+		emit(mJobWorkers, float64(j.Workers), node, j.Job, j.Root)
+		emit(mJobActive, active, node, j.Job, j.Root)
 	}
 	draining := 0.0
 	if s.Draining {

@@ -24,7 +24,10 @@ func (*fakeNode) Name() string      { return "n1" }
 func (*fakeNode) Members() []string { return []string{"n1", "n2"} }
 func (f *fakeNode) Draining() bool  { return f.draining.Load() }
 func (f *fakeNode) Snapshot() cluster.Snapshot {
-	return cluster.Snapshot{Node: "n1", Members: 2, Draining: f.Draining(), Workers: make([]sched.Stats, 2)}
+	return cluster.Snapshot{Node: "n1", Members: 2, Draining: f.Draining(), Workers: make([]sched.Stats, 2), Jobs: []cluster.JobShare{
+		{Job: "a1", Root: "c1", Active: true, Workers: 2},
+		{Job: "b3", Root: "c2", Active: true, Workers: 0},
+	}}
 }
 func (f *fakeNode) ClusterSnapshot(context.Context, time.Duration) []cluster.Snapshot {
 	return []cluster.Snapshot{f.Snapshot()}
@@ -131,6 +134,25 @@ func TestMetricsParse(t *testing.T) {
 	}
 	if f := families["tsys_tasks_run_total"]; f != nil && len(f.Metric) != 2 {
 		t.Errorf("tsys_tasks_run_total has %d series, want one per worker (2)", len(f.Metric))
+	}
+	// Two jobs share the node: one series per job, with its grant.
+	if f := families["tsys_job_workers"]; f == nil || len(f.Metric) != 2 {
+		t.Errorf("tsys_job_workers: %v, want a series for each of 2 jobs", f)
+	} else {
+		for _, m := range f.Metric {
+			job := ""
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "job_id" { // not "job", which Prometheus gives its targets
+					job = l.GetValue()
+				}
+			}
+			if want := map[string]float64{"a1": 2, "b3": 0}[job]; m.GetGauge().GetValue() != want {
+				t.Errorf("tsys_job_workers{job=%q} = %v, want %v", job, m.GetGauge().GetValue(), want)
+			}
+		}
+	}
+	if f := families["tsys_jobs_running"]; f == nil || f.Metric[0].GetGauge().GetValue() != 2 {
+		t.Errorf("tsys_jobs_running: %v, want 2", f)
 	}
 	for _, path := range []string{"/debug/pprof/", "/debug/pprof/goroutine?debug=1", "/api/node", "/api/cluster", "/"} {
 		r, err := http.Get("http://" + s.Addr() + path)

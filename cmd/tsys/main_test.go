@@ -52,6 +52,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"hog", "--cpu", "5000", "0.5"}, "--cpu 5000: want a CPU number"},
 		{[]string{"run", "fib", "--sched", "balance:limit=0"}, `balance option limit="0"`},
 		{[]string{"run", "fib", "--sched", "ratebalance:threshold=-1"}, `ratebalance option threshold="-1"`},
+		{[]string{"node", "--share", "lottery"}, `--share "lottery": want one of fchp, equi, exclusive`},
+		{[]string{"run", "fib", "--min-nodes", "2"}, "--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join"},
+		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--min-nodes", "3", "--max-nodes", "2"}, "--min-nodes 3 is more than --max-nodes 2"},
+		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--max-nodes", "-1"}, "want counts of nodes, 0 or more"},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)
