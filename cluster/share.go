@@ -140,13 +140,16 @@ func (n *Node) presenceArrived(peer sched.NodeID, m *jobPresence) {
 
 // JobShare is what a node gives one job it serves or roots (Snapshot).
 type JobShare struct {
-	Job     string `json:"job"`  // hex
-	Root    string `json:"root"` // the node its root task runs on
-	Rooted  bool   `json:"rooted"`
-	Active  bool   `json:"active"`  // the node takes part in the job
-	Workers int    `json:"workers"` // workers that may run its tasks here
-	Ready   int    `json:"ready"`   // its ready tasks here
-	Holding int    `json:"holding"` // tasks borrowed for it and not yet done
+	Job  string `json:"job"`  // hex
+	Root string `json:"root"` // the node its root task runs on
+	// Began is when the root began the job (Unix ns, its clock): jobs
+	// arrived in this order.
+	Began   int64 `json:"began_ns"`
+	Rooted  bool  `json:"rooted"`
+	Active  bool  `json:"active"`  // the node takes part in the job
+	Workers int   `json:"workers"` // workers that may run its tasks here
+	Ready   int   `json:"ready"`   // its ready tasks here
+	Holding int   `json:"holding"` // tasks borrowed for it and not yet done
 	// TasksRun is how many of its tasks this node has run.
 	TasksRun int64 `json:"tasks_run"`
 }
@@ -164,7 +167,7 @@ func (n *Node) shares() []JobShare {
 			run += w.TasksRun
 		}
 		out = append(out, JobShare{
-			Job: hexID(e.info.ID), Root: e.info.Root, Rooted: e.rooted != nil, Active: active,
+			Job: hexID(e.info.ID), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
 			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: run,
 		})
 	}

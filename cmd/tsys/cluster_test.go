@@ -612,11 +612,12 @@ func clusterJobs(t *testing.T, addr string) []runningJob {
 	return got.Jobs
 }
 
-// servingShares are the shares of job's nodes other than its root.
+// servingShares are the shares of the nodes other than its root that
+// take part in job j.
 func servingShares(j runningJob) []nodeShare {
 	var out []nodeShare
 	for _, s := range j.Shares {
-		if !s.Rooted {
+		if !s.Rooted && s.Active {
 			out = append(out, s)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -59,6 +60,7 @@ func jobsCommand(args []string, stdout, stderr io.Writer) error {
 type runningJob struct {
 	Job      string      `json:"job"`
 	Root     string      `json:"root"`
+	BeganNs  int64       `json:"began_ns"`
 	Nodes    []string    `json:"nodes"`
 	Shares   []nodeShare `json:"shares"`
 	TasksRun int64       `json:"tasks_run"`
@@ -70,25 +72,31 @@ type nodeShare struct {
 	Node    string `json:"node"`
 	Workers int    `json:"workers"`
 	Rooted  bool   `json:"rooted,omitempty"`
+	// Active is false while a node its sharing policy took from the job
+	// finishes the job's tasks it had started.
+	Active bool `json:"active"`
 }
 
-// jobsOf groups the nodes by the jobs they take part in, in the order the
-// nodes list them (the jobs' arrival).
+// jobsOf groups the nodes by the jobs they take part in, in the order of
+// the jobs' arrival.
 func jobsOf(snaps []cluster.Snapshot) []runningJob {
 	var jobs []runningJob
 	for _, s := range snaps {
 		for _, js := range s.Jobs {
 			i := slices.IndexFunc(jobs, func(j runningJob) bool { return j.Job == js.Job })
 			if i < 0 {
-				jobs = append(jobs, runningJob{Job: js.Job, Root: js.Root})
+				jobs = append(jobs, runningJob{Job: js.Job, Root: js.Root, BeganNs: js.Began})
 				i = len(jobs) - 1
 			}
 			jobs[i].TasksRun += js.TasksRun
 			if js.Active || js.Holding > 0 {
 				jobs[i].Nodes = append(jobs[i].Nodes, s.Node)
-				jobs[i].Shares = append(jobs[i].Shares, nodeShare{Node: s.Node, Workers: js.Workers, Rooted: js.Rooted})
+				jobs[i].Shares = append(jobs[i].Shares, nodeShare{Node: s.Node, Workers: js.Workers, Rooted: js.Rooted, Active: js.Active})
 			}
 		}
 	}
+	slices.SortFunc(jobs, func(a, b runningJob) int {
+		return cmp.Or(cmp.Compare(a.BeganNs, b.BeganNs), strings.Compare(a.Job, b.Job))
+	})
 	return jobs
 }
