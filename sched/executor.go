@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,9 @@ type Executor struct {
 	// refused is set when the policy last answered no; a no stands until
 	// the next push (see AskCCall).
 	refused bool
+	// forks counts the frames this executor pushed for Forks not yet
+	// joined (fork.go, rule 3).
+	forks int
 	// cur is the innermost task frame this goroutine is running; it names
 	// the task when a panic reaches the executor's loop.
 	cur *Header
@@ -63,7 +67,8 @@ func (x *Executor) Push(h *Header) {
 	w := x.w
 	i, n := w.dq.Push(h)
 	h.index = i
-	x.Fast.Spawned = unsafe.Pointer(h)
+	x.Fast.Spawned = tagFrame(h)
+	x.forks++
 	if counting {
 		w.stats.Spawns++
 		if n > w.stats.MaxDeque {
@@ -130,9 +135,14 @@ func (x *Executor) run(h *Header, publish bool) {
 	if x.tracking {
 		x.beginFrame(h)
 	}
-	prev := x.cur
+	prev, forks := x.cur, x.forks
 	x.cur = h
+	x.Fast.Spawned = nil
 	h.kind.Run(h, x)
+	if x.forks != forks {
+		x.forks = forks
+		panic(unjoinedFork(h))
+	}
 	x.cur = prev
 	x.w.stats.TasksRun++
 	if x.tracking {
@@ -143,22 +153,29 @@ func (x *Executor) run(h *Header, publish bool) {
 	}
 }
 
-// Join waits for a forked task h, whose result only the forking task
-// reads. In the common case h is still the newest task of this executor's
+// JoinForked waits for the forked task whose frame p points into (tagged
+// with its generation, fork.go), whose result only the forking task
+// reads, and returns the frame. A frame joined before carries a newer
+// generation than p: a second Join of one Fork panics.
+//
+// In the common case the task is still the newest of this executor's
 // deque: it is popped and run here, its result is never published (nobody
-// else may read it), and Join keeps the frame for the next fork of its
-// kind (AskSpawn hands it out). The caller reads the result before it
-// forks again.
+// else may read it), and the frame is kept for the next fork of its kind
+// (AskSpawn hands it out). The caller reads the result before it forks
+// again. Otherwise JoinForked waits as Await does, and the frame is left
+// to the garbage collector: a thief that ran it may still be inside
+// complete, touching the frame after it set the done bit. That is the
+// rare case by design: tasks are stolen far less often than they are
+// spawned.
 //
-// Otherwise Join waits as Await does, and the frame is left to the garbage
-// collector: a thief that ran it may still be inside complete, touching
-// the frame after it set the done bit. That is the rare case by design:
-// tasks are stolen far less often than they are spawned.
-//
-// Either way Join counts a generation in h.Gen, after which the forking
-// task's handle no longer matches the frame. The completer never touches
-// Gen, a field of its own.
-func (x *Executor) Join(h *Header) {
+// Either way the join counts a generation in h.Gen, after which the
+// forking task's handle no longer matches the frame. The completer never
+// touches Gen, a field of its own.
+func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
+	h, gen := untagFrame(p)
+	if h.Gen&genTag != gen {
+		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
+	}
 	popped := x.w.dq.PopIf(h)
 	if popped {
 		x.flushCredit()
@@ -173,6 +190,9 @@ func (x *Executor) Join(h *Header) {
 	if popped {
 		x.recycle(h)
 	}
+	x.Fast.Spawned = nil
+	x.forks--
+	return h
 }
 
 // maxReusable bounds the joined frames a worker keeps per kind. A fork

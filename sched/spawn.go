@@ -6,28 +6,35 @@ import (
 )
 
 // FastPath is the part of an executor that an inlined spawn touches. It is
-// exported for package tsys only (tsys.Ctx.AllowCCall and Spawn); user code
-// must not touch it.
+// exported for package tsys only (tsys.Ctx.AllowCCall, Spawn and Fork);
+// user code must not touch it.
 //
-// Spawn's body is compiled in the package that uses it (it is generic) and
-// reaches this package only through tsys, and Go makes inline bodies of
-// this package's methods unavailable there (golang/go#74783). So tsys works
-// on these fields directly: an inlined spawn costs a decrement and a
-// compare, plus the call of the task function.
+// Spawn's and Fork's bodies are compiled in the package that uses them
+// (they are generic) and reach this package only through tsys, and Go makes
+// inline bodies of this package's methods unavailable there
+// (golang/go#74783). So tsys works on these fields directly: an inlined
+// spawn costs a decrement, a test of the top bit and the call of the task
+// function, and Fork's whole fast path fits Go's inlining budget (fork.go).
 type FastPath struct {
 	// Credit is how many more spawns may run as direct calls before
-	// allowCCall is asked again. Each spawn decrements it and takes the
-	// slow path (AskCCall, then maybe Push) when it goes negative.
-	Credit int
-	// Spawned carries a T-call's frame from Push back to the Spawn that
-	// made it; Spawn clears it right away, so a spawn nested in an inlined
-	// call never leaves it set.
+	// allowCCall is asked again. Each spawn decrements it; when it wraps
+	// below zero (Spent: its top bit is set) the spawn takes the slow path
+	// (AskSpawn, then maybe Push). Unsigned, so that the test is a shift
+	// that selects the path by index, without a branch the inliner would
+	// charge for.
+	Credit uint
+	// Spawned carries a T-call's frame from Push back to the Spawn or Fork
+	// that made it, tagged with the frame's generation (fork.go says who
+	// clears it, and why a Fork need not).
 	Spawned unsafe.Pointer
 	// Measure is set while the pool measures work and span: a Get of a
 	// task already done must then still go through Await, which reads the
 	// task's clock (workspan.go).
 	Measure bool
 }
+
+// Spent is Credit's top bit: the credit ran out.
+const Spent = 63
 
 // maxStaleness bounds how long a cached "yes, inline" may stand. Spawns run
 // as direct calls without asking allowCCall for at most about this long,
@@ -69,6 +76,9 @@ func (x *Executor) AskCCall() bool {
 // A no stands until the next push: only a push makes the deque longer. So
 // the Spawn that follows a no from Ctx.AllowCCall does not ask again.
 func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
+	// Every grant of credit passes here: a Fork's fast path may then
+	// trust that Spawned is clear when it begins (fork.go).
+	x.Fast.Spawned = nil
 	if x.pool.ending.Load() {
 		// A cancellation point for programs that inline nearly every
 		// spawn: the credit bounds how long until the next one.
@@ -117,7 +127,7 @@ func (x *Executor) askPolicy() bool {
 	case x.pace > 0:
 		n = int(max(1, min(maxStaleness/x.pace, maxCredit)))
 	}
-	x.granted, x.grantedAt, x.Fast.Credit = n, now, n
+	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)
 	return true
 }
 
@@ -125,7 +135,7 @@ func (x *Executor) askPolicy() bool {
 // the rest of it: before the executor gives up its worker, and at its end.
 func (x *Executor) flushCredit() {
 	if counting && x.w != nil && x.granted > 0 {
-		x.w.stats.Inlined += int64(x.granted - max(x.Fast.Credit, 0))
+		x.w.stats.Inlined += int64(x.granted - max(int(x.Fast.Credit), 0))
 	}
 	x.granted, x.Fast.Credit = 0, 0
 	x.refused = false

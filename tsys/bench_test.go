@@ -87,6 +87,45 @@ func median(xs []float64) float64 {
 
 func BenchmarkFib35W2(b *testing.B) { benchFib(b, 2, inline.Default(), 35) }
 
+// BenchmarkFib35Natural pairs, in each iteration, the serial fib(35) with
+// the three ways to write it on 1 worker at the default inlining: the fast
+// clone (fib.Task), the natural code with Fork and Join (fib.Forking), and
+// with Spawn and Get (fib.Plain); and the natural Fork code on 2 workers
+// against 1. Metrics are medians of the per-iteration ratios.
+func BenchmarkFib35Natural(b *testing.B) {
+	w1 := tsys.New(tsys.Workers(1), tsys.Inline(inline.Default()))
+	w2 := tsys.New(tsys.Workers(2), tsys.Inline(inline.Default()))
+	run := func(rt *tsys.Runtime, task *tsys.Task[int, int64]) func() {
+		return func() {
+			if v, _, err := tsys.Run(context.Background(), rt, task, 35); err != nil || v != fib.Exact(35) {
+				b.Fatal(v, err)
+			}
+		}
+	}
+	runs := []func(){
+		func() { fib.Serial(35) },
+		run(w1, fib.Task), run(w1, fib.Forking), run(w1, fib.Plain), run(w2, fib.Forking),
+	}
+	ratios := make([][]float64, len(runs))
+	for i := 0; b.Loop(); i++ {
+		took := make([]float64, len(runs))
+		for k := range runs {
+			r := (i + k) % len(runs)
+			t0 := time.Now()
+			runs[r]()
+			took[r] = time.Since(t0).Seconds()
+		}
+		for r := 1; r < len(runs); r++ {
+			ratios[r] = append(ratios[r], took[r]/took[0])
+		}
+		ratios[0] = append(ratios[0], took[2]/took[4])
+	}
+	b.ReportMetric(median(ratios[1]), "clone/serial")
+	b.ReportMetric(median(ratios[2]), "fork/serial")
+	b.ReportMetric(median(ratios[3]), "spawn/serial")
+	b.ReportMetric(median(ratios[0]), "fork-w1/w2")
+}
+
 // BenchmarkSpawnGet is one spawn and one Get without inlining, on one
 // worker: fib(20) has fib(21)-1 = 10945 spawns.
 func BenchmarkSpawnGet(b *testing.B) { benchSpawns(b, fib.Plain) }

@@ -23,16 +23,17 @@ func (c *Ctx) executor() *sched.Executor { return (*sched.Executor)(c) }
 //	}
 //	a := Fib.Spawn(c, n-1) // a T-call
 //
-// Spawn asks the same question, but from inside itself, and Go cannot
-// inline Spawn (it is generic and over the inliner's budget), so an inlined
-// Spawn still costs a call and an indirect call. AllowCCall is inlined into
-// the task function: on the finest tasks (fib, n-queens) that is the
-// difference between 1.8x and 1.1x the serial time on one worker
-// (bench/README.md).
+// Spawn and Fork ask the same question from inside themselves. Fork is
+// inlined into the task function, so an inlined Fork costs a decrement and
+// an indirect call of the task function; Spawn is not (a Future's frame
+// must be taken out of the executor at once), so an inlined Spawn costs a
+// call more. AllowCCall goes one step further than Fork: on a yes the task
+// recurses with direct calls, as the serial code does (bench/README.md,
+// "Natural code").
 //
 // The answer is cached for a few microseconds as credit, as Spawn's is;
 // after a no, the Spawn that follows asks the policy again.
 func (c *Ctx) AllowCCall() bool {
 	c.Fast.Credit--
-	return c.Fast.Credit >= 0 || c.executor().AskCCall()
+	return c.Fast.Credit>>sched.Spent == 0 || c.executor().AskCCall()
 }

@@ -12,7 +12,7 @@ import (
 
 var (
 	twiceJoined, oldestFirst, square *tsys.Task[int, int]
-	forgetful                        *tsys.Task[int, int]
+	forgetful, tidy                  *tsys.Task[int, int]
 )
 
 func init() {
@@ -41,6 +41,17 @@ func init() {
 		}
 		square.Fork(c, n)
 		return forgetful.Call(c, n-1)
+	})
+	// tidy forks, and says whether its Fork left the frame in the
+	// executor's Spawned (the fork protocol, sched/fork.go) before it
+	// joins.
+	tidy = tsys.Register("test.tidy", func(c *tsys.Ctx, n int) int {
+		f := square.Fork(c, n)
+		left := 0
+		if c.Fast.Spawned != nil {
+			left = 1
+		}
+		return 10*left + f.Join(c) - n*n
 	})
 	twiceJoined = tsys.Register("test.twiceJoined", func(c *tsys.Ctx, n int) int {
 		if n == 0 {
@@ -84,9 +95,9 @@ func TestJoinedFramesAreReused(t *testing.T) {
 	}
 }
 
-// TestJoinInAnyOrder: joining forks oldest first, and forgetting to join
-// one, give the right results on every worker count: only the newest-first
-// Join reuses a frame, and no frame is reused while a task may still read it.
+// TestJoinInAnyOrder: joining forks oldest first gives the right results
+// on every worker count: only the newest-first Join reuses a frame, and no
+// frame is reused while a task may still read it.
 func TestJoinInAnyOrder(t *testing.T) {
 	checkNoLeak(t)
 	want := 0
@@ -102,10 +113,40 @@ func TestJoinInAnyOrder(t *testing.T) {
 				if got, _, err := tsys.Run(context.Background(), rt, oldestFirst, 30); err != nil || got != want {
 					t.Fatalf("workers=%d inline=%v: oldestFirst = %d, %v; want %d", w, pol, got, err, want)
 				}
-				if got, _, err := tsys.Run(context.Background(), rt, forgetful, 50); err != nil || got != 1 {
-					t.Fatalf("workers=%d inline=%v: forgetful = %d, %v; want 1", w, pol, got, err)
-				}
 			}
 		}
+	}
+}
+
+// TestForgottenForkPanics: a task that returns without joining a Forked
+// it forked as a task breaks Fork's contract (Cilk's implicit sync), and
+// the run ends with a panic naming it.
+func TestForgottenForkPanics(t *testing.T) {
+	checkNoLeak(t)
+	for _, w := range []int{1, 2} {
+		rt := tsys.New(tsys.Workers(w), tsys.Inline(inline.Never()))
+		_, _, err := tsys.Run(context.Background(), rt, forgetful, 5)
+		if err == nil || !strings.Contains(err.Error(), `task "test.forgetful" returned without joining a Forked`) {
+			t.Errorf("workers=%d: got %v, want a panic naming the task that forgot a Forked", w, err)
+		}
+		if v, _, err := tsys.Run(context.Background(), rt, oldestFirst, 3); err != nil || v == 0 {
+			t.Errorf("workers=%d: the runtime is not usable after the panic: %d, %v", w, v, err)
+		}
+	}
+}
+
+// TestForkLeavesItsFrameOnlyWhenFast: a Fork that pushed a task leaves the
+// frame in the executor's Spawned on the fast path, for the next slow path
+// or Join to clear (sched/fork.go); under the race detector Fork's checked
+// path takes it out at once, so that no other Fork can take it.
+func TestForkLeavesItsFrameOnlyWhenFast(t *testing.T) {
+	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
+	got, _, err := tsys.Run(context.Background(), rt, tidy, 7)
+	want := 10
+	if raceEnabled {
+		want = 0
+	}
+	if err != nil || got != want {
+		t.Fatalf("tidy = %d, %v; want %d (10: the frame was left in Spawned)", got, err, want)
 	}
 }

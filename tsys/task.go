@@ -17,9 +17,10 @@ type Task[A, R any] struct {
 	fn      func(*Ctx, A) R
 	args    codec[A]
 	results codec[R]
-	// slowFn is t.spawnSlow, stored once: a method value made at each
-	// spawn would be a closure allocation.
-	slowFn func(*Ctx, A) R
+	// paths are fn (a C-call on credit) and t.spawnSlow (the slow path),
+	// indexed by Credit's top bit (sched.Spent): stored once, since a
+	// method value made at each spawn would be a closure allocation.
+	paths [2]func(*Ctx, A) R
 }
 
 // cell is the part of a frame a future points to: the scheduler's header
@@ -62,7 +63,7 @@ func Register[A, R any](name string, fn func(*Ctx, A) R) *Task[A, R] {
 		panic("tsys.Register: a task needs a function")
 	}
 	t := &Task[A, R]{fn: fn, args: newCodec[A](), results: newCodec[R]()}
-	t.slowFn = t.spawnSlow
+	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow}
 	t.kind = sched.Kind{Name: name, Run: t.run}
 	if err := errors.Join(t.args.check(), t.results.check()); err == nil {
 		t.kind.EncodeArg = t.encodeArg
@@ -110,44 +111,17 @@ func (t *Task[A, R]) Name() string { return t.kind.Name }
 // Spawn starts fn(a) as a task and returns a future of its result (a T-call).
 // If the inlining policy answers that enough ready tasks already exist, it
 // runs fn(a) at once instead, as a plain call (a C-call), and returns a
-// ready future; that path does not allocate.
+// ready future; that path does not allocate. Spawn is Fork's fast path plus
+// what a Future's freedom costs: its frame is taken out of Spawned at once
+// (sched.Executor.TakeSpawned), since a Future need never be read, and
+// that does not fit Go's inlining budget; Fork does (fork.go).
 func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
-	v := t.pick(c)(c, a)
-	return Future[R]{c: spawned[R](c), v: v}
-}
-
-// Fork is Spawn for a result that only the forking task reads, exactly
-// once, through Forked.Join: Cilk's spawn and sync, rayon's join. That
-// promise lets the runtime reuse the task's frame as soon as it is joined,
-// where a Future's frame must live as long as any copy of the future, and
-// so is left to the garbage collector. Use Spawn when the result is shared,
-// stored or read more than once.
-func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
-	v := t.pick(c)(c, a)
-	if p := spawned[R](c); p != nil {
-		return Forked[R]{c: p, gen: p.Gen}
-	}
-	return Forked[R]{v: v}
-}
-
-// pick is the fast path of Spawn and Fork. Neither can be inlined (a call
-// alone costs 57 of the inliner's 80), so each keeps to one call: of fn
-// while credit lasts, else of spawnSlow, which asks allowCCall and either
-// calls fn itself or pushes a frame and leaves it in Fast.Spawned (see
-// spawned). Ctx.AllowCCall is the inlinable form of the question.
-func (t *Task[A, R]) pick(c *Ctx) func(*Ctx, A) R {
 	c.Fast.Credit--
-	if c.Fast.Credit < 0 {
-		return t.slowFn
+	v := t.paths[c.Fast.Credit>>sched.Spent](c, a)
+	if c.Fast.Spawned == nil {
+		return Future[R]{v: v}
 	}
-	return t.fn
-}
-
-// spawned takes the frame a T-call just pushed, or nil after a C-call.
-func spawned[R any](c *Ctx) *cell[R] {
-	p := c.Fast.Spawned
-	c.Fast.Spawned = nil
-	return (*cell[R])(p)
+	return Future[R]{c: (*cell[R])(unsafe.Pointer(c.executor().TakeSpawned()))}
 }
 
 // spawnSlow asks allowCCall; a C-call runs fn here, a T-call pushes a
@@ -219,35 +193,6 @@ func (r *cell[R]) get(c *Ctx) R {
 	if x := c.executor(); !r.Done() || x.Fast.Measure {
 		x.Await(&r.Header)
 	}
-	return r.res
-}
-
-// Forked is the result of a Fork: a future to be joined exactly once,
-// normally by the task that forked it, before it returns (a Forked never
-// joined only misses the reuse of its frame). A second Join panics.
-type Forked[R any] struct {
-	c   *cell[R] // nil when the value is already in v
-	gen uint32
-	v   R
-}
-
-// Ready reports whether Join would return without waiting.
-func (f Forked[R]) Ready() bool { return f.c == nil || f.c.Done() }
-
-// Join returns the result, running the task here if no other worker took
-// it, and waiting for it otherwise, as Future.Get does.
-func (f Forked[R]) Join(c *Ctx) R {
-	if f.c != nil {
-		return f.c.join(c, f.gen)
-	}
-	return f.v
-}
-
-func (r *cell[R]) join(c *Ctx, gen uint32) R {
-	if r.Gen != gen {
-		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", r.Kind().Name))
-	}
-	c.executor().Join(&r.Header)
 	return r.res
 }
 

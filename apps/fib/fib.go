@@ -1,8 +1,8 @@
 // Package fib is the classic finest-grained divide and conquer: fib(n) as
 // fib(n-1) + fib(n-2), one spawn per call. It measures nothing but the
 // runtime's own cost per spawn, which is why it is the test of load-based
-// inlining. Task is written with a hand-made fast clone (tsys.Ctx.AllowCCall),
-// as finest-grained task code should be; Plain is the same with Spawn alone.
+// inlining. Task is written with a hand-made fast clone (tsys.Ctx.AllowCCall);
+// Forking is the natural code with Fork and Join, Plain with Spawn and Get.
 package fib
 
 import (
@@ -39,6 +39,23 @@ func fib(c *tsys.Ctx, n int) int64 {
 func fork(c *tsys.Ctx, n int) int64 {
 	a := Task.Fork(c, n-1)
 	b := fib(c, n-2)
+	return a.Join(c) + b
+}
+
+// Forking is fib written the natural way with Fork and Join, with no fast
+// clone: the code of the README's first example. Fork's fast path is
+// inlined into it, so an inlined fork costs a decrement and an indirect
+// call more than Serial's call.
+var Forking *tsys.Task[int, int64]
+
+func init() { Forking = tsys.Register("fib.forking", forking) }
+
+func forking(c *tsys.Ctx, n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	a := Forking.Fork(c, n-1)
+	b := forking(c, n-2)
 	return a.Join(c) + b
 }
 

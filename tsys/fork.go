@@ -1,0 +1,72 @@
+package tsys
+
+import (
+	"unsafe"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// Fork is Spawn for a result that only the forking task reads, exactly
+// once, through Forked.Join, before it returns: Cilk's spawn and sync,
+// rayon's join. That promise lets the runtime reuse the task's frame as
+// soon as it is joined, where a Future's frame must live as long as any
+// copy of the future, and so is left to the garbage collector; and it
+// lets Fork's fast path be short enough for Go to inline into the task
+// function, so that a fork the inlining policy turns into a plain call
+// costs a decrement and a call of the task function (sched/fork.go says
+// how). A task that returns without joining a Forked panics. Use Spawn
+// when the result is shared, stored, read more than once, or not at all.
+func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
+	if checkForks {
+		return t.forkChecked(c, a)
+	}
+	// Keep this within Go's inlining budget (TestForkInlinesIntoTaskCode):
+	// one call, one load of Spawned after it, nothing more. The language
+	// leaves the order of a call and a plain load in one expression open;
+	// gc evaluates the calls of an expression first, into temporaries, and
+	// every T-call would lose its frame otherwise (the tests would fail at
+	// once). A call to read Spawned, or a statement more, would cost the
+	// inlining.
+	c.Fast.Credit--
+	return Forked[R]{v: t.paths[c.Fast.Credit>>sched.Spent](c, a), p: c.Fast.Spawned}
+}
+
+// forkChecked is Fork under the race detector: it takes the frame out of
+// Spawned at once (sched.Executor.CheckFork), so that a Forked a task
+// forgets inside a direct call cannot be taken by the Fork around that
+// call for its own; the forgetful task's frame then ends in a panic.
+func (t *Task[A, R]) forkChecked(c *Ctx, a A) Forked[R] {
+	c.Fast.Credit--
+	v := t.paths[c.Fast.Credit>>sched.Spent](c, a)
+	return Forked[R]{v: v, p: c.executor().CheckFork()}
+}
+
+// Forked is the result of a Fork: a future to be joined exactly once by
+// the task that forked it, before it returns. A second Join panics, and so
+// does a task that returns without joining one.
+type Forked[R any] struct {
+	v R
+	// p points into the task's frame, tagged with its generation
+	// (sched/fork.go); nil when the value is already in v.
+	p unsafe.Pointer
+}
+
+// Ready reports whether Join would return without waiting.
+func (f Forked[R]) Ready() bool { return f.p == nil || sched.FrameOf(f.p).Done() }
+
+// Join returns the result, running the task here if no other worker took
+// it, and waiting for it otherwise, as Future.Get does.
+func (f Forked[R]) Join(c *Ctx) R {
+	if f.p != nil {
+		return joinForked[R](c, f.p)
+	}
+	return f.v
+}
+
+// joinForked is Join's slow half: the fork was a task. Not inlined, so
+// that Join is.
+//
+//go:noinline
+func joinForked[R any](c *Ctx, p unsafe.Pointer) R {
+	return (*cell[R])(unsafe.Pointer(c.executor().JoinForked(p))).res
+}

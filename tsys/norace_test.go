@@ -1,0 +1,5 @@
+//go:build !race
+
+package tsys_test
+
+const raceEnabled = false
