@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/apps"
+	"github.com/tsys-go/tsys/apps/fib"
+	"github.com/tsys-go/tsys/apps/nqueens"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -146,4 +148,67 @@ func median(xs []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// natural is a job written the natural way (Fork and Join, or Spawn and
+// Get, without the hand-written fast clone of tsys.Ctx.AllowCCall), with
+// its serial version and the answer both must give.
+type natural struct {
+	name   string
+	serial func() int64
+	run    func(rt *tsys.Runtime) (int64, error)
+	want   int64
+}
+
+func naturalJob[A any](name string, task *tsys.Task[A, int64], arg A, serial func() int64, want int64) natural {
+	return natural{name: name, serial: serial, want: want, run: func(rt *tsys.Runtime) (int64, error) {
+		v, _, err := tsys.Run(context.Background(), rt, task, arg)
+		return v, err
+	}}
+}
+
+var naturals = []natural{
+	naturalJob("fib35/clone", fib.Task, 35, func() int64 { return fib.Serial(35) }, fib.Exact(35)),
+	naturalJob("fib35/fork", fib.Forking, 35, func() int64 { return fib.Serial(35) }, fib.Exact(35)),
+	naturalJob("fib35/spawn", fib.Plain, 35, func() int64 { return fib.Serial(35) }, fib.Exact(35)),
+	naturalJob("nqueens14/clone", nqueens.Task, nqueens.Start(14), func() int64 { return nqueens.Serial(nqueens.Start(14)) }, nqueens.Known[14]),
+	naturalJob("nqueens14/fork", nqueens.Forking, nqueens.Start(14), func() int64 { return nqueens.Serial(nqueens.Start(14)) }, nqueens.Known[14]),
+	naturalJob("nqueens14/spawn", nqueens.Spawning, nqueens.Start(14), func() int64 { return nqueens.Serial(nqueens.Start(14)) }, nqueens.Known[14]),
+}
+
+// BenchmarkNatural is BenchmarkRatios for the ways to write a job: the
+// fast clone, natural Fork and Join, natural Spawn and Get, each at the
+// default inlining, against the serial version on 1 worker and 2 workers
+// against 1, timed back to back in rotating order.
+func BenchmarkNatural(b *testing.B) {
+	for _, j := range naturals {
+		b.Run(j.name, func(b *testing.B) {
+			w1 := tsys.New(tsys.Workers(1), tsys.Inline(inline.Default()))
+			w2 := tsys.New(tsys.Workers(2), tsys.Inline(inline.Default()))
+			check := func(v int64, err error) {
+				if err != nil || v != j.want {
+					b.Fatalf("%s = %d, %v; want %d", j.name, v, err, j.want)
+				}
+			}
+			runs := []func(){
+				func() { check(j.serial(), nil) },
+				func() { check(j.run(w1)) },
+				func() { check(j.run(w2)) },
+			}
+			var w1Serial, w1W2 []float64
+			for i := 0; b.Loop(); i++ {
+				var took [3]float64
+				for k := range runs {
+					r := (i + k) % len(runs)
+					start := time.Now()
+					runs[r]()
+					took[r] = time.Since(start).Seconds()
+				}
+				w1Serial = append(w1Serial, took[1]/took[0])
+				w1W2 = append(w1W2, took[1]/took[2])
+			}
+			b.ReportMetric(median(w1Serial), "w1/serial")
+			b.ReportMetric(median(w1W2), "w1/w2")
+		})
+	}
 }

@@ -21,17 +21,18 @@ import (
 //  2. So when a C-call's task function returns, Spawned is set only if a
 //     T-call inside it pushed a frame that nothing cleared since: no
 //     spawn followed it, and its Forked was never joined. JoinForked
-//     clears Spawned; so do a Spawn that reads it and every frame's start.
+//     clears Spawned, and so does a Spawn that reads it.
 //  3. A Forked must therefore be joined before the task that forked it
 //     returns (Cilk's implicit sync). Each executor counts its forks that
 //     are not yet joined (Push counts, Spawn's TakeSpawned and JoinForked
-//     uncount), and a frame that ends with more than it began with forked
-//     a task it never joined: run panics, naming the task. A task that
-//     forgets a Forked inside a direct call (a C-call of another task)
-//     could make the Fork around that call take the forgotten frame for
-//     its own before the frame's end is reached; under the race detector
-//     tsys's Fork takes a checked path that clears Spawned at once, so
-//     that case too ends in the panic rather than in a wrong result.
+//     uncount), and a task the loop took that ends with more than it began
+//     with, itself or a task it ran, forked a task it never joined:
+//     runTop panics, naming it. A task that forgets a Forked inside a
+//     direct call (a C-call of another task) could make the Fork around
+//     that call take the forgotten frame for its own first; under the race
+//     detector tsys's Fork takes a checked path that clears Spawned at
+//     once, so that case too ends in the panic rather than in a wrong
+//     result.
 //
 // The frame pointer in Spawned carries the low bits of the frame's
 // generation (genTag), so that a second Join of one Forked is caught
@@ -85,5 +86,5 @@ func (x *Executor) CheckFork() unsafe.Pointer {
 // unjoinedFork is what a frame that forked a task it never joined panics
 // with (the fork protocol's rule 3).
 func unjoinedFork(h *Header) string {
-	return fmt.Sprintf("tsys: task %q returned without joining a Forked: join every Fork before the task returns (or use Spawn, whose Future needs no Get)", h.kind.Name)
+	return fmt.Sprintf("tsys: task %q, or a task it ran, returned without joining a Forked: join every Fork before the task returns (or use Spawn, whose Future needs no Get)", h.kind.Name)
 }

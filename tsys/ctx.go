@@ -35,5 +35,5 @@ func (c *Ctx) executor() *sched.Executor { return (*sched.Executor)(c) }
 // after a no, the Spawn that follows asks the policy again.
 func (c *Ctx) AllowCCall() bool {
 	c.Fast.Credit--
-	return c.Fast.Credit>>sched.Spent == 0 || c.executor().AskCCall()
+	return int(c.Fast.Credit) >= 0 || c.executor().AskCCall()
 }

@@ -126,7 +126,7 @@ func TestForgottenForkPanics(t *testing.T) {
 	for _, w := range []int{1, 2} {
 		rt := tsys.New(tsys.Workers(w), tsys.Inline(inline.Never()))
 		_, _, err := tsys.Run(context.Background(), rt, forgetful, 5)
-		if err == nil || !strings.Contains(err.Error(), `task "test.forgetful" returned without joining a Forked`) {
+		if err == nil || !strings.Contains(err.Error(), `task "test.forgetful", or a task it ran, returned without joining a Forked`) {
 			t.Errorf("workers=%d: got %v, want a panic naming the task that forgot a Forked", w, err)
 		}
 		if v, _, err := tsys.Run(context.Background(), rt, oldestFirst, 3); err != nil || v == 0 {

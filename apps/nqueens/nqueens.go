@@ -72,7 +72,7 @@ func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	pending := room[:0]
 	var total int64
 	for ; free != 0; free &= free - 1 {
-		f := Task.Fork(c, b.next(free&-free))
+		f := fork(c, b.next(free&-free))
 		if f.Ready() {
 			total += f.Join(c)
 		} else {
@@ -86,6 +86,14 @@ func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	}
 	return total
 }
+
+// fork is Task.Fork kept a call: Fork's fast path inlines into the code
+// that calls it, and a Board (five fields, more than the compiler keeps in
+// registers) then goes to the task function through memory, where a call
+// passes it in registers (bench/README.md, "Natural code").
+//
+//go:noinline
+func fork(c *tsys.Ctx, b Board) tsys.Forked[int64] { return Task.Fork(c, b) }
 
 // Serial is the plain recursive version: the T_S baseline.
 func Serial(b Board) int64 {

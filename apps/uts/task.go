@@ -145,7 +145,7 @@ func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
 	// Room for 8 spawned children on the stack covers nearly every node
 	// (zeroing room for more cost time).
 	var small [8]tsys.Forked[Counts]
-	futures := append(small[:0], Task.Fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
+	futures := append(small[:0], fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
 	for i++; i < kids; i++ {
 		s.p.hashChild(msg, i, &child.State)
 		k := s.p.numChildren(child, s.tab)
@@ -155,7 +155,7 @@ func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
 		case s.c.AllowCCall():
 			s.expand(child, k)
 		default:
-			futures = append(futures, Task.Fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
+			futures = append(futures, fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
 		}
 	}
 	// Newest first: the one still at the bottom of the deque, if any, is
@@ -164,6 +164,14 @@ func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
 		s.add(futures[i].Join(s.c))
 	}
 }
+
+// fork is Task.Fork kept a call. Fork's fast path inlines into the code
+// that calls it, and a Work (five fields, too many for the compiler to keep
+// in registers) then makes its way to the task function through memory,
+// where a call passes it in registers (bench/README.md, "Natural code").
+//
+//go:noinline
+func fork(c *tsys.Ctx, w Work) tsys.Forked[Counts] { return Task.Fork(c, w) }
 
 // children searches the subtrees of children [Lo, Hi) of w.Node, halving
 // the range.
