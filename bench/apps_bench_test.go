@@ -94,27 +94,30 @@ func BenchmarkRatios(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			w1 := tsys.New(tsys.Workers(1), tsys.Inline(appInline(b, c)))
 			w2 := tsys.New(tsys.Workers(2), tsys.Inline(appInline(b, c)))
-			runs := []func(){
-				func() { runSerial(b, j) },
-				func() { runOn(b, j, w1) },
-				func() { runOn(b, j, w2) },
-			}
-			var w1Serial, w1W2 []float64
-			for i := 0; b.Loop(); i++ {
-				var took [3]float64
-				for k := range runs {
-					r := (i + k) % len(runs)
-					start := time.Now()
-					runs[r]()
-					took[r] = time.Since(start).Seconds()
-				}
-				w1Serial = append(w1Serial, took[1]/took[0])
-				w1W2 = append(w1W2, took[1]/took[2])
-			}
-			b.ReportMetric(median(w1Serial), "w1/serial")
-			b.ReportMetric(median(w1W2), "w1/w2")
+			reportRatios(b, func() { runSerial(b, j) }, func() { runOn(b, j, w1) }, func() { runOn(b, j, w2) })
 		})
 	}
+}
+
+// reportRatios times serial, w1 and w2 back to back in each iteration, in
+// rotating order, and reports the medians of the per-iteration ratios
+// w1/serial and w1/w2.
+func reportRatios(b *testing.B, serial, w1, w2 func()) {
+	runs := []func(){serial, w1, w2}
+	var w1Serial, w1W2 []float64
+	for i := 0; b.Loop(); i++ {
+		var took [3]float64
+		for k := range runs {
+			r := (i + k) % len(runs)
+			start := time.Now()
+			runs[r]()
+			took[r] = time.Since(start).Seconds()
+		}
+		w1Serial = append(w1Serial, took[1]/took[0])
+		w1W2 = append(w1W2, took[1]/took[2])
+	}
+	b.ReportMetric(median(w1Serial), "w1/serial")
+	b.ReportMetric(median(w1W2), "w1/w2")
 }
 
 func runSerial(b *testing.B, j apps.Job) {
@@ -190,25 +193,7 @@ func BenchmarkNatural(b *testing.B) {
 					b.Fatalf("%s = %d, %v; want %d", j.name, v, err, j.want)
 				}
 			}
-			runs := []func(){
-				func() { check(j.serial(), nil) },
-				func() { check(j.run(w1)) },
-				func() { check(j.run(w2)) },
-			}
-			var w1Serial, w1W2 []float64
-			for i := 0; b.Loop(); i++ {
-				var took [3]float64
-				for k := range runs {
-					r := (i + k) % len(runs)
-					start := time.Now()
-					runs[r]()
-					took[r] = time.Since(start).Seconds()
-				}
-				w1Serial = append(w1Serial, took[1]/took[0])
-				w1W2 = append(w1W2, took[1]/took[2])
-			}
-			b.ReportMetric(median(w1Serial), "w1/serial")
-			b.ReportMetric(median(w1W2), "w1/w2")
+			reportRatios(b, func() { check(j.serial(), nil) }, func() { check(j.run(w1)) }, func() { check(j.run(w2)) })
 		})
 	}
 }

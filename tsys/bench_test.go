@@ -95,15 +95,22 @@ func BenchmarkFib35W2(b *testing.B) { benchFib(b, 2, inline.Default(), 35) }
 func BenchmarkFib35Natural(b *testing.B) {
 	w1 := tsys.New(tsys.Workers(1), tsys.Inline(inline.Default()))
 	w2 := tsys.New(tsys.Workers(2), tsys.Inline(inline.Default()))
+	check := func(v int64) {
+		if v != fib.Exact(35) {
+			b.Fatal(v)
+		}
+	}
 	run := func(rt *tsys.Runtime, task *tsys.Task[int, int64]) func() {
 		return func() {
-			if v, _, err := tsys.Run(context.Background(), rt, task, 35); err != nil || v != fib.Exact(35) {
-				b.Fatal(v, err)
+			v, _, err := tsys.Run(context.Background(), rt, task, 35)
+			if err != nil {
+				b.Fatal(err)
 			}
+			check(v)
 		}
 	}
 	runs := []func(){
-		func() { fib.Serial(35) },
+		func() { check(fib.Serial(35)) },
 		run(w1, fib.Task), run(w1, fib.Forking), run(w1, fib.Plain), run(w2, fib.Forking),
 	}
 	ratios := make([][]float64, len(runs))

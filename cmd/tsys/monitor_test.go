@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -106,21 +105,12 @@ func TestJobsListsWhatRunsWhere(t *testing.T) {
 	}
 	defer func() { job.Process.Kill(); job.Wait() }()
 	seed.waitFor(t, "serving a job", 20*time.Second)
-	out, err := exec.Command(tsysBin, "jobs", "--json", other.tasks).Output()
-	if err != nil {
-		t.Fatalf("tsys jobs: %v", err)
-	}
-	var got struct {
-		Jobs []runningJob `json:"jobs"`
-	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("tsys jobs --json: %v: %s", err, out)
-	}
-	if len(got.Jobs) != 1 || len(got.Jobs[0].Nodes) != 3 || got.Jobs[0].Root == "" {
-		t.Fatalf("tsys jobs: %s", out)
+	jobs := clusterJobs(t, other.tasks)
+	if len(jobs) != 1 || len(jobs[0].Nodes) != 3 || jobs[0].Root == "" {
+		t.Fatalf("tsys jobs: %+v", jobs)
 	}
 	text, err := exec.Command(tsysBin, "jobs", seed.tasks).Output()
-	if err != nil || !strings.Contains(string(text), got.Jobs[0].Job) || !strings.Contains(string(text), got.Jobs[0].Root) {
+	if err != nil || !strings.Contains(string(text), jobs[0].Job) || !strings.Contains(string(text), jobs[0].Root) {
 		t.Errorf("tsys jobs: %v\n%s", err, text)
 	}
 	if out, err := exec.Command(tsysBin, "jobs", "127.0.0.1:1").CombinedOutput(); err == nil || !strings.Contains(string(out), "127.0.0.1:1") {
