@@ -21,10 +21,13 @@ type Report struct {
 	Scheduler   string         `json:"scheduler"`
 	Inline      string         `json:"inline"`
 	WallSeconds float64        `json:"wall_seconds"`
-	Stats       sched.Stats    `json:"stats"`
-	PerNode     []NodeReport   `json:"per_node,omitempty"`
-	PerWorker   []sched.Stats  `json:"per_worker,omitempty"`
-	WorkSpan    *WorkSpan      `json:"workspan,omitempty"`
+	// WaitedSeconds is how long a job on a shared cluster waited for the
+	// least nodes it asked for (--min-nodes), before its wall time began.
+	WaitedSeconds float64       `json:"waited_seconds,omitempty"`
+	Stats         sched.Stats   `json:"stats"`
+	PerNode       []NodeReport  `json:"per_node,omitempty"`
+	PerWorker     []sched.Stats `json:"per_worker,omitempty"`
+	WorkSpan      *WorkSpan     `json:"workspan,omitempty"`
 }
 
 // NodeReport is one node's part of a cluster run.

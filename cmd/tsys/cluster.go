@@ -70,18 +70,27 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		return apps.Result{}, err
 	}
 
+	// The wall time includes starting the job across the nodes, but not a
+	// wait for the least nodes it asked for (waited_seconds).
+	start := time.Now()
 	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap(),
 		MinNodes: cfg.common.minNodes, MaxNodes: cfg.common.maxNodes})
 	if err != nil {
 		return apps.Result{}, err
 	}
+	waitBegan := time.Now()
+	waited := false
 	if err := node.AwaitNodes(ctx, job, func(have int) {
+		waited = true
 		fmt.Fprintf(stderr, "tsys: waiting for the cluster to give the job %d nodes (it has %d)\n", cfg.common.minNodes, have)
 	}); err != nil {
 		node.EndJob(job)
 		return apps.Result{}, err
 	}
-	start := time.Now()
+	if waited {
+		rep.WaitedSeconds = time.Since(waitBegan).Seconds()
+		start = start.Add(time.Since(waitBegan))
+	}
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
 	rep.WallSeconds = time.Since(start).Seconds()
 	reports := append([]cluster.NodeReport{node.Own(st)}, node.EndJob(job)...)
