@@ -90,8 +90,10 @@ func (e *engine) grant(g share.Grant) {
 		e.setActive(g.Active)
 	}
 	workers := g.Workers
-	if !g.Active && e.holding() > 0 {
-		workers = e.pool.Workers() // it runs what it started to the end
+	if !g.Active && (e.holding() > 0 || e.pool.Load().Ready > 0) {
+		// It runs what it started to the end, and what comes back to it:
+		// a task it lent to a node that died, or could not send.
+		workers = e.pool.Workers()
 	}
 	e.pool.SetShare(workers)
 }
