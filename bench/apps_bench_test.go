@@ -10,6 +10,7 @@ import (
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/apps/nqueens"
+	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -161,10 +162,12 @@ type natural struct {
 	serial func() int64
 	run    func(rt *tsys.Runtime) (int64, error)
 	want   int64
+	// inline is the policy the runs get: the app's default.
+	inline inline.Policy
 }
 
 func naturalJob[A any](name string, task *tsys.Task[A, int64], arg A, serial func() int64, want int64) natural {
-	return natural{name: name, serial: serial, want: want, run: func(rt *tsys.Runtime) (int64, error) {
+	return natural{name: name, serial: serial, want: want, inline: inline.Default(), run: func(rt *tsys.Runtime) (int64, error) {
 		v, _, err := tsys.Run(context.Background(), rt, task, arg)
 		return v, err
 	}}
@@ -177,6 +180,27 @@ var naturals = []natural{
 	naturalJob("nqueens14/clone", nqueens.Task, nqueens.Start(14), func() int64 { return nqueens.Serial(nqueens.Start(14)) }, nqueens.Known[14]),
 	naturalJob("nqueens14/fork", nqueens.Forking, nqueens.Start(14), func() int64 { return nqueens.Serial(nqueens.Start(14)) }, nqueens.Known[14]),
 	naturalJob("nqueens14/spawn", nqueens.Spawning, nqueens.Start(14), func() int64 { return nqueens.Serial(nqueens.Start(14)) }, nqueens.Known[14]),
+	utsNatural("utsT1/clone", uts.Task),
+	utsNatural("utsT1/fork", uts.Forking),
+}
+
+// utsNatural is a natural job of UTS T1, whose answer is its node count.
+func utsNatural(name string, task *tsys.Task[uts.Work, uts.Counts]) natural {
+	t1, err := uts.Named("T1")
+	if err != nil {
+		panic(err)
+	}
+	app, err := apps.Lookup("uts")
+	if err != nil {
+		panic(err)
+	}
+	p := t1.Params
+	return natural{name: name, want: t1.Nodes, inline: app.Inline(),
+		serial: func() int64 { return uts.Serial(p).Nodes },
+		run: func(rt *tsys.Runtime) (int64, error) {
+			c, _, err := tsys.Run(context.Background(), rt, task, uts.RootWork(p))
+			return c.Nodes, err
+		}}
 }
 
 // BenchmarkNatural is BenchmarkRatios for the ways to write a job: the
@@ -186,8 +210,8 @@ var naturals = []natural{
 func BenchmarkNatural(b *testing.B) {
 	for _, j := range naturals {
 		b.Run(j.name, func(b *testing.B) {
-			w1 := tsys.New(tsys.Workers(1), tsys.Inline(inline.Default()))
-			w2 := tsys.New(tsys.Workers(2), tsys.Inline(inline.Default()))
+			w1 := tsys.New(tsys.Workers(1), tsys.Inline(j.inline))
+			w2 := tsys.New(tsys.Workers(2), tsys.Inline(j.inline))
 			check := func(v int64, err error) {
 				if err != nil || v != j.want {
 					b.Fatalf("%s = %d, %v; want %d", j.name, v, err, j.want)
