@@ -57,8 +57,11 @@
 //
 // # Joining
 //
-// Executor.Join is Await for a task whose result only one reader takes,
-// once (tsys's Fork). When the task is still the newest in the joiner's
+// Executor.JoinForked is Await for a task whose result only one reader
+// takes, once, before its task returns (tsys's Fork; fork.go gives the
+// protocol that lets Fork's inlined fast path skip clearing the frame it
+// reads, and the check that every fork is joined). When the task is still
+// the newest in the joiner's
 // deque, which is the common case, it is popped (Deque.PopIf) and run
 // without publishing its result, and its frame goes back to the worker for
 // the next spawn of its kind: no waiter can exist and nobody else reads it.
@@ -77,6 +80,12 @@
 // unseen. The time a worker spends looking or parked is its idle time
 // (Stats.IdleNanos); the rest of a run is busy time (Pool.BusyTime), which a
 // RateMeter turns into Load.Rate.
+//
+// # Sharing a node between jobs
+//
+// A node serving several jobs runs a pool per job, and its sharing policy
+// sets how many of each pool's workers may run tasks (Pool.SetShare,
+// share.go): the others wait between tasks, off the CPU.
 //
 // # The cluster seam
 //

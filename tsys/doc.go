@@ -29,10 +29,14 @@
 // collector, because copies of a future may be read later by anyone. The
 // apps fork; their spawns cost about a third less.
 //
-// Spawn cannot be inlined by Go, so an inlined spawn still costs a call.
-// Task functions of the finest grain ask the question themselves with
-// Ctx.AllowCCall, which is inlined, and recurse as plain Go when the answer
-// is yes: Cilk's fast clone, written by hand.
+// Fork's fast path is inlined into the task function (fork.go), so a fork
+// the inlining policy turns into a call costs a decrement and an indirect
+// call; in exchange every Forked must be joined before its task returns.
+// Spawn cannot be inlined by Go (a Future's frame must be taken out at
+// once), so an inlined spawn still costs a call. Task functions of the
+// finest grain ask the question themselves with Ctx.AllowCCall, which is
+// inlined, and recurse as plain Go when the answer is yes: Cilk's fast
+// clone, written by hand.
 //
 // How the pieces fit: package sched holds the deques, the workers and
 // executors, and the scheduler policy interface; package inline holds the
