@@ -727,6 +727,36 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 	t.Logf("the job that waited ran on %d nodes", busy)
 }
 
+// TestNodeDiesServingTwoJobs: a node serving two jobs at once is killed
+// -9 while it holds borrowed work. Each job's lenders run again what it
+// held of their job, and both answers are right: failures stay per job.
+func TestNodeDiesServingTwoJobs(t *testing.T) {
+	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--share", "fchp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "fchp", "--log-level", "debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
+	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.gossip)
+	pollJobs(t, seed.tasks, 30*time.Second, "two jobs", func(jobs []runningJob) bool { return len(jobs) == 2 })
+	victim.waitFor(t, "borrowed tasks", 20*time.Second)
+	victim.cmd.Process.Kill()
+	rerun := 0.0
+	for i, obj := range []map[string]any{first(), second()} {
+		if obj["verified"] != true {
+			t.Errorf("job %d: not verified after a node serving it died", i+1)
+		}
+		rerun += stat(obj, "tasks_rerun")
+	}
+	if rerun == 0 {
+		t.Error("no task was run again after the node that held borrowed work died")
+	}
+	t.Logf("%v tasks run again", rerun)
+}
+
 // TestNodeJoinsMidJob: a node that joins the cluster while a job runs is
 // invited to it, gets work through the running scheduler, and the answer
 // is still right. Its report says when it was invited and how soon work
