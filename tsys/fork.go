@@ -16,6 +16,11 @@ import (
 // costs a decrement and a call of the task function (sched/fork.go says
 // how). A task that returns without joining a Forked panics. Use Spawn
 // when the result is shared, stored, read more than once, or not at all.
+//
+// Go keeps a struct in registers only up to four fields: where Fork is
+// inlined, an argument of more fields goes to the task function through
+// memory. For the finest tasks keep the argument to four fields, or fork
+// from a small function of your own marked //go:noinline (apps/uts does).
 func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
 	if checkForks {
 		return t.forkChecked(c, a)
