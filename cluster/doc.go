@@ -5,15 +5,17 @@
 //
 // # The engine of a policy
 //
-// A Node hosts its policy (sched.Policy): it hands it every event one at a
-// time under its mutex, with the time it read (a worker is hungry, a steal
-// request or answer came, a push that a deferred request waits for, a load
-// report, a member joined or left, a tick every 2 ms), and carries out the
-// actions. After each event it publishes the policy's Advice to the pool:
-// when a hungry worker is worth reporting (an atomic the workers read), how
-// many more ready tasks to keep stealable, how many borrowed tasks to keep
-// in hand, and whether pushes are awaited. The node gossips its load, with
-// the rate of useful work a sched.RateMeter measures, every 100 ms.
+// Each job a Node serves or roots has an engine (engine.go) that hosts a
+// policy (sched.Policy) of its own: it hands it every event one at a time
+// under the engine's mutex, with the time it read (a worker is hungry, a
+// steal request or answer came, a push that a deferred request waits for,
+// a load report, a member joined, left or stopped taking part in the job,
+// a tick every 2 ms), and carries out the actions. After each event it
+// publishes the policy's Advice to the job's pool: when a hungry worker is
+// worth reporting (an atomic the workers read), how many more ready tasks
+// to keep stealable, how many borrowed tasks to keep in hand, and whether
+// pushes are awaited. The node gossips its load, summed over its jobs,
+// with the rate of useful work a sched.RateMeter measures, every 100 ms.
 //
 // # Messages
 //

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
 	"github.com/tsys-go/tsys/tsys"
@@ -214,9 +213,6 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) sched.Loa
 	})
 	return l
 }
-
-// processCPU reads the process's CPU time for measure.
-func processCPU() (time.Duration, bool) { return cputime.Process() }
 
 // counters are the engine's network counters for its job.
 func (e *engine) counters() sched.Stats {

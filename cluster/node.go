@@ -18,6 +18,7 @@ import (
 
 	"github.com/hashicorp/go-sockaddr"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
@@ -512,7 +513,7 @@ func (n *Node) tick() {
 			}
 		case <-t.C:
 			now := time.Now()
-			cpu, cpuOK := processCPU()
+			cpu, cpuOK := cputime.Process()
 			total := sched.Load{Workers: n.rt.Workers()}
 			for _, e := range n.engineList() {
 				l := e.measure(now, cpu, cpuOK)

@@ -390,9 +390,10 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 	x.run(h, false)
 	if x.forks != forks {
 		// Checked here, once per task the loop takes, rather than in run
-		// at every frame: a check there slowed UTS T1 on one worker by 4%
-		// (BenchmarkRatios). The leak is in this task's tree. Before the
-		// task completes, so that a root that leaked fails its run.
+		// at every frame, where it slowed the fine-grained apps
+		// (BenchmarkRatios; bench/README.md, "Natural code"). The leak is
+		// in this task's tree. Before the task completes, so that a root
+		// that leaked fails its run.
 		x.forks = forks
 		panic(unjoinedFork(h))
 	}
