@@ -41,17 +41,15 @@ type engine struct {
 	measured sched.Load
 	offsets  map[sched.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
 	serving  *serving                       // the pool's serving run, for a job of another root
-	// active is the sharing policy's last word: the node takes part in the
-	// job (share.Grant); set says it has spoken.
-	active, activeSet bool
 
 	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
 	// (0: now; math.MaxInt64: only another event can help), so that idle
 	// workers learn it from one atomic load rather than the lock.
 	hungryAfter atomic.Int64
-	// yielding is set while the sharing policy has taken this node from
-	// the job: it takes no more of the job's work, as a draining node.
-	yielding atomic.Bool
+	// presence is the sharing policy's last word on the job (share.Grant):
+	// not yet spoken, taking part, or not. A node not taking part takes no
+	// more of the job's work, as a draining node.
+	presence atomic.Int32
 	// pushed: a worker made a task ready while a request waited (Pushed),
 	// for the tick goroutine to tell the policy.
 	pushed atomic.Bool
@@ -122,7 +120,16 @@ func (e *engine) root() sched.NodeID { return sched.NodeID(e.info.Root) }
 
 // leaving says the engine takes no more work: the node drains, or the
 // sharing policy took it from the job.
-func (e *engine) leaving() bool { return e.n.draining.Load() || e.yielding.Load() }
+func (e *engine) leaving() bool {
+	return e.n.draining.Load() || e.presence.Load() == presenceInactive
+}
+
+// The values of engine.presence.
+const (
+	presenceUnknown int32 = iota
+	presenceActive
+	presenceInactive
+)
 
 // event hands the policy one event, at the time it is handled, and carries
 // out the actions it returns. Events reach the policy one at a time.

@@ -82,11 +82,12 @@ func (e *engine) grant(g share.Grant) {
 		e.pool.SetShare(e.pool.Workers())
 		return
 	}
-	e.mu.Lock()
-	changed := !e.activeSet || e.active != g.Active
-	e.active, e.activeSet = g.Active, true
-	e.mu.Unlock()
-	if changed {
+	presence := presenceInactive
+	if g.Active {
+		presence = presenceActive
+	}
+	// applyShares runs one at a time (shareMu): a swap sees every change.
+	if e.presence.Swap(presence) != presence {
 		e.setActive(g.Active)
 	}
 	workers := g.Workers
@@ -98,10 +99,9 @@ func (e *engine) grant(g share.Grant) {
 	e.pool.SetShare(workers)
 }
 
-// setActive makes the node take part in e's job, or leave it, and tells
-// the job's nodes.
+// setActive makes the node take part in e's job, or leave it (presence is
+// set already), and tells the job's nodes.
 func (e *engine) setActive(on bool) {
-	e.yielding.Store(!on)
 	e.mu.Lock()
 	e.advise()
 	e.mu.Unlock()
@@ -160,10 +160,8 @@ type JobShare struct {
 func (n *Node) shares() []JobShare {
 	var out []JobShare
 	for _, e := range n.engineList() {
-		e.mu.Lock()
-		active := e.active || e.rooted != nil
-		held := len(e.borrowed)
-		e.mu.Unlock()
+		active := e.rooted != nil || e.presence.Load() == presenceActive
+		held := e.holding()
 		var run int64
 		for _, w := range e.pool.Live(time.Now()) {
 			run += w.TasksRun
