@@ -93,14 +93,22 @@ func (n *Node) handle(from string, tm *transport.Message) {
 // send sends m to node at its known transport address, or else at
 // fallback.
 func (n *Node) send(node sched.NodeID, fallback string, m message) error {
-	addr := fallback
-	if a, ok := n.peer(node); ok {
-		addr = a
-	}
-	if addr == "" {
-		return fmt.Errorf("node %s has no address for %s", n.name, node)
+	addr, err := n.addressOf(node, fallback)
+	if err != nil {
+		return err
 	}
 	return n.transmit(addr, m, false)
+}
+
+// addressOf is node's known transport address, or else fallback.
+func (n *Node) addressOf(node sched.NodeID, fallback string) (string, error) {
+	if a, ok := n.peer(node); ok {
+		return a, nil
+	}
+	if fallback == "" {
+		return "", fmt.Errorf("node %s has no address for %s", n.name, node)
+	}
+	return fallback, nil
 }
 
 // transmit sends m to addr, waiting until it is written when sync is set.
@@ -124,12 +132,9 @@ func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sy
 // send is Node.send of a message of e's job: noted on its timeline and
 // counted in its report.
 func (e *engine) send(node sched.NodeID, fallback string, m message) error {
-	addr := fallback
-	if a, ok := e.n.peer(node); ok {
-		addr = a
-	}
-	if addr == "" {
-		return fmt.Errorf("node %s has no address for %s", e.n.name, node)
+	addr, err := e.n.addressOf(node, fallback)
+	if err != nil {
+		return err
 	}
 	return e.transmit(addr, m, false)
 }

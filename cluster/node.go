@@ -345,6 +345,14 @@ func (n *Node) peerList() map[sched.NodeID]string {
 	return out
 }
 
+// memberMeta is member id's metadata, if gossip has brought it.
+func (n *Node) memberMeta(id sched.NodeID) (membership.Meta, bool) {
+	n.peersMu.RLock()
+	defer n.peersMu.RUnlock()
+	m, ok := n.metas[id]
+	return m, ok
+}
+
 // memberMetas are the other members' metadata.
 func (n *Node) memberMetas() map[sched.NodeID]membership.Meta {
 	n.peersMu.RLock()

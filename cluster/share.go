@@ -127,7 +127,7 @@ func (n *Node) presenceArrived(peer sched.NodeID, m *jobPresence) {
 	if e == nil {
 		return
 	}
-	meta, member := n.memberMetas()[peer]
+	meta, member := n.memberMeta(peer)
 	e.event(func(now time.Time) []sched.Action {
 		if j := e.rooted; j != nil {
 			j.active[peer] = m.Active
