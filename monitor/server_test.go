@@ -11,10 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
-
 	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/promtest"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -115,17 +113,7 @@ func TestMetricsParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	resp, err := http.Get("http://" + s.Addr() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	// The legacy scheme: the strict names every Prometheus accepts.
-	p := expfmt.NewTextParser(model.LegacyValidation)
-	families, err := p.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		t.Fatalf("/metrics does not parse: %v", err)
-	}
+	families := promtest.Families(t, "http://"+s.Addr()+"/metrics")
 	for _, name := range []string{"tsys_tasks_run_total", "tsys_inlined_total", "tsys_stolen_from_total", "tsys_busy_seconds_total",
 		"tsys_tasks_lent_total", "tsys_tasks_rerun_total", "tsys_transport_errors_total", "tsys_ready_tasks", "tsys_members", "go_goroutines"} {
 		if families[name] == nil {
