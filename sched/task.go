@@ -45,9 +45,9 @@ const (
 // a *Header and its frame share an address.
 type Header struct {
 	state atomic.Uint32
-	// Gen counts the reuses of a frame recycled by Executor.Join; package
-	// tsys checks it to refuse a second Join of one Fork. It shares the
-	// state's word.
+	// Gen counts the joins of a frame (Executor.JoinForked), which checks
+	// it against the generation a Forked's pointer carries to refuse a
+	// second Join of one Fork (fork.go). It shares the state's word.
 	Gen  uint32
 	kind *Kind
 	// waiters is the list of waiters blocked on this task, or closedList

@@ -570,7 +570,8 @@ func TestHealthz(t *testing.T) {
 	}
 }
 
-// TestSecondJobRunsBeside: a node serves one job at a time. A second job
+// TestSecondJobRunsBeside: with --share exclusive a node serves one job at
+// a time. A second job
 // started on a cluster whose nodes serve a first one runs on its own node
 // (they refuse it), and both give their right answers.
 func TestSecondJobRunsBeside(t *testing.T) {
