@@ -571,9 +571,8 @@ func TestHealthz(t *testing.T) {
 }
 
 // TestSecondJobRunsBeside: with --share exclusive a node serves one job at
-// a time. A second job
-// started on a cluster whose nodes serve a first one runs on its own node
-// (they refuse it), and both give their right answers.
+// a time. A second job started on a cluster whose nodes serve a first one
+// runs on its own node (they refuse it), and both give their right answers.
 func TestSecondJobRunsBeside(t *testing.T) {
 	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--share", "exclusive")
 	if err != nil {
