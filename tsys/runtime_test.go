@@ -321,8 +321,10 @@ func init() {
 		sum := 0
 		for range n {
 			// The thief has a millisecond to take the leaf, which a
-			// loaded machine needs; then the Get waits about 3 ms.
-			f := slowLeaf.Spawn(c, 4000)
+			// loaded machine needs; then the Get waits about 7 ms, so
+			// that the task still mostly waits when a loaded machine
+			// stretches its own millisecond to a few.
+			f := slowLeaf.Spawn(c, 8000)
 			time.Sleep(time.Millisecond)
 			sum += f.Get(c)
 		}
