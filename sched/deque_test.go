@@ -9,14 +9,25 @@ import (
 	"unsafe"
 )
 
-// TestDequeSequential checks the deque against a slice model under a random
-// sequence of owner operations and steals from the same goroutine.
+// TestDequeSequential checks the deque against a model under a random
+// sequence of owner operations and steals from the same goroutine. The
+// model is a slice, oldest first, of which the first public elements are
+// the ones a thief may take.
 func TestDequeSequential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var d Deque
 	var model []*Header
+	public, floor := 0, 0
 	for step := 0; step < 100000; step++ {
-		switch op := rng.IntN(12); {
+		switch op := rng.IntN(14); {
+		case op == 13:
+			floor = rng.IntN(4)
+			d.SetFloor(floor)
+		case op == 12:
+			if got, want := d.Release(), len(model)-public; got != want {
+				t.Fatalf("step %d: Release = %d, want %d", step, got, want)
+			}
+			public = len(model)
 		case op >= 10:
 			// PopIf of the newest element, or of one that is not.
 			var want *Header
@@ -32,17 +43,25 @@ func TestDequeSequential(t *testing.T) {
 			}
 			if want != nil {
 				model = model[:len(model)-1]
+				public = min(public, len(model))
 			}
 		case op < 5:
 			x := new(Header)
 			d.Push(x)
 			model = append(model, x)
+			switch {
+			case public < floor:
+				public = len(model)
+			case len(model)-public > maxPrivate:
+				public += maxPrivate / 2
+			}
 		case op < 8:
 			got := d.Pop()
 			var want *Header
 			if len(model) > 0 {
 				want = model[len(model)-1]
 				model = model[:len(model)-1]
+				public = min(public, len(model))
 			}
 			if got != want {
 				t.Fatalf("step %d: Pop = %v, want %v", step, got, want)
@@ -53,16 +72,18 @@ func TestDequeSequential(t *testing.T) {
 				t.Fatalf("step %d: Steal lost a race with nobody", step)
 			}
 			var want *Header
-			if len(model) > 0 {
+			if public > 0 {
 				want = model[0]
 				model = model[1:]
+				public--
 			}
 			if got != want {
-				t.Fatalf("step %d: Steal = %v, want %v", step, got, want)
+				t.Fatalf("step %d: Steal = %v, want %v (%d public of %d)", step, got, want, public, len(model))
 			}
 		}
-		if d.Len() != len(model) {
-			t.Fatalf("step %d: Len = %d, want %d", step, d.Len(), len(model))
+		if d.OwnerLen() != len(model) || d.Len() != public || d.Private() != len(model)-public {
+			t.Fatalf("step %d: OwnerLen %d, Len %d, Private %d; want %d, %d, %d", step,
+				d.OwnerLen(), d.Len(), d.Private(), len(model), public, len(model)-public)
 		}
 	}
 }
@@ -113,12 +134,18 @@ func checkNoLossNoDup(t *testing.T, thieves, n int, seed uint64) {
 		}()
 	}
 	rng := rand.New(rand.NewPCG(seed, 7))
+	d.SetFloor(int(seed % 3))
 	for i := 0; i < n; i++ {
 		d.Push(&items[i])
 		// Sometimes take the newest back as Join does: it races the
 		// thieves when it is the last element.
 		if rng.IntN(4) == 0 && d.PopIf(&items[i]) {
 			take(&items[i])
+		}
+		// Release now and then, as an executor does when a worker looks
+		// for work, so that thieves race for elements just published.
+		if rng.IntN(8) == 0 {
+			d.Release()
 		}
 		// Pop in bursts so the deque both grows and drains to its last
 		// element, where the owner races the thieves.
@@ -148,7 +175,14 @@ func TestDequeHolds(t *testing.T) {
 	ia, _ := d.Push(a)
 	ib, _ := d.Push(b)
 	if !d.Holds(ia, a) || !d.Holds(ib, b) || d.Holds(ia, b) {
-		t.Fatal("Holds disagrees with the contents")
+		t.Fatal("Holds disagrees with the private contents")
+	}
+	if x, _ := d.Steal(); x != nil {
+		t.Fatal("Steal took a private element")
+	}
+	d.Release()
+	if !d.Holds(ia, a) || !d.Holds(ib, b) || d.Holds(ia, b) {
+		t.Fatal("Holds disagrees with the public contents")
 	}
 	if x, _ := d.Steal(); x != a {
 		t.Fatal("Steal did not take the oldest")
@@ -166,12 +200,16 @@ func TestDequeHolds(t *testing.T) {
 func TestDequeHoldsAcrossTheSlotWrap(t *testing.T) {
 	var d Deque
 	d.top.Store(1<<32 - 2)
-	d.bottom.Store(1<<32 - 2)
+	d.split.Store(1<<32 - 2)
+	d.bottom, d.pub = 1<<32-2, 1<<32-2
 	hs := make([]*Header, 5)
 	slots := make([]uint32, 5)
 	for i := range hs {
 		hs[i] = new(Header)
 		slots[i], _ = d.Push(hs[i])
+		if i == 2 {
+			d.Release() // the wrap falls inside the public part
+		}
 	}
 	if slots[1] != 1<<32-1 || slots[2] != 0 {
 		t.Fatalf("slots %v do not wrap", slots)

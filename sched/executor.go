@@ -81,9 +81,30 @@ func (x *Executor) Push(h *Header) {
 			r.spawned(h, x.open[len(x.open)-1].id)
 		}
 	}
+	x.offerWork(true)
+}
+
+// offerWork is called after every push and pop of the executor's deque:
+// when another worker looks for work or is parked, or another node wants
+// some, it makes the deque's private tasks public (Deque.Release), wakes a
+// parked worker if nobody is looking (notifyWork), and tells the cluster
+// of new tasks. While every worker is busy and no node asks, it costs
+// three loads, and the tasks stay private, where the owner pushes and pops
+// them without sequentially consistent stores (deque.go).
+//
+// Releasing stores before notifyWork loads the counters again, which
+// keeps step 1 of the push-versus-park argument (idle.go) for every
+// public task. A private task a parker cannot see is not lost: its owner
+// runs it, or releases it at its next push or pop, once it sees the
+// parker.
+func (x *Executor) offerWork(pushed bool) {
 	p := x.pool
+	if p.nIdle.Load() == 0 && p.nSpinning.Load() == 0 && !p.wanted.Load() {
+		return
+	}
+	released := x.w.dq.Release()
 	p.notifyWork()
-	if p.wanted.Load() {
+	if p.wanted.Load() && (pushed || released > 0) {
 		p.remote.Pushed()
 	}
 }
@@ -109,6 +130,7 @@ func (x *Executor) await(h *Header) {
 		w := x.w
 		if w.dq.Holds(h.index, h) {
 			if t := w.dq.Pop(); t != nil {
+				x.offerWork(false)
 				// The deque shrank: the next spawn must ask allowCCall
 				// afresh rather than spend credit granted when it was
 				// longer.
@@ -173,6 +195,7 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	}
 	popped := x.w.dq.PopIf(h)
 	if popped {
+		x.offerWork(false)
 		x.flushCredit()
 		x.run(h, false)
 	} else {
@@ -354,10 +377,10 @@ func (x *Executor) loop() {
 			continue
 		}
 		h := x.w.dq.Pop()
-		if h == nil {
-			if h = x.findWork(); h == nil {
-				continue
-			}
+		if h != nil {
+			x.offerWork(false)
+		} else if h = x.findWork(); h == nil {
+			continue
 		}
 		if !x.runTop(h) {
 			return

@@ -33,8 +33,12 @@ import (
 // Why a push never goes unseen while every worker parks (the push-versus-
 // park argument):
 //
-//  1. The pusher stores the task (Deque.Push, sequentially consistent) and
-//     then loads nIdle and nSpinning (notifyWork).
+//  1. The pusher makes the task public (Deque.Release, a sequentially
+//     consistent store) and then loads nIdle and nSpinning (notifyWork).
+//     A task the pusher keeps private is outside this argument: nobody can
+//     take it but its owner, who runs it or, once it sees a parked or
+//     looking worker at its next push or pop, makes it public and goes on
+//     from here (Executor.offerWork).
 //  2. The parker stores nIdle++ and nSpinning-- (under mu) and then loads
 //     every deque and queue (hasWork) before it sleeps.
 //  3. Both sides store, then load what the other stored. With sequentially

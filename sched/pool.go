@@ -76,7 +76,9 @@ func NewPool(n int, inl inline.Policy) *Pool {
 	}
 	p := &Pool{localTries: localTries(n), blocked: make(map[*Executor]struct{})}
 	for i := 0; i < n; i++ {
-		p.workers = append(p.workers, &Worker{ID: i, inline: inl, rng: xorshift.Seed(uint64(i))})
+		w := &Worker{ID: i, inline: inl, rng: xorshift.Seed(uint64(i))}
+		w.dq.SetFloor(max(inl.K(), minPublic))
+		p.workers = append(p.workers, w)
 	}
 	p.share.Store(int32(n))
 	return p
@@ -118,6 +120,7 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 			p.recorder.root(root)
 		}
 		root.index, _ = p.workers[0].dq.Push(root)
+		p.workers[0].dq.Release()
 	}
 	for _, w := range p.workers {
 		p.startExecutor(w)

@@ -45,6 +45,9 @@ func (x *Executor) heldBack() bool { return int32(x.w.ID) >= x.pool.share.Load()
 // worker (the loop passes this one on then).
 func (x *Executor) waitForShare() {
 	p, w := x.pool, x.w
+	// The deque stays stealable while the worker waits: nothing private.
+	w.dq.Release()
+	p.notifyWork()
 	began := w.beginIdle()
 	defer w.endIdle(began, p.timeline.Load())
 	t := time.NewTimer(shareRecheck)

@@ -3,6 +3,8 @@ package sched
 import (
 	"time"
 	"unsafe"
+
+	"github.com/tsys-go/tsys/inline"
 )
 
 // FastPath is the part of an executor that an inlined spawn touches. It is
@@ -50,6 +52,12 @@ const maxStaleness = 10 * time.Microsecond
 // 4096 took fib(35) on 1 worker from 67 to 63 ms and nqueens 14 from 541 to
 // 532 ms (interleaved medians of 6).
 const maxCredit = 4096
+
+// minPublic is the least public floor of a deque (Deque.SetFloor): the
+// tasks a worker keeps stealable when its inlining policy keeps fewer or
+// none (inlining off), so that an idle worker finds work without waiting
+// for the owner's next push or pop.
+const minPublic = inline.DefaultK
 
 // AskCCall is NewTS's allowCCall, asked on the slow path of
 // Ctx.AllowCCall when the credit is spent; see AskSpawn. It stays a call
@@ -106,7 +114,9 @@ func (x *Executor) askPolicy() bool {
 		w.stats.Inlined += int64(spent)
 	}
 	x.granted = 0
-	if !w.inline.AllowCCallKeeping(w.dq.Len(), int(x.pool.expose.Load())) {
+	expose := int(x.pool.expose.Load())
+	w.dq.SetFloor(max(w.inline.K(), minPublic) + expose)
+	if !w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) {
 		x.grantedAt = time.Time{}
 		return false
 	}
