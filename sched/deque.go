@@ -119,6 +119,15 @@ func (d *Deque) Private() int { return int(d.bottom - d.pub) }
 // bottom, and a Header keeps 4 bytes rather than 8 (frames a size smaller
 // spawn faster, BenchmarkSpawnGet).
 func (d *Deque) Push(x *Header) (slot uint32, length int64) {
+	if slot, length, ok := d.PushOwn(x); ok {
+		return slot, length
+	}
+	return d.pushPublishing(x)
+}
+
+// pushPublishing is Push when the element, or older ones, must be made
+// public.
+func (d *Deque) pushPublishing(x *Header) (slot uint32, length int64) {
 	b := d.bottom
 	if b-d.pub >= int64(len(d.own)) {
 		d.growOwn()
@@ -144,10 +153,21 @@ func (d *Deque) Push(x *Header) (slot uint32, length int64) {
 // Owner only.
 func (d *Deque) SetFloor(n int) { d.floor = int64(n) }
 
-// growOwn doubles the private ring (or makes the first one). A call of its
-// own, as release is, so that Push stays small.
-//
-//go:noinline
+// PushOwn is Push's private path alone: it pushes x privately and
+// reports true, or reports false, having done nothing, when Push must
+// publish (below the floor, past maxPrivate, or before the first private
+// ring). Small enough to be inlined where the executor pushes. Owner only.
+func (d *Deque) PushOwn(x *Header) (slot uint32, length int64, ok bool) {
+	b, t := d.bottom, d.top.Load()
+	if d.pub-t < d.floor || b-d.pub >= maxPrivate || len(d.own) == 0 {
+		return 0, 0, false
+	}
+	d.own[b&int64(len(d.own)-1)] = x
+	d.bottom = b + 1
+	return uint32(b), b + 1 - t, true
+}
+
+// growOwn doubles the private ring (or makes the first one).
 func (d *Deque) growOwn() {
 	n := max(2*len(d.own), 2*maxPrivate)
 	own := make([]*Header, n)
@@ -169,8 +189,6 @@ func (d *Deque) Release() int {
 
 // release makes the n oldest private elements public: it stores them in
 // the public ring, then publishes them by moving split past them.
-//
-//go:noinline
 func (d *Deque) release(n int64) {
 	s := d.pub
 	r := d.ring.Load()
@@ -257,16 +275,32 @@ func (d *Deque) popPublic(want *Header) *Header {
 	return x
 }
 
+// PopOwnIf is PopIf's private path alone: it pops x if x is the newest
+// element and private. Small enough to be inlined where the executor
+// joins. Owner only.
+func (d *Deque) PopOwnIf(x *Header) bool {
+	b := d.bottom - 1
+	if b < d.pub {
+		return false
+	}
+	i := b & int64(len(d.own)-1)
+	if d.own[i] != x {
+		return false
+	}
+	d.own[i] = nil
+	d.bottom = b
+	return true
+}
+
 // PopIf pops the newest element if it is x, and reports whether it did.
 // It fails when x is not the newest element, or when x was the last one
 // and a thief took it first. Owner only.
 func (d *Deque) PopIf(x *Header) bool {
-	if b := d.bottom - 1; b >= d.pub {
-		if d.own[b&int64(len(d.own)-1)] != x {
-			return false
-		}
-		d.popOwn(b)
+	if d.PopOwnIf(x) {
 		return true
+	}
+	if d.bottom > d.pub {
+		return false // x is not the newest
 	}
 	return d.popPublic(x) != nil
 }
