@@ -126,7 +126,10 @@ func (p *Pool) Lend(n int, canLend func(*Header) bool) []*Header {
 func (p *Pool) Complete(h *Header) { h.complete(p) }
 
 // Load is this node's load now, but for its Rate, which a RateMeter
-// derives from BusyTime.
+// derives from BusyTime. Ready counts the tasks other goroutines can take:
+// not those a busy worker keeps private above its deque's public floor
+// (deque.go), which a request from another node makes public at the
+// worker's next push or pop (SetWanted, Executor.offerWork).
 func (p *Pool) Load() Load {
 	l := Load{Workers: len(p.workers), Idle: int(p.nIdle.Load())}
 	for _, w := range p.workers {
