@@ -1,14 +1,17 @@
 #!/bin/sh
-# Writes a CPU profile for Go's profile-guided optimisation of the tsys
-# command: a mix of the apps' runs, with and without inlining, on 1 and 2
-# workers, merged. Build with it by
+# Writes the CPU profile that Go's profile-guided optimisation builds the
+# tsys command with: a mix of the apps' runs, with and without inlining, on
+# 1 and 2 workers and serial, merged. The repository ships its output as
+# cmd/tsys/default.pgo, which every go build, run and test of the command
+# uses; regenerate it with
 #
-#	bench/pgo.sh /tmp/tsys.pgo && go build -pgo=/tmp/tsys.pgo -o bin/tsys ./cmd/tsys
+#	bench/pgo.sh cmd/tsys/default.pgo
 #
-# The repository ships no default.pgo: bench/README.md has why (PGO speeds
-# up the spawn path, fib and UTS, and slows nqueens).
+# and compare the apps before committing it (bench/README.md, "Profile-
+# guided optimisation", has how, and why two of rt's functions are never
+# inlined).
 set -eu
-out=$(realpath "${1:?usage: bench/pgo.sh PROFILE}")
+out=$(realpath "${1:-cmd/tsys/default.pgo}")
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -30,6 +33,9 @@ uts --tree T3 --workers 2
 uts --tree T3 --workers 1 --inline off
 ep --class W --workers 2
 rt -w 320 -h 240 --workers 2 -o /dev/null
+rt --verify=false --workers 1
+rt --verify=false --serial
+ep --class W --workers 1
 RUNS
 go tool pprof -proto "$tmp"/p*/cpu.pprof >"$out"
 echo "wrote $out ($(wc -c <"$out") bytes) from $i runs"

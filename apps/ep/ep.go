@@ -114,6 +114,12 @@ func Serial(c Class) Result {
 //	1.56  kept pairs compacted first, then one loop with the Log call
 //	0.90  the three passes (0.89-0.91 for chunks of 256 to 2048 pairs)
 //	0.86  the three passes with two generator chains (this code)
+//
+// Never inlined: a batch is coarse, and the tsys command's profile-guided
+// build (cmd/tsys/default.pgo) would otherwise inline it into Batches
+// (bench/README.md, "Profile-guided optimisation").
+//
+//go:noinline
 func kernel(x uint64, r *Result) {
 	var buf [2 * chunkPairs]float64 // x1, x2 of the kept pairs
 	var lnt [chunkPairs]float64     // ln t of the kept pairs

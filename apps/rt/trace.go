@@ -105,6 +105,14 @@ func planeT(pl *plane, o, d vec) float64 {
 }
 
 // intersect finds the nearest surface along o+t*d, 0 < t < tmax.
+//
+// It and occluded stay calls of their own, as they are in an ordinary
+// build (over Go's inlining budget): the tsys command is built with a
+// profile (cmd/tsys/default.pgo), which would otherwise inline both into
+// trace, and that slowed the whole render by about 5%
+// (bench/README.md, "Profile-guided optimisation").
+//
+//go:noinline
 func (g *geom) intersect(o, d vec, tmax float64) (t float64, kind int, idx int32) {
 	best, kind, idx := tmax, hitNone, int32(-1)
 	for i := range g.planes {
@@ -143,6 +151,9 @@ func (g *geom) intersect(o, d vec, tmax float64) (t float64, kind int, idx int32
 }
 
 // occluded reports whether any surface lies on o+t*d, 0 < t < tmax.
+// Never inlined: see intersect.
+//
+//go:noinline
 func (g *geom) occluded(o, d vec, tmax float64) bool {
 	for i := range g.planes {
 		if planeT(&g.planes[i], o, d) < tmax {
