@@ -65,6 +65,14 @@ func (x *Executor) Worker() *Worker { return x.w }
 func (x *Executor) Push(h *Header) {
 	x.refused = false
 	w := x.w
+	if x.Fast.Measure {
+		// Before the push, which may publish the task: a thief reads its
+		// clock and its tree id as soon as it begins it.
+		h.SetSpanClock(x.strandClock())
+		if r := x.pool.recorder; r != nil && len(x.open) > 0 {
+			r.spawned(h, x.open[len(x.open)-1].id)
+		}
+	}
 	// PushOwn inlined, Push called only when it declines: a call less
 	// on the common path (BenchmarkForkJoin), as in JoinForked.
 	i, n, ok := w.dq.PushOwn(h)
@@ -78,12 +86,6 @@ func (x *Executor) Push(h *Header) {
 		w.stats.Spawns++
 		if n > w.stats.MaxDeque {
 			w.stats.MaxDeque = n
-		}
-	}
-	if x.Fast.Measure {
-		h.SetSpanClock(x.strandClock())
-		if r := x.pool.recorder; r != nil && len(x.open) > 0 {
-			r.spawned(h, x.open[len(x.open)-1].id)
 		}
 	}
 	x.offerWork(true)

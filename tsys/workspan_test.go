@@ -1,13 +1,13 @@
 package tsys_test
 
 import (
-	"reflect"
-
 	"context"
-	"github.com/tsys-go/tsys/sched"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/apps/fib"
+	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -82,6 +82,23 @@ func TestRecordTree(t *testing.T) {
 			if got := time.Duration(rec.WorkNs[i]); got < want || got > want+20*time.Millisecond {
 				t.Errorf("%d workers: task %d worked %v, want %v", workers, i, got, want)
 			}
+		}
+	}
+}
+
+// TestWorkSpanUnderSteals: a fine-grained tree on two workers, measured,
+// so that thieves begin tasks the moment they are pushed. Under the race
+// detector it checks that a task's span clock is written before the push
+// that may publish it.
+func TestWorkSpanUnderSteals(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2), tsys.MeasureWorkSpan())
+	for range 5 {
+		got, _, err := tsys.Run(context.Background(), rt, fib.Plain, 18)
+		if err != nil || got != 2584 {
+			t.Fatalf("fib(18) = %d, %v", got, err)
+		}
+		if work, span := rt.WorkSpan(); span <= 0 || span > work {
+			t.Fatalf("work %v, span %v: want 0 < span <= work", work, span)
 		}
 	}
 }
