@@ -6,9 +6,9 @@
 //
 // A Worker is one slot of parallelism: a split Deque of task frames (a
 // Chase-Lev deque whose newest tasks the owner may keep private while
-// every worker is busy) and the counters of the work done through it. An Executor is a goroutine
-// that runs tasks on behalf of the worker it holds; a task receives its
-// executor as its context (tsys.Ctx). A Pool owns the workers of a node and
+// every worker is busy) and the counters of the work done through it. An
+// Executor is a goroutine that runs tasks on behalf of the worker it
+// holds; a task receives its executor as its context (tsys.Ctx). A Pool owns the workers of a node and
 // the executors of the current run, and steals between them by itself
 // (local.go, idle.go). Across nodes, a Policy hears the node's events and
 // answers with Actions, which package cluster carries out; the pool reaches

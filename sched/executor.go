@@ -200,6 +200,7 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	if h.Gen&genTag != gen {
 		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
 	}
+	// PopOwnIf inlined, PopIf called only when the frame is not private.
 	popped := x.w.dq.PopOwnIf(h) || x.w.dq.PopIf(h)
 	if popped {
 		x.offerWork(false)
