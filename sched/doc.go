@@ -8,11 +8,11 @@
 // Chase-Lev deque whose newest tasks the owner may keep private while
 // every worker is busy) and the counters of the work done through it. An
 // Executor is a goroutine that runs tasks on behalf of the worker it
-// holds; a task receives its executor as its context (tsys.Ctx). A Pool owns the workers of a node and
-// the executors of the current run, and steals between them by itself
-// (local.go, idle.go). Across nodes, a Policy hears the node's events and
-// answers with Actions, which package cluster carries out; the pool reaches
-// the cluster through Remote.
+// holds; a task receives its executor as its context (tsys.Ctx). A Pool
+// owns the workers of a node and the executors of the current run, and
+// steals between them by itself (local.go, idle.go). Across nodes, a
+// Policy hears the node's events and answers with Actions, which package
+// cluster carries out; the pool reaches the cluster through Remote.
 //
 // A task frame starts with a Header (state, kind, waiters, deque slot) that
 // package tsys embeds in a typed frame holding the argument and result, so
