@@ -342,12 +342,19 @@ func (d *Deque) Holds(slot uint32, x *Header) bool {
 	return d.ring.Load().at(i).Load() == x
 }
 
-// Clear drops every element. Only when neither the owner nor any thief is
-// using the deque.
+// Clear drops every element, between runs: no owner may use the deque,
+// but a thief may (the cluster lends from goroutines of its own, and one
+// may still be inside Steal). So it takes the public elements as a thief
+// would, which leaves a stale thief's CAS on top nothing to win, and keeps
+// the positions: resetting top could let such a CAS move it past split.
 func (d *Deque) Clear() {
-	d.top.Store(0)
-	d.split.Store(0)
-	d.bottom, d.pub = 0, 0
+	for {
+		if x, lost := d.Steal(); x == nil && !lost {
+			break
+		}
+	}
+	s := d.split.Load()
+	d.bottom, d.pub = s, s
 	clear(d.own)
 	if r := d.ring.Load(); r != nil {
 		for i := range r.slots {

@@ -248,3 +248,57 @@ func BenchmarkDequePushPop(b *testing.B) {
 		}
 	}
 }
+
+// TestDequeClearWhileThievesSteal: Clear runs between runs, when no owner
+// uses the deque but a thief still may (the cluster lends from goroutines
+// of its own). No element is taken twice, and top never passes split,
+// which would lose the next run's first public task.
+func TestDequeClearWhileThievesSteal(t *testing.T) {
+	var d Deque
+	const rounds, perRound = 2000, 5
+	items := make([]Header, rounds*perRound)
+	taken := make([]atomic.Int32, len(items))
+	index := make(map[*Header]int, len(items))
+	for i := range items {
+		index[&items[i]] = i
+	}
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !done.Load() {
+				if x, _ := d.Steal(); x != nil {
+					taken[index[x]].Add(1)
+				}
+			}
+		}()
+	}
+	for r := range rounds {
+		if top, split := d.top.Load(), d.split.Load(); top > split {
+			t.Fatalf("round %d: top %d past split %d", r, top, split)
+		}
+		for i := range perRound {
+			d.Push(&items[r*perRound+i])
+		}
+		d.Release()
+		if r%3 == 0 {
+			if x := d.Pop(); x != nil {
+				taken[index[x]].Add(1)
+			}
+		}
+		d.Clear()
+		if d.Len() != 0 || d.OwnerLen() != 0 {
+			t.Fatalf("round %d: after Clear, Len %d, OwnerLen %d", r, d.Len(), d.OwnerLen())
+		}
+		runtime.Gosched()
+	}
+	done.Store(true)
+	wg.Wait()
+	for i := range taken {
+		if c := taken[i].Load(); c > 1 {
+			t.Fatalf("element %d taken %d times", i, c)
+		}
+	}
+}

@@ -93,25 +93,38 @@ func (x *Executor) Push(h *Header) {
 
 // offerWork is called after every push and pop of the executor's deque:
 // when another worker looks for work or is parked, or another node wants
-// some, it makes the deque's private tasks public (Deque.Release), wakes a
-// parked worker if nobody is looking (notifyWork), and tells the cluster
-// of new tasks. While every worker is busy and no node asks, it costs
-// three loads, and the tasks stay private, where the owner pushes and pops
-// them without sequentially consistent stores (deque.go).
-//
-// Releasing stores before notifyWork loads the counters again, which
-// keeps step 1 of the push-versus-park argument (idle.go) for every
-// public task. A private task a parker cannot see is not lost: its owner
-// runs it, or releases it at its next push or pop, once it sees the
-// parker.
+// some, it publishes the deque's private tasks (publishWork). While every
+// worker is busy and no node asks, it costs three loads, and the tasks
+// stay private, where the owner pushes and pops them without sequentially
+// consistent stores (deque.go).
 func (x *Executor) offerWork(pushed bool) {
 	p := x.pool
 	if p.nIdle.Load() == 0 && p.nSpinning.Load() == 0 && !p.wanted.Load() {
 		return
 	}
-	released := x.w.dq.Release()
+	x.publishWork(pushed)
+}
+
+// publishWork makes the private tasks of the executor's worker public
+// (Deque.Release) and, when that or a push made new work visible, wakes a
+// parked worker if nobody is looking (notifyWork) and tells the cluster of
+// it. Besides offerWork, it runs before the worker waits (waitForShare)
+// or goes to another executor (block, passToResumable): the executor that
+// takes it may run a long task before it pushes or pops again. Owner
+// only.
+//
+// Releasing stores before notifyWork loads the counters again, which
+// keeps step 1 of the push-versus-park argument (idle.go) for every
+// public task. A private task a parker cannot see is not lost: the
+// worker's executor runs it, or publishes it at its next push or pop,
+// once it sees the parker.
+func (x *Executor) publishWork(pushed bool) {
+	if released := x.w.dq.Release(); !pushed && released == 0 {
+		return
+	}
+	p := x.pool
 	p.notifyWork()
-	if p.wanted.Load() && (pushed || released > 0) {
+	if p.wanted.Load() {
 		p.remote.Pushed()
 	}
 }
@@ -267,6 +280,7 @@ func (x *Executor) block(h *Header) {
 		w.stats.BlockedWaits++
 	}
 	x.suspendFrames(w)
+	x.publishWork(false)
 	x.w = nil
 	p.handOff(w)
 	if x.w = <-x.wake; x.w == nil {

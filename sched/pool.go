@@ -349,6 +349,7 @@ func (p *Pool) passToResumable(x *Executor) bool {
 	p.nResumable.Add(-1)
 	p.mu.Unlock()
 	x.flushCredit()
+	x.publishWork(false)
 	w := x.w
 	x.w = nil
 	y.wake <- w

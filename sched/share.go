@@ -46,8 +46,7 @@ func (x *Executor) heldBack() bool { return int32(x.w.ID) >= x.pool.share.Load()
 func (x *Executor) waitForShare() {
 	p, w := x.pool, x.w
 	// The deque stays stealable while the worker waits: nothing private.
-	w.dq.Release()
-	p.notifyWork()
+	x.publishWork(false)
 	began := w.beginIdle()
 	defer w.endIdle(began, p.timeline.Load())
 	t := time.NewTimer(shareRecheck)

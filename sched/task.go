@@ -53,10 +53,12 @@ type Header struct {
 	// waiters is the list of waiters blocked on this task, or closedList
 	// once the task is done.
 	waiters atomic.Pointer[waiter]
-	// index is the deque slot the task was pushed to; written before the
-	// push publishes the task and never changed after. Await finds the task
-	// in its own deque by checking that slot (Deque.Holds compares the
-	// slot's contents, so a task pushed to another deque never matches).
+	// index is the deque slot the task was pushed to; written by the
+	// pusher just after the push, which may already have published the
+	// task: only Await reads it, through a Future or a Forked, which
+	// exist only once the spawn has returned. Never changed after. Await finds the task in its
+	// own deque by checking that slot (Deque.Holds compares the slot's
+	// contents, so a task pushed to another deque never matches).
 	index uint32
 	// span is the task's clock on the critical path (workspan.go), in
 	// seconds: when it became ready, set before the push publishes it,
