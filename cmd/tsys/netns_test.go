@@ -111,8 +111,11 @@ func TestAcrossNetworkNamespaces(t *testing.T) {
 	if other.tasks != h.addrs[1]+":7947" {
 		t.Errorf("--task-port 7947: the node's tasks are at %s", other.tasks)
 	}
+	// --min-nodes 2: the job starts once both nodes take part, so that
+	// every node running a task shows distribution across the namespaces,
+	// not how soon presence crossed them on a loaded machine.
 	cmd := inNetns(h.names[2], tsysBin, "run", "uts", "--tree", "T5", "--workers", "1", "--bind", h.addrs[2]+":0",
-		"--join", seed.gossip, "--key-file", key, "--json")
+		"--join", seed.gossip, "--key-file", key, "--min-nodes", "2", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -127,7 +130,8 @@ func TestAcrossNetworkNamespaces(t *testing.T) {
 	}
 	for _, pn := range perNode(t, obj) {
 		if stat(pn, "tasks_run") == 0 {
-			t.Errorf("node %v ran no task", pn["node"])
+			t.Errorf("node %v ran no task: steal requests %v, answers %v, tasks received %v, first work after %v ns; the job took %v s\n%s",
+				pn["node"], stat(pn, "steal_requests"), stat(pn, "steal_answers"), stat(pn, "tasks_received"), pn["first_work_ns"], obj["wall_seconds"], stderr.String())
 		}
 	}
 	if _, err := startNodeIn(t, h.names[1], "--bind", h.addrs[1]+":7950"); err == nil || !strings.Contains(err.Error(), "loopback") {
