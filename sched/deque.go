@@ -31,7 +31,8 @@ import "sync/atomic"
 //   - at most maxPrivate elements are private (Push releases the older
 //     half past that);
 //   - the executor releases them all as soon as any worker or node wants
-//     work (Executor.offerWork).
+//     work (Executor.offerWork), and before its worker waits or goes to
+//     another executor (Executor.publishWork).
 //
 // Private elements are only the newest ones above the floor, and only
 // while everybody is busy. What is left is that a thief who has taken the
