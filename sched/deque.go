@@ -123,12 +123,12 @@ func (d *Deque) Push(x *Header) (slot uint32, length int64) {
 	if slot, length, ok := d.PushOwn(x); ok {
 		return slot, length
 	}
-	return d.pushPublishing(x)
+	return d.PushPublishing(x)
 }
 
-// pushPublishing is Push when the element, or older ones, must be made
-// public.
-func (d *Deque) pushPublishing(x *Header) (slot uint32, length int64) {
+// PushPublishing is Push when PushOwn declined: the element, or older
+// ones, must be made public. Owner only.
+func (d *Deque) PushPublishing(x *Header) (slot uint32, length int64) {
 	b := d.bottom
 	if b-d.pub >= int64(len(d.own)) {
 		d.growOwn()
@@ -297,11 +297,14 @@ func (d *Deque) PopOwnIf(x *Header) bool {
 // It fails when x is not the newest element, or when x was the last one
 // and a thief took it first. Owner only.
 func (d *Deque) PopIf(x *Header) bool {
-	if d.PopOwnIf(x) {
-		return true
-	}
+	return d.PopOwnIf(x) || d.PopPublicIf(x)
+}
+
+// PopPublicIf is PopIf when PopOwnIf declined: it pops x if x is the
+// newest element and public. Owner only.
+func (d *Deque) PopPublicIf(x *Header) bool {
 	if d.bottom > d.pub {
-		return false // x is not the newest
+		return false // a private element is newer than x
 	}
 	return d.popPublic(x) != nil
 }

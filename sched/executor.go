@@ -73,11 +73,11 @@ func (x *Executor) Push(h *Header) {
 			r.spawned(h, x.open[len(x.open)-1].id)
 		}
 	}
-	// PushOwn inlined, Push called only when it declines: a call less
+	// Deque.Push in two halves, so that PushOwn's is inlined: a call less
 	// on the common path (BenchmarkForkJoin), as in JoinForked.
 	i, n, ok := w.dq.PushOwn(h)
 	if !ok {
-		i, n = w.dq.Push(h)
+		i, n = w.dq.PushPublishing(h)
 	}
 	h.index = i
 	x.Fast.Spawned = tagFrame(h)
@@ -213,8 +213,8 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	if h.Gen&genTag != gen {
 		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
 	}
-	// PopOwnIf inlined, PopIf called only when the frame is not private.
-	popped := x.w.dq.PopOwnIf(h) || x.w.dq.PopIf(h)
+	// Deque.PopIf in two halves, so that PopOwnIf's is inlined.
+	popped := x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)
 	if popped {
 		x.offerWork(false)
 		x.flushCredit()

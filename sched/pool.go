@@ -77,7 +77,7 @@ func NewPool(n int, inl inline.Policy) *Pool {
 	p := &Pool{localTries: localTries(n), blocked: make(map[*Executor]struct{})}
 	for i := 0; i < n; i++ {
 		w := &Worker{ID: i, inline: inl, rng: xorshift.Seed(uint64(i))}
-		w.dq.SetFloor(max(inl.K(), minPublic))
+		w.setFloor(0)
 		p.workers = append(p.workers, w)
 	}
 	p.share.Store(int32(n))

@@ -59,6 +59,12 @@ const maxCredit = 4096
 // for the owner's next push or pop.
 const minPublic = inline.DefaultK
 
+// setFloor keeps public, in w's deque, the ready tasks the inlining policy
+// keeps for thieves while expose more are wanted by other nodes.
+func (w *Worker) setFloor(expose int) {
+	w.dq.SetFloor(max(w.inline.K(), minPublic) + expose)
+}
+
 // AskCCall is NewTS's allowCCall, asked on the slow path of
 // Ctx.AllowCCall when the credit is spent; see AskSpawn. It stays a call
 // (noinline) so that AllowCCall, its caller in task code, stays small
@@ -115,7 +121,7 @@ func (x *Executor) askPolicy() bool {
 	}
 	x.granted = 0
 	expose := int(x.pool.expose.Load())
-	w.dq.SetFloor(max(w.inline.K(), minPublic) + expose)
+	w.setFloor(expose)
 	if !w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) {
 		x.grantedAt = time.Time{}
 		return false

@@ -56,9 +56,10 @@ type Header struct {
 	// index is the deque slot the task was pushed to; written by the
 	// pusher just after the push, which may already have published the
 	// task: only Await reads it, through a Future or a Forked, which
-	// exist only once the spawn has returned. Never changed after. Await finds the task in its
-	// own deque by checking that slot (Deque.Holds compares the slot's
-	// contents, so a task pushed to another deque never matches).
+	// exist only once the spawn has returned. Never changed after. Await
+	// finds the task in its own deque by checking that slot (Deque.Holds
+	// compares the slot's contents, so a task pushed to another deque
+	// never matches).
 	index uint32
 	// span is the task's clock on the critical path (workspan.go), in
 	// seconds: when it became ready, set before the push publishes it,
