@@ -102,6 +102,7 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 		fishedAt: map[sched.NodeID]time.Time{},
 		offsets:  map[sched.NodeID]time.Duration{},
 	}
+	n.jobsTotal.Add(1)
 	e.pool.SetRemote(e)
 	e.pool.SetShare(e.pool.Workers())
 	now := time.Now()

@@ -118,6 +118,9 @@ type Node struct {
 	snapshotWaiters map[uint64]chan Snapshot
 
 	nextID atomic.Uint64
+	// jobsTotal counts the engines the node has made: the jobs it served
+	// or rooted, on any runtime (Snapshot.JobsTotal).
+	jobsTotal atomic.Int64
 	// sentByType counts the messages and body bytes sent, by type, since
 	// the node started (Snapshot).
 	sentByType [len(vocabulary)]struct{ messages, bytes atomic.Int64 }
@@ -526,6 +529,7 @@ func (n *Node) tick() {
 			for _, e := range n.engineList() {
 				l := e.measure(now, cpu, cpuOK)
 				total.Ready += l.Ready
+				total.Idle += l.Idle
 				total.Rate += l.Rate
 				total.Busy += l.Busy
 				total.TaskTime = max(total.TaskTime, l.TaskTime)

@@ -33,7 +33,7 @@ type Snapshot struct {
 	Workers   []sched.Stats   `json:"workers"`
 	Net       sched.Stats     `json:"net"`
 	Transport transport.Stats `json:"transport"`
-	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted on its own runtime: one pool run each
+	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted, on any of its runtimes
 	// Share is how the node shares its workers between jobs (--share);
 	// Jobs what it gives each job it serves or roots now, in order of
 	// their arrival. Job, Root, Run, Workers and Net are those of the
@@ -60,7 +60,7 @@ func (n *Node) Snapshot() Snapshot {
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.share.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: int64(run), Jobs: n.shares(),
+		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.shares(),
 	}
 	l := pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
