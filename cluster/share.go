@@ -162,13 +162,9 @@ func (n *Node) shares() []JobShare {
 	for _, e := range n.engineList() {
 		active := e.rooted != nil || e.presence.Load() == presenceActive
 		held := e.holding()
-		var run int64
-		for _, w := range e.pool.Live(time.Now()) {
-			run += w.TasksRun
-		}
 		out = append(out, JobShare{
 			Job: hexID(e.info.ID), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
-			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: run,
+			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: e.pool.TasksDone(),
 		})
 	}
 	return out

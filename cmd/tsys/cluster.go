@@ -88,8 +88,9 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		return apps.Result{}, err
 	}
 	if waited {
-		rep.WaitedSeconds = time.Since(waitBegan).Seconds()
-		start = start.Add(time.Since(waitBegan))
+		w := time.Since(waitBegan)
+		rep.WaitedSeconds = w.Seconds()
+		start = start.Add(w)
 	}
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
 	rep.WallSeconds = time.Since(start).Seconds()

@@ -188,7 +188,6 @@ func (c *runConfig) timelineCap() int {
 	return c.common.tlCap
 }
 
-// clustered reports whether the run spans several nodes.
 // checkNodeCounts checks --min-nodes and --max-nodes.
 func (c *commonFlags) checkNodeCounts() error {
 	switch {
@@ -202,6 +201,7 @@ func (c *commonFlags) checkNodeCounts() error {
 	return nil
 }
 
+// clustered reports whether the run spans several nodes.
 func (c *runConfig) clustered() bool { return c.common.nodes > 1 || c.common.join != "" }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {
