@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -395,9 +394,7 @@ func (n *Node) engineList() []*engine {
 // enginesLocked is engineList with n.mu held.
 func (n *Node) enginesLocked() []*engine {
 	out := slices.Collect(maps.Values(n.engines))
-	slices.SortFunc(out, func(a, b *engine) int {
-		return cmp.Or(cmp.Compare(a.info.Began, b.info.Began), cmp.Compare(a.info.ID, b.info.ID))
-	})
+	slices.SortFunc(out, func(a, b *engine) int { return share.Compare(a.info, b.info) })
 	return out
 }
 

@@ -25,6 +25,9 @@ const shareRecheck = time.Millisecond
 // workers until told otherwise.
 func (p *Pool) SetShare(k int) {
 	k = min(max(k, 0), len(p.workers))
+	if p.share.Load() == int32(k) {
+		return // the node's tick sets every pool's share, mostly unchanged
+	}
 	p.shareMu.Lock()
 	old := p.share.Swap(int32(k))
 	if int32(k) > old && p.shareWake != nil {

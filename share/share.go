@@ -52,10 +52,12 @@ type Policy interface {
 }
 
 // Sort puts jobs in the order of their arrival.
-func Sort(jobs []Job) {
-	slices.SortFunc(jobs, func(a, b Job) int {
-		return cmp.Or(cmp.Compare(a.Began, b.Began), cmp.Compare(a.ID, b.ID))
-	})
+func Sort(jobs []Job) { slices.SortFunc(jobs, Compare) }
+
+// Compare orders two jobs by their arrival: the earlier began first, ties
+// broken by ID, so that every node orders them alike.
+func Compare(a, b Job) int {
+	return cmp.Or(cmp.Compare(a.Began, b.Began), cmp.Compare(a.ID, b.ID))
 }
 
 // Names are the policies --share takes.
