@@ -64,10 +64,7 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	}
 	engines := n.engineList()
 	for _, e := range engines {
-		e.mu.Lock()
-		e.advise()
-		e.mu.Unlock()
-		e.handBackUnstarted()
+		e.withdraw()
 		// Every worker, whatever the sharing: what it holds goes first.
 		e.pool.SetShare(e.pool.Workers())
 	}

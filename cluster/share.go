@@ -99,14 +99,26 @@ func (e *engine) grant(g share.Grant) {
 	e.pool.SetShare(workers)
 }
 
-// setActive makes the node take part in e's job, or leave it (presence is
-// set already), and tells the job's nodes.
-func (e *engine) setActive(on bool) {
+// withdraw tells the workers the engine takes no more work (its advice:
+// every spawn a task, when leaving) and hands back the loans it has not
+// started: a node that drains, or that its sharing policy deals out of
+// the job. What it has started it finishes.
+func (e *engine) withdraw() {
 	e.mu.Lock()
 	e.advise()
 	e.mu.Unlock()
-	if !on {
-		e.handBackUnstarted()
+	e.handBackUnstarted()
+}
+
+// setActive makes the node take part in e's job, or leave it (presence is
+// set already), and tells the job's nodes.
+func (e *engine) setActive(on bool) {
+	if on {
+		e.mu.Lock()
+		e.advise()
+		e.mu.Unlock()
+	} else {
+		e.withdraw()
 	}
 	e.n.log.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
