@@ -109,8 +109,8 @@ func planeT(pl *plane, o, d vec) float64 {
 // It and occluded stay calls of their own, as they are in an ordinary
 // build (over Go's inlining budget): the tsys command is built with a
 // profile (cmd/tsys/default.pgo), which would otherwise inline both into
-// trace, and that slowed the whole render by about 5%
-// (bench/README.md, "Profile-guided optimisation").
+// trace, and that slowed the whole render (bench/README.md,
+// "Profile-guided optimisation").
 //
 //go:noinline
 func (g *geom) intersect(o, d vec, tmax float64) (t float64, kind int, idx int32) {
