@@ -44,7 +44,9 @@
 // failures. Every message names its job and goes to its engine. How the
 // node shares its workers between the jobs is its sharing policy (package
 // share; share.go here carries out its grants): fchp, equi or exclusive.
-// The root of a job serves no other job.
+// The root of a job serves no other job, and neither does a client
+// (Config.Client, tsys run): roots do not invite one, and one declines an
+// invitation, so that it can always begin its own job.
 //
 // # Lending
 //

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
 )
@@ -120,7 +121,9 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	// A member that joins from here on is invited by onMember; one that
 	// both this list and onMember see is invited once (invite).
 	for id, addr := range n.peerList() {
-		n.invite(j, id, addr, false)
+		if m, _ := n.memberMeta(id); !m.Client {
+			n.invite(j, id, addr, false)
+		}
 	}
 	j.e.event(j.e.policy.JobStarted)
 	return j, nil
@@ -156,17 +159,17 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 }
 
 // inviteLate invites a member that joined while this node is the root of
-// a running job, if it runs the same scheduler.
-func (n *Node) inviteLate(id sched.NodeID, addr, scheduler string) {
+// a running job, if it runs the same scheduler and is not a client.
+func (n *Node) inviteLate(id sched.NodeID, meta membership.Meta) {
 	j := n.rootedJob()
-	if j == nil {
+	if j == nil || meta.Client {
 		return
 	}
-	if scheduler != n.schedulerName {
-		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", scheduler, "ours", n.schedulerName)
+	if meta.Scheduler != n.schedulerName {
+		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", n.schedulerName)
 		return
 	}
-	n.invite(j, id, addr, true)
+	n.invite(j, id, meta.Transport, true)
 }
 
 // rootedJob is the job this node is the root of, or nil.
@@ -341,7 +344,10 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	}
 	rt := n.idleRuntime()
 	e := n.newEngine(info, nil, rt)
-	e.serving = &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
+	// s, not e.serving, from here on: once e is in n.engines, stopEngine
+	// may take e.serving away under e.mu.
+	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
+	e.serving = s
 	n.engines[m.Job] = e
 	if rt == n.rt {
 		n.home = e
@@ -357,7 +363,6 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	e.setTimeline(e.timelineCap(m.TimelineCap))
 	n.applyShares()
 	e.event(e.policy.JobStarted)
-	s := e.serving
 	go func() {
 		st, err := e.pool.Serve(context.Background(), s.stop)
 		if err != nil {
@@ -377,6 +382,11 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 	if n.draining.Load() {
 		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
+	}
+	if n.cfg.Client {
+		// A client that served a job invited as it joined could not
+		// then begin its own (BeginJob).
+		return nil, fmt.Sprintf("node %s is a client (tsys run): it roots its own job and serves no other", n.name)
 	}
 	var keep []share.Job
 	for _, e := range n.engines {

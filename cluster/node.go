@@ -461,7 +461,7 @@ func (n *Node) onMember(ev membership.Event) {
 		}
 		if !known {
 			// Not on memberlist's goroutine: inviting dials the newcomer.
-			go n.inviteLate(id, meta.Transport, meta.Scheduler)
+			go n.inviteLate(id, meta)
 		}
 	case membership.Left:
 		n.peersMu.Lock()

@@ -157,3 +157,43 @@ func TestRootDoesNotDrain(t *testing.T) {
 		t.Fatalf("drain after the job: %v", err)
 	}
 }
+
+// TestClientServesNoOtherJob: a client (tsys run) that another root
+// invites, as roots invite every node that joins during their job, says
+// it will not serve and can still begin its own job. The other root is a
+// bare transport on real TCP.
+func TestClientServesNoOtherJob(t *testing.T) {
+	node, err := Start(Config{Workers: 1, Inline: inline.Default(), Fast: true, Client: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	replies := make(chan message, 4)
+	root, err := transport.Listen(transport.Config{Name: "other-root", Logger: slog.New(slog.DiscardHandler)},
+		func(from string, tm *transport.Message) {
+			if m, err := decodeMessage(tm); err == nil {
+				replies <- m
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	const job = 91
+	if err := root.SendSync(node.TransportAddr(), encodeMessage(&jobStart{Job: job, ReplyTo: root.Addr()})); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-replies:
+		if r, ok := m.(*jobRefused); !ok || r.Job != job || !strings.Contains(r.Reason, "client") {
+			t.Fatalf("reply %+v: want a refusal of job %d saying the node is a client", m, job)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client did not answer the invitation")
+	}
+	// Not ended: EndJob would wait for a report from the bare transport,
+	// which BeginJob invited as a peer it had heard from.
+	if _, err := node.BeginJob(JobOptions{}); err != nil {
+		t.Fatalf("the client cannot begin its own job after an invitation: %v", err)
+	}
+}
