@@ -15,7 +15,7 @@ func init() {
 }
 
 func forking(c *tsys.Ctx, b Board) int64 {
-	if b.Row == b.N {
+	if b.Cols == b.All {
 		return 1
 	}
 	var forks [MaxN]tsys.Forked[int64]
@@ -33,7 +33,7 @@ func forking(c *tsys.Ctx, b Board) int64 {
 }
 
 func spawning(c *tsys.Ctx, b Board) int64 {
-	if b.Row == b.N {
+	if b.Cols == b.All {
 		return 1
 	}
 	var futures [MaxN]tsys.Future[int64]

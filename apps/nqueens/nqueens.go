@@ -10,11 +10,14 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// Board is a partial placement: the rows filled so far and the columns and
-// diagonals they attack, already shifted for the next row.
+// Board is a partial placement: the columns and diagonals its queens
+// attack, already shifted for the next row; it is complete when every
+// column is taken. Four fields, as package tsys advises for a task's
+// argument: Go keeps a struct of up to four in registers, and copies a
+// larger one through memory at every call, in loads that wait for the
+// stores before them (bench/README.md, "Natural code").
 type Board struct {
-	N     int32
-	Row   int32
+	All   uint32 // the board's columns
 	Cols  uint32
 	Diag1 uint32 // attacked squares moving down-left
 	Diag2 uint32 // attacked squares moving down-right
@@ -30,19 +33,18 @@ func init() { Task = tsys.Register("nqueens", place) }
 const MaxN = 27
 
 // Start is the empty board of size n.
-func Start(n int) Board { return Board{N: int32(n)} }
+func Start(n int) Board { return Board{All: uint32(1)<<n - 1} }
 
 func (b Board) free() uint32 {
-	all := uint32(1)<<b.N - 1
-	return all &^ (b.Cols | b.Diag1 | b.Diag2)
+	return b.All &^ (b.Cols | b.Diag1 | b.Diag2)
 }
 
 func (b Board) next(bit uint32) Board {
-	return Board{N: b.N, Row: b.Row + 1, Cols: b.Cols | bit, Diag1: (b.Diag1 | bit) << 1, Diag2: (b.Diag2 | bit) >> 1}
+	return Board{All: b.All, Cols: b.Cols | bit, Diag1: (b.Diag1 | bit) << 1, Diag2: (b.Diag2 | bit) >> 1}
 }
 
 func place(c *tsys.Ctx, b Board) int64 {
-	if b.Row == b.N {
+	if b.Cols == b.All {
 		return 1
 	}
 	var total int64
@@ -97,7 +99,7 @@ func fork(c *tsys.Ctx, b Board) tsys.Forked[int64] { return Task.Fork(c, b) }
 
 // Serial is the plain recursive version: the T_S baseline.
 func Serial(b Board) int64 {
-	if b.Row == b.N {
+	if b.Cols == b.All {
 		return 1
 	}
 	var total int64
