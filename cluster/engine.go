@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
 	"github.com/tsys-go/tsys/tsys"
@@ -108,8 +109,10 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	now := time.Now()
 	e.mu.Lock()
 	for id, m := range n.memberMetas() {
-		e.policy.Membership(now, sched.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
-		e.policy.LoadReport(now, id, m.Load)
+		if e.hears(id, m) {
+			e.policy.Membership(now, sched.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
+			e.policy.LoadReport(now, id, m.Load)
+		}
 	}
 	e.advise()
 	e.mu.Unlock()
@@ -118,6 +121,14 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 
 // root is the node the job's root task runs on.
 func (e *engine) root() sched.NodeID { return sched.NodeID(e.info.Root) }
+
+// hears says whether e's policy is told of member id, from its gossiped
+// meta: every node that may serve the job and the job's root, but not a
+// client of another job, which serves none: a policy would fish from it,
+// or push to it, for nothing.
+func (e *engine) hears(id sched.NodeID, meta membership.Meta) bool {
+	return !meta.Client || id == e.root()
+}
 
 // leaving says the engine takes no more work: the node drains, or the
 // sharing policy took it from the job.

@@ -451,6 +451,9 @@ func (n *Node) onMember(ev membership.Event) {
 		n.metas[id] = meta
 		n.peersMu.Unlock()
 		for _, e := range n.engineList() {
+			if !e.hears(id, meta) {
+				continue
+			}
 			e.event(func(now time.Time) []sched.Action {
 				var acts []sched.Action
 				if !known {
@@ -470,17 +473,20 @@ func (n *Node) onMember(ev membership.Event) {
 		n.left[id] = true
 		n.peersMu.Unlock()
 		for _, e := range n.engineList() {
-			n.memberLeft(e, id, meta.Zone, ev.Failed)
+			n.memberLeft(e, id, meta, ev.Failed)
 		}
 	}
 }
 
 // memberLeft tells e's job that node id left or died.
-func (n *Node) memberLeft(e *engine, id sched.NodeID, zone string, failed bool) {
-	e.mu.Lock()
-	acts := e.policy.Membership(time.Now(), sched.MemberEvent{Node: id, Zone: zone, Joined: false})
-	e.advise()
-	e.mu.Unlock()
+func (n *Node) memberLeft(e *engine, id sched.NodeID, meta membership.Meta, failed bool) {
+	var acts []sched.Action
+	if e.hears(id, meta) {
+		e.mu.Lock()
+		acts = e.policy.Membership(time.Now(), sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
+		e.advise()
+		e.mu.Unlock()
+	}
 	if e.rooted != nil {
 		e.rooted.peerGone(id)
 	}

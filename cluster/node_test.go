@@ -5,11 +5,13 @@ import (
 	"encoding/binary"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -195,5 +197,96 @@ func TestClientServesNoOtherJob(t *testing.T) {
 	// which BeginJob invited as a peer it had heard from.
 	if _, err := node.BeginJob(JobOptions{}); err != nil {
 		t.Fatalf("the client cannot begin its own job after an invitation: %v", err)
+	}
+}
+
+// memberPolicy moves no work and records the members it hears of.
+type memberPolicy struct {
+	noPolicy
+	mu    sync.Mutex
+	heard map[sched.NodeID]bool
+}
+
+func (p *memberPolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Action {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ev.Joined {
+		p.heard[ev.Node] = true
+	}
+	return nil
+}
+
+func (p *memberPolicy) heardOf(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.heard[sched.NodeID(id)]
+}
+
+// TestPoliciesDoNotHearOtherJobsClients: a client (tsys run) serves no job
+// but its own, so the policies of a job it does not root are not told of
+// it, on the serving node nor on the root: they would fish from it, or
+// push to it, for nothing. The job's own root is heard. Three nodes with
+// real gossip and transport on loopback, in this process.
+func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
+	var mu sync.Mutex
+	policies := map[string][]*memberPolicy{}
+	start := func(client bool, join []string) *Node {
+		n, err := Start(Config{
+			Workers: 1, Inline: inline.Default(), Fast: true, Client: client, Join: join, Logger: slog.New(slog.DiscardHandler),
+			Policy: func(id sched.NodeID, _ string) sched.Policy {
+				p := &memberPolicy{heard: map[sched.NodeID]bool{}}
+				mu.Lock()
+				policies[string(id)] = append(policies[string(id)], p)
+				mu.Unlock()
+				return p
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Close() })
+		return n
+	}
+	server := start(false, nil)
+	root := start(true, []string{server.GossipAddr()})
+	other := start(true, []string{server.GossipAddr()})
+	knows := func(n, m *Node) bool {
+		meta, ok := n.memberMeta(sched.NodeID(m.Name()))
+		return ok && meta.Client
+	}
+	for deadline := time.Now().Add(10 * time.Second); !knows(server, root) || !knows(server, other) || !knows(root, other); {
+		if time.Now().After(deadline) {
+			t.Fatal("the nodes did not learn of each other")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	job, err := root.BeginJob(JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); server.engineOf(job.ID) == nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not begin serving the job")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	root.EndJob(job)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range []struct {
+		node  *Node
+		hears string
+	}{{server, root.Name()}, {root, server.Name()}} {
+		ps := policies[c.node.Name()]
+		if len(ps) == 0 {
+			t.Fatalf("node %s made no policy for the job", c.node.Name())
+		}
+		p := ps[len(ps)-1]
+		if !p.heardOf(c.hears) {
+			t.Errorf("the job's policy on %s was not told of %s", c.node.Name(), c.hears)
+		}
+		if p.heardOf(other.Name()) {
+			t.Errorf("the job's policy on %s was told of %s, a client of no part in the job", c.node.Name(), other.Name())
+		}
 	}
 }

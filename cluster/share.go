@@ -145,7 +145,7 @@ func (n *Node) presenceArrived(peer sched.NodeID, m *jobPresence) {
 			j.active[peer] = m.Active
 			notify(j.reported)
 		}
-		if !member {
+		if !member || !e.hears(peer, meta) {
 			return nil
 		}
 		return e.policy.Membership(now, sched.MemberEvent{Node: peer, Zone: meta.Zone, Joined: m.Active, Leaving: !m.Active})
