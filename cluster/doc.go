@@ -46,7 +46,8 @@
 // share; share.go here carries out its grants): fchp, equi or exclusive.
 // The root of a job serves no other job, and neither does a client
 // (Config.Client, tsys run): roots do not invite one, and one declines an
-// invitation, so that it can always begin its own job.
+// invitation, so that it can always begin its own job; the policies of
+// other jobs are not told of it (engine.hears).
 //
 // # Lending
 //
