@@ -15,66 +15,107 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// TestUnknownTaskIsSentBack: a peer that lends a task of a kind this node
-// does not know (another binary) gets the task back to run itself, with a
-// reason, and this node keeps running. The peer is a bare transport on
-// real TCP, playing a node of another build.
-func TestUnknownTaskIsSentBack(t *testing.T) {
-	node, err := Start(Config{
-		Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler),
-		Policy: nil, // local: moves no work
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
+// barePeer is a transport on real TCP that plays another node, or
+// another build of one: the messages a node sends it arrive on replies,
+// decoded, but for jobPresence (a node's word that it takes part in a
+// job, never a reply).
+type barePeer struct {
+	t       *testing.T
+	tr      *transport.Transport
+	replies chan message
+}
 
-	replies := make(chan message, 4)
-	peer, err := transport.Listen(transport.Config{Name: "other-build", Logger: slog.New(slog.DiscardHandler)},
+func newBarePeer(t *testing.T, name string) *barePeer {
+	t.Helper()
+	p := &barePeer{t: t, replies: make(chan message, 16)}
+	tr, err := transport.Listen(transport.Config{Name: name, Logger: slog.New(slog.DiscardHandler)},
 		func(from string, tm *transport.Message) {
 			m, err := decodeMessage(tm)
 			if err != nil {
 				t.Errorf("the node sent a message that does not decode: %v", err)
 				return
 			}
-			if _, ok := m.(*jobPresence); !ok { // it takes part in the job: not a reply
-				replies <- m
+			if _, ok := m.(*jobPresence); !ok {
+				p.replies <- m
 			}
 		})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer peer.Close()
+	t.Cleanup(func() { tr.Close() })
+	p.tr = tr
+	return p
+}
 
-	const job = 77
-	if err := peer.SendSync(node.TransportAddr(), encodeMessage(&jobStart{Job: job, ReplyTo: peer.Addr()})); err != nil {
+func (p *barePeer) addr() string { return p.tr.Addr() }
+
+// send sends m to node and waits until it is written.
+func (p *barePeer) send(node *Node, m message) {
+	p.t.Helper()
+	if err := p.tr.SendSync(node.TransportAddr(), encodeMessage(m)); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// next is the next message a node sent p, an answer to what.
+func (p *barePeer) next(what string) message {
+	p.t.Helper()
+	select {
+	case m := <-p.replies:
+		return m
+	case <-time.After(5 * time.Second):
+		p.t.Fatalf("no answer to %s", what)
+		return nil
+	}
+}
+
+// testNode starts a node of one worker with loopback timing and no logs,
+// closed when the test ends.
+func testNode(t *testing.T, cfg Config) *Node {
+	t.Helper()
+	cfg.Workers, cfg.Inline, cfg.Fast, cfg.Logger = 1, inline.Default(), true, slog.New(slog.DiscardHandler)
+	n, err := Start(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// waitUntil polls cond until it holds, failing the test with what after
+// 10 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("still not so after 10 s: %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestUnknownTaskIsSentBack: a peer that lends a task of a kind this node
+// does not know (another binary) gets the task back to run itself, with a
+// reason, and this node keeps running. The peer is a bare transport on
+// real TCP, playing a node of another build.
+func TestUnknownTaskIsSentBack(t *testing.T) {
+	node := testNode(t, Config{Policy: nil}) // local: moves no work
+	peer := newBarePeer(t, "other-build")
+	const job = 77
+	peer.send(node, &jobStart{Job: job, ReplyTo: peer.addr()})
 	lend := &stealReply{Job: job, ID: 1, Tasks: []taskRecord{
 		{ID: 41, Kind: "no.such.task", Arg: []byte{1, 2, 3}},
 	}}
-	if err := peer.SendSync(node.TransportAddr(), encodeMessage(lend)); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case m := <-replies:
-		if r, ok := m.(*result); !ok || r.Task != 41 || !r.Rerun || !strings.Contains(r.Err, `no task named "no.such.task"`) {
-			t.Fatalf("reply %+v: want a rerun result for task 41 naming the unknown task", m)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no answer to a task of an unknown kind")
+	peer.send(node, lend)
+	m := peer.next("a task of an unknown kind")
+	if r, ok := m.(*result); !ok || r.Task != 41 || !r.Rerun || !strings.Contains(r.Err, `no task named "no.such.task"`) {
+		t.Fatalf("reply %+v: want a rerun result for task 41 naming the unknown task", m)
 	}
 	// Still serving: a steal request gets an answer (a refusal: no work).
-	if err := peer.SendSync(node.TransportAddr(), encodeMessage(&stealRequest{Job: job, ID: 9, Want: 1, ReplyTo: peer.Addr()})); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case m := <-replies:
-		if r, ok := m.(*stealReply); !ok || r.ID != 9 || len(r.Tasks) != 0 {
-			t.Fatalf("reply %+v: want an empty stealReply", m)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the node stopped answering after the unknown task")
+	peer.send(node, &stealRequest{Job: job, ID: 9, Want: 1, ReplyTo: peer.addr()})
+	m = peer.next("a steal request after the unknown task")
+	if r, ok := m.(*stealReply); !ok || r.ID != 9 || len(r.Tasks) != 0 {
+		t.Fatalf("reply %+v: want an empty stealReply", m)
 	}
 }
 
@@ -84,45 +125,19 @@ var double = tsys.Register("cluster.test.double", func(_ *tsys.Ctx, x int64) int
 // heard of through gossip (a balancing scheduler pushes unasked) come back
 // as results to the address the push carried, rather than being dropped.
 func TestResultOfAPushFromAStranger(t *testing.T) {
-	node, err := Start(Config{
-		Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
-	results := make(chan *result, 4)
-	peer, err := transport.Listen(transport.Config{Name: "stranger", Logger: slog.New(slog.DiscardHandler)},
-		func(from string, tm *transport.Message) {
-			if m, err := decodeMessage(tm); err == nil {
-				if r, ok := m.(*result); ok {
-					results <- r
-				}
-			}
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peer.Close()
+	node := testNode(t, Config{})
+	peer := newBarePeer(t, "stranger")
 	const job = 5
 	// The job starts from another node; the stranger only pushes.
-	if err := peer.SendSync(node.TransportAddr(), encodeMessage(&jobStart{Job: job})); err != nil {
-		t.Fatal(err)
-	}
+	peer.send(node, &jobStart{Job: job})
 	if !double.Lendable() {
 		t.Fatal("the test task cannot cross nodes")
 	}
-	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: double.Name(), Arg: encodeInt64(21)}}, ReplyTo: peer.Addr()}
-	if err := peer.SendSync(node.TransportAddr(), encodeMessage(push)); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case r := <-results:
-		if r.Task != 8 || r.Err != "" || decodeInt64(r.Value) != 42 {
-			t.Fatalf("result %+v", r)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the result of a pushed task never came back")
+	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: double.Name(), Arg: encodeInt64(21)}}, ReplyTo: peer.addr()}
+	peer.send(node, push)
+	m := peer.next("a pushed task")
+	if r, ok := m.(*result); !ok || r.Task != 8 || r.Err != "" || decodeInt64(r.Value) != 42 {
+		t.Fatalf("reply %+v: want the result of task 8, 42", m)
 	}
 }
 
@@ -139,11 +154,7 @@ func decodeInt64(b []byte) int64 {
 // why, and stays in the cluster; once the job has ended it drains and
 // leaves.
 func TestRootDoesNotDrain(t *testing.T) {
-	node, err := Start(Config{Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
+	node := testNode(t, Config{})
 	job, err := node.BeginJob(JobOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -165,33 +176,13 @@ func TestRootDoesNotDrain(t *testing.T) {
 // it will not serve and can still begin its own job. The other root is a
 // bare transport on real TCP.
 func TestClientServesNoOtherJob(t *testing.T) {
-	node, err := Start(Config{Workers: 1, Inline: inline.Default(), Fast: true, Client: true, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
-	replies := make(chan message, 4)
-	root, err := transport.Listen(transport.Config{Name: "other-root", Logger: slog.New(slog.DiscardHandler)},
-		func(from string, tm *transport.Message) {
-			if m, err := decodeMessage(tm); err == nil {
-				replies <- m
-			}
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	node := testNode(t, Config{Client: true})
+	root := newBarePeer(t, "other-root")
 	const job = 91
-	if err := root.SendSync(node.TransportAddr(), encodeMessage(&jobStart{Job: job, ReplyTo: root.Addr()})); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case m := <-replies:
-		if r, ok := m.(*jobRefused); !ok || r.Job != job || !strings.Contains(r.Reason, "client") {
-			t.Fatalf("reply %+v: want a refusal of job %d saying the node is a client", m, job)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the client did not answer the invitation")
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	m := root.next("an invitation to a client")
+	if r, ok := m.(*jobRefused); !ok || r.Job != job || !strings.Contains(r.Reason, "client") {
+		t.Fatalf("reply %+v: want a refusal of job %d saying the node is a client", m, job)
 	}
 	// Not ended: EndJob would wait for a report from the bare transport,
 	// which BeginJob invited as a peer it had heard from.
@@ -231,21 +222,13 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 	var mu sync.Mutex
 	policies := map[string][]*memberPolicy{}
 	start := func(client bool, join []string) *Node {
-		n, err := Start(Config{
-			Workers: 1, Inline: inline.Default(), Fast: true, Client: client, Join: join, Logger: slog.New(slog.DiscardHandler),
-			Policy: func(id sched.NodeID, _ string) sched.Policy {
-				p := &memberPolicy{heard: map[sched.NodeID]bool{}}
-				mu.Lock()
-				policies[string(id)] = append(policies[string(id)], p)
-				mu.Unlock()
-				return p
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Close() })
-		return n
+		return testNode(t, Config{Client: client, Join: join, Policy: func(id sched.NodeID, _ string) sched.Policy {
+			p := &memberPolicy{heard: map[sched.NodeID]bool{}}
+			mu.Lock()
+			policies[string(id)] = append(policies[string(id)], p)
+			mu.Unlock()
+			return p
+		}})
 	}
 	server := start(false, nil)
 	root := start(true, []string{server.GossipAddr()})
@@ -254,22 +237,14 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 		meta, ok := n.memberMeta(sched.NodeID(m.Name()))
 		return ok && meta.Client
 	}
-	for deadline := time.Now().Add(10 * time.Second); !knows(server, root) || !knows(server, other) || !knows(root, other); {
-		if time.Now().After(deadline) {
-			t.Fatal("the nodes did not learn of each other")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the nodes learn of each other", func() bool {
+		return knows(server, root) && knows(server, other) && knows(root, other)
+	})
 	job, err := root.BeginJob(JobOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); server.engineOf(job.ID) == nil; {
-		if time.Now().After(deadline) {
-			t.Fatal("the server did not begin serving the job")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the server serves the job", func() bool { return server.engineOf(job.ID) != nil })
 	root.EndJob(job)
 	mu.Lock()
 	defer mu.Unlock()

@@ -2,12 +2,10 @@ package cluster
 
 import (
 	"context"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -52,25 +50,12 @@ var spin = tsys.Register("cluster.test.spin", func(_ *tsys.Ctx, d time.Duration)
 // measured, which a rate-aware balancer places work by.
 func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
 	start := func(p *reportingPolicy, join []string) *Node {
-		n, err := Start(Config{
-			Workers: 1, Inline: inline.Default(), Fast: true, Join: join, Logger: slog.New(slog.DiscardHandler),
-			Policy: func(sched.NodeID, string) sched.Policy { return p },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Close() })
-		return n
+		return testNode(t, Config{Join: join, Policy: func(sched.NodeID, string) sched.Policy { return p }})
 	}
 	busyPol, heardPol := &reportingPolicy{}, &reportingPolicy{}
 	root := start(busyPol, nil)
 	other := start(heardPol, []string{root.GossipAddr()})
-	for deadline := time.Now().Add(10 * time.Second); root.Reachable() < 1 || other.Reachable() < 1; {
-		if time.Now().After(deadline) {
-			t.Fatal("the nodes did not find each other")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the nodes find each other", func() bool { return root.Reachable() >= 1 && other.Reachable() >= 1 })
 	job, err := root.BeginJob(JobOptions{})
 	if err != nil {
 		t.Fatal(err)
