@@ -29,14 +29,22 @@ type hosts struct {
 
 // newHosts makes n namespaces and their bridge, removed when the test
 // ends. It skips the test, saying why, where they cannot be made (not
-// root, no ip command, no veth support).
+// root, no ip command, no veth support); where TSYS_REQUIRE_NETNS is set
+// (.ci/run sets it on a machine that can make them) it fails instead.
 func newHosts(t *testing.T, n int) *hosts {
 	t.Helper()
+	cannot := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("TSYS_REQUIRE_NETNS") != "" {
+			t.Fatalf(format+" (TSYS_REQUIRE_NETNS is set: this machine was found able to)", args...)
+		}
+		t.Skipf(format, args...)
+	}
 	if os.Geteuid() != 0 {
-		t.Skip("network namespaces need root: run the tests as root (CI does) to check nodes on separate addresses")
+		cannot("network namespaces need root: run the tests as root (CI does) to check nodes on separate addresses")
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("network namespaces need the ip command (Debian: apt-get install iproute2)")
+		cannot("network namespaces need the ip command (Debian: apt-get install iproute2)")
 	}
 	id := os.Getpid() % 100000
 	subnet := fmt.Sprintf("10.%d.%d", 100+id%100, id/100%250)
@@ -55,7 +63,7 @@ func newHosts(t *testing.T, n int) *hosts {
 		ip("link", "del", bridge)
 	})
 	if err := ip("link", "add", bridge, "type", "bridge"); err != nil {
-		t.Skipf("cannot make a virtual bridge here: %v", err)
+		cannot("cannot make a virtual bridge here: %v", err)
 	}
 	if err := ip("link", "set", bridge, "up"); err != nil {
 		t.Fatal(err)
@@ -75,7 +83,7 @@ func newHosts(t *testing.T, n int) *hosts {
 		for j, s := range steps {
 			if err := ip(s...); err != nil {
 				if i == 0 && j < 2 {
-					t.Skipf("cannot make network namespaces here: %v", err)
+					cannot("cannot make network namespaces here: %v", err)
 				}
 				t.Fatal(err)
 			}
