@@ -84,12 +84,12 @@ type Params struct {
 	// trips on a LAN, and well below the time a coarse task takes).
 	QuickReturn time.Duration
 	// RetryBackoff is how long a peer that refused is not asked again
-	// (default 5 ms). It doubles on every further refusal (or timeout) from
+	// (default DefaultRetryBackoff). It doubles on every further refusal (or timeout) from
 	// the same peer, up to MaxBackoff, and is reset by an answer with
 	// tasks. Negative: no backoff at all.
 	RetryBackoff time.Duration
-	// MaxBackoff caps the doubling of RetryBackoff (default 200 ms; raised
-	// to RetryBackoff if smaller).
+	// MaxBackoff caps the doubling of RetryBackoff (default
+	// DefaultMaxBackoff; raised to RetryBackoff if smaller).
 	MaxBackoff time.Duration
 	// MinReady is the fewest ready tasks the node must hold to lend any
 	// (default 1: lend whenever there is something to lend). Values below 1
@@ -119,9 +119,8 @@ type Params struct {
 	DeferFor time.Duration
 }
 
-// DefaultParams returns the defaults: random victims, one request in
-// flight, one task per answer, 5 ms backoff doubling to 200 ms, lend from
-// one ready task on, 1 s reply timeout.
+// DefaultParams returns the defaults: random victims and the Default
+// constants above.
 func DefaultParams() Params {
 	return Params{
 		Victim:            Random,

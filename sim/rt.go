@@ -60,8 +60,11 @@ func newRT(job rt.Job, leaf int, path string) (*RT, error) {
 		switch {
 		case err == nil:
 			m := &w.Map
-			if err := json.Unmarshal(b, m); err != nil || m.Cell <= 0 || m.Cols <= 0 || m.Rows <= 0 || len(m.Pixel) != int(m.Cols*m.Rows) {
-				return nil, fmt.Errorf("rt cost map %s does not parse as one: %v", path, err)
+			if err := json.Unmarshal(b, m); err != nil {
+				return nil, fmt.Errorf("rt cost map %s does not parse as one: %w", path, err)
+			}
+			if m.Cell <= 0 || m.Cols <= 0 || m.Rows <= 0 || len(m.Pixel) != int(m.Cols*m.Rows) {
+				return nil, fmt.Errorf("rt cost map %s is malformed: cell %d, %d x %d cells, %d pixels' costs", path, m.Cell, m.Cols, m.Rows, len(m.Pixel))
 			}
 			if m.Width != job.Width || m.Height != job.Height || m.Cols != (m.Width+m.Cell-1)/m.Cell || m.Rows != (m.Height+m.Cell-1)/m.Cell {
 				return nil, fmt.Errorf("rt cost map %s is of a %dx%d image, the job %dx%d", path, m.Width, m.Height, job.Width, job.Height)

@@ -195,7 +195,8 @@ func TestNodeFailure(t *testing.T) {
 
 // TestRTCostMap: the ray tracer's tree is measured once into a cost map; a
 // saved map makes runs repeat exactly, is refused for another image size,
-// and serial= scales it to a measured serial time.
+// a malformed one is refused, saying which file, and serial= scales it to
+// a measured serial time.
 func TestRTCostMap(t *testing.T) {
 	path := t.TempDir() + "/rt.cost"
 	app := "rt:w=160,h=120,leaf=256,costmap=" + path
@@ -207,6 +208,15 @@ func TestRTCostMap(t *testing.T) {
 	}
 	if _, err := ParseWorkload("rt:w=320,h=120,costmap=" + path); err == nil || !strings.Contains(err.Error(), "160x120") {
 		t.Errorf("a cost map of another size: %v", err)
+	}
+	for name, body := range map[string]string{"not JSON": "{", "no cells": `{"cell": 0}`} {
+		bad := t.TempDir() + "/bad.cost"
+		if err := os.WriteFile(bad, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseWorkload("rt:w=160,h=120,costmap=" + bad); err == nil || !strings.Contains(err.Error(), bad) || strings.Contains(err.Error(), "<nil>") {
+			t.Errorf("a cost map that is %s: %v", name, err)
+		}
 	}
 	r := mustRun(t, "local", app+",serial=500ms", 1, 1, nil)
 	if d := r.Work - 500*time.Millisecond; d < -time.Millisecond || d > time.Millisecond {

@@ -270,7 +270,7 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 
 // fastTiming sets the Fast (test/loopback) timing on top of memberlist's
 // DefaultLocalConfig. With n < 10 nodes: a peer is probed at least every
-// n*200 ms, a probe fails after 200 ms, the suspicion timeout is 400 ms, so
+// n*200 ms, a probe fails after 100 ms, the suspicion timeout is 400 ms, so
 // a dead node is declared about 0.6-1.3 s after it stops.
 func fastTiming(c *memberlist.Config) {
 	c.ProbeInterval = 200 * time.Millisecond
@@ -612,7 +612,7 @@ func bindError(bind string, err error) error {
 			return fmt.Errorf("bind %s: %w", bind, e)
 		}
 	}
-	return fmt.Errorf("bind %s: %v", bind, err)
+	return fmt.Errorf("bind %s: %w", bind, err)
 }
 
 func defaultName(port int) string {
