@@ -4,7 +4,7 @@
 // each node that holds more. RatePolicy (rate.go) is rate-aware balancing
 // after Siegell and Steenkiste, which places work by each node's speed. It is the pushing
 // counterpart of package fishing's stealing, and the baseline the papers
-// compare it with (../shared/KNOWLEDGE.md, section 1): it needs no request
+// compare it with (NewTS: Stepanov, MSU dissertation, 2008): it needs no request
 // round trip before a task moves, but its status messages grow with the
 // number of nodes, and it moves tasks that a stealing scheduler would have
 // left where they were.
@@ -33,7 +33,8 @@
 // # Rate-aware balancing
 //
 // RatePolicy (--sched ratebalance[:threshold=F,period=D,movecost=D]) is
-// Siegell and Steenkiste's scheme (../shared/KNOWLEDGE.md, section 2) on
+// Siegell and Steenkiste's scheme ("Automatic selection of load balancing
+// parameters", 1997) on
 // tsys's signals:
 //
 //   - The load signal is a node's speed: the share of a core its busy
