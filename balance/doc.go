@@ -34,8 +34,8 @@
 //
 // RatePolicy (--sched ratebalance[:threshold=F,period=D,movecost=D]) is
 // Siegell and Steenkiste's scheme ("Automatic selection of load balancing
-// parameters", 1997) on
-// tsys's signals:
+// parameters using compile-time and run-time information", 1997) on tsys's
+// signals:
 //
 //   - The load signal is a node's speed: the share of a core its busy
 //     workers get, sched.Load's Rate over Busy (busy time that the CPU
