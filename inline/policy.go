@@ -22,12 +22,10 @@ const (
 	Always
 )
 
-// DefaultK is the ready-task count at which Load starts inlining. It was
-// chosen by measurement (bench/README.md, "choosing K"): on 2 workers K = 2
-// is the fastest or within noise of it on fib, nqueens and UTS (fib 35:
-// 28.8 ms against 36.3 at K = 4 once the apps ask through the inlinable
-// Ctx.AllowCCall), and fib collapses from K = 8, where its deque never
-// fills.
+// DefaultK is the ready-task count at which Load starts inlining
+// (BenchmarkInlineK; bench/README.md, "Choosing K"): on 2 workers K = 2 is
+// the fastest or within noise of it on fib, nqueens and UTS, and fib
+// collapses from K = 8, where its deque never fills.
 const DefaultK = 2
 
 // Policy is an inlining policy. The zero value is Load with K = 0, which

@@ -53,8 +53,8 @@
 //     tasks that were blocked at once during the run: an executor that has
 //     passed its worker on waits as a spare for the next hand-off instead
 //     of ending, because a new goroutine grows its stack again, copy by
-//     copy, to the depth of the tasks it runs (UTS T3 on 2 workers: 296 to
-//     262 ms).
+//     copy, to the depth of the tasks it runs (bench/README.md, "UTS T3 on
+//     2 workers").
 //
 // # Joining
 //

@@ -45,12 +45,11 @@ const Spent = 63
 const maxStaleness = 10 * time.Microsecond
 
 // maxCredit caps a grant; the pace still bounds it to maxStaleness. Sizing a
-// grant reads the clock (~50 ns here), so grants must span many fine spawns:
-// at UTS's ~100 ns per spawn a 2 us window cost 6% of the search in clock
-// reads, at 10 us it is about 1%. fib inlines a spawn every ~2 ns once the
-// question is inlined into it, so a cap of 256 read the clock every 0.5 us:
-// 4096 took fib(35) on 1 worker from 67 to 63 ms and nqueens 14 from 541 to
-// 532 ms (interleaved medians of 6).
+// grant reads the clock, so grants must span many fine spawns: a short
+// window spends a visible share of UTS's search in clock reads, and fib,
+// which inlines a spawn every few nanoseconds, reads it far too often under
+// a small cap (BenchmarkRatios; bench/README.md, "Figures behind the
+// code's constants").
 const maxCredit = 4096
 
 // minPublic is the least public floor of a deque (Deque.SetFloor): the

@@ -27,7 +27,8 @@
 // say so (Cilk's spawn and sync): the runtime then reuses the task's frame
 // as soon as it is joined, where a Future's frame is left to the garbage
 // collector, because copies of a future may be read later by anyone. The
-// apps fork; their spawns cost about a third less.
+// apps fork, which costs less (BenchmarkForkJoin against
+// BenchmarkSpawnGet).
 //
 // Fork's fast path is inlined into the task function (fork.go), so a fork
 // the inlining policy turns into a call costs a decrement and an indirect

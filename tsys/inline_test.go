@@ -8,9 +8,9 @@ import (
 )
 
 // TestAllowCCallInlinesIntoTaskCode guards the fast clone's cost: the
-// question must compile into the task function, not stay a call. It stayed
-// a call while Ctx was an alias of sched.Executor (golang/go#74783), and
-// nothing but a benchmark would have shown it.
+// question must compile into the task function, not stay a call. Making
+// Ctx an alias of sched.Executor keeps it a call (golang/go#74783), which
+// nothing but a benchmark would show.
 func TestAllowCCallInlinesIntoTaskCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a package with the compiler's inlining report")

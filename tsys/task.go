@@ -40,9 +40,9 @@ type frame[A, R any] struct {
 }
 
 // frameSlabSize frames are allocated at once: a spawn then costs a slice
-// step instead of a heap allocation (measured: ~30 ns for one allocation,
-// ~9 ns per frame of a 64-frame slab, less for 128, bench/README.md). The price is that a
-// slab stays alive while any future into it does.
+// step instead of a heap allocation (BenchmarkSpawnGet; bench/README.md,
+// "Figures behind the code's constants"). The price is that a slab stays
+// alive while any future into it does.
 const frameSlabSize = 128
 
 type frameSlab[A, R any] struct{ free []frame[A, R] }

@@ -26,9 +26,10 @@
 //   - "grid": 2^L x 2^L coloured mirror spheres on a reflecting checkered
 //     plane (quadtree of bounding spheres): reflections of reflections.
 //
-// The cost varies strongly over the image: on DefaultJob a 64x64 tile of
-// sky costs 1-2 ms, a tile in the middle of the flake 40-50 times as
-// much (nested reflections, many shadow rays through dense geometry).
+// The cost varies strongly over the image: on DefaultJob a tile in the
+// middle of the flake costs dozens of times what a tile of sky does
+// (nested reflections, many shadow rays through dense geometry;
+// bench/README.md, "Figures behind the code's constants").
 //
 // # How the task version splits the image
 //

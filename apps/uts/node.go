@@ -39,8 +39,9 @@ func (p *Params) childInto(parent *Node, i int, c *Node) {
 // hashChild hashes msg, whose first 20 bytes already hold the parent's
 // state, for child i. This runs once per node, so everything stays on the
 // stack (sha1.Sum of an array: no allocation), and the message is kept
-// across a parent's children rather than rebuilt (measured: ~12 ns of
-// ~100 ns per child; the SHA-NI block itself is about a third).
+// across a parent's children rather than rebuilt: sha1.Sum's own work
+// around the hardware's block is most of a child's cost (bench/README.md,
+// "UTS serial throughput").
 func (p *Params) hashChild(msg *[24]byte, i int, out *[20]byte) {
 	binary.BigEndian.PutUint32(msg[20:], uint32(i))
 	*out = sha1.Sum(msg[:])

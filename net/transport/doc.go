@@ -120,39 +120,21 @@
 // 4 KiB) is compressed with s2 (github.com/klauspost/compress/s2, block
 // format); it goes compressed only if that saves at least 1/8, so
 // incompressible data (already compressed or random) goes as it is, after
-// a cheap attempt (s2 gives up on 12 KiB of random bytes in 2.4 us).
+// a cheap attempt.
 //
-// The choice is measured (BenchmarkCompress in compress_bench_test.go;
-// compress + decompress, one core of the shared 2-core AMD EPYC that this
-// package was written on; timings there vary by up to 2x from run to run).
-// Payloads: 64x64 RGB tiles (12 KiB) rendered by apps/rt on its DefaultJob
-// (testdata/tiles.rgb holds the tile of median compressibility of each of
-// the three scenes); 12 KiB of random bytes; batches of the small messages
-// the scheduler sends most (steal requests, steal replies lending one task
-// with a 64-byte argument, results with a 4-byte value; about 36 bytes a
-// message):
-//
-//	payload                 s2: ratio   us  ns/saved B   zstd fastest: ratio   us  ns/saved B
-//	tile, balls (12 KiB)         0.154   12         1.1                0.122   65          6.0
-//	tile, tetra                  0.312   21         2.4                0.225   90          9.5
-//	tile, grid                   0.521   35         5.9                0.374  143         18.6
-//	random 12 KiB                1.000  2.4           -                1.001  6.8            -
-//	48 small msgs (1.7 KiB)      0.831  4.5          15                0.649   44           73
-//	96 small msgs (3.4 KiB)      0.825  7.7          13                0.610   79           59
-//
-// Over all 210 tiles of the three scenes: s2 0.383 of the size at 0.96 ns
-// per input byte; s2 "better" 0.374 at 1.64 ns; zstd fastest 0.323 at
-// 4.83 ns; zstd default 0.311 at 5.26 ns.
-//
-// A byte costs 8 ns of wire time at 1 Gbit/s (0.8 ns at 10 Gbit/s). On
-// rendered images s2 spends 1-6 ns per byte it saves: it pays on gigabit
-// Ethernet. zstd saves a few more points but spends 6-19 ns per saved
-// byte, five times the CPU of s2: at best break-even at 1 Gbit/s, and CPU
-// is what a work-stealing runtime is short of. Hence s2. Batches of small
-// messages compress poorly (0.83 with s2) and s2 spends 13-15 ns per saved
-// byte on them: compressing them does not pay at any size, and frames
-// under 4 KiB are almost always such batches, while result payloads worth
-// compressing (a 64x64 tile is 12 KiB) are larger. Hence the 4 KiB
-// threshold. Where the wire is cheaper than the CPU (all nodes on one
-// machine, or 10 Gbit/s and faster) set CompressThreshold to -1.
+// The choice is measured (BenchmarkCompress in compress_bench_test.go; the
+// figures are in bench/README.md, "Compressing frames"), on the payloads
+// that cross nodes: rendered tiles of apps/rt (testdata/tiles.rgb), random
+// bytes, and batches of the scheduler's small messages. The question is
+// the CPU spent per byte saved against a byte's wire time (8 ns at
+// 1 Gbit/s). On rendered images s2 spends less than that per saved byte,
+// so it pays on gigabit Ethernet; zstd saves a few more points for about
+// five times the CPU, at best break-even there, and CPU is what a
+// work-stealing runtime is short of. Hence s2. Batches of small messages
+// compress poorly and cost s2 more per saved byte than the wire does at
+// any size, and frames under 4 KiB are almost always such batches, while
+// result payloads worth compressing (a 64x64 tile is 12 KiB) are larger.
+// Hence the 4 KiB threshold. Where the wire is cheaper than the CPU (all
+// nodes on one machine, or 10 Gbit/s and faster) set CompressThreshold to
+// -1.
 package transport
