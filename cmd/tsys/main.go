@@ -1,19 +1,3 @@
-// Command tsys runs the tsys apps on one machine or a cluster, serves as a
-// cluster node, and benchmarks schedulers.
-//
-//	tsys run APP [app flags] [common flags]
-//	tsys node [--bind HOST:PORT] [--join HOST:PORT,...] [--workers W] [--zone Z] [--key-file F]
-//	tsys drain [flags] ADDR
-//	tsys jobs [flags] ADDR
-//	tsys token --key-file F
-//	tsys bench [flags]
-//	tsys sim [flags]
-//	tsys hog [--cpu N] F[:ON/OFF]
-//
-// topUsage says what each does.
-//
-// Exit codes: 0 success; 1 the job failed (the message says why); 2 bad
-// usage (unknown command, app, flag or value).
 package main
 
 import (
