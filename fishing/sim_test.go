@@ -62,10 +62,16 @@ func TestSimFourNodes(t *testing.T) {
 }
 
 // TestSimZones: two zones of two nodes, 20 times further apart between
-// zones than inside one.
+// zones than inside one. Zone-aware victims keep most of the traffic
+// inside a zone, where random victims send about two thirds of it across.
 func TestSimZones(t *testing.T) {
+	share := map[string]float64{}
 	for _, v := range []string{"fishing:random", "fishing:zone"} {
 		r := simulate(t, v, 4, func(m *sim.Model) { m.Zones, m.CrossLatency = 2, 2*time.Millisecond })
-		t.Logf("2x2 nodes, %s: makespan %v, %d tasks moved", v, r.Makespan, r.TasksMoved)
+		share[v] = float64(r.CrossZone) / float64(r.Messages)
+		t.Logf("2x2 nodes, %s: makespan %v, %d tasks moved, %d of %d messages across zones", v, r.Makespan, r.TasksMoved, r.CrossZone, r.Messages)
+	}
+	if share["fishing:zone"] >= 0.5 || share["fishing:zone"] >= share["fishing:random"] {
+		t.Errorf("zone-aware victims sent %.0f%% of the messages across zones, random ones %.0f%%: want under half, and fewer than random", 100*share["fishing:zone"], 100*share["fishing:random"])
 	}
 }

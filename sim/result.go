@@ -25,6 +25,7 @@ type Result struct {
 	Inlined        int64        `json:"inlined"` // of Tasks, those run as calls
 	TasksMoved     int64        `json:"tasks_moved"`
 	Messages       int64        `json:"messages"`
+	CrossZone      int64        `json:"cross_zone_messages"` // of Messages, those between zones
 	Bytes          int64        `json:"bytes"`
 	StatusMessages int64        `json:"status_messages"`
 	IdleShare      float64      `json:"idle_share"`
@@ -43,6 +44,7 @@ type NodeResult struct {
 	Lent           int64         `json:"lent"`
 	Borrowed       int64         `json:"borrowed"`
 	Messages       int64         `json:"messages"`
+	CrossZone      int64         `json:"cross_zone_messages"` // of Messages, those to another zone
 	Bytes          int64         `json:"bytes"`
 	StatusMessages int64         `json:"status_messages"`
 	Reruns         int64         `json:"reruns"`   // tasks lent to a node that died, run again here
@@ -81,6 +83,7 @@ func (s *sim) result(took time.Duration) *Result {
 		r.Inlined += c.Inlined
 		r.TasksMoved += c.Lent
 		r.Messages += c.Messages
+		r.CrossZone += c.CrossZone
 		r.Bytes += c.Bytes
 		r.StatusMessages += c.StatusMessages
 		r.PerNode = append(r.PerNode, c)

@@ -684,6 +684,9 @@ func (s *sim) send(n *node, to int, msg *message, payload int) {
 	size := s.m.MessageBytes + payload
 	n.debt += s.m.Overhead
 	n.counts.Messages++
+	if s.m.zone(n.i) != s.m.zone(to) {
+		n.counts.CrossZone++
+	}
 	n.counts.Bytes += int64(size)
 	s.post(&event{at: s.now + s.m.delay(n.i, to, size), kind: evMessage, node: to, msg: msg})
 }
