@@ -28,7 +28,10 @@ type Executor struct {
 	// wake carries the worker to continue on when the executor is blocked
 	// (nil: the run has ended), or just a nudge when it is parked idle.
 	wake chan *Worker
-	// Fast is the state of Spawn's fast path (see spawn.go).
+	// Fast is the state of Spawn's fast path (see spawn.go). Exported only
+	// because package tsys's Fork, inlined into task code, reads and
+	// writes it; through tsys.Ctx a program can reach it too, and must
+	// not: the fork protocol (fork.go) depends on nothing else touching it.
 	Fast FastPath
 	// granted is the credit last granted, to count what was spent.
 	granted int

@@ -9,7 +9,9 @@ import "github.com/tsys-go/tsys/sched"
 // Ctx is the scheduler's executor under a type of this package, not an
 // alias of it: Go does not make inline bodies available through an alias to
 // a package that imports only the alias's package (golang/go#74783), so
-// AllowCCall would stay a call in every task package.
+// AllowCCall would stay a call in every task package. The executor's
+// exported fields show through (Fork's inlined fast path needs them);
+// they are the runtime's, not the program's, to touch.
 type Ctx sched.Executor
 
 func (c *Ctx) executor() *sched.Executor { return (*sched.Executor)(c) }
