@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/png"
 	"os"
+
+	"github.com/tsys-go/tsys/internal/outfile"
 )
 
 // Rect is the half-open pixel rectangle [X0,X1) x [Y0,Y1), the unit of work
@@ -107,17 +109,10 @@ func WritePNG(path string, img image.Image) error {
 }
 
 // CheckWritable reports, before any rendering, whether a PNG can be written
-// at path: it creates the file if it is missing (and removes it again) or
-// opens it for writing if it exists.
+// at path, leaving what is there as it is (outfile.Check).
 func CheckWritable(path string) error {
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
+	if err := outfile.Check(path); err != nil {
 		return fmt.Errorf("rt: cannot write the image to %s: %w", path, err)
-	}
-	f.Close()
-	if os.IsNotExist(statErr) {
-		os.Remove(path)
 	}
 	return nil
 }

@@ -30,8 +30,8 @@ func (a *askFlags) register(fs *flag.FlagSet, stderr io.Writer, command string) 
 
 // parse reads the command line, the address and the key.
 func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", strings.TrimPrefix(fs.Name(), "tsys "), fs.NArg())

@@ -60,8 +60,8 @@ func hogCommand(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys hog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cpu := fs.Int("cpu", -1, "pin the hog to this CPU (Linux; -1: do not pin)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return usagef("hog: want one load, F or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")

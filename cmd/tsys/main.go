@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +18,22 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// errHelp: the user asked for a command's flags (-h), which its flag set
+// has printed. Not an error: tsys exits 0.
+var errHelp = errors.New("help requested")
+
+// parseFlags parses a command's flags: a flag error is bad usage, -h is
+// errHelp.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return usageError{err.Error()}
+	}
+	return nil
+}
+
 func main() {
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -24,7 +41,7 @@ func main() {
 func realMain(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "tsys: %v\n", err)

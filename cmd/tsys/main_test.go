@@ -65,6 +65,43 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 }
 
+// TestHelpExits0: a command's flags, asked for, are printed and are not
+// an error.
+func TestHelpExits0(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"run", "fib", "-h"}, {"node", "-h"}, {"sim", "-h"}, {"bench", "-h"}, {"drain", "-h"}, {"jobs", "-h"}, {"token", "-h"}, {"hog", "-h"}} {
+		if code, _, stderr := run(t, args...); code != 0 || strings.Contains(stderr, "tsys: ") {
+			t.Errorf("tsys %v: exit %d, stderr ending %q; want exit 0 and no error", args, code, tail(stderr))
+		}
+	}
+}
+
+func tail(s string) string { return s[max(0, len(s)-120):] }
+
+// TestRefusedRunKeepsOutputFiles: a run refused as bad usage after its
+// output flags were read leaves the files they name as they were.
+func TestRefusedRunKeepsOutputFiles(t *testing.T) {
+	dir := t.TempDir()
+	timeline, tree := dir+"/keep.json", dir+"/keep.tree"
+	for _, p := range []string{timeline, tree} {
+		if err := os.WriteFile(p, []byte("precious"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"run", "fib", "-n", "20", "--timeline", timeline, "--key-file", dir + "/no-such-key"},
+		{"run", "fib", "-n", "20", "--record-tree", tree, "--timeline-cap", "0"},
+	} {
+		if code, _, _ := run(t, args...); code != 2 {
+			t.Errorf("tsys %v: exit %d, want 2", args, code)
+		}
+	}
+	for _, p := range []string{timeline, tree} {
+		if b, _ := os.ReadFile(p); string(b) != "precious" {
+			t.Errorf("a refused run changed %s to %q", p, b)
+		}
+	}
+}
+
 // TestJSONContract checks the --json object's fields (CLI-CONTRACT.md).
 func TestJSONContract(t *testing.T) {
 	code, stdout, stderr := run(t, "run", "nqueens", "-n", "8", "--workers", "2", "--json")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/outfile"
 	"github.com/tsys-go/tsys/policies"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
@@ -96,11 +96,8 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	cfg := &runConfig{app: app}
 	makeJob := app.Flags(fs)
 	cfg.common.register(fs)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, usagef("help requested")
-		}
-		return nil, usageError{err.Error()}
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
@@ -145,9 +142,6 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 		if cfg.clustered() {
 			return nil, usagef("--record-tree records one node's tree; it does not go with --nodes or --join")
 		}
-		if err := os.WriteFile(cfg.common.recordTree, nil, 0o644); err != nil {
-			return nil, usagef("--record-tree: %v", err)
-		}
 		cfg.common.workspan = true
 	}
 	if cfg.common.workspan {
@@ -164,16 +158,18 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if cfg.common.tlCap < 1 {
 		return nil, usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
 	}
-	if cfg.common.timeline != "" {
-		if f, err := os.Create(cfg.common.timeline); err != nil {
-			return nil, usagef("--timeline: %v", err)
-		} else {
-			f.Close()
-		}
-	}
 	if cfg.common.keyFile != "" {
 		if cfg.key, err = cluster.ReadKeyFile(cfg.common.keyFile); err != nil {
 			return nil, usageError{err.Error()}
+		}
+	}
+	// Last, and without truncating: a run refused above leaves the files
+	// as they were.
+	for flag, path := range map[string]string{"--timeline": cfg.common.timeline, "--record-tree": cfg.common.recordTree} {
+		if path != "" {
+			if err := outfile.Check(path); err != nil {
+				return nil, usagef("%s: %v", flag, err)
+			}
 		}
 	}
 	return cfg, nil

@@ -16,8 +16,8 @@ func tokenCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys token", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	keyFile := fs.String("key-file", "", "the cluster's key file")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *keyFile == "" || fs.NArg() > 0 {
 		return usagef("token: want --key-file FILE and nothing else")
