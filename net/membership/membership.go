@@ -346,7 +346,7 @@ func (m *Membership) classify(err error) (cause string, refusal error) {
 		{"decrypt", "the seed's cluster key differs from this node's"},
 	} {
 		if strings.Contains(lower, k.memberlist) {
-			return "", fmt.Errorf("%w: %s; all nodes need the same --key", ErrKeyMismatch, k.says)
+			return "", fmt.Errorf("%w: %s; all nodes need the same cluster key (tsys: the same --key-file)", ErrKeyMismatch, k.says)
 		}
 	}
 	for _, s := range []string{"connection refused", "i/o timeout", "no such host", "connection reset by peer", "network is unreachable", "no route to host", "EOF"} {

@@ -157,7 +157,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	if len(cfg.Key) == 0 {
 		cfg.Key = nil
 		if host, _, err := net.SplitHostPort(cfg.Bind); err == nil && !loopbackHost(host) {
-			return nil, fmt.Errorf("listen %s: refusing to listen on a non-loopback address without a cluster key (set Config.Key, or bind to 127.0.0.1)", cfg.Bind)
+			return nil, fmt.Errorf("listen %s: refusing to listen on a non-loopback address without a cluster key (give it one: Config.Key, or --key-file on the tsys command; or bind to 127.0.0.1)", cfg.Bind)
 		}
 	} else {
 		cfg.Key = append([]byte(nil), cfg.Key...)
@@ -169,7 +169,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	if cfg.Key == nil {
 		if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
 			ln.Close()
-			return nil, fmt.Errorf("listen %s: resolves to non-loopback %s; refusing to listen without a cluster key (set Config.Key)", cfg.Bind, ln.Addr())
+			return nil, fmt.Errorf("listen %s: resolves to non-loopback %s; refusing to listen without a cluster key (Config.Key, or --key-file on the tsys command)", cfg.Bind, ln.Addr())
 		}
 	}
 	if cfg.Name == "" {
