@@ -56,6 +56,16 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--min-nodes", "2"}, "--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join"},
 		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--min-nodes", "3", "--max-nodes", "2"}, "--min-nodes 3 is more than --max-nodes 2"},
 		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--max-nodes", "-1"}, "want counts of nodes, 0 or more"},
+		{[]string{"run", "fib", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
+		{[]string{"run", "fib", "--join", "127.0.0.1:99999"}, `--join "127.0.0.1:99999": want a port from 1 to 65535`},
+		{[]string{"run", "fib", "--join", ","}, `--join "": want HOST:PORT`},
+		{[]string{"run", "fib", "--join", "notahost"}, `--join "notahost": want HOST:PORT`},
+		{[]string{"run", "fib", "--http", "bogus"}, `--http "bogus": want HOST:PORT`},
+		{[]string{"run", "fib", "--advertise", "127.0.0.1:99999"}, `--advertise "127.0.0.1:99999": want a port from 1`},
+		{[]string{"run", "fib", "--task-port", "70000"}, "--task-port 70000"},
+		{[]string{"run", "fib", "--join-timeout", "0s"}, "--join-timeout 0s"},
+		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
+		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"flag"
+	"net"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tsys-go/tsys/cluster"
@@ -27,19 +30,61 @@ func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
 	fs.IntVar(&f.suspicionMult, "suspicion-mult", 0, "failure detection: a peer that fails its probes is dead after MULT x log10(nodes) probe intervals unless it answers (default 4; --fast: 2)")
 }
 
-// apply sets the network part of a node's configuration.
-func (f *netFlags) apply(c *cluster.Config) error {
+// check is bad usage in the network flags, with the --join seeds and the
+// --http address that go with them: found when the flags are read, before
+// anything starts, rather than when the node does.
+func (f *netFlags) check(join, http string) error {
 	switch {
 	case f.taskPort < 0 || f.taskPort > 65535:
 		return usagef("--task-port %d: want a port from 0 (any) to 65535", f.taskPort)
 	case f.joinTimeout <= 0:
 		return usagef("--join-timeout %v: want more than 0", f.joinTimeout)
 	case f.probeInterval < 0:
-		return usagef("--probe-interval %v: want more than 0", f.probeInterval)
+		return usagef("--probe-interval %v: want more than 0 (0: the default)", f.probeInterval)
 	case f.suspicionMult < 0:
-		return usagef("--suspicion-mult %d: want 1 or more", f.suspicionMult)
+		return usagef("--suspicion-mult %d: want 1 or more (0: the default)", f.suspicionMult)
 	}
+	if err := checkHostPort("--bind", f.bind, 0); err != nil {
+		return err
+	}
+	if f.advertise != "" {
+		if _, _, err := net.SplitHostPort(f.advertise); err == nil {
+			if err := checkHostPort("--advertise", f.advertise, 1); err != nil {
+				return err
+			}
+		} else if strings.Contains(f.advertise, ":") && net.ParseIP(f.advertise) == nil {
+			return usagef("--advertise %q: want HOST or HOST:PORT", f.advertise)
+		}
+	}
+	if join != "" {
+		for _, seed := range strings.Split(join, ",") {
+			if err := checkHostPort("--join", seed, 1); err != nil {
+				return err
+			}
+		}
+	}
+	if http != "" {
+		return checkHostPort("--http", http, 0)
+	}
+	return nil
+}
+
+// checkHostPort is bad usage unless addr is HOST:PORT with a port from
+// least to 65535.
+func checkHostPort(flagName, addr string, least int) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("%s %q: want HOST:PORT, e.g. 10.0.0.1:7946", flagName, addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < least || p > 65535 {
+		return usagef("%s %q: want a port from %d to 65535", flagName, addr, least)
+	}
+	return nil
+}
+
+// apply sets the network part of a node's configuration, once check has
+// passed.
+func (f *netFlags) apply(c *cluster.Config) {
 	c.Bind, c.Advertise, c.TransportPort = f.bind, f.advertise, f.taskPort
 	c.JoinTimeout, c.ProbeInterval, c.SuspicionMult = f.joinTimeout, f.probeInterval, f.suspicionMult
-	return nil
 }

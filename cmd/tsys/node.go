@@ -50,6 +50,9 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("node: unexpected argument %q", fs.Arg(0))
 	}
+	if err := netf.check(*join, *httpAddr); err != nil {
+		return err
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
 		return usagef("--log-level %q: want debug, info, warn or error", *level)
@@ -96,9 +99,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 		Name: *name, Join: seeds, Zone: *zone, Key: key,
 		Workers: *workers, Inline: ip, Policy: pol, Share: sharing, Fast: *fast, Logger: logger,
 	}
-	if err := netf.apply(&cfg); err != nil {
-		return err
-	}
+	netf.apply(&cfg)
 	node, err := cluster.Start(cfg)
 	if err != nil {
 		return fmt.Errorf("node: %w", err)

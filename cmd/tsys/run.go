@@ -114,6 +114,9 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 			return nil, usageError{err.Error()}
 		}
 	}
+	if err := cfg.common.net.check(cfg.common.join, cfg.common.http); err != nil {
+		return nil, err
+	}
 	if cfg.common.nodes < 1 {
 		return nil, usagef("--nodes %d: want at least 1", cfg.common.nodes)
 	}
