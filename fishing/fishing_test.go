@@ -104,6 +104,32 @@ func TestParseVictim(t *testing.T) {
 	}
 }
 
+// TestParseParamsZeroMeansNone: an option set to 0 where negative means
+// none is none, not the default a zero field takes; an option given twice,
+// or a first batch above the largest, is refused.
+func TestParseParamsZeroMeansNone(t *testing.T) {
+	p, err := ParseParams("expose=0,backoff=0,defer=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Expose >= 0 || p.RetryBackoff >= 0 || p.DeferFor >= 0 {
+		t.Errorf("expose=0,backoff=0,defer=0 became Expose %d, RetryBackoff %v, DeferFor %v: want none (negative)", p.Expose, p.RetryBackoff, p.DeferFor)
+	}
+	for in, msg := range map[string]string{
+		"tasks=1,tasks=2":       "tasks given twice",
+		"random,load":           "the victim choice given twice",
+		"tasks=10,maxtasks=2":   "tasks=10, maxtasks=2",
+		"expose=x":              `expose="x"`,
+		"random,defer=soon":     `defer="soon"`,
+		"random,unknown=1":      `unknown fishing option "unknown"`,
+		"random,tasks=2,tasks=": "tasks given twice",
+	} {
+		if _, err := ParseParams(in); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ParseParams(%q): %v; want an error mentioning %q", in, err, msg)
+		}
+	}
+}
+
 func TestDefaults(t *testing.T) {
 	if got := New("n", "", Params{}).Params(); got != DefaultParams() {
 		t.Errorf("zero Params became %+v, want %+v", got, DefaultParams())

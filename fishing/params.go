@@ -195,13 +195,25 @@ func (p Params) withDefaults() Params {
 //	defer=D      DeferFor
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
+// Where a negative value means none (expose, backoff, defer), so does 0:
+// written out, it means zero, not the default a zero field takes. Each
+// option may be given once.
 func ParseParams(s string) (Params, error) {
 	p := DefaultParams()
 	if s == "" {
 		return p, nil
 	}
+	seen := map[string]bool{}
 	for _, item := range strings.Split(s, ",") {
 		key, val, isSetting := strings.Cut(item, "=")
+		name := key
+		if !isSetting {
+			name = "the victim choice"
+		}
+		if seen[name] {
+			return p, fmt.Errorf("fishing options %q: %s given twice", s, name)
+		}
+		seen[name] = true
 		if !isSetting {
 			v, err := ParseVictim(item)
 			if err != nil {
@@ -213,6 +225,9 @@ func ParseParams(s string) (Params, error) {
 		if err := p.set(key, val); err != nil {
 			return p, err
 		}
+	}
+	if seen["tasks"] && seen["maxtasks"] && p.TasksPerAnswer > p.MaxTasksPerAnswer {
+		return p, fmt.Errorf("fishing options tasks=%d, maxtasks=%d: an answer's first size is more than its most", p.TasksPerAnswer, p.MaxTasksPerAnswer)
 	}
 	return p.withDefaults(), nil
 }
@@ -226,6 +241,9 @@ func (p *Params) set(key, val string) error {
 		if err != nil || (n < 1 && key != "expose") {
 			return fmt.Errorf("fishing option %s=%q: want a whole number of at least 1", key, val)
 		}
+		if n == 0 {
+			n = -1 // expose=0: none, where a zero field would take the default
+		}
 		*dst = n
 		return nil
 	}
@@ -233,6 +251,9 @@ func (p *Params) set(key, val string) error {
 		d, err := time.ParseDuration(val)
 		if err != nil || (d <= 0 && key != "backoff" && key != "defer") {
 			return fmt.Errorf("fishing option %s=%q: want a positive duration such as 500us or 20ms", key, val)
+		}
+		if d == 0 {
+			d = -1 // backoff=0, defer=0: none, where a zero field would take the default
 		}
 		*dst = d
 		return nil
