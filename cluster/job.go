@@ -186,18 +186,21 @@ func (n *Node) rootedJob() *Job {
 
 // AwaitNodes waits until at least MinNodes nodes take part in job j (as
 // their sharing policies say), or ctx ends: a job that cannot have its
-// least waits (share.Equi). waiting is called once if it has to wait,
-// with how many take part.
-func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have int)) error {
+// least waits (share.Equi). waiting is called once if the least has not
+// come within awaitQuietly, the time the nodes' answers take to arrive,
+// with how many nodes take part and how many of the cluster's members
+// serve jobs at all.
+func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, serving int)) error {
 	least := max(j.opts.MinNodes, 0)
+	began := time.Now()
 	told := false
 	for {
 		have := j.activeNodes()
 		if have >= least {
 			return nil
 		}
-		if !told && waiting != nil {
-			waiting(have)
+		if !told && waiting != nil && time.Since(began) >= awaitQuietly {
+			waiting(have, n.servingMembers())
 			told = true
 		}
 		select {
@@ -207,6 +210,21 @@ func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have int)) e
 			return fmt.Errorf("job %x has %d of the %d nodes it needs: %w", j.ID, have, least, context.Cause(ctx))
 		}
 	}
+}
+
+// awaitQuietly is how long AwaitNodes waits before it says so: the nodes
+// that take part say so within a few ticks of the job's start.
+const awaitQuietly = time.Second
+
+// servingMembers counts the other members that serve jobs: not clients.
+func (n *Node) servingMembers() int {
+	count := 0
+	for _, m := range n.memberMetas() {
+		if !m.Client {
+			count++
+		}
+	}
+	return count
 }
 
 // activeNodes counts the peers that take part in j.

@@ -78,9 +78,13 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	}
 	waitBegan := time.Now()
 	waited := false
-	if err := node.AwaitNodes(ctx, job, func(have int) {
+	if err := node.AwaitNodes(ctx, job, func(have, serving int) {
 		waited = true
-		fmt.Fprintf(stderr, "tsys: waiting for the cluster to give the job %d nodes (it has %d)\n", cfg.common.minNodes, have)
+		why := "the others serve earlier jobs; it runs when they give way"
+		if serving < cfg.common.minNodes {
+			why = fmt.Sprintf("the cluster has only %d nodes that serve jobs: start more (tsys node --join %s)", serving, cfg.common.join)
+		}
+		fmt.Fprintf(stderr, "tsys: waiting for the cluster to give the job %d nodes (it has %d; %s; Ctrl-C gives up)\n", cfg.common.minNodes, have, why)
 	}); err != nil {
 		node.EndJob(job)
 		return apps.Result{}, err

@@ -58,7 +58,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	c.net.register(fs, "127.0.0.1:0")
-	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; on nodes that share by equipartition (tsys node --share equi) it waits until it has them (0: it is dealt one, but starts without waiting for it)")
+	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; it waits, saying so, until that many take part (on nodes that share by equipartition, tsys node --share equi, until they are dealt to it) (0: it starts at once; under equi it is dealt one when one is free)")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "with --join: the most nodes of the cluster the job can use, on nodes that share by equipartition (0: all)")
 	fs.StringVar(&c.http, "http", "", "serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as tsys node --http)")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
