@@ -349,6 +349,11 @@ func (m *Membership) classify(err error) (cause string, refusal error) {
 			return "", fmt.Errorf("%w: %s; all nodes need the same cluster key (tsys: the same --key-file)", ErrKeyMismatch, k.says)
 		}
 	}
+	if strings.Contains(msg, "invalid msgType") {
+		// Something answered, in another protocol: most often a node's
+		// task port given for its gossip port.
+		return "", fmt.Errorf("the seed does not speak gossip: is it a node's gossip address? a node prints its \"gossip HOST:PORT\" when it starts; its task address is another")
+	}
 	for _, s := range []string{"connection refused", "i/o timeout", "no such host", "connection reset by peer", "network is unreachable", "no route to host", "EOF"} {
 		if strings.Contains(msg, s) {
 			return s, nil

@@ -265,6 +265,31 @@ func TestWrongSeed(t *testing.T) {
 	}
 }
 
+// TestSeedOfAnotherProtocol: a seed that answers in another protocol (a
+// node's task port given for its gossip port) is refused at once, saying
+// which address a node prints for --join.
+func TestSeedOfAnotherProtocol(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("TSYS hello, not gossip"))
+			c.Close()
+		}
+	}()
+	_, err = tryStart(t, Config{Name: "lost", Join: []string{ln.Addr().String()}, JoinTimeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "does not speak gossip") || !strings.Contains(err.Error(), "gossip HOST:PORT") {
+		t.Errorf("joining a seed of another protocol: %v; want a refusal naming the gossip address", err)
+	}
+}
+
 func TestPortInUse(t *testing.T) {
 	a := start(t, Config{Name: "a"})
 	_, err := tryStart(t, Config{Name: "b", Bind: a.Addr()})

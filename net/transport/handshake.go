@@ -146,7 +146,9 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 	}
 	body, err := readSingle(br, msgHello)
 	if err != nil {
-		return "", fmt.Errorf("read hello: %w", err)
+		// A tsys transport answers a hello, or says why not: silence or a
+		// hang-up is most often another kind of port.
+		return "", fmt.Errorf("read hello: %w (is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts; its gossip address is another)", err)
 	}
 	ph, err := decodeHello(body)
 	if err != nil {

@@ -784,6 +784,18 @@ func fakePeer(t *testing.T, serve func(nc net.Conn)) string {
 	return ln.Addr().String()
 }
 
+// TestDialAnotherKindOfPort: a dial to a port that hangs up without a
+// hello (a node's gossip port, say, given for its task port) says which
+// address a node prints for its tasks.
+func TestDialAnotherKindOfPort(t *testing.T) {
+	addr := fakePeer(t, func(nc net.Conn) {})
+	a := start(t, "a", nil)
+	err := a.SendSync(addr, testMessage{Type: tPing}.msg())
+	if err == nil || !strings.Contains(err.Error(), "is it a tsys task address?") {
+		t.Errorf("a send to a port that hangs up: %v; want the hint about the task address", err)
+	}
+}
+
 // silent is a peer that never says a word: it reads until closed.
 func silent(nc net.Conn) { nc.Read(make([]byte, 1<<16)) }
 
