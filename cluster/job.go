@@ -189,15 +189,19 @@ func (n *Node) rootedJob() *Job {
 // least waits (share.Equi). waiting is called once if the least has not
 // come within awaitQuietly, the time the nodes' answers take to arrive,
 // with how many nodes take part and how many of the cluster's members
-// serve jobs at all.
-func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, serving int)) error {
+// serve jobs at all. It returns how long it waited: 0 if the least took
+// part at once.
+func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, serving int)) (time.Duration, error) {
 	least := max(j.opts.MinNodes, 0)
 	began := time.Now()
 	told := false
-	for {
+	for first := true; ; first = false {
 		have := j.activeNodes()
 		if have >= least {
-			return nil
+			if first {
+				return 0, nil
+			}
+			return time.Since(began), nil
 		}
 		if !told && waiting != nil && time.Since(began) >= awaitQuietly {
 			waiting(have, n.servingMembers())
@@ -207,7 +211,7 @@ func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, servin
 		case <-j.reported:
 		case <-time.After(50 * time.Millisecond):
 		case <-ctx.Done():
-			return fmt.Errorf("job %x has %d of the %d nodes it needs: %w", j.ID, have, least, context.Cause(ctx))
+			return time.Since(began), fmt.Errorf("job %x has %d of the %d nodes it needs: %w", j.ID, have, least, context.Cause(ctx))
 		}
 	}
 }

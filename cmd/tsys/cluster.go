@@ -76,23 +76,20 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	if err != nil {
 		return apps.Result{}, err
 	}
-	waitBegan := time.Now()
-	waited := false
-	if err := node.AwaitNodes(ctx, job, func(have, serving int) {
-		waited = true
+	waited, err := node.AwaitNodes(ctx, job, func(have, serving int) {
 		why := "the others serve earlier jobs; it runs when they give way"
 		if serving < cfg.common.minNodes {
 			why = fmt.Sprintf("the cluster has only %d nodes that serve jobs: start more (tsys node --join %s)", serving, cfg.common.join)
 		}
 		fmt.Fprintf(stderr, "tsys: waiting for the cluster to give the job %d nodes (it has %d; %s; Ctrl-C gives up)\n", cfg.common.minNodes, have, why)
-	}); err != nil {
+	})
+	if err != nil {
 		node.EndJob(job)
 		return apps.Result{}, err
 	}
-	if waited {
-		w := time.Since(waitBegan)
-		rep.WaitedSeconds = w.Seconds()
-		start = start.Add(w)
+	if waited > 0 {
+		rep.WaitedSeconds = waited.Seconds()
+		start = start.Add(waited)
 	}
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
 	rep.WallSeconds = time.Since(start).Seconds()
