@@ -80,7 +80,7 @@ type nodeShare struct {
 // jobsOf groups the nodes by the jobs they take part in, in the order of
 // the jobs' arrival.
 func jobsOf(snaps []cluster.Snapshot) []runningJob {
-	var jobs []runningJob
+	jobs := []runningJob{} // empty, not null, in --json
 	for _, s := range snaps {
 		for _, js := range s.Jobs {
 			i := slices.IndexFunc(jobs, func(j runningJob) bool { return j.Job == js.Job })

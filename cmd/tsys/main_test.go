@@ -66,6 +66,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--join-timeout", "0s"}, "--join-timeout 0s"},
 		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
 		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
+		{[]string{"node", "--drain-timeout", "-1s"}, "--drain-timeout -1s: want more than 0"},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)
@@ -373,5 +374,14 @@ func TestRecordAndReplayTree(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "run", "fib", "--record-tree", tree, "--nodes", "2"); code != 2 || !strings.Contains(stderr, "one node") {
 		t.Errorf("--record-tree with --nodes: exit %d, %s", code, stderr)
+	}
+}
+
+// TestNoJobsIsAnEmptyList: tsys jobs --json of a cluster running nothing
+// gives "jobs": [], which scripts can range over, not null.
+func TestNoJobsIsAnEmptyList(t *testing.T) {
+	b, err := json.Marshal(map[string]any{"jobs": jobsOf(nil)})
+	if err != nil || string(b) != `{"jobs":[]}` {
+		t.Errorf("no jobs encode as %s, %v; want {\"jobs\":[]}", b, err)
 	}
 }

@@ -53,6 +53,9 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err := netf.check(*join, *httpAddr); err != nil {
 		return err
 	}
+	if *drainTimeout <= 0 {
+		return usagef("--drain-timeout %v: want more than 0", *drainTimeout)
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
 		return usagef("--log-level %q: want debug, info, warn or error", *level)
