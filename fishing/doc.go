@@ -131,10 +131,13 @@
 //     higher threshold keeps a whole idle node waiting while the lender's
 //     workers are busy anyway; with coarse tasks, lending early wins.
 //   - ReplyTimeout = 1 s: far above any LAN round trip, small against a run.
-//   - Expose = 16 (at least 8 batches) for DemandHold = 10 ms, DeferFor =
+//   - Expose = 16 (at least 8 batches) for DemandHold = 2 ms, DeferFor =
 //     2 ms: each cuts the idle time of binomial UTS trees on 2 nodes, and
 //     the two together more (bench/README.md, "Stealing across nodes on
-//     binomial trees").
+//     binomial trees"). The hold is short because a node keeps its
+//     exposed tasks by making every spawn a task: on fine-grained code
+//     that costs more than the thieves gain after a few round trips
+//     (bench/README.md, "How long demand holds").
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets

@@ -52,7 +52,7 @@ const (
 	DefaultMinReady       = 1
 	DefaultReplyTimeout   = time.Second
 	DefaultExpose         = 16
-	DefaultDemandHold     = 10 * time.Millisecond
+	DefaultDemandHold     = 2 * time.Millisecond
 	DefaultDeferFor       = 2 * time.Millisecond
 	DefaultMaxTasks       = 8
 	DefaultQuickReturn    = 5 * time.Millisecond
@@ -102,13 +102,14 @@ type Params struct {
 	ReplyTimeout time.Duration
 	// Expose is how many ready tasks beyond the inlining threshold the
 	// node's workers keep stealable while peers are asking for work
-	// (default 16; negative: none). It is the scheduler's say in
+	// (default DefaultExpose; negative: none). It is the scheduler's say in
 	// allowCCall: a node that inlines everything has nothing to lend.
 	Expose int
 	// DemandHold is how long a steal request, running dry or a peer
-	// joining counts as demand for Expose (default 10 ms): a few round
-	// trips, so that a peer that fishes again soon finds the tasks kept
-	// for it.
+	// joining counts as demand for Expose (default DefaultDemandHold): a
+	// few round trips, so that a peer that fishes again soon finds the
+	// tasks kept for it, and no longer, since every spawn made while it
+	// lasts is a task.
 	DemandHold time.Duration
 	// DeferFor is how long a request that finds nothing to lend is held
 	// for the next task spawned, before it is refused (default 2 ms;
