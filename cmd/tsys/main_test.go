@@ -67,6 +67,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
 		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
 		{[]string{"node", "--drain-timeout", "-1s"}, "--drain-timeout -1s: want more than 0"},
+		{[]string{"run", "fib", "--sched", "balance"}, "--sched balance moves work between nodes, and this run has one: add --nodes N or --join"},
+		{[]string{"bench", "--configs", "1x2:fishing", "--apps", "fib -n 10"}, `bench config "1x2:fishing": a scheduler moves work between nodes`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)
