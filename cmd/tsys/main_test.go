@@ -67,8 +67,6 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
 		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
 		{[]string{"node", "--drain-timeout", "-1s"}, "--drain-timeout -1s: want more than 0"},
-		{[]string{"run", "fib", "--sched", "balance"}, "--sched balance moves work between nodes, and this run has one: add --nodes N or --join"},
-		{[]string{"bench", "--configs", "1x2:fishing", "--apps", "fib -n 10"}, `bench config "1x2:fishing": a scheduler moves work between nodes`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)
@@ -169,6 +167,19 @@ func TestAppInlineDefault(t *testing.T) {
 		if obj["inline"] != c.want {
 			t.Errorf("%v: inline %v, want %s", c.args, obj["inline"], c.want)
 		}
+	}
+}
+
+// TestOneNodeRunsLocal: a cluster scheduler asked of a one-node run is
+// said to have no effect, and the report names the scheduler that ran.
+func TestOneNodeRunsLocal(t *testing.T) {
+	code, stdout, stderr := run(t, "run", "fib", "-n", "20", "--sched", "balance", "--json")
+	var obj map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &obj) != nil {
+		t.Fatalf("exit %d, %s", code, stderr)
+	}
+	if obj["scheduler"] != "local" || !strings.Contains(stderr, "--sched balance moves work between nodes, and this run has one: it runs local") {
+		t.Errorf("scheduler %v, stderr %q: want local, and a word on why", obj["scheduler"], stderr)
 	}
 }
 
