@@ -123,6 +123,7 @@ func TestParseParamsZeroMeansNone(t *testing.T) {
 		"random,defer=soon":     `defer="soon"`,
 		"random,unknown=1":      `unknown fishing option "unknown"`,
 		"random,tasks=2,tasks=": "tasks given twice",
+		"random,":               "an empty option",
 	} {
 		if _, err := ParseParams(in); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("ParseParams(%q): %v; want an error mentioning %q", in, err, msg)

@@ -198,7 +198,8 @@ func (p Params) withDefaults() Params {
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
 // Where a negative value means none (expose, backoff, defer), so does 0:
 // written out, it means zero, not the default a zero field takes. Each
-// option may be given once.
+// option may be given once. tasks above the default maxtasks raises it;
+// above a maxtasks written out, it is refused.
 func ParseParams(s string) (Params, error) {
 	p := DefaultParams()
 	if s == "" {
@@ -206,6 +207,9 @@ func ParseParams(s string) (Params, error) {
 	}
 	seen := map[string]bool{}
 	for _, item := range strings.Split(s, ",") {
+		if item == "" {
+			return p, fmt.Errorf("fishing options %q: an empty option (a comma too many?)", s)
+		}
 		key, val, isSetting := strings.Cut(item, "=")
 		name := key
 		if !isSetting {

@@ -85,10 +85,9 @@ func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
 	return total
 }
 
-// fork is Task.Fork kept a call: Fork's fast path inlines into the code
-// that calls it, and a Board (five fields, more than the compiler keeps in
-// registers) then goes to the task function through memory, where a call
-// passes it in registers (bench/README.md, "Natural code").
+// fork is Task.Fork kept a call: inlined into spawnRest, Fork's fast path
+// makes the search slower on one worker (BenchmarkRatios/nqueens14;
+// bench/README.md, "Natural code").
 //
 //go:noinline
 func fork(c *tsys.Ctx, b Board) tsys.Forked[int64] { return Task.Fork(c, b) }

@@ -58,8 +58,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--max-nodes", "-1"}, "want counts of nodes, 0 or more"},
 		{[]string{"run", "fib", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
 		{[]string{"run", "fib", "--join", "127.0.0.1:99999"}, `--join "127.0.0.1:99999": want a port from 1 to 65535`},
-		{[]string{"run", "fib", "--join", ","}, `--join "": want HOST:PORT`},
-		{[]string{"run", "fib", "--join", "notahost"}, `--join "notahost": want HOST:PORT`},
+		{[]string{"run", "fib", "--join", ","}, `--join "": want HOST or HOST:PORT`},
+		{[]string{"run", "fib", "--join", "10.0.0.1:7946,"}, `--join "": want HOST or HOST:PORT`},
+		{[]string{"run", "fib", "--join", "host:port"}, `--join "host:port": want a port from 1 to 65535`},
 		{[]string{"run", "fib", "--http", "bogus"}, `--http "bogus": want HOST:PORT`},
 		{[]string{"run", "fib", "--advertise", "127.0.0.1:99999"}, `--advertise "127.0.0.1:99999": want a port from 1`},
 		{[]string{"run", "fib", "--task-port", "70000"}, "--task-port 70000"},
@@ -79,7 +80,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 // TestHelpExits0: a command's flags, asked for, are printed and are not
 // an error.
 func TestHelpExits0(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"run", "fib", "-h"}, {"node", "-h"}, {"sim", "-h"}, {"bench", "-h"}, {"drain", "-h"}, {"jobs", "-h"}, {"token", "-h"}, {"hog", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"run", "-h"}, {"run", "fib", "-h"}, {"node", "-h"}, {"sim", "-h"}, {"bench", "-h"}, {"drain", "-h"}, {"jobs", "-h"}, {"token", "-h"}, {"hog", "-h"}} {
 		if code, _, stderr := run(t, args...); code != 0 || strings.Contains(stderr, "tsys: ") {
 			t.Errorf("tsys %v: exit %d, stderr ending %q; want exit 0 and no error", args, code, tail(stderr))
 		}
@@ -170,16 +171,17 @@ func TestAppInlineDefault(t *testing.T) {
 	}
 }
 
-// TestOneNodeRunsLocal: a cluster scheduler asked of a one-node run is
-// said to have no effect, and the report names the scheduler that ran.
-func TestOneNodeRunsLocal(t *testing.T) {
+// TestOneNodeSchedulerSaysSo: a cluster scheduler asked of a one-node run
+// runs and is reported as asked (a sweep over node counts starts at 1),
+// with a word that it has nothing to move.
+func TestOneNodeSchedulerSaysSo(t *testing.T) {
 	code, stdout, stderr := run(t, "run", "fib", "-n", "20", "--sched", "balance", "--json")
 	var obj map[string]any
 	if code != 0 || json.Unmarshal([]byte(stdout), &obj) != nil {
 		t.Fatalf("exit %d, %s", code, stderr)
 	}
-	if obj["scheduler"] != "local" || !strings.Contains(stderr, "--sched balance moves work between nodes, and this run has one: it runs local") {
-		t.Errorf("scheduler %v, stderr %q: want local, and a word on why", obj["scheduler"], stderr)
+	if obj["scheduler"] != "balance" || !strings.Contains(stderr, "--sched balance moves work between nodes, and this run has one") {
+		t.Errorf("scheduler %v, stderr %q: want balance, and a word that it has nothing to move", obj["scheduler"], stderr)
 	}
 }
 

@@ -48,23 +48,32 @@ func (f *netFlags) check(join, http string) error {
 		return err
 	}
 	if f.advertise != "" {
-		if _, _, err := net.SplitHostPort(f.advertise); err == nil {
-			if err := checkHostPort("--advertise", f.advertise, 1); err != nil {
-				return err
-			}
-		} else if strings.Contains(f.advertise, ":") && net.ParseIP(f.advertise) == nil {
-			return usagef("--advertise %q: want HOST or HOST:PORT", f.advertise)
+		if err := checkHostMaybePort("--advertise", f.advertise); err != nil {
+			return err
 		}
 	}
 	if join != "" {
+		// A seed without a port is dialled on this node's gossip port.
 		for _, seed := range strings.Split(join, ",") {
-			if err := checkHostPort("--join", seed, 1); err != nil {
+			if err := checkHostMaybePort("--join", seed); err != nil {
 				return err
 			}
 		}
 	}
 	if http != "" {
 		return checkHostPort("--http", http, 0)
+	}
+	return nil
+}
+
+// checkHostMaybePort is bad usage unless addr is HOST, or HOST:PORT with
+// a port from 1 to 65535.
+func checkHostMaybePort(flagName, addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err == nil {
+		return checkHostPort(flagName, addr, 1)
+	}
+	if addr == "" || (strings.Contains(addr, ":") && net.ParseIP(addr) == nil) {
+		return usagef("%s %q: want HOST or HOST:PORT, e.g. 10.0.0.1:7946", flagName, addr)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
-	fs.StringVar(&c.sched, "sched", "", "scheduler: local, fishing[:OPTIONS], balance[:OPTIONS] or ratebalance[:OPTIONS] (default: local on one node, fishing:random on several; on one node every scheduler is local)")
+	fs.StringVar(&c.sched, "sched", "", "scheduler: local, fishing[:OPTIONS], balance[:OPTIONS] or ratebalance[:OPTIONS] (default: local on one node, fishing:random on several; on one node none has work to move)")
 	fs.StringVar(&c.hog, "hog", "", "competing CPU load on nodes: NODE=F[:ON/OFF],... (node 0 is this process), e.g. 1=0.5")
 	fs.BoolVar(&c.pin, "pin", false, "pin node i to CPU i (Linux), so that a node's hog shares its core")
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
@@ -83,9 +83,13 @@ type runConfig struct {
 }
 
 func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, topUsage())
 		return nil, usagef("run needs an app")
+	}
+	if args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stderr, topUsage())
+		return nil, errHelp
 	}
 	app, err := apps.Lookup(args[0])
 	if err != nil {
@@ -142,10 +146,9 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 		return nil, usageError{err.Error()}
 	}
 	if !cfg.clustered() && cfg.policy.Name() != "local" {
-		// Run as asked, but the report names the scheduler that ran.
-		fmt.Fprintf(stderr, "tsys: --sched %s moves work between nodes, and this run has one: it runs local (add --nodes N or --join HOST:PORT)\n", cfg.common.sched)
-		cfg.common.sched = "local"
-		cfg.policy, _ = policies.Parse("local")
+		// Run and reported as asked (scripts sweep --sched over node
+		// counts from 1), but not silently.
+		fmt.Fprintf(stderr, "tsys: --sched %s moves work between nodes, and this run has one: it has no work to move (add --nodes N or --join HOST:PORT)\n", cfg.common.sched)
 	}
 	if cfg.common.recordTree != "" {
 		if cfg.clustered() {

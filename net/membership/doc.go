@@ -48,7 +48,7 @@
 // to ErrKeyMismatch with one of:
 //
 //	join ADDR: cluster key mismatch: the seed uses a cluster key and this node has none; all nodes need the same cluster key (tsys: the same --key-file)
-//	join ADDR: cluster key mismatch: this node has a cluster key and the seed has none; all nodes need the same cluster key (tsys: the same --key-file)
+//	join ADDR: cluster key mismatch: this node has a cluster key and the seed has none, or the seed is not a gossip address (...); all nodes need the same cluster key (tsys: the same --key-file)
 //	join ADDR: cluster key mismatch: the seed's cluster key differs from this node's; all nodes need the same cluster key (tsys: the same --key-file)
 //
 // The seed only logs memberlist's own message (debug level).

@@ -341,7 +341,7 @@ func (m *Membership) classify(err error) (cause string, refusal error) {
 	lower := strings.ToLower(msg)
 	for _, k := range []struct{ memberlist, says string }{
 		{"remote state is encrypted and encryption is not configured", "the seed uses a cluster key and this node has none"},
-		{"encryption is configured but remote state is not encrypted", "this node has a cluster key and the seed has none"},
+		{"encryption is configured but remote state is not encrypted", "this node has a cluster key and the seed has none, or the seed is not a gossip address (a node prints its \"gossip HOST:PORT\" when it starts)"},
 		{"no installed keys could decrypt", "the seed's cluster key differs from this node's"},
 		{"decrypt", "the seed's cluster key differs from this node's"},
 	} {

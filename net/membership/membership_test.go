@@ -288,6 +288,12 @@ func TestSeedOfAnotherProtocol(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "does not speak gossip") || !strings.Contains(err.Error(), "gossip HOST:PORT") {
 		t.Errorf("joining a seed of another protocol: %v; want a refusal naming the gossip address", err)
 	}
+	// A keyed node (any node off loopback) hears the same answer as a
+	// seed without a key, and says it may be either.
+	_, err = tryStart(t, Config{Name: "lost-keyed", Key: bytes.Repeat([]byte{1}, 32), Join: []string{ln.Addr().String()}, JoinTimeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "not a gossip address") {
+		t.Errorf("a keyed node joining a seed of another protocol: %v; want the gossip address named", err)
+	}
 }
 
 func TestPortInUse(t *testing.T) {
