@@ -121,18 +121,20 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	// A member that joins from here on is invited by onMember; one that
 	// both this list and onMember see is invited once (invite).
 	for id, addr := range n.peerList() {
-		if m, _ := n.memberMeta(id); !m.Client {
-			n.invite(j, id, addr, false)
-		}
+		n.invite(j, id, addr, false)
 	}
 	j.e.event(j.e.policy.JobStarted)
 	return j, nil
 }
 
-// invite asks node id to serve job j, unless it already does or j has
-// ended; late says it joined the cluster during the job. A node that
-// cannot be reached is left out of the job.
+// invite asks node id to serve job j, unless it already does, j has
+// ended, or it is a client (which serves no job but its own); late says it
+// joined the cluster during the job. A node that cannot be reached is left
+// out of the job.
 func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
+	if m, _ := n.memberMeta(id); m.Client {
+		return
+	}
 	e := j.e
 	j.inviting.Lock()
 	defer j.inviting.Unlock()
@@ -159,10 +161,10 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 }
 
 // inviteLate invites a member that joined while this node is the root of
-// a running job, if it runs the same scheduler and is not a client.
+// a running job, if it runs the same scheduler.
 func (n *Node) inviteLate(id sched.NodeID, meta membership.Meta) {
 	j := n.rootedJob()
-	if j == nil || meta.Client {
+	if j == nil {
 		return
 	}
 	if meta.Scheduler != n.schedulerName {
@@ -204,7 +206,7 @@ func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, servin
 			return time.Since(began), nil
 		}
 		if !told && waiting != nil && time.Since(began) >= awaitQuietly {
-			waiting(have, n.servingMembers())
+			waiting(have, len(n.servingNodes(nil))-1) // but this one
 			told = true
 		}
 		select {
@@ -219,17 +221,6 @@ func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, servin
 // awaitQuietly is how long AwaitNodes waits before it says so: the nodes
 // that take part say so within a few ticks of the job's start.
 const awaitQuietly = time.Second
-
-// servingMembers counts the other members that serve jobs: not clients.
-func (n *Node) servingMembers() int {
-	count := 0
-	for _, m := range n.memberMetas() {
-		if !m.Client {
-			count++
-		}
-	}
-	return count
-}
 
 // activeNodes counts the peers that take part in j.
 func (j *Job) activeNodes() int {
