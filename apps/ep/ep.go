@@ -104,16 +104,8 @@ func Serial(c Class) Result {
 // or their order, so the results are bit-identical to the direct
 // definition (ep_test.go checks this).
 //
-// Measured on one core of the (shared, AMD EPYC) development machine, in
-// ms per batch, best of 25 interleaved runs:
-//
-//	2.35  one loop, uniforms on the fly, max(|X|,|Y|) by a branch
-//	2.05  one loop, NPB-style: all 2*NK uniforms first into a 1 MiB buffer
-//	1.76  one loop, uniforms per 1024-pair chunk into a stack buffer
-//	1.70  one loop, uniforms on the fly (both with branch-free l)
-//	1.56  kept pairs compacted first, then one loop with the Log call
-//	0.90  the three passes (0.89-0.91 for chunks of 256 to 2048 pairs)
-//	0.86  the three passes with two generator chains (this code)
+// The three passes with two generator chains are the fastest of the
+// shapes tried (bench/README.md, "Figures behind the code's constants").
 //
 // Never inlined: a batch is coarse, and the tsys command's profile-guided
 // build (cmd/tsys/default.pgo) would otherwise inline it into Batches

@@ -177,10 +177,10 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	}
 	// Last, and without truncating: a run refused above leaves the files
 	// as they were.
-	for flag, path := range map[string]string{"--timeline": cfg.common.timeline, "--record-tree": cfg.common.recordTree} {
+	for name, path := range map[string]string{"--timeline": cfg.common.timeline, "--record-tree": cfg.common.recordTree} {
 		if path != "" {
 			if err := outfile.Check(path); err != nil {
-				return nil, usagef("%s: %v", flag, err)
+				return nil, usagef("%s: %v", name, err)
 			}
 		}
 	}
