@@ -105,7 +105,8 @@ func Serial(c Class) Result {
 // definition (ep_test.go checks this).
 //
 // The three passes with two generator chains are the fastest of the
-// shapes tried (bench/README.md, "Figures behind the code's constants").
+// shapes tried (BenchmarkBatch; bench/README.md, "Figures behind the
+// code's constants").
 //
 // Never inlined: a batch is coarse, and the tsys command's profile-guided
 // build (cmd/tsys/default.pgo) would otherwise inline it into Batches
