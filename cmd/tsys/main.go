@@ -74,6 +74,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return jobsCommand(rest, stdout, stderr)
 	case "token":
 		return tokenCommand(rest, stdout, stderr)
+	case "version", "-version", "--version":
+		return versionCommand(rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, topUsage())
 		return nil
@@ -94,13 +96,19 @@ func topUsage() string {
   tsys bench [flags]                        the scheduler benchmark matrix
   tsys sim [flags]                          simulate the schedulers on many virtual nodes
   tsys hog [--cpu N] F[:ON/OFF]             burn a fraction of a core (a competing process)
+  tsys version                              this build's version, revision and Go
 
 apps:
 `)
+	writeApps(&b)
+	b.WriteString("\nRun 'tsys run -h' for the flags every app takes, 'tsys run APP --help' for an app's own.\n")
+	return b.String()
+}
+
+// writeApps lists the apps of tsys run, a line each with its summary.
+func writeApps(w io.Writer) {
 	for _, n := range apps.Names() {
 		a, _ := apps.Lookup(n)
-		fmt.Fprintf(&b, "  %-8s %s\n", n, a.Summary)
+		fmt.Fprintf(w, "  %-8s %s\n", n, a.Summary)
 	}
-	b.WriteString("\nRun 'tsys run APP -h' for an app's flags.\n")
-	return b.String()
 }

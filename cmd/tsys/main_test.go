@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/tsys-go/tsys/bench"
+	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/tsys-go/tsys/apps"
+	"github.com/tsys-go/tsys/bench"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -68,6 +73,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
 		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
 		{[]string{"node", "--drain-timeout", "-1s"}, "--drain-timeout -1s: want more than 0"},
+		{[]string{"version", "extra"}, `version takes no arguments, got "extra"`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)
@@ -85,6 +91,118 @@ func TestHelpExits0(t *testing.T) {
 			t.Errorf("tsys %v: exit %d, stderr ending %q; want exit 0 and no error", args, code, tail(stderr))
 		}
 	}
+}
+
+// TestVersion: tsys version names the module version, the commit (dirty
+// or not) when the build recorded one, and the Go release.
+func TestVersion(t *testing.T) {
+	const rev = "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d"
+	vcs := func(modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
+	}
+	for _, c := range []struct {
+		name string
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"go run: no version, no vcs", &debug.BuildInfo{GoVersion: "go1.26.0"}, true, "tsys (devel) go1.26.0"},
+		{"devel, dirty", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}, Settings: vcs("true")}, true, "tsys (devel) rev 1a2b3c4d5e6f+dirty go1.26.0"},
+		{"tagged, clean", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}, Settings: vcs("false")}, true, "tsys v1.2.3 rev 1a2b3c4d5e6f go1.26.0"},
+		{"short revision kept whole", &debug.BuildInfo{GoVersion: "go1.26.0", Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}, true, "tsys (devel) rev abc go1.26.0"},
+		{"no build info", nil, false, "tsys (unknown) " + runtime.Version()},
+	} {
+		if got := versionString(c.info, c.ok); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	want := versionString(debug.ReadBuildInfo()) + "\n"
+	for _, arg := range []string{"version", "--version", "-version"} {
+		code, stdout, stderr := run(t, arg)
+		if code != 0 || stdout != want || !strings.HasPrefix(stdout, "tsys ") || stderr != "" {
+			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and %q", arg, code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestRunHelp: tsys run -h lists the apps and every common flag; tsys run
+// APP -h lists the app's own flags under the app's heading and the common
+// ones under theirs, each flag only under its own.
+func TestRunHelp(t *testing.T) {
+	var common []string
+	commonFlagSet(new(commonFlags)).VisitAll(func(f *flag.Flag) { common = append(common, f.Name) })
+	if len(common) < 10 {
+		t.Fatalf("only %d common flags: %v", len(common), common)
+	}
+
+	code, _, help := run(t, "run", "-h")
+	if code != 0 || !strings.Contains(help, "usage: tsys run APP [app flags] [common flags]") {
+		t.Errorf("tsys run -h: exit %d, want 0 and the synopsis:\n%s", code, help)
+	}
+	for _, n := range apps.Names() {
+		a, _ := apps.Lookup(n)
+		if !strings.Contains(help, n+" ") || !strings.Contains(help, a.Summary) {
+			t.Errorf("tsys run -h does not list app %s with its summary %q", n, a.Summary)
+		}
+	}
+	_, commonPart, _ := strings.Cut(help, "\ncommon flags:\n")
+	for _, name := range common {
+		if !hasFlagLine(commonPart, "--"+name) {
+			t.Errorf("tsys run -h: --%s missing under common flags:\n%s", name, help)
+		}
+	}
+	if !strings.Contains(commonPart, "workers per node") {
+		t.Errorf("tsys run -h: --workers without its help")
+	}
+
+	for _, n := range apps.Names() {
+		a, _ := apps.Lookup(n)
+		// --help: rt's -h is the image height.
+		code, _, help := run(t, "run", n, "--help")
+		appPart, commonPart, found := strings.Cut(help, "\ncommon flags:\n")
+		_, appPart, foundApp := strings.Cut(appPart, "\n"+n+"'s flags:\n")
+		if code != 0 || !found || !foundApp {
+			t.Errorf("tsys run %s -h: exit %d, want 0 and the sections %q then \"common flags:\":\n%s", n, code, n+"'s flags:", help)
+			continue
+		}
+		own := flag.NewFlagSet(n, flag.ContinueOnError)
+		a.Flags(own)
+		own.VisitAll(func(f *flag.Flag) {
+			name := flagName(f.Name)
+			if !hasFlagLine(appPart, name) || hasFlagLine(commonPart, name) {
+				t.Errorf("tsys run %s -h: %s should be under %s's flags only:\n%s", n, name, n, help)
+			}
+		})
+		for _, name := range common {
+			if hasFlagLine(appPart, "--"+name) || !hasFlagLine(commonPart, "--"+name) {
+				t.Errorf("tsys run %s -h: --%s should be under common flags only:\n%s", n, name, help)
+			}
+		}
+	}
+	// -h as the README shows it, for an app whose -h is free.
+	code, _, help = run(t, "run", "fib", "-h")
+	if code != 0 || !strings.Contains(help, "fib's flags:\n  -n int\n") {
+		t.Errorf("tsys run fib -h: exit %d, want 0 and -n under fib's flags:\n%s", code, help)
+	}
+}
+
+// flagName spells a flag as the help does: -x for a letter, --name else.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// hasFlagLine reports whether help has a line that starts flag name's
+// entry, so that --nodes is not found in --max-nodes' line.
+func hasFlagLine(help, name string) bool {
+	for line := range strings.Lines(help) {
+		if fields := strings.Fields(line); strings.HasPrefix(line, "  -") && len(fields) > 0 && fields[0] == name {
+			return true
+		}
+	}
+	return false
 }
 
 func tail(s string) string { return s[max(0, len(s)-120):] }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime"
 	"strconv"
 	"time"
@@ -84,22 +86,19 @@ type runConfig struct {
 
 func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, topUsage())
-		return nil, usagef("run needs an app")
+		runUsage(stderr)
+		return nil, usagef("run needs an app: tsys run APP, with APP one of the apps above")
 	}
-	if args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stderr, topUsage())
+	if isHelpFlag(args[0]) {
+		runUsage(stderr)
 		return nil, errHelp
 	}
 	app, err := apps.Lookup(args[0])
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	fs := flag.NewFlagSet("tsys run "+app.Name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	cfg := &runConfig{app: app}
-	makeJob := app.Flags(fs)
-	cfg.common.register(fs)
+	fs, makeJob := runFlagSet(app, &cfg.common, stderr)
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return nil, err
 	}
@@ -185,6 +184,89 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// isHelpFlag reports whether arg asks for help the way package flag
+// understands it, so that tsys run -help works like tsys run fib -help.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "--h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// runFlagSet is the flag set tsys run APP parses: the app's flags and the
+// common flags merged, so that they can come in any order. Each is also
+// kept in a set of its own, from which -h says which flag is whose.
+func runFlagSet(app apps.App, common *commonFlags, stderr io.Writer) (*flag.FlagSet, func() (apps.Job, error)) {
+	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
+	makeJob := app.Flags(appFS)
+	commonFS := commonFlagSet(common)
+	fs := flag.NewFlagSet("tsys run "+app.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	mergeFlags(fs, appFS)
+	mergeFlags(fs, commonFS)
+	fs.Usage = func() { appUsage(fs.Output(), app.Name, appFS, commonFS) }
+	return fs, makeJob
+}
+
+// commonFlagSet is a flag set of the common flags alone, bound to c.
+func commonFlagSet(c *commonFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("common", flag.ContinueOnError)
+	c.register(fs)
+	return fs
+}
+
+// mergeFlags defines src's flags on dst, sharing their values, so that
+// parsing dst sets what src's flags are bound to. A name in both panics,
+// as defining it twice on one set would.
+func mergeFlags(dst, src *flag.FlagSet) {
+	src.VisitAll(func(f *flag.Flag) {
+		dst.Var(f.Value, f.Name, f.Usage)
+		dst.Lookup(f.Name).DefValue = f.DefValue
+	})
+}
+
+// runUsage is tsys run -h: what follows run, the apps, and the flags
+// every app takes.
+func runUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: tsys run APP [app flags] [common flags]
+
+Runs one job of APP, checks its result and prints it. The app's flags and
+the common flags may come in any order after APP.
+
+apps:
+`)
+	writeApps(w)
+	fmt.Fprint(w, "\ncommon flags:\n")
+	writeFlags(w, commonFlagSet(new(commonFlags)))
+	// --help, not -h: rt's -h is the image height.
+	fmt.Fprint(w, "\nRun 'tsys run APP --help' for an app's own flags.\n")
+}
+
+// appUsage is tsys run APP -h: the app's flags and the common ones in
+// sections of their own, since one list of them all hides the few that
+// choose the app's problem among the many that choose how it runs.
+func appUsage(w io.Writer, app string, appFS, commonFS *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: tsys run %s [%s's flags] [common flags], in any order\n\n%s's flags:\n", app, app, app)
+	writeFlags(w, appFS)
+	fmt.Fprint(w, "\ncommon flags:\n")
+	writeFlags(w, commonFS)
+}
+
+// longFlag matches the start of a flag's line in PrintDefaults' output when
+// its name is longer than a letter.
+var longFlag = regexp.MustCompile(`(?m)^  -([^\s-][^\s]+)`)
+
+// writeFlags prints fs's flags as package flag does, but with the long
+// names as --name, which is how the README and the error messages spell
+// them (package flag takes either).
+func writeFlags(w io.Writer, fs *flag.FlagSet) {
+	var b bytes.Buffer
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	w.Write(longFlag.ReplaceAll(b.Bytes(), []byte("  --$1")))
 }
 
 // timelineCap is the events per worker the run's timeline keeps; 0 when
