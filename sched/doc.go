@@ -106,7 +106,11 @@
 //
 // Pool.Run pushes the root task and starts one executor per worker; it
 // ends when the root is done, a task panics (a TaskPanic naming the task,
-// with its stack) or the context is cancelled. Ending wakes every blocked
+// with its stack) or fails (Executor.FailTask), or the context is
+// cancelled. The first failure is the run's error: it sets the ending flag
+// at once, so no task starts after it (the loop, AskSpawn, Await and
+// JoinForked check the flag), and only then cancels the run's context
+// (context.go), which running tasks poll. Ending wakes every blocked
 // executor without a worker, which unwinds its tasks (abortRun), and waits
 // for every executor to exit: between runs no goroutine of the pool exists.
 // Pool.Serve is a run without a root, for a node serving another node's job.

@@ -216,6 +216,12 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	if h.Gen&genTag != gen {
 		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
 	}
+	if x.pool.ending.Load() {
+		// A cancellation point: a task that forked many others and joins
+		// them one by one would otherwise run every one of them here
+		// after the run failed (TestCancelledRunStartsNoTask).
+		panic(abortRun)
+	}
 	// Deque.PopIf in two halves, so that PopOwnIf's is inlined.
 	popped := x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)
 	if popped {

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -26,6 +27,9 @@ type Pool struct {
 	measure  bool
 	lastSpan time.Duration
 	recorder *TreeRecorder
+	// checkCopies: tasks that may cross nodes run on copies, as on
+	// another node (SetCheckCopies).
+	checkCopies bool
 	// expose is how many ready tasks beyond the inlining threshold the
 	// workers keep stealable because other nodes want work (SetExpose).
 	expose atomic.Int32
@@ -54,6 +58,12 @@ type Pool struct {
 	blocked  map[*Executor]struct{}
 	err      error
 	failed   chan struct{}
+	// runCtx is the current run's context, which its tasks see
+	// (Executor.Context): set before the run's executors start, cancelled
+	// with the run's error when it fails and with errRunEnded when it
+	// ends, so a task still running then sees Done.
+	runCtx    context.Context
+	cancelRun context.CancelCauseFunc
 
 	nIdle      atomic.Int32
 	nSpinning  atomic.Int32
@@ -93,6 +103,13 @@ func (p *Pool) Workers() int { return len(p.workers) }
 // within about maxStaleness.
 func (p *Pool) SetExpose(n int) { p.expose.Store(int32(max(0, n))) }
 
+// SetCheckCopies makes every task that may cross nodes run on a copy of
+// its argument, made by its codec, and give back a copy of its result,
+// even here, as it would on another node: a program that depends on
+// sharing memory with its tasks then gives its wrong answer on one node,
+// in its own tests. Call between runs.
+func (p *Pool) SetCheckCopies(on bool) { p.checkCopies = on }
+
 // Run pushes root on worker 0, runs until root is done, ctx is cancelled or
 // a task panics, then stops every executor of the run and returns the
 // summed counters. Tasks still queued when the run ends are dropped.
@@ -109,6 +126,8 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.ended.Store(0)
 	p.began.Store(time.Now().UnixNano())
 	p.lastSpan = 0
+	p.runCtx, p.cancelRun = newRunContext(ctx)
+	defer p.cancelRun(errRunEnded)
 
 	var rootDone chan struct{}
 	if root != nil {
@@ -132,6 +151,9 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	case <-ctx.Done():
 		p.fail(fmt.Errorf("run cancelled: %w", context.Cause(ctx)))
 	}
+	// Before stop, so that a task that polls its context while it runs
+	// returns now, and stop's wait is short.
+	p.cancelRun(errRunEnded)
 	p.stop()
 	p.wg.Wait()
 	// The run's span ends here, so that the totals below and WorkerStats
@@ -212,6 +234,7 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.started.Add(1)
 	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
 	x.Fast.Measure = p.measure
+	x.Fast.CheckCopies = p.checkCopies
 	x.tracking = p.measure || p.timeline.Load() != nil
 	go x.live()
 }
@@ -235,13 +258,27 @@ func (p *Pool) waitAsSpare(x *Executor) bool {
 	return x.w != nil
 }
 
-// fail records the run's first error and ends the run.
+// errRunEnded is the cause of a run's context once the run is over
+// without failing: its root is done, or its node stopped serving it.
+var errRunEnded = errors.New("tsys: the run has ended")
+
+// fail records the run's first error and ends the run; its tasks see the
+// error as their context's cause. Later errors are dropped: the first
+// one is the run's, as errgroup's Wait returns the first.
 func (p *Pool) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.err == nil {
 		p.err = err
+		// ending at once, not when the run's goroutine gets to stop it:
+		// from here no task starts (the loop, AskSpawn, Await and
+		// JoinForked check it), however long that goroutine waits for a
+		// CPU. stop still wakes whoever parked before this.
+		p.ending.Store(true)
 		close(p.failed)
+		if p.cancelRun != nil {
+			p.cancelRun(err)
+		}
 	}
 }
 

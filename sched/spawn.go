@@ -33,6 +33,10 @@ type FastPath struct {
 	// task already done must then still go through Await, which reads the
 	// task's clock (workspan.go).
 	Measure bool
+	// CheckCopies is set while the pool runs every task that may cross
+	// nodes on copies of its argument and result (Pool.SetCheckCopies):
+	// read where a frame runs, in package tsys.
+	CheckCopies bool
 }
 
 // Spent is Credit's top bit: the credit ran out.
