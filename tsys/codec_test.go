@@ -21,7 +21,7 @@ func TestCodecs(t *testing.T) {
 		t.Error("a task whose argument is a Future was made lendable")
 	}
 	if !pointTask.Lendable() || !bytesTask.Lendable() || !mapTask.Lendable() {
-		t.Error("fixed-size, []byte and gob-able tasks must be lendable")
+		t.Error("fixed-size, and []byte and gob-able tasks declared ByValue, must be lendable")
 	}
 	roundTrip(t, "test.point", []byte{1, 0, 0, 0, 2, 0, 0, 0})
 	if k, _ := sched.LookupKind("test.point"); true {
@@ -52,6 +52,6 @@ var (
 
 func init() {
 	pointTask = tsys.Register("test.point", func(c *tsys.Ctx, p point) point { return point{p.Y, p.X} })
-	bytesTask = tsys.Register("test.bytes", func(c *tsys.Ctx, b []byte) []byte { return b })
-	mapTask = tsys.Register("test.map", func(c *tsys.Ctx, m map[string]int) int { return len(m) })
+	bytesTask = tsys.Register("test.bytes", func(c *tsys.Ctx, b []byte) []byte { return b }, tsys.ByValue())
+	mapTask = tsys.Register("test.map", func(c *tsys.Ctx, m map[string]int) int { return len(m) }, tsys.ByValue())
 }

@@ -1,6 +1,10 @@
 package tsys
 
-import "github.com/tsys-go/tsys/sched"
+import (
+	"context"
+
+	"github.com/tsys-go/tsys/sched"
+)
 
 // Ctx is the context of a running task: pass it to Spawn, Call and Get.
 // It belongs to the goroutine running the task; never keep it after the task
@@ -15,6 +19,29 @@ import "github.com/tsys-go/tsys/sched"
 type Ctx sched.Executor
 
 func (c *Ctx) executor() *sched.Executor { return (*sched.Executor)(c) }
+
+// Context is the job's context: done when the job fails (a task's error
+// or panic, the caller's cancellation, a failure on another node), with
+// that error as its cause (context.Cause), and when the job ends. Unlike
+// the Ctx, it may be handed to other goroutines and to any API that takes
+// a context, such as an HTTP request the task makes.
+func (c *Ctx) Context() context.Context { return c.executor().Context() }
+
+// Done is closed when the job fails or ends: a task that runs long polls
+// it, and returns early, since nobody will read its result.
+//
+//	select {
+//	case <-c.Done():
+//		return 0
+//	default:
+//	}
+func (c *Ctx) Done() <-chan struct{} { return c.executor().Context().Done() }
+
+// Err is nil while the job runs, and context.Canceled once it has failed
+// or ended; context.Cause(c.Context()) says why: the task's error, the
+// panic, or the caller's cancellation (wrapping the caller's cause, such
+// as context.DeadlineExceeded).
+func (c *Ctx) Err() error { return c.executor().Context().Err() }
 
 // AllowCCall is NewTS's allowCCall for task code: may the spawn about to be
 // made run as a direct call? A yes counts as an inlined spawn. It lets a

@@ -1,11 +1,11 @@
 // Package tsys is the public API of the tsys task runtime.
 //
-// A program registers its parallel functions as tasks (Register), and a task
-// spawns others with Spawn, which returns a Future, a value that may not be
-// ready yet (the T-system's T-value). Get reads it, running the task on the
-// spot when it has not started, and letting the worker run other tasks when
-// it is running elsewhere. Run starts a root task on a Runtime and returns
-// its result and counters.
+// A program registers its parallel functions as tasks (Register, or
+// RegisterErr for one that can fail). A task forks others with Fork and
+// joins them with Forked.Join, Cilk's spawn and sync: a fork is a task
+// that an idle worker, or another node, may take, or a plain call when
+// enough tasks are ready already (load-based inlining). Run starts a root
+// task on a Runtime and returns its result and counters.
 //
 //	var Fib *tsys.Task[int, int]
 //
@@ -15,13 +15,23 @@
 //		if n < 2 {
 //			return n
 //		}
-//		a := Fib.Spawn(c, n-1) // a T-call, or a C-call when enough tasks exist
-//		b := Fib.Call(c, n-2)  // a plain call
-//		return a.Get(c) + b
+//		a := Fib.Fork(c, n-1) // a T-call, or a C-call when enough tasks exist
+//		b := fib(c, n-2)      // a plain call
+//		return a.Join(c) + b
 //	}
 //
 //	rt := tsys.New(tsys.Workers(4))
 //	v, stats, err := tsys.Run(ctx, rt, Fib, 35)
+//
+// Spawn returns a Future instead (the T-system's T-value), which any task
+// may read with Get, any number of times.
+//
+// The first error a task returns (RegisterErr), or its panic, or the
+// cancellation of Run's context, fails the job: no task starts after it,
+// the running ones see it through Ctx.Done, and Run returns it. Tasks get
+// their arguments by value: one whose types hold references stays on its
+// node unless registered ByValue (see Register), and CheckCopies, or
+// TSYS_CHECK_COPIES=1, tests that claim on one node.
 //
 // When only the spawning task reads the result, once, Fork and Forked.Join
 // say so (Cilk's spawn and sync): the runtime then reuses the task's frame

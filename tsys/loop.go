@@ -27,14 +27,15 @@ type Span[E any] struct {
 }
 
 // RegisterLoop makes a parallel loop under a stable name, as Register does
-// for a task. combine(a, b) merges the results of two adjacent pieces, a
-// before b; it need not be commutative, so results keep index order.
-func RegisterLoop[E, R any](name string, body func(c *Ctx, env E, i int) R, combine func(a, b R) R) *Loop[E, R] {
+// for a task, with the same options: pieces cross nodes under Register's
+// rule. combine(a, b) merges the results of two adjacent pieces, a before
+// b; it need not be commutative, so results keep index order.
+func RegisterLoop[E, R any](name string, body func(c *Ctx, env E, i int) R, combine func(a, b R) R, opts ...TaskOption) *Loop[E, R] {
 	if body == nil || combine == nil {
 		panic("tsys.RegisterLoop: a loop needs a body and a combine function")
 	}
 	l := &Loop[E, R]{body: body, combine: combine}
-	l.task = Register(name, l.run)
+	l.task = Register(name, l.run, opts...)
 	return l
 }
 

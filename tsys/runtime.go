@@ -2,7 +2,10 @@ package tsys
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
@@ -16,6 +19,19 @@ type Stats = sched.Stats
 // task and carries the stack.
 type TaskPanic = sched.TaskPanic
 
+// TaskError is the error of a run in which a task registered with
+// RegisterErr returned an error: it names the task, and Unwrap returns the
+// error itself.
+type TaskError struct {
+	Task string // the registered name of the task that failed
+	Err  error
+}
+
+func (e *TaskError) Error() string { return fmt.Sprintf("task %q: %v", e.Task, e.Err) }
+
+// Unwrap returns the task's own error, for errors.Is and errors.As.
+func (e *TaskError) Unwrap() error { return e.Err }
+
 // Runtime runs jobs on a set of workers. It is reusable: Run may be called
 // again after a run ends, failed or not. Between runs it holds no goroutine.
 type Runtime struct {
@@ -27,9 +43,10 @@ type Runtime struct {
 type Option func(*config)
 
 type config struct {
-	workers  int
-	inline   inline.Policy
-	workSpan bool
+	workers     int
+	inline      inline.Policy
+	workSpan    bool
+	checkCopies bool
 }
 
 // Workers sets the number of workers (default: GOMAXPROCS).
@@ -44,20 +61,38 @@ func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
 // to inline; and each task frame costs two clock reads more.
 func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
 
+// CheckCopies makes every task that may cross nodes (Task.Lendable) run
+// on a copy of its argument and give back a copy of its result, even on
+// one node, as it would on another: a program whose tasks change memory
+// through their arguments gives its wrong answer in its own tests instead
+// of only on a cluster. Every spawn is then a task (no inlining), so that
+// every task is copied. The environment variable TSYS_CHECK_COPIES=1 turns
+// it on for every runtime a program makes, without changing its code:
+//
+//	TSYS_CHECK_COPIES=1 go test ./...
+func CheckCopies() Option { return func(c *config) { c.checkCopies = true } }
+
+// checkCopiesEnv is the environment variable that turns CheckCopies on.
+const checkCopiesEnv = "TSYS_CHECK_COPIES"
+
 // New makes a runtime.
 func New(opts ...Option) *Runtime {
 	c := config{workers: runtime.GOMAXPROCS(0), inline: inline.Default()}
+	if on, err := strconv.ParseBool(os.Getenv(checkCopiesEnv)); err == nil && on {
+		c.checkCopies = true
+	}
 	for _, o := range opts {
 		o(&c)
 	}
 	if c.workers < 1 {
 		c.workers = 1
 	}
-	if c.workSpan {
+	if c.workSpan || c.checkCopies {
 		c.inline = inline.Never()
 	}
 	rt := &Runtime{pool: sched.NewPool(c.workers, c.inline), inline: c.inline}
 	rt.pool.SetWorkSpan(c.workSpan)
+	rt.pool.SetCheckCopies(c.checkCopies)
 	return rt
 }
 
@@ -88,8 +123,11 @@ func (rt *Runtime) WorkerStats() []Stats { return rt.pool.WorkerStats() }
 
 // Run runs t(arg) as the root task and returns its result and the run's
 // counters. It returns an error if ctx is cancelled first (wrapping the
-// cause) or if a task panics (a *TaskPanic). Tasks still queued when the
-// root's result is ready are dropped.
+// cause), if a task fails (a *TaskError, see RegisterErr) or if a task
+// panics (a *TaskPanic); the first of these is the run's error, and once
+// it happens no task starts: Run returns as soon as the tasks running
+// then return (a task that runs long polls Ctx.Done). Tasks still queued
+// when the root's result is ready are dropped.
 func Run[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, Stats, error) {
 	f := &frame[A, R]{arg: arg}
 	f.Init(&t.kind)

@@ -3,6 +3,7 @@ package tsys
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"unsafe"
 
 	"github.com/tsys-go/tsys/sched"
@@ -21,6 +22,8 @@ type Task[A, R any] struct {
 	// indexed by Credit's top bit (sched.Spent): stored once, since a
 	// method value made at each spawn would be a closure allocation.
 	paths [2]func(*Ctx, A) R
+	// local says why the task may not cross nodes; nil if it may.
+	local error
 }
 
 // cell is the part of a frame a future points to: the scheduler's header
@@ -58,14 +61,77 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // Every process of a cluster runs the same binary, so names resolve to the
 // same functions everywhere. Registering a name twice panics: it is a
 // programming error, found at start-up.
-func Register[A, R any](name string, fn func(*Ctx, A) R) *Task[A, R] {
+//
+// # Which tasks cross nodes
+//
+// A task that runs on another node gets a copy of its argument, and its
+// caller gets a copy of its result: the T-system passes values, not
+// memory. A task that changes memory through its argument (sorts a slice
+// in place, fills a map) would change the copy, and its caller would
+// silently read the old memory. So a task crosses nodes only when both
+// its types are encodable (see the codec rules in the package doc) and
+// either hold no references or the program declares them values with
+// ByValue. References are pointers, slices (also []byte), maps,
+// channels, functions and interfaces, anywhere inside the type; strings
+// are values. A task that may not cross stays on its node: its program
+// still gives the right answer, on that node's workers alone.
+//
+// Declare ByValue when the task only reads what its argument refers to
+// and returns memory nobody else holds, and check the claim by running
+// the program's tests with the environment variable TSYS_CHECK_COPIES=1
+// (or the CheckCopies option), under which every such task gets copies on
+// one node too, so a dependence on shared memory shows up as a wrong
+// answer.
+func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Task[A, R] {
 	if fn == nil {
 		panic("tsys.Register: a task needs a function")
+	}
+	return register(name, fn, opts)
+}
+
+// RegisterErr makes a task function that can fail, as Register does for
+// one that cannot. The first error a task returns fails the job, as
+// errgroup's Wait does: no task starts after it, on any node; the tasks
+// running see it through their Ctx (Context, Done, Err); and Run returns
+// it as a *TaskError naming the task, through which errors.Is and
+// errors.As reach the error itself (on the node where it happened: from
+// another node it arrives as its text, in a *sched.ErrRemote). A task
+// that fails returns nothing to its caller: the caller is unwound too.
+// A nil error is success, whatever the result.
+func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...TaskOption) *Task[A, R] {
+	if fn == nil {
+		panic("tsys.RegisterErr: a task needs a function")
+	}
+	return register(name, func(c *Ctx, a A) R {
+		v, err := fn(c, a)
+		if err != nil {
+			c.executor().FailTask(&TaskError{Task: name, Err: err})
+		}
+		return v
+	}, opts)
+}
+
+// TaskOption changes how a registered task is treated.
+type TaskOption func(*taskOptions)
+
+type taskOptions struct{ byValue bool }
+
+// ByValue declares that the task's argument and result may be copied: the
+// task only reads the memory its argument refers to, and its result refers
+// to memory nobody else changes. It lets a task whose types hold
+// references (a slice to sum, a pointer to read-only parameters) run on
+// other nodes; see Register. TSYS_CHECK_COPIES=1 tests the claim.
+func ByValue() TaskOption { return func(o *taskOptions) { o.byValue = true } }
+
+func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Task[A, R] {
+	var o taskOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	t := &Task[A, R]{fn: fn, args: newCodec[A](), results: newCodec[R]()}
 	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow}
 	t.kind = sched.Kind{Name: name, Run: t.run}
-	if err := errors.Join(t.args.check(), t.results.check()); err == nil {
+	if t.local = whyLocal[A, R](t, o); t.local == nil {
 		t.kind.EncodeArg = t.encodeArg
 		t.kind.NewFromArg = t.newFromArg
 		t.kind.EncodeResult = t.encodeResult
@@ -77,9 +143,30 @@ func Register[A, R any](name string, fn func(*Ctx, A) R) *Task[A, R] {
 	return t
 }
 
-// Lendable reports whether the task's argument and result can be encoded,
-// so that its tasks may run on other nodes.
+// whyLocal says why the task must stay on its node, or nil if it may
+// cross (see Register).
+func whyLocal[A, R any](t *Task[A, R], o taskOptions) error {
+	if err := errors.Join(t.args.check(), t.results.check()); err != nil {
+		return err
+	}
+	if o.byValue {
+		return nil
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[A](), reflect.TypeFor[R]()} {
+		if path := referenceIn(typ); path != "" {
+			return fmt.Errorf("type %v holds a reference (%s): a copy on another node would not share its memory; register the task with tsys.ByValue() if it only reads it", typ, path)
+		}
+	}
+	return nil
+}
+
+// Lendable reports whether the task's tasks may run on other nodes (see
+// Register for the rule).
 func (t *Task[A, R]) Lendable() bool { return t.kind.EncodeArg != nil }
+
+// WhyLocal says why the task's tasks stay on their node, or returns nil
+// if they may run on others.
+func (t *Task[A, R]) WhyLocal() error { return t.local }
 
 func (t *Task[A, R]) encodeArg(h *sched.Header) ([]byte, error) {
 	return t.args.enc(&(*frame[A, R])(unsafe.Pointer(h)).arg)
@@ -149,7 +236,35 @@ func (t *Task[A, R]) Call(c *Ctx, a A) R { return t.fn(c, a) }
 // run is the scheduler's entry into a frame of this task.
 func (t *Task[A, R]) run(h *sched.Header, x *sched.Executor) {
 	f := (*frame[A, R])(unsafe.Pointer(h))
+	if x.Fast.CheckCopies && t.kind.EncodeArg != nil {
+		t.runOnCopies(f, x)
+		return
+	}
 	f.res = t.fn((*Ctx)(x), f.arg)
+}
+
+// runOnCopies runs the task as another node would: on a copy of its
+// argument, made by its codec, and it stores a copy of the result
+// (CheckCopies).
+func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Executor) {
+	var arg A
+	if err := copyThrough(t.args, &f.arg, &arg); err != nil {
+		x.FailTask(fmt.Errorf("task %q: copying its argument: %w", t.kind.Name, err))
+	}
+	res := t.fn((*Ctx)(x), arg)
+	if err := copyThrough(t.results, &res, &f.res); err != nil {
+		x.FailTask(fmt.Errorf("task %q: copying its result: %w", t.kind.Name, err))
+	}
+}
+
+// copyThrough copies *from to *to through the codec, as crossing a node
+// would.
+func copyThrough[T any](c codec[T], from, to *T) error {
+	b, err := c.enc(from)
+	if err != nil {
+		return err
+	}
+	return c.dec(b, to)
 }
 
 func (t *Task[A, R]) newFrame(w *sched.Worker) *frame[A, R] {

@@ -12,10 +12,12 @@ type Tile struct {
 	Leaf int32
 }
 
-// Task renders a tile, splitting it until it is at most Leaf pixels.
+// Task renders a tile, splitting it until it is at most Leaf pixels. Its
+// pixels are new memory that only its caller reads, so they may be copied
+// (ByValue).
 var Task *tsys.Task[Tile, []byte]
 
-func init() { Task = tsys.Register("rt.tile", render) }
+func init() { Task = tsys.Register("rt.tile", render, tsys.ByValue()) }
 
 func render(c *tsys.Ctx, t Tile) []byte {
 	if t.Rect.Area() <= int(max(t.Leaf, 1)) {
@@ -64,4 +66,5 @@ var Rows = tsys.RegisterLoop("rt.rows",
 		SceneFor(j).Render(r, pix)
 		return pix
 	},
-	func(a, b []byte) []byte { return append(a, b...) })
+	func(a, b []byte) []byte { return append(a, b...) },
+	tsys.ByValue())
