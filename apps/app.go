@@ -1,58 +1,27 @@
 package apps
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
-	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/tsys"
+	"github.com/tsys-go/tsys/cli"
 )
 
-// App is one program of the catalog.
-type App struct {
-	Name    string
-	Summary string
-	// Flags registers the app's flags on fs and returns the function that
-	// turns the parsed flags into a Job (or a usage error).
-	Flags func(fs *flag.FlagSet) func() (Job, error)
-	// InlineK is the load:K threshold the app runs best with, found by
-	// measurement, for runs that name no inlining policy; 0 means
-	// inline.DefaultK.
-	InlineK int
-}
+// App is one program of the catalog, as the command line runs it.
+type App = cli.Program
 
-// Inline is the inlining policy for a run of the app that names none.
-func (a App) Inline() inline.Policy {
-	if a.InlineK > 0 {
-		return inline.LoadK(a.InlineK)
-	}
-	return inline.Default()
-}
-
-// Job is one parameterised run of an app.
+// Job is one parameterised run of an app. Every app's job also has a
+// serial version and checks its result.
 type Job interface {
-	// Params are the job's parameters, for the --json output.
-	Params() map[string]any
-	// Run runs the job on rt, its root task on this node.
-	Run(ctx context.Context, rt *tsys.Runtime) (Result, tsys.Stats, error)
-	// Serial runs the plain serial Go version.
-	Serial() (Result, error)
-	// Verify checks a result: verified is true when it was checked against
-	// a published value or the serial version; err is set when the check
-	// failed (the answer is wrong).
-	Verify(r Result) (verified bool, err error)
+	cli.SerialJob
+	cli.Verifier
 }
 
-// Result is an app's answer: Value goes into the JSON "result" field and
-// Text is the one-line human summary.
-type Result struct {
-	Value any
-	Text  string
-}
+// Result is an app's answer.
+type Result = cli.Result
 
 var catalog = map[string]App{}
 
@@ -79,7 +48,20 @@ func ParseJob(name string, args ...string) (Job, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return mk()
+	j, err := mk()
+	if err != nil {
+		return nil, err
+	}
+	return j.(Job), nil
+}
+
+// Programs is the catalog as the command line takes it (cli.Config).
+func Programs() []cli.Program {
+	var out []cli.Program
+	for _, n := range Names() {
+		out = append(out, catalog[n])
+	}
+	return out
 }
 
 // Names lists the apps in order.

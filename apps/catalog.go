@@ -13,6 +13,7 @@ import (
 	"github.com/tsys-go/tsys/apps/nqueens"
 	"github.com/tsys-go/tsys/apps/rt"
 	"github.com/tsys-go/tsys/apps/uts"
+	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -42,9 +43,9 @@ func run[A, R any](ctx context.Context, r *tsys.Runtime, t *tsys.Task[A, R], arg
 
 type fibJob struct{ n int }
 
-func fibFlags(fs *flag.FlagSet) func() (Job, error) {
+func fibFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	n := fs.Int("n", 35, "compute fib(N)")
-	return func() (Job, error) {
+	return func() (cli.Job, error) {
 		if err := fib.Validate(*n); err != nil {
 			return nil, err
 		}
@@ -70,9 +71,9 @@ func (j fibJob) Verify(r Result) (bool, error) {
 
 type nqueensJob struct{ n int }
 
-func nqueensFlags(fs *flag.FlagSet) func() (Job, error) {
+func nqueensFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	n := fs.Int("n", 12, "board size N")
-	return func() (Job, error) {
+	return func() (cli.Job, error) {
 		if err := nqueens.Validate(*n); err != nil {
 			return nil, err
 		}
@@ -105,12 +106,12 @@ type utsJob struct {
 	verify bool
 }
 
-func utsFlags(fs *flag.FlagSet) func() (Job, error) {
+func utsFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	p := uts.DefaultParams()
 	p.RegisterFlags(fs)
 	tree := fs.String("tree", "", "a named sample tree: T1..T5, T1L, T2L, T3L, T1XL (overrides -t -a -d -b -r -q -m -f)")
 	verify := fs.Bool("verify", true, "for a custom tree, check the counts against the serial search (not timed)")
-	return func() (Job, error) {
+	return func() (cli.Job, error) {
 		j := utsJob{p: p, verify: *verify}
 		if *tree != "" {
 			t, err := uts.Named(*tree)
@@ -167,10 +168,10 @@ type epJob struct {
 	leaf  int
 }
 
-func epFlags(fs *flag.FlagSet) func() (Job, error) {
+func epFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	class := fs.String("class", "S", "problem class: S, W, A, B or C")
 	leaf := fs.Int("leaf", 1, "batches of 2^16 pairs per leaf task")
-	return func() (Job, error) {
+	return func() (cli.Job, error) {
 		c, err := ep.ParseClass(*class)
 		if err != nil {
 			return nil, err
@@ -221,7 +222,7 @@ type rtJob struct {
 	verify bool
 }
 
-func rtFlags(fs *flag.FlagSet) func() (Job, error) {
+func rtFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	d := rt.DefaultJob()
 	scene := fs.String("scene", "balls", "scene: balls, tetra or grid")
 	w := fs.Int("w", int(d.Width), "image width in pixels")
@@ -233,7 +234,7 @@ func rtFlags(fs *flag.FlagSet) func() (Job, error) {
 	flat := fs.Bool("flat", false, "render row by row as a flat parallel loop (uneven iterations) instead of a tree of tiles")
 	out := fs.String("o", "", "write the image to this PNG file")
 	verify := fs.Bool("verify", true, "compare the image with the serial render (not timed)")
-	return func() (Job, error) {
+	return func() (cli.Job, error) {
 		id, err := rt.SceneID(*scene)
 		if err != nil {
 			return nil, err

@@ -5,16 +5,13 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/tsys-go/tsys/report"
 )
 
-// Tree is a task tree recorded from a real run (tsys run --record-tree):
-// task i's parent (-1 for the root, task 0) and the time its own frame
-// computed. Children are in the order they were spawned.
-type Tree struct {
-	App    string  `json:"app"`
-	Parent []int32 `json:"parent"`
-	WorkNs []int64 `json:"work_ns"`
-}
+// Tree is a task tree recorded from a real run (tsys run --record-tree),
+// the file the replay workload reads.
+type Tree = report.Tree
 
 // Replay is a recorded tree as a workload: each task costs the work its
 // frame did, all of it before its children are ready (the simulator's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/tsys-go/tsys/cli"
 	"io"
 	"os"
 	"os/exec"
@@ -43,14 +44,14 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 // command line now rather than after an hour.
 func (f *benchFlags) matrix() (bench.Matrix, error) {
 	if f.reps < 1 {
-		return bench.Matrix{}, usagef("--reps %d: want at least 1", f.reps)
+		return bench.Matrix{}, cli.Usagef("--reps %d: want at least 1", f.reps)
 	}
 	if f.warmup < 0 {
-		return bench.Matrix{}, usagef("--warmup %d: want 0 or more", f.warmup)
+		return bench.Matrix{}, cli.Usagef("--warmup %d: want 0 or more", f.warmup)
 	}
 	m := bench.Matrix{Jobs: bench.ParseJobs(f.apps), Loads: bench.ParseLoads(f.loads), Reps: f.reps, Warmup: f.warmup}
 	if len(m.Jobs) == 0 {
-		return m, usagef("--apps %q: want at least one job", f.apps)
+		return m, cli.Usagef("--apps %q: want at least one job", f.apps)
 	}
 	var err error
 	if m.Configs, err = f.configList(); err != nil {
@@ -58,12 +59,12 @@ func (f *benchFlags) matrix() (bench.Matrix, error) {
 	}
 	cells, _ := m.Cells()
 	for _, c := range cells {
-		if _, err := parseRun(c.Args(), io.Discard); err != nil {
-			return m, usagef("bench job %q under %s, load %s: %v", c.Job, c.Config, c.Load, err)
+		if err := checkRun(c.Args()); err != nil {
+			return m, cli.Usagef("bench job %q under %s, load %s: %v", c.Job, c.Config, c.Load, err)
 		}
 	}
 	if len(cells) == 0 {
-		return m, usagef("no job fits any config under the loads given")
+		return m, cli.Usagef("no job fits any config under the loads given")
 	}
 	return m, nil
 }
@@ -75,7 +76,7 @@ func (f *benchFlags) configList() ([]bench.Config, error) {
 		for _, s := range bench.SplitConfigs(f.configs) {
 			c, err := bench.ParseConfig(s)
 			if err != nil {
-				return nil, usageError{err.Error()}
+				return nil, cli.Usagef("%s", err.Error())
 			}
 			out = append(out, c)
 		}
@@ -114,7 +115,7 @@ func intList(flagName, s string) ([]int, error) {
 	for _, item := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(item))
 		if err != nil || n < 1 {
-			return nil, usagef("%s %q: want positive whole numbers separated by commas, e.g. 1,2,4", flagName, s)
+			return nil, cli.Usagef("%s %q: want positive whole numbers separated by commas, e.g. 1,2,4", flagName, s)
 		}
 		out = append(out, n)
 	}
@@ -146,7 +147,7 @@ func splitPresets(args []string) ([]bench.Preset, []string, error) {
 		switch {
 		case a == "--preset" || a == "-preset":
 			if i+1 == len(args) {
-				return nil, nil, usagef("--preset needs a name")
+				return nil, nil, cli.Usagef("--preset needs a name")
 			}
 			names = append(names, strings.Split(args[i+1], ",")...)
 			i++
@@ -161,7 +162,7 @@ func splitPresets(args []string) ([]bench.Preset, []string, error) {
 	for _, n := range names {
 		p, err := bench.LookupPreset(n)
 		if err != nil {
-			return nil, nil, usageError{err.Error()}
+			return nil, nil, cli.Usagef("%s", err.Error())
 		}
 		out = append(out, p)
 	}
@@ -182,11 +183,11 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("bench: unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("bench: unexpected argument %q", fs.Arg(0))
 	}
 	m, err := f.matrix()
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"errors"
+	"github.com/tsys-go/tsys/cli"
 	"image/png"
 	"strconv"
 
@@ -48,7 +49,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building tsys: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	selfPath = func() (string, error) { return tsysBin, nil }
+	config.Executable = func() (string, error) { return tsysBin, nil }
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -597,14 +598,14 @@ func TestSecondJobRunsBeside(t *testing.T) {
 
 // clusterJobs asks the node whose task transport is at addr what runs
 // where (tsys jobs --json).
-func clusterJobs(t *testing.T, addr string) []runningJob {
+func clusterJobs(t *testing.T, addr string) []cli.RunningJob {
 	t.Helper()
 	out, err := exec.Command(tsysBin, "jobs", "--json", addr).Output()
 	if err != nil {
 		t.Fatalf("tsys jobs: %v", err)
 	}
 	var got struct {
-		Jobs []runningJob `json:"jobs"`
+		Jobs []cli.RunningJob `json:"jobs"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("tsys jobs --json: %v: %s", err, out)
@@ -614,8 +615,8 @@ func clusterJobs(t *testing.T, addr string) []runningJob {
 
 // servingShares are the shares of the nodes other than its root that
 // take part in job j.
-func servingShares(j runningJob) []nodeShare {
-	var out []nodeShare
+func servingShares(j cli.RunningJob) []cli.NodeShare {
+	var out []cli.NodeShare
 	for _, s := range j.Shares {
 		if !s.Rooted && s.Active {
 			out = append(out, s)
@@ -626,10 +627,10 @@ func servingShares(j runningJob) []nodeShare {
 
 // pollJobs asks tsys jobs until ok holds of the jobs listed, or fails
 // after timeout.
-func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]runningJob) bool) {
+func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]cli.RunningJob) bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	var last []runningJob
+	var last []cli.RunningJob
 	for time.Now().Before(deadline) {
 		if last = clusterJobs(t, addr); ok(last) {
 			return
@@ -654,7 +655,7 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
 	seed.waitFor(t, "serving a job", 20*time.Second)
 	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.gossip)
-	pollJobs(t, seed.tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []runningJob) bool {
+	pollJobs(t, seed.tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cli.RunningJob) bool {
 		if len(jobs) != 2 {
 			return false
 		}
@@ -688,8 +689,8 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dealt := func(want ...int) func([]runningJob) bool {
-		return func(jobs []runningJob) bool {
+	dealt := func(want ...int) func([]cli.RunningJob) bool {
+		return func(jobs []cli.RunningJob) bool {
 			if len(jobs) != len(want) {
 				return false
 			}
@@ -743,7 +744,7 @@ func TestNodeDiesServingTwoJobs(t *testing.T) {
 	}
 	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
 	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.gossip)
-	pollJobs(t, seed.tasks, 30*time.Second, "two jobs", func(jobs []runningJob) bool { return len(jobs) == 2 })
+	pollJobs(t, seed.tasks, 30*time.Second, "two jobs", func(jobs []cli.RunningJob) bool { return len(jobs) == 2 })
 	victim.waitFor(t, "borrowed tasks", 20*time.Second)
 	victim.cmd.Process.Kill()
 	rerun := 0.0

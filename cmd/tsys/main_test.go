@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -32,8 +30,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}{
 		{nil, "no command"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run"}, "run needs an app"},
-		{[]string{"run", "nope"}, `unknown app "nope"`},
+		{[]string{"run"}, "run needs a program"},
+		{[]string{"run", "nope"}, `unknown program "nope"`},
 		{[]string{"run", "fib", "--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"run", "fib", "-n", "-3"}, "out of range"},
 		{[]string{"run", "fib", "--workers", "0"}, "--workers 0"},
@@ -93,34 +91,13 @@ func TestHelpExits0(t *testing.T) {
 	}
 }
 
-// TestVersion: tsys version names the module version, the commit (dirty
-// or not) when the build recorded one, and the Go release.
+// TestVersion: version, --version and -version print the build's version
+// line (cli's tests check its format) and exit 0.
 func TestVersion(t *testing.T) {
-	const rev = "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d"
-	vcs := func(modified string) []debug.BuildSetting {
-		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
-	}
-	for _, c := range []struct {
-		name string
-		info *debug.BuildInfo
-		ok   bool
-		want string
-	}{
-		{"go run: no version, no vcs", &debug.BuildInfo{GoVersion: "go1.26.0"}, true, "tsys (devel) go1.26.0"},
-		{"devel, dirty", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}, Settings: vcs("true")}, true, "tsys (devel) rev 1a2b3c4d5e6f+dirty go1.26.0"},
-		{"tagged, clean", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}, Settings: vcs("false")}, true, "tsys v1.2.3 rev 1a2b3c4d5e6f go1.26.0"},
-		{"short revision kept whole", &debug.BuildInfo{GoVersion: "go1.26.0", Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}, true, "tsys (devel) rev abc go1.26.0"},
-		{"no build info", nil, false, "tsys (unknown) " + runtime.Version()},
-	} {
-		if got := versionString(c.info, c.ok); got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
-	}
-	want := versionString(debug.ReadBuildInfo()) + "\n"
 	for _, arg := range []string{"version", "--version", "-version"} {
 		code, stdout, stderr := run(t, arg)
-		if code != 0 || stdout != want || !strings.HasPrefix(stdout, "tsys ") || stderr != "" {
-			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and %q", arg, code, stdout, stderr, want)
+		if code != 0 || !strings.HasPrefix(stdout, "tsys ") || !strings.Contains(stdout, " go1.") || stderr != "" {
+			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and tsys's version line", arg, code, stdout, stderr)
 		}
 	}
 }
@@ -129,14 +106,12 @@ func TestVersion(t *testing.T) {
 // APP -h lists the app's own flags under the app's heading and the common
 // ones under theirs, each flag only under its own.
 func TestRunHelp(t *testing.T) {
-	var common []string
-	commonFlagSet(new(commonFlags)).VisitAll(func(f *flag.Flag) { common = append(common, f.Name) })
+	code, _, help := run(t, "run", "-h")
+	common := flagsListed(help[strings.Index(help, "\ncommon flags:\n")+1:])
 	if len(common) < 10 {
 		t.Fatalf("only %d common flags: %v", len(common), common)
 	}
-
-	code, _, help := run(t, "run", "-h")
-	if code != 0 || !strings.Contains(help, "usage: tsys run APP [app flags] [common flags]") {
+	if code != 0 || !strings.Contains(help, "usage: tsys run PROGRAM [program flags] [common flags]") {
 		t.Errorf("tsys run -h: exit %d, want 0 and the synopsis:\n%s", code, help)
 	}
 	for _, n := range apps.Names() {
@@ -146,11 +121,6 @@ func TestRunHelp(t *testing.T) {
 		}
 	}
 	_, commonPart, _ := strings.Cut(help, "\ncommon flags:\n")
-	for _, name := range common {
-		if !hasFlagLine(commonPart, "--"+name) {
-			t.Errorf("tsys run -h: --%s missing under common flags:\n%s", name, help)
-		}
-	}
 	if !strings.Contains(commonPart, "workers per node") {
 		t.Errorf("tsys run -h: --workers without its help")
 	}
@@ -174,8 +144,8 @@ func TestRunHelp(t *testing.T) {
 			}
 		})
 		for _, name := range common {
-			if hasFlagLine(appPart, "--"+name) || !hasFlagLine(commonPart, "--"+name) {
-				t.Errorf("tsys run %s -h: --%s should be under common flags only:\n%s", n, name, help)
+			if hasFlagLine(appPart, name) || !hasFlagLine(commonPart, name) {
+				t.Errorf("tsys run %s -h: %s should be under common flags only:\n%s", n, name, help)
 			}
 		}
 	}
@@ -184,6 +154,18 @@ func TestRunHelp(t *testing.T) {
 	if code != 0 || !strings.Contains(help, "fib's flags:\n  -n int\n") {
 		t.Errorf("tsys run fib -h: exit %d, want 0 and -n under fib's flags:\n%s", code, help)
 	}
+}
+
+// flagsListed are the flags whose entries a help text lists, as spelled
+// there (--name, -x).
+func flagsListed(help string) []string {
+	var out []string
+	for line := range strings.Lines(help) {
+		if f, ok := strings.CutPrefix(line, "  -"); ok && !strings.HasPrefix(f, " ") {
+			out = append(out, "-"+strings.Fields(f)[0])
+		}
+	}
+	return out
 }
 
 // flagName spells a flag as the help does: -x for a letter, --name else.
@@ -507,14 +489,5 @@ func TestRecordAndReplayTree(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "run", "fib", "--record-tree", tree, "--nodes", "2"); code != 2 || !strings.Contains(stderr, "one node") {
 		t.Errorf("--record-tree with --nodes: exit %d, %s", code, stderr)
-	}
-}
-
-// TestNoJobsIsAnEmptyList: tsys jobs --json of a cluster running nothing
-// gives "jobs": [], which scripts can range over, not null.
-func TestNoJobsIsAnEmptyList(t *testing.T) {
-	b, err := json.Marshal(map[string]any{"jobs": jobsOf(nil)})
-	if err != nil || string(b) != `{"jobs":[]}` {
-		t.Errorf("no jobs encode as %s, %v; want {\"jobs\":[]}", b, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/tsys-go/tsys/cli"
 	"io"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	if path := flagValue(args, "model"); path != "" {
 		var err error
 		if m, err = sim.ReadModel(path, m); err != nil {
-			return usageError{err.Error()}
+			return cli.Usagef("%s", err.Error())
 		}
 		nodesDefault = strconv.Itoa(m.Nodes)
 	}
@@ -61,21 +62,21 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
 	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("sim: unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("sim: unexpected argument %q", fs.Arg(0))
 	}
 	if *validate {
 		if *reps < 1 {
-			return usagef("--reps %d: want at least 1", *reps)
+			return cli.Usagef("--reps %d: want at least 1", *reps)
 		}
 		return simValidate(*reps, stdout, stderr)
 	}
 	var err error
 	if m.Inline, err = inline.Parse(*inlining); err != nil {
-		return usagef("--inline: %v", err)
+		return cli.Usagef("--inline: %v", err)
 	}
 	counts, err := intList("--nodes", *nodes)
 	if err != nil {
@@ -83,7 +84,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	w, err := sim.ParseWorkload(*app)
 	if err != nil {
-		return usageError{err.Error()}
+		return cli.Usagef("%s", err.Error())
 	}
 	if *speed != "" {
 		if m.Speed, err = floatList("--speed", *speed); err != nil {
@@ -98,7 +99,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	if *fail != "" {
 		f, err := nodeTimes("--fail", *fail)
 		if err != nil || len(f) != 1 {
-			return usagef("--fail %q: want one NODE@TIME, e.g. 3@50ms", *fail)
+			return cli.Usagef("--fail %q: want one NODE@TIME, e.g. 3@50ms", *fail)
 		}
 		for i, at := range f {
 			m.Fail, m.FailAt = i, at
@@ -121,12 +122,12 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		f, err := policies.Parse(s)
 		if err != nil {
-			return usageError{err.Error()}
+			return cli.Usagef("%s", err.Error())
 		}
 		pols = append(pols, named{s, f})
 	}
 	if len(pols) == 0 {
-		return usagef("--sched %q: want at least one scheduler", *scheds)
+		return cli.Usagef("--sched %q: want at least one scheduler", *scheds)
 	}
 	var results []*sim.Result
 	for _, p := range pols {
@@ -137,7 +138,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 				mm.Zones = n
 			}
 			if err := mm.Check(); err != nil {
-				return usageError{err.Error()}
+				return cli.Usagef("%s", err.Error())
 			}
 			r, err := sim.Run(sim.Config{Model: mm, Workload: w, Sched: p.f, Seed: *seed})
 			if err != nil {
@@ -182,7 +183,7 @@ func floatList(flagName, s string) ([]float64, error) {
 	for _, item := range strings.Split(s, ",") {
 		f, err := strconv.ParseFloat(strings.TrimSpace(item), 64)
 		if err != nil || f <= 0 {
-			return nil, usagef("%s %q: want positive numbers separated by commas, e.g. 1,0.5", flagName, s)
+			return nil, cli.Usagef("%s %q: want positive numbers separated by commas, e.g. 1,0.5", flagName, s)
 		}
 		out = append(out, f)
 	}
@@ -199,11 +200,11 @@ func simHogs(s string) (map[int]hog.Spec, error) {
 		idx, spec, ok := strings.Cut(item, "=")
 		i, err := strconv.Atoi(idx)
 		if !ok || err != nil || i < 0 {
-			return nil, usagef("--hog %q: want NODE=SPEC, e.g. 1=0.5 or 1=0.5:2s/2s", item)
+			return nil, cli.Usagef("--hog %q: want NODE=SPEC, e.g. 1=0.5 or 1=0.5:2s/2s", item)
 		}
 		h, err := hog.Parse(spec)
 		if err != nil {
-			return nil, usagef("--hog: %v", err)
+			return nil, cli.Usagef("--hog: %v", err)
 		}
 		out[i] = h
 	}
@@ -281,10 +282,10 @@ func nodeTimes(flag, s string) (map[int]time.Duration, error) {
 		i, err1 := strconv.Atoi(idx)
 		d, err2 := time.ParseDuration(at)
 		if !ok || err1 != nil || err2 != nil || i < 0 {
-			return nil, usagef("%s %q: want NODE@TIME,..., e.g. 3@50ms", flag, item)
+			return nil, cli.Usagef("%s %q: want NODE@TIME,..., e.g. 3@50ms", flag, item)
 		}
 		if _, dup := out[i]; dup {
-			return nil, usagef("%s: node %d given twice", flag, i)
+			return nil, cli.Usagef("%s: node %d given twice", flag, i)
 		}
 		out[i] = d
 	}

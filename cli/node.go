@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 
 // nodeCommand runs `tsys node`: a long-lived node that serves work to the
 // cluster until it is interrupted or asked to stop.
-func nodeCommand(args []string, stdout, stderr io.Writer) error {
+func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tsys node", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var netf netFlags
@@ -77,7 +77,7 @@ func nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer stopProfile()
-	stopLoad, err := load.start()
+	stopLoad, err := load.start(c.executable)
 	defer stopLoad()
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -9,22 +9,23 @@ import (
 
 // versionCommand is tsys version (and --version): which build this is, so
 // that a bug report or a benchmark result names the code it came from.
-func versionCommand(args []string, stdout io.Writer) error {
+func (c *command) versionCommand(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
-		return usagef("version takes no arguments, got %q: run tsys version alone", args[0])
+		return usagef("version takes no arguments, got %q: run %s version alone", args[0], c.name)
 	}
-	fmt.Fprintln(stdout, versionString(debug.ReadBuildInfo()))
+	info, ok := debug.ReadBuildInfo()
+	fmt.Fprintln(stdout, versionString(c.name, info, ok))
 	return nil
 }
 
 // versionString formats debug.ReadBuildInfo's results; it takes them as
 // arguments so that a test can fabricate a build.
-func versionString(info *debug.BuildInfo, ok bool) string {
+func versionString(name string, info *debug.BuildInfo, ok bool) string {
 	if !ok || info == nil {
 		// A binary built without module support knows only its Go.
-		return "tsys (unknown) " + runtime.Version()
+		return name + " (unknown) " + runtime.Version()
 	}
-	s := "tsys " + mainVersion(info)
+	s := name + " " + mainVersion(info)
 	// go run and go test stamp no revision; only go build in a checkout does.
 	if rev := buildSetting(info, "vcs.revision"); rev != "" {
 		s += " rev " + shortRev(rev)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -26,7 +26,7 @@ type loadFlags struct {
 // start pins the process and starts the hog; stop ends the hog. The hog is
 // a process of its own (tsys hog) on the same CPU: it competes for the core
 // as another user's program would, and its CPU time is not the node's.
-func (l loadFlags) start() (stop func(), err error) {
+func (l loadFlags) start(executable func() (string, error)) (stop func(), err error) {
 	stop = func() {}
 	if l.cpu >= 0 {
 		if err := hog.Pin(l.cpu); err != nil {
@@ -39,7 +39,7 @@ func (l loadFlags) start() (stop func(), err error) {
 	if _, err := hog.Parse(l.hog); err != nil {
 		return stop, usageError{"--hog: " + err.Error()}
 	}
-	exe, err := selfPath()
+	exe, err := executable()
 	if err != nil {
 		return stop, fmt.Errorf("finding this program to start a hog: %w", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -14,14 +14,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/outfile"
 	"github.com/tsys-go/tsys/policies"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
-	"github.com/tsys-go/tsys/sim"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -74,8 +72,9 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 
 // runConfig is a parsed `tsys run` command line.
 type runConfig struct {
-	app    apps.App
-	job    apps.Job
+	cmd    *command
+	app    Program
+	job    Job
 	common commonFlags
 	inline inline.Policy
 	policy policies.Factory
@@ -84,21 +83,21 @@ type runConfig struct {
 	loads []loadFlags
 }
 
-func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
+func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if len(args) == 0 {
-		runUsage(stderr)
-		return nil, usagef("run needs an app: tsys run APP, with APP one of the apps above")
+		c.runUsage(stderr)
+		return nil, usagef("run needs a program: %s run PROGRAM, with PROGRAM one of those above", c.name)
 	}
 	if isHelpFlag(args[0]) {
-		runUsage(stderr)
-		return nil, errHelp
+		c.runUsage(stderr)
+		return nil, ErrHelp
 	}
-	app, err := apps.Lookup(args[0])
+	app, err := c.lookup(args[0])
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	cfg := &runConfig{app: app}
-	fs, makeJob := runFlagSet(app, &cfg.common, stderr)
+	cfg := &runConfig{cmd: c, app: app}
+	fs, makeJob := c.runFlagSet(app, &cfg.common, stderr)
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return nil, err
 	}
@@ -107,6 +106,9 @@ func parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	}
 	if cfg.job, err = makeJob(); err != nil {
 		return nil, usageError{err.Error()}
+	}
+	if _, ok := cfg.job.(SerialJob); cfg.common.serial && !ok {
+		return nil, usagef("--serial: %s has no serial version (its Job is not a cli.SerialJob); run it without --serial", app.Name)
 	}
 	if cfg.common.workers < 1 {
 		return nil, usagef("--workers %d: want at least 1", cfg.common.workers)
@@ -199,15 +201,15 @@ func isHelpFlag(arg string) bool {
 // runFlagSet is the flag set tsys run APP parses: the app's flags and the
 // common flags merged, so that they can come in any order. Each is also
 // kept in a set of its own, from which -h says which flag is whose.
-func runFlagSet(app apps.App, common *commonFlags, stderr io.Writer) (*flag.FlagSet, func() (apps.Job, error)) {
+func (c *command) runFlagSet(app Program, common *commonFlags, stderr io.Writer) (*flag.FlagSet, func() (Job, error)) {
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
 	makeJob := app.Flags(appFS)
 	commonFS := commonFlagSet(common)
-	fs := flag.NewFlagSet("tsys run "+app.Name, flag.ContinueOnError)
+	fs := flag.NewFlagSet(c.name+" run "+app.Name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mergeFlags(fs, appFS)
 	mergeFlags(fs, commonFS)
-	fs.Usage = func() { appUsage(fs.Output(), app.Name, appFS, commonFS) }
+	fs.Usage = func() { c.appUsage(fs.Output(), app.Name, appFS, commonFS) }
 	return fs, makeJob
 }
 
@@ -230,26 +232,26 @@ func mergeFlags(dst, src *flag.FlagSet) {
 
 // runUsage is tsys run -h: what follows run, the apps, and the flags
 // every app takes.
-func runUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: tsys run APP [app flags] [common flags]
+func (c *command) runUsage(w io.Writer) {
+	fmt.Fprintf(w, `usage: %s run PROGRAM [program flags] [common flags]
 
-Runs one job of APP, checks its result and prints it. The app's flags and
-the common flags may come in any order after APP.
+Runs one job of PROGRAM, checks its result and prints it. The program's
+flags and the common flags may come in any order after PROGRAM.
 
-apps:
-`)
-	writeApps(w)
+programs:
+`, c.name)
+	c.writePrograms(w)
 	fmt.Fprint(w, "\ncommon flags:\n")
 	writeFlags(w, commonFlagSet(new(commonFlags)))
 	// --help, not -h: rt's -h is the image height.
-	fmt.Fprint(w, "\nRun 'tsys run APP --help' for an app's own flags.\n")
+	fmt.Fprintf(w, "\nRun '%s run PROGRAM --help' for a program's own flags.\n", c.name)
 }
 
 // appUsage is tsys run APP -h: the app's flags and the common ones in
 // sections of their own, since one list of them all hides the few that
 // choose the app's problem among the many that choose how it runs.
-func appUsage(w io.Writer, app string, appFS, commonFS *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: tsys run %s [%s's flags] [common flags], in any order\n\n%s's flags:\n", app, app, app)
+func (c *command) appUsage(w io.Writer, app string, appFS, commonFS *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s run %s [%s's flags] [common flags], in any order\n\n%s's flags:\n", c.name, app, app, app)
 	writeFlags(w, appFS)
 	fmt.Fprint(w, "\ncommon flags:\n")
 	writeFlags(w, commonFS)
@@ -294,8 +296,8 @@ func (c *commonFlags) checkNodeCounts() error {
 // clustered reports whether the run spans several nodes.
 func (c *runConfig) clustered() bool { return c.common.nodes > 1 || c.common.join != "" }
 
-func runCommand(args []string, stdout, stderr io.Writer) error {
-	cfg, err := parseRun(args, stderr)
+func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
+	cfg, err := c.parseRun(args, stderr)
 	if err != nil {
 		return err
 	}
@@ -308,7 +310,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer stop()
-	stopLoad, err := cfg.loads[0].start()
+	stopLoad, err := cfg.loads[0].start(c.executable)
 	defer stopLoad()
 	if err != nil {
 		return err
@@ -323,11 +325,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		Nodes:   1,
 		Workers: cfg.common.workers,
 	}
-	var res apps.Result
+	var res Result
 	start := time.Now()
 	if cfg.common.serial {
 		rep.Scheduler, rep.Inline, rep.Workers = "serial", "always", 1
-		res, err = cfg.job.Serial()
+		res, err = cfg.job.(SerialJob).Serial()
 		rep.WallSeconds = time.Since(start).Seconds()
 	} else if cfg.clustered() || cfg.common.http != "" {
 		// --http on one node: a cluster of one, which the monitor watches.
@@ -365,7 +367,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s failed: %w", cfg.app.Name, err)
 	}
-	verified, verr := cfg.job.Verify(res)
+	verified, verr := verify(cfg.job, res)
 	rep.Result, rep.Verified = res.Value, verified && verr == nil
 	if cfg.common.json {
 		if err := rep.WriteJSON(stdout); err != nil {
@@ -378,6 +380,14 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
 	}
 	return nil
+}
+
+// verify checks a result if the job can (Verifier).
+func verify(j Job, r Result) (verified bool, err error) {
+	if v, ok := j.(Verifier); ok {
+		return v.Verify(r)
+	}
+	return false, nil
 }
 
 // timelineEvents bounds the timeline's memory: events per worker, and
@@ -406,9 +416,9 @@ func writeTimeline(path, title string, parts []report.TracePart, stderr io.Write
 	return f.Close()
 }
 
-// writeTree writes a recorded task tree as sim.Tree's JSON.
+// writeTree writes a recorded task tree as report.Tree's JSON.
 func writeTree(path, app string, r *sched.TreeRecorder) error {
-	b, err := json.Marshal(sim.Tree{App: app, Parent: r.Parent, WorkNs: r.WorkNs})
+	b, err := json.Marshal(report.Tree{App: app, Parent: r.Parent, WorkNs: r.WorkNs})
 	if err != nil {
 		return fmt.Errorf("--record-tree: %w", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/monitor"
 	"github.com/tsys-go/tsys/report"
@@ -24,7 +22,7 @@ import (
 // runCluster runs a job on several nodes: with --nodes N it starts N-1 node
 // processes on loopback and stops them afterwards; with --join it joins an
 // existing cluster for the run.
-func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr io.Writer) (apps.Result, error) {
+func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr io.Writer) (Result, error) {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var join []string
 	if cfg.common.join != "" {
@@ -38,13 +36,13 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	cfg.common.net.apply(&ncfg)
 	node, err := cluster.Start(ncfg)
 	if err != nil {
-		return apps.Result{}, err
+		return Result{}, err
 	}
 	defer node.Close()
 	if cfg.common.http != "" {
 		srv, err := monitor.Start(monitor.Config{Addr: cfg.common.http, Key: cfg.key, Logger: logger}, node)
 		if err != nil {
-			return apps.Result{}, err
+			return Result{}, err
 		}
 		defer srv.Close()
 		fmt.Fprintf(stderr, "tsys: dashboard at http://%s/\n", srv.Addr())
@@ -59,13 +57,13 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		children, err := startNodes(node.GossipAddr(), cfg, stderr)
 		defer stopNodes(children)
 		if err != nil {
-			return apps.Result{}, err
+			return Result{}, err
 		}
 		if err := waitMembers(ctx, node, want, children); err != nil {
-			return apps.Result{}, err
+			return Result{}, err
 		}
 	} else if err := waitMembers(ctx, node, want, nil); err != nil {
-		return apps.Result{}, err
+		return Result{}, err
 	}
 
 	// The wall time includes starting the job across the nodes, but not a
@@ -74,7 +72,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap(),
 		MinNodes: cfg.common.minNodes, MaxNodes: cfg.common.maxNodes})
 	if err != nil {
-		return apps.Result{}, err
+		return Result{}, err
 	}
 	waited, err := node.AwaitNodes(ctx, job, func(have, serving int) {
 		why := "the others serve earlier jobs; it runs when they give way"
@@ -85,7 +83,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	})
 	if err != nil {
 		node.EndJob(job)
-		return apps.Result{}, err
+		return Result{}, err
 	}
 	if waited > 0 {
 		rep.WaitedSeconds = waited.Seconds()
@@ -121,10 +119,6 @@ func nodeProfileDir(cfg *runConfig, i int) string {
 	return filepath.Join(cfg.common.profileDir, fmt.Sprintf("node-%d", i))
 }
 
-// selfPath finds this program, to start node processes and benchmark runs
-// (tests point it at a built tsys binary).
-var selfPath = os.Executable
-
 // child is a node process started by --nodes.
 type child struct {
 	cmd  *exec.Cmd
@@ -134,7 +128,7 @@ type child struct {
 
 // startNodes starts n-1 `tsys node` processes that join seed.
 func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error) {
-	exe, err := selfPath()
+	exe, err := cfg.cmd.executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding this program to start nodes: %w", err)
 	}

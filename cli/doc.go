@@ -1,0 +1,36 @@
+// Package cli is the command line of a tsys program: any binary whose
+// main calls Main runs its own registered tasks as jobs, on one machine or
+// as a node of a cluster, with the verbs and flags of the tsys command.
+//
+//	func main() {
+//		cli.Main(cli.Config{Programs: []cli.Program{{
+//			Name:    "sort",
+//			Summary: "sort N random ints (-n N)",
+//			Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+//				n := fs.Int("n", 1_000_000, "how many")
+//				return func() (cli.Job, error) {
+//					return cli.TaskJob(Sort, randomInts(*n), map[string]any{"n": *n}), nil
+//				}
+//			},
+//		}}})
+//	}
+//
+// gives
+//
+//	prog run sort -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
+//	prog node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
+//	prog drain ADDR | prog jobs ADDR | prog token --key-file F | prog version
+//
+// A node serves the tasks its binary registered, so every node of a
+// cluster runs the same binary.
+// --nodes N starts N-1 more processes of the program's own binary
+// (Config.Executable) as nodes on loopback.
+//
+// Exit codes: 0 success; 1 the job failed or its Verifier found a wrong
+// answer; 2 bad usage (an unknown verb, program, flag or value), whose
+// message says what to write.
+//
+// The tsys command (cmd/tsys) is this package's first user: its Config
+// runs the apps of package apps and adds the laboratory's verbs (bench,
+// sim).
+package cli
