@@ -22,7 +22,10 @@
 //	prog drain ADDR | prog jobs ADDR | prog token --key-file F | prog version
 //
 // A node serves the tasks its binary registered, so every node of a
-// cluster runs the same binary.
+// cluster runs the same binary: a job's root tells each node the tasks
+// that may cross to it, and a node that lacks one refuses the job at once,
+// naming the tasks it lacks and both binaries, rather than failing at the
+// first loan; the job runs on without it, and its root warns.
 // --nodes N starts N-1 more processes of the program's own binary
 // (Config.Executable) as nodes on loopback.
 //

@@ -28,7 +28,9 @@
 //
 // A job runs its root task on one node, the root node. BeginJob announces
 // the job (jobStart) to every member, which starts serving it: its workers
-// run, idle, and fish for work. A node that joins the cluster while the
+// run, idle, and fish for work. The announcement lists the tasks that may
+// cross nodes in the root's binary; a member whose binary lacks one
+// refuses the job at once, naming them (binary.go). A node that joins the cluster while the
 // job runs is invited the same way as soon as the root hears of it
 // (Kale's expanding malleable job): its policy hears JobStarted, the
 // others' hear it join, and work reaches it through the running scheduler.

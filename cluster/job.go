@@ -151,7 +151,8 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 	e.mu.Unlock()
 	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
 		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
-		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0))}
+		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
+		Tasks: sched.LendableKinds(), Binary: thisBinary()}
 	if err := e.transmit(addr, start, true); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		e.mu.Lock()
@@ -336,6 +337,14 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 // policy admits it (jobRefused says why not).
 func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
+	if lacks := missingKinds(m.Tasks); len(lacks) > 0 {
+		reason := lacksReason(n.name, lacks, m.Binary)
+		n.log.Warn("refusing a job whose tasks this binary lacks", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", reason)
+		if err := n.send(from, "", &jobRefused{Job: m.Job, Reason: reason, Lacks: lacks}); err != nil {
+			n.log.Warn("could not refuse a job", "root", from, "err", err)
+		}
+		return
+	}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
 	n.mu.Lock()
@@ -431,6 +440,12 @@ func (n *Node) refused(peer sched.NodeID, m *jobRefused) {
 	delete(e.rooted.peers, peer)
 	notify(e.rooted.reported)
 	e.mu.Unlock()
+	if len(m.Lacks) > 0 {
+		// Not a choice of the node's sharing policy but a cluster of
+		// mixed binaries: the person running it should hear of it.
+		n.log.Warn("a node lacks this job's tasks; the job runs without it", "peer", peer, "why", m.Reason)
+		return
+	}
 	n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
 }
 

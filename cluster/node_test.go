@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -189,6 +190,31 @@ func TestClientServesNoOtherJob(t *testing.T) {
 	if _, err := node.BeginJob(JobOptions{}); err != nil {
 		t.Fatalf("the client cannot begin its own job after an invitation: %v", err)
 	}
+}
+
+// TestNodeLackingTheJobsTasksRefuses: a node whose binary has not
+// registered a task the job's root lists refuses the job at once, naming
+// the tasks it lacks and both binaries; one that has them all serves it.
+func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
+	node := testNode(t, Config{})
+	root := newBarePeer(t, "other-binary")
+	const job = 92
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr(), Tasks: []string{double.Name(), "sort.merge", "sort.split"}, Binary: "sorter (example.com/sorter)"})
+	m := root.next("a job whose tasks the node lacks")
+	r, ok := m.(*jobRefused)
+	if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{"sort.merge", "sort.split"}) {
+		t.Fatalf("reply %+v: want a refusal of job %d listing sort.merge and sort.split", m, job)
+	}
+	for _, want := range []string{"has no task sort.merge, sort.split", "sorter (example.com/sorter)", "start every node from the binary"} {
+		if !strings.Contains(r.Reason, want) {
+			t.Errorf("reason %q does not say %q", r.Reason, want)
+		}
+	}
+	if node.engineOf(job) != nil {
+		t.Error("the node serves a job it refused")
+	}
+	root.send(node, &jobStart{Job: job + 1, ReplyTo: root.addr(), Tasks: []string{double.Name()}})
+	waitUntil(t, "the node serves a job whose tasks it has", func() bool { return node.engineOf(job+1) != nil })
 }
 
 // memberPolicy moves no work and records the members it hears of.

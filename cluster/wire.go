@@ -37,6 +37,7 @@ const (
 // peer cannot make a node allocate without bound.
 const (
 	maxTasks     = 1 << 16  // tasks in one stealReply
+	maxKinds     = 1 << 14  // task names a jobStart or jobRefused lists
 	maxStringLen = 1 << 10  // bytes of an address or a task name
 	maxErrLen    = 4 << 10  // bytes of an error text; longer ones are cut when sent
 	maxPayload   = 64 << 20 // bytes of an argument, a result or a report
@@ -108,6 +109,10 @@ type jobStart struct {
 	// are the least and most nodes the job can use (0: 1, all).
 	Began              int64
 	MinNodes, MaxNodes uint32
+	// Tasks are the names of the tasks that may cross nodes in the root's
+	// binary (Binary names it): a node that lacks one refuses the job.
+	Tasks  []string
+	Binary string
 }
 
 // jobEnd tells the receiver that Job is done: it stops serving it and
@@ -177,6 +182,9 @@ type jobPresence struct {
 type jobRefused struct {
 	Job    uint64
 	Reason string
+	// Lacks are the job's tasks the sender has not registered: it runs
+	// another binary than the root.
+	Lacks []string
 }
 
 // statsRequest asks for the receiver's Snapshot, or with All for every
@@ -232,12 +240,14 @@ func (*leaving) decode(*wire.Decoder)     {}
 
 func (m *jobRefused) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
-	return wire.AppendString(b, wire.TruncateUTF8(m.Reason, maxErrLen))
+	b = wire.AppendString(b, wire.TruncateUTF8(m.Reason, maxErrLen))
+	return appendStrings(b, m.Lacks)
 }
 
 func (m *jobRefused) decode(d *wire.Decoder) {
 	m.Job = d.Uvarint("job")
 	m.Reason = d.String("reason", maxErrLen)
+	m.Lacks = decodeStrings(d, "missing task names")
 }
 
 func (m *statsRequest) appendTo(b []byte) []byte {
@@ -365,7 +375,27 @@ func (m *jobStart) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.TimelineCap)
 	b = wire.AppendVarint(b, m.Began)
 	b = wire.AppendUvarint(b, uint64(m.MinNodes))
-	return wire.AppendUvarint(b, uint64(m.MaxNodes))
+	b = wire.AppendUvarint(b, uint64(m.MaxNodes))
+	b = appendStrings(b, m.Tasks)
+	return wire.AppendString(b, m.Binary)
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	b = wire.AppendUvarint(b, uint64(len(ss)))
+	for _, s := range ss {
+		b = wire.AppendString(b, s)
+	}
+	return b
+}
+
+// decodeStrings reads a list of at most maxKinds task names.
+func decodeStrings(d *wire.Decoder, what string) []string {
+	n := d.Count(what, maxKinds, 1)
+	var out []string
+	for range n {
+		out = append(out, d.String(what, maxStringLen))
+	}
+	return out
 }
 
 func (m *jobStart) decode(d *wire.Decoder) {
@@ -378,6 +408,8 @@ func (m *jobStart) decode(d *wire.Decoder) {
 	m.Began = d.Varint("began")
 	m.MinNodes = nodeCount(d, "least nodes")
 	m.MaxNodes = nodeCount(d, "most nodes")
+	m.Tasks = decodeStrings(d, "task names")
+	m.Binary = d.String("binary", maxStringLen)
 }
 
 // nodeCount reads a count of nodes, which fits 32 bits.

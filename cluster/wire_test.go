@@ -22,7 +22,7 @@ func sampleMessages() []message {
 		&stealReply{Job: 3},
 		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}, Span: 1<<62 + 5},
 		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
-		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true, TimelineCap: 1000, Began: 1_700_000_000_000_000_000, MinNodes: 2, MaxNodes: 1<<32 - 1},
+		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true, TimelineCap: 1000, Began: 1_700_000_000_000_000_000, MinNodes: 2, MaxNodes: 1<<32 - 1, Tasks: []string{"fib", "sort.merge"}, Binary: "sort (example.com/sort rev 1a2b3c4d5e6f)"},
 		&jobEnd{Job: 9, SentAt: 1_700_000_000_000_000_000},
 		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`), Timeline: []byte(`{"node":"n2"}`)},
 		&clockReading{Job: 9, EndSentAt: 1, EndAt: -2, At: 3},
@@ -35,6 +35,7 @@ func sampleMessages() []message {
 		&statsRequest{ID: 7, ReplyTo: "127.0.0.1:4002", All: true},
 		&statsReply{ID: 7, Snapshots: []byte(`[{"node":"n2"}]`)},
 		&jobRefused{Job: 9, Reason: "node n2 serves job 5 of n1; it serves one job at a time"},
+		&jobRefused{Job: 9, Reason: "node n2 runs tsys", Lacks: []string{"sort.merge"}},
 		&leaving{},
 		&jobPresence{Job: 9, Active: true},
 	}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -36,4 +37,19 @@ func LookupKind(name string) (*Kind, bool) {
 	defer registry.RUnlock()
 	k, ok := registry.byName[name]
 	return k, ok
+}
+
+// LendableKinds returns the names of the registered kinds whose tasks may
+// cross nodes, sorted: what a job's root asks every node to have.
+func LendableKinds() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	var out []string
+	for _, k := range registry.kinds {
+		if k.EncodeArg != nil {
+			out = append(out, k.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

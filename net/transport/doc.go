@@ -45,7 +45,7 @@
 //
 //	offset  size  field
 //	0       4     magic "TSYS"
-//	4       1     protocol version (ProtocolVersion = 5)
+//	4       1     protocol version (ProtocolVersion = 6)
 //	5       1     flags: bit 0 = payload compressed (s2 block format); other bits must be 0
 //	6       4     payload length, big-endian, at most MaxFrame (default 64 MiB)
 //	10      n     payload

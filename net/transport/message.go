@@ -11,7 +11,7 @@ import (
 // other version. Version 3: lent tasks and results carry their clocks on
 // the critical path (tsys run --workspan). Version 4: a result can say its
 // borrower is leaving and hands the task back unstarted.
-const ProtocolVersion = 5
+const ProtocolVersion = 6
 
 // MsgType tells what a Message means to the transport's user, which defines
 // the types from FirstUserType on (package cluster keeps the vocabulary of
