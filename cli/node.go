@@ -107,7 +107,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
-	banner := fmt.Sprintf("tsys node %s: gossip %s, tasks %s, %d workers", node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
+	banner := fmt.Sprintf("%s node %s: gossip %s, tasks %s, %d workers", c.name, node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
 	if *httpAddr != "" {
 		srv, err := monitor.Start(monitor.Config{Addr: *httpAddr, Key: key, Logger: logger}, node)
 		if err != nil {

@@ -4,24 +4,21 @@ import (
 	"encoding/csv"
 	"errors"
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/proctest"
 	"image/png"
 	"strconv"
 
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/tsys-go/tsys/bench"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -224,13 +221,13 @@ func TestOtherSchedulerRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(tsysBin, "run", "ep", "--class", "S", "--workers", "1", "--join", seed.gossip, "--sched", "fishing:load")
+	cmd := exec.Command(tsysBin, "run", "ep", "--class", "S", "--workers", "1", "--join", seed.Gossip, "--sched", "fishing:load")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), `runs scheduler "balance", this node "fishing:load"`) {
 		t.Fatalf("a fishing job on a balancing node: %v\n%s", err, out)
 	}
 	// The same node takes a job of its own scheduler, and does part of it.
-	obj := tsysRun(t, "ep", "--class", "W", "--workers", "1", "--join", seed.gossip, "--sched", "balance")
+	obj := tsysRun(t, "ep", "--class", "W", "--workers", "1", "--join", seed.Gossip, "--sched", "balance")
 	if obj["verified"] != true || obj["scheduler"] != "balance" || len(perNode(t, obj)) != 2 {
 		t.Fatalf("a balance job joined to a balancing node: verified=%v scheduler=%v per_node=%d", obj["verified"], obj["scheduler"], len(perNode(t, obj)))
 	}
@@ -263,49 +260,7 @@ func TestLoadedNodes(t *testing.T) {
 }
 
 // node is a `tsys node` process.
-type node struct {
-	cmd    *exec.Cmd
-	gossip string
-	tasks  string
-	http   string // the --http URL, if any
-	stderr *lockedBuffer
-}
-
-// lockedBuffer is a process's output that a test may read while the
-// process writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// waitFor waits until the node has logged s, failing the test after d.
-func (n *node) waitFor(t *testing.T, s string, d time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !strings.Contains(n.stderr.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the node did not log %q within %v:\n%s", s, d, n.stderr)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-var (
-	banner     = regexp.MustCompile(`^tsys node \S+: gossip (\S+), tasks (\S+), `)
-	httpBanner = regexp.MustCompile(`, http (\S+)$`)
-)
+type node = proctest.Node
 
 // startNode starts `tsys node` and waits for its banner, or returns its
 // error output if it exits first.
@@ -317,56 +272,7 @@ func startNode(t *testing.T, args ...string) (*node, error) {
 // startNodeIn is startNode in network namespace netns ("": this one).
 func startNodeIn(t *testing.T, netns string, args ...string) (*node, error) {
 	t.Helper()
-	n := &node{stderr: &lockedBuffer{}}
-	n.cmd = inNetns(netns, tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...)
-	n.cmd.Stderr = n.stderr
-	out, _ := n.cmd.StdoutPipe()
-	if err := n.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line := make(chan string, 1)
-	go func() {
-		s := bufio.NewScanner(out)
-		if s.Scan() {
-			line <- s.Text()
-		}
-		close(line)
-		io.Copy(io.Discard, out)
-	}()
-	select {
-	case l, ok := <-line:
-		if m := banner.FindStringSubmatch(l); ok && m != nil {
-			n.gossip, n.tasks = m[1], m[2]
-			if h := httpBanner.FindStringSubmatch(l); h != nil {
-				n.http = h[1]
-			}
-			t.Cleanup(func() {
-				n.stop()
-				if strings.Contains(n.stderr.String(), "WARNING: DATA RACE") {
-					t.Errorf("a node process raced (TSYS_TEST_RACE):\n%s", n.stderr)
-				}
-			})
-			return n, nil
-		}
-		n.cmd.Wait()
-		return nil, fmt.Errorf("exit %v: %s", n.cmd.ProcessState, n.stderr)
-	case <-time.After(20 * time.Second):
-		n.cmd.Process.Kill()
-		n.cmd.Wait()
-		return nil, fmt.Errorf("no banner within 20 s: %s", n.stderr)
-	}
-}
-
-func (n *node) stop() {
-	n.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { n.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		n.cmd.Process.Kill()
-		<-done
-	}
+	return proctest.StartNode(t, inNetns(netns, tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...))
 }
 
 func freePort(t *testing.T) string {
@@ -440,16 +346,16 @@ func TestKeyKeepsStrangersOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip); err == nil || !strings.Contains(err.Error(), "key") {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip); err == nil || !strings.Contains(err.Error(), "key") {
 		t.Errorf("a keyless node joined a keyed cluster: %v", err)
 	}
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--key-file", key2); err == nil || !strings.Contains(err.Error(), "key") {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--key-file", key2); err == nil || !strings.Contains(err.Error(), "key") {
 		t.Errorf("a node with another key joined: %v", err)
 	}
 	// A stranger speaks to the task port without the handshake: it sends
 	// a well-formed frame lending a task. The node must close the
 	// connection without accepting anything.
-	conn, err := net.Dial("tcp", seed.tasks)
+	conn, err := net.Dial("tcp", seed.Tasks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,12 +371,12 @@ func TestKeyKeepsStrangersOut(t *testing.T) {
 	}
 	conn.Close()
 	// The node is still up, and a run that joins with the key uses it.
-	obj := tsysRun(t, "ep", "--class", "S", "--workers", "1", "--join", seed.gossip, "--key-file", key1)
+	obj := tsysRun(t, "ep", "--class", "S", "--workers", "1", "--join", seed.Gossip, "--key-file", key1)
 	if obj["verified"] != true || obj["nodes"] != float64(2) {
 		t.Fatalf("keyed --join run: %v", obj)
 	}
-	if !strings.Contains(seed.stderr.String(), "handshake") && !strings.Contains(seed.stderr.String(), "refus") {
-		t.Logf("node log:\n%s", seed.stderr)
+	if !strings.Contains(seed.Stderr.String(), "handshake") && !strings.Contains(seed.Stderr.String(), "refus") {
+		t.Logf("node log:\n%s", seed.Stderr)
 		t.Error("the node did not log why it refused the stranger")
 	}
 }
@@ -482,19 +388,19 @@ func TestNodeDiesMidJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug")
+	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--log-level", "debug")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// EP class B: seconds of even work, lent in pieces to both nodes.
-	cmd := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.gossip, "--json")
+	cmd := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.Gossip, "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	victim.waitFor(t, "borrowed tasks", 30*time.Second) // it holds work of the job
-	victim.cmd.Process.Kill()                           // no goodbye: a crash
+	victim.WaitFor(t, "borrowed tasks", 30*time.Second) // it holds work of the job
+	victim.Cmd.Process.Kill()                           // no goodbye: a crash
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the run failed when a node died: %v\n%s", err, stderr.String())
 	}
@@ -509,7 +415,7 @@ func TestNodeDiesMidJob(t *testing.T) {
 		t.Errorf("a node died holding lent tasks, and no task was counted as run again")
 	}
 	// The root or the other node lent to the victim; whoever did says so.
-	if logs := stderr.String() + seed.stderr.String(); !strings.Contains(logs, "running them here") {
+	if logs := stderr.String() + seed.Stderr.String(); !strings.Contains(logs, "running them here") {
 		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
 	}
 }
@@ -536,11 +442,11 @@ func TestJoinWaitsForSeeds(t *testing.T) {
 	if n == nil {
 		return
 	}
-	if n.tasks != taskAddr {
-		t.Errorf("the task transport listens at %s, want --task-port's %s", n.tasks, taskAddr)
+	if n.Tasks != taskAddr {
+		t.Errorf("the task transport listens at %s, want --task-port's %s", n.Tasks, taskAddr)
 	}
-	if !strings.Contains(n.stderr.String(), "no seed answers yet") {
-		t.Errorf("the node did not say it was waiting for its seed:\n%s", n.stderr)
+	if !strings.Contains(n.Stderr.String(), "no seed answers yet") {
+		t.Errorf("the node did not say it was waiting for its seed:\n%s", n.Stderr)
 	}
 }
 
@@ -552,11 +458,11 @@ func TestHealthz(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--http", "127.0.0.1:0")
+	n, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--http", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Get(n.http + "/healthz")
+	resp, err := http.Get(n.HTTP + "/healthz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,17 +485,17 @@ func TestSecondJobRunsBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "exclusive"); err != nil {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--share", "exclusive"); err != nil {
 		t.Fatal(err)
 	}
-	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
-	seed.waitFor(t, "serving a job", 20*time.Second)
-	second := tsysRun(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.gossip)
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	seed.WaitFor(t, "serving a job", 20*time.Second)
+	second := tsysRun(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.Gossip)
 	if second["verified"] != true || len(perNode(t, second)) != 1 {
 		t.Errorf("the second job: verified=%v on %d nodes, want 1 (the others serve the first)", second["verified"], len(perNode(t, second)))
 	}
-	if !strings.Contains(seed.stderr.String(), "it serves one job at a time") {
-		t.Errorf("the busy node did not say why it refused:\n%s", seed.stderr)
+	if !strings.Contains(seed.Stderr.String(), "it serves one job at a time") {
+		t.Errorf("the busy node did not say why it refused:\n%s", seed.Stderr)
 	}
 	if obj := first(); obj["verified"] != true || len(perNode(t, obj)) != 3 {
 		t.Errorf("the first job: verified=%v on %d nodes, want 3", obj["verified"], len(perNode(t, obj)))
@@ -649,13 +555,13 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "fchp"); err != nil {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--share", "fchp"); err != nil {
 		t.Fatal(err)
 	}
-	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
-	seed.waitFor(t, "serving a job", 20*time.Second)
-	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.gossip)
-	pollJobs(t, seed.tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cli.RunningJob) bool {
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	seed.WaitFor(t, "serving a job", 20*time.Second)
+	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.Gossip)
+	pollJobs(t, seed.Tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cli.RunningJob) bool {
 		if len(jobs) != 2 {
 			return false
 		}
@@ -685,7 +591,7 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "equi"); err != nil {
+		if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--share", "equi"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -702,11 +608,11 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 			return true
 		}
 	}
-	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
-	pollJobs(t, seed.tasks, 30*time.Second, "the first job on all 3 nodes", dealt(3))
-	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
-	pollJobs(t, seed.tasks, 30*time.Second, "2 nodes for the first job, 1 for the second", dealt(2, 1))
-	third := startJobLogged(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.gossip, "--min-nodes", "3")
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	pollJobs(t, seed.Tasks, 30*time.Second, "the first job on all 3 nodes", dealt(3))
+	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	pollJobs(t, seed.Tasks, 30*time.Second, "2 nodes for the first job, 1 for the second", dealt(2, 1))
+	third := startJobLogged(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.Gossip, "--min-nodes", "3")
 	for i, obj := range []map[string]any{first(), second()} {
 		// A node taken from the first job hands back what it had not
 		// started: nothing runs twice.
@@ -738,15 +644,15 @@ func TestNodeDiesServingTwoJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--share", "fchp", "--log-level", "debug")
+	victim, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--share", "fchp", "--log-level", "debug")
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
-	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.gossip)
-	pollJobs(t, seed.tasks, 30*time.Second, "two jobs", func(jobs []cli.RunningJob) bool { return len(jobs) == 2 })
-	victim.waitFor(t, "borrowed tasks", 20*time.Second)
-	victim.cmd.Process.Kill()
+	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.Gossip)
+	pollJobs(t, seed.Tasks, 30*time.Second, "two jobs", func(jobs []cli.RunningJob) bool { return len(jobs) == 2 })
+	victim.WaitFor(t, "borrowed tasks", 20*time.Second)
+	victim.Cmd.Process.Kill()
 	rerun := 0.0
 	for i, obj := range []map[string]any{first(), second()} {
 		if obj["verified"] != true {
@@ -772,14 +678,14 @@ func TestNodeJoinsMidJob(t *testing.T) {
 				t.Fatal(err)
 			}
 			// EP class A: seconds of even work on two nodes.
-			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched)
-			seed.waitFor(t, "serving a job", 20*time.Second)
+			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip, "--sched", sched)
+			seed.WaitFor(t, "serving a job", 20*time.Second)
 			launched := time.Now()
-			late, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--sched", sched)
+			late, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--sched", sched)
 			if err != nil {
 				t.Fatal(err)
 			}
-			late.waitFor(t, "serving a job", 10*time.Second)
+			late.WaitFor(t, "serving a job", 10*time.Second)
 			t.Logf("%s: the new node serves the job %.3f s after its process started", sched, time.Since(launched).Seconds())
 			obj := wait()
 			if obj["verified"] != true || len(perNode(t, obj)) != 3 {
@@ -818,17 +724,17 @@ func TestNodeDrainsMidJob(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			leaver, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug", "--sched", sched)
+			leaver, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--log-level", "debug", "--sched", sched)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip, "--sched", sched)
-			leaver.waitFor(t, "borrowed tasks", 20*time.Second)
+			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip, "--sched", sched)
+			leaver.WaitFor(t, "borrowed tasks", 20*time.Second)
 			asked := time.Now()
 			if how == "SIGTERM" {
-				leaver.cmd.Process.Signal(syscall.SIGTERM)
+				leaver.Cmd.Process.Signal(syscall.SIGTERM)
 			} else {
-				out, err := exec.Command(tsysBin, "drain", "--json", leaver.tasks).CombinedOutput()
+				out, err := exec.Command(tsysBin, "drain", "--json", leaver.Tasks).CombinedOutput()
 				if err != nil {
 					t.Fatalf("tsys drain: %v\n%s", err, out)
 				}
@@ -839,14 +745,14 @@ func TestNodeDrainsMidJob(t *testing.T) {
 				t.Logf("tsys drain: %s", bytes.TrimSpace(out))
 			}
 			exited := make(chan error, 1)
-			go func() { exited <- leaver.cmd.Wait() }()
+			go func() { exited <- leaver.Cmd.Wait() }()
 			select {
 			case err := <-exited:
 				if err != nil {
-					t.Errorf("the drained node exited with %v:\n%s", err, leaver.stderr)
+					t.Errorf("the drained node exited with %v:\n%s", err, leaver.Stderr)
 				}
 			case <-time.After(30 * time.Second):
-				t.Fatalf("the drained node is still running 30 s after %s:\n%s", how, leaver.stderr)
+				t.Fatalf("the drained node is still running 30 s after %s:\n%s", how, leaver.Stderr)
 			}
 			t.Logf("%s: the node was out %.3f s after it was asked", how, time.Since(asked).Seconds())
 			obj := wait()
@@ -856,8 +762,8 @@ func TestNodeDrainsMidJob(t *testing.T) {
 			if r := stat(obj, "tasks_rerun"); r != 0 {
 				t.Errorf("%v tasks were run twice after a graceful leave", r)
 			}
-			if !strings.Contains(leaver.stderr.String(), "drained; leaving the cluster") {
-				t.Errorf("the node did not say it drained:\n%s", leaver.stderr)
+			if !strings.Contains(leaver.Stderr.String(), "drained; leaving the cluster") {
+				t.Errorf("the node did not say it drained:\n%s", leaver.Stderr)
 			}
 			if stat(obj, "tasks_returned") == 0 {
 				t.Errorf("the leaver handed back no task it had not started")

@@ -21,7 +21,7 @@ func flagsOf(t *testing.T, args ...string) map[string]bool {
 	t.Helper()
 	out, _ := exec.Command(tsysBin, append(slices.Clone(args), "-h")...).CombinedOutput()
 	flags := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)^  -(\S+)`).FindAllStringSubmatch(string(out), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  --?(\S+)`).FindAllStringSubmatch(string(out), -1) {
 		flags[m[1]] = true
 	}
 	if len(flags) == 0 {

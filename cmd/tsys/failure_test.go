@@ -101,7 +101,7 @@ func TestKillANodeAnyTime(t *testing.T) {
 					t.Fatal(err)
 				}
 				if i == 0 {
-					gossip = n.gossip
+					gossip = n.Gossip
 				}
 				nodes = append(nodes, n)
 			}
@@ -119,13 +119,13 @@ func TestKillANodeAnyTime(t *testing.T) {
 			// Somewhere in the run, which takes about serial/4 on four
 			// nodes once the job has started.
 			for _, n := range nodes {
-				n.waitFor(t, "serving a job", 20*time.Second)
+				n.WaitFor(t, "serving a job", 20*time.Second)
 			}
 			wait := time.Duration(rng.Int64N(int64(serial/4) + 1))
 			victim := rng.IntN(len(nodes))
 			time.Sleep(wait)
 			killed := time.Now()
-			nodes[victim].cmd.Process.Kill()
+			nodes[victim].Cmd.Process.Kill()
 			if err := cmd.Wait(); err != nil {
 				t.Fatalf("%s run %d: the run failed after node %d was killed: %v\n%s", app.name, run, victim, err, stderr.String())
 			}
@@ -139,7 +139,7 @@ func TestKillANodeAnyTime(t *testing.T) {
 			}
 			logs := []string{stderr.String()}
 			for _, n := range nodes {
-				logs = append(logs, n.stderr.String())
+				logs = append(logs, n.Stderr.String())
 			}
 			recovery := "no lent task was lost"
 			if at, ok := firstRerun(logs...); ok {
@@ -148,7 +148,7 @@ func TestKillANodeAnyTime(t *testing.T) {
 			t.Logf("%s run %d: node %d killed %v after the job reached it; %v tasks re-run, %s; wall %.3f s",
 				app.name, run, victim, wait.Round(time.Millisecond), stat(obj, "tasks_rerun"), recovery, obj["wall_seconds"])
 			for _, n := range nodes {
-				n.stop()
+				n.Stop()
 			}
 		}
 	}
@@ -176,28 +176,28 @@ func TestRootDiesMidJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--log-level", "debug")
+	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--log-level", "debug")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.gossip)
+	cmd := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.Gossip)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	other.waitFor(t, "borrowed tasks", 20*time.Second)
+	other.WaitFor(t, "borrowed tasks", 20*time.Second)
 	cmd.Process.Kill()
 	cmd.Wait()
 	for _, n := range []*node{seed, other} {
-		n.waitFor(t, "the root node of the job left; dropping the job", 10*time.Second)
+		n.WaitFor(t, "the root node of the job left; dropping the job", 10*time.Second)
 	}
 	for _, n := range []*node{seed, other} {
-		before := cpuTime(t, n.cmd.Process.Pid)
+		before := cpuTime(t, n.Cmd.Process.Pid)
 		time.Sleep(time.Second)
-		if used := cpuTime(t, n.cmd.Process.Pid) - before; used > 300*time.Millisecond {
+		if used := cpuTime(t, n.Cmd.Process.Pid) - before; used > 300*time.Millisecond {
 			t.Errorf("a node used %v of CPU in the second after it dropped the dead root's job", used)
 		}
 	}
-	obj := tsysRun(t, "ep", "--class", "W", "--workers", "1", "--join", seed.gossip)
+	obj := tsysRun(t, "ep", "--class", "W", "--workers", "1", "--join", seed.Gossip)
 	if obj["verified"] != true || len(perNode(t, obj)) != 3 {
 		t.Fatalf("the next job: verified=%v, %d nodes", obj["verified"], len(perNode(t, obj)))
 	}

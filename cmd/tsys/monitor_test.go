@@ -43,15 +43,15 @@ func TestMetricsDuringARun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--http", "127.0.0.1:0")
+	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--http", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.gossip)
-	seed.waitFor(t, "serving a job", 20*time.Second)
-	first := scrape(t, seed.http)
+	wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	seed.WaitFor(t, "serving a job", 20*time.Second)
+	first := scrape(t, seed.HTTP)
 	time.Sleep(500 * time.Millisecond) // let the job run between the scrapes
-	second := scrape(t, seed.http)
+	second := scrape(t, seed.HTTP)
 	if obj := wait(); obj["verified"] != true {
 		t.Fatalf("the job: verified=%v", obj["verified"])
 	}
@@ -62,7 +62,7 @@ func TestMetricsDuringARun(t *testing.T) {
 	if second["tsys_jobs_total"] < 1 || second["tsys_members"] != 3 || second["tsys_workers"] != 1 {
 		t.Errorf("jobs %v, members %v, workers %v", second["tsys_jobs_total"], second["tsys_members"], second["tsys_workers"])
 	}
-	after := scrape(t, other.http)
+	after := scrape(t, other.HTTP)
 	if after["tsys_messages_sent_total"] == 0 {
 		t.Error("no message counted by type")
 	}
@@ -84,21 +84,21 @@ func TestJobsListsWhatRunsWhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip)
+	other, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip)
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.gossip)
+	job := exec.Command(tsysBin, "run", "ep", "--class", "B", "--workers", "1", "--join", seed.Gossip)
 	if err := job.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { job.Process.Kill(); job.Wait() }()
-	seed.waitFor(t, "serving a job", 20*time.Second)
-	jobs := clusterJobs(t, other.tasks)
+	seed.WaitFor(t, "serving a job", 20*time.Second)
+	jobs := clusterJobs(t, other.Tasks)
 	if len(jobs) != 1 || len(jobs[0].Nodes) != 3 || jobs[0].Root == "" {
 		t.Fatalf("tsys jobs: %+v", jobs)
 	}
-	text, err := exec.Command(tsysBin, "jobs", seed.tasks).Output()
+	text, err := exec.Command(tsysBin, "jobs", seed.Tasks).Output()
 	if err != nil || !strings.Contains(string(text), jobs[0].Job) || !strings.Contains(string(text), jobs[0].Root) {
 		t.Errorf("tsys jobs: %v\n%s", err, text)
 	}
@@ -148,21 +148,21 @@ func TestDashboardInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.gossip, "--workers", "2"); err != nil {
+	if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--workers", "2"); err != nil {
 		t.Fatal(err)
 	}
 	// UTS T1L: seconds of fine-grained work, longer than the browser
 	// takes; it is stopped once the page has been read.
-	job := exec.Command(tsysBin, "run", "uts", "--tree", "T1L", "--workers", "2", "--join", seed.gossip)
+	job := exec.Command(tsysBin, "run", "uts", "--tree", "T1L", "--workers", "2", "--join", seed.Gossip)
 	if err := job.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { job.Process.Kill(); job.Wait() }()
-	seed.waitFor(t, "serving a job", 20*time.Second)
+	seed.WaitFor(t, "serving a job", 20*time.Second)
 	time.Sleep(300 * time.Millisecond) // some work done, to show
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	page := seed.http + "/"
+	page := seed.HTTP + "/"
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1300,650"}
 	if shot := os.Getenv("TSYS_SCREENSHOT"); shot != "" {
 		if out, err := exec.CommandContext(ctx, chrome, append(base, "--virtual-time-budget=4000", "--screenshot="+shot, page)...).CombinedOutput(); err != nil {

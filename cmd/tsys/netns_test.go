@@ -109,21 +109,21 @@ func TestAcrossNetworkNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(seed.gossip, h.addrs[0]+":") || !strings.HasPrefix(seed.tasks, h.addrs[0]+":") {
-		t.Errorf("a node bound to 0.0.0.0 advertises gossip %s and tasks %s, want %s", seed.gossip, seed.tasks, h.addrs[0])
+	if !strings.HasPrefix(seed.Gossip, h.addrs[0]+":") || !strings.HasPrefix(seed.Tasks, h.addrs[0]+":") {
+		t.Errorf("a node bound to 0.0.0.0 advertises gossip %s and tasks %s, want %s", seed.Gossip, seed.Tasks, h.addrs[0])
 	}
-	other, err := startNodeIn(t, h.names[1], "--bind", h.addrs[1]+":7946", "--task-port", "7947", "--join", seed.gossip, "--key-file", key)
+	other, err := startNodeIn(t, h.names[1], "--bind", h.addrs[1]+":7946", "--task-port", "7947", "--join", seed.Gossip, "--key-file", key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if other.tasks != h.addrs[1]+":7947" {
-		t.Errorf("--task-port 7947: the node's tasks are at %s", other.tasks)
+	if other.Tasks != h.addrs[1]+":7947" {
+		t.Errorf("--task-port 7947: the node's tasks are at %s", other.Tasks)
 	}
 	// --min-nodes 2: the job starts once both nodes take part, so that
 	// every node running a task shows distribution across the namespaces,
 	// not how soon presence crossed them on a loaded machine.
 	cmd := inNetns(h.names[2], tsysBin, "run", "uts", "--tree", "T5", "--workers", "1", "--bind", h.addrs[2]+":0",
-		"--join", seed.gossip, "--key-file", key, "--min-nodes", "2", "--json")
+		"--join", seed.Gossip, "--key-file", key, "--min-nodes", "2", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
