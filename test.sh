@@ -11,7 +11,7 @@ fi
 echo "== go vet"
 go vet ./...
 race=(./inline/... ./internal/... ./sched/... ./tsys/... ./fishing/... ./balance/... ./net/... ./cluster/... ./monitor/... ./share/...)
-rest=(./apps/... ./cli/... ./cmd/... ./bench/... ./report/... ./policies/... ./sim/...)
+rest=(./apps/... ./cli/... ./cmd/... ./examples/... ./bench/... ./report/... ./policies/... ./sim/...)
 echo "== every package is tested below"
 untested=$(comm -23 <(go list ./... | sort) <(go list "${race[@]}" "${rest[@]}" | sort))
 if [ -n "$untested" ]; then

@@ -390,7 +390,7 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 		if err != nil {
 			n.log.Warn("a task of the job failed here", "err", err)
 			if addr, ok := n.peer(from); ok {
-				e.transmit(addr, &jobFailed{Job: m.Job, Err: fmt.Sprintf("node %s: %v", n.name, err)}, false)
+				e.transmit(addr, &jobFailed{Job: m.Job, Err: err.Error()}, false)
 			}
 		}
 		s.done <- servingEnd{report: e.report(st), timeline: e.encodeTimeline()}

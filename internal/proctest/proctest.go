@@ -25,7 +25,15 @@ import (
 // Build builds the main package pkg (a path go build takes) into dir and
 // returns the binary's path; with race, under the race detector.
 func Build(pkg, dir string, race bool) (string, error) {
-	bin := filepath.Join(dir, filepath.Base(pkg))
+	name := filepath.Base(pkg)
+	if name == "." {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		name = filepath.Base(wd)
+	}
+	bin := filepath.Join(dir, name)
 	args := []string{"build", "-o", bin}
 	if race {
 		args = append(args, "-race")
@@ -58,6 +66,7 @@ func (l *LockedBuffer) String() string {
 // Node is a node process (PROGRAM node ...).
 type Node struct {
 	Cmd    *exec.Cmd
+	Name   string // the node's name in the cluster
 	Gossip string // its gossip address, which --join takes
 	Tasks  string // its task transport's address, which drain and jobs take
 	HTTP   string // its --http address, if any
@@ -65,7 +74,7 @@ type Node struct {
 }
 
 var (
-	banner     = regexp.MustCompile(`^\S+ node \S+: gossip (\S+), tasks (\S+), `)
+	banner     = regexp.MustCompile(`^\S+ node (\S+): gossip (\S+), tasks (\S+), `)
 	httpBanner = regexp.MustCompile(`, http (\S+)$`)
 )
 
@@ -96,7 +105,7 @@ func StartNode(t testing.TB, cmd *exec.Cmd) (*Node, error) {
 	select {
 	case l, ok := <-line:
 		if m := banner.FindStringSubmatch(l); ok && m != nil {
-			n.Gossip, n.Tasks = m[1], m[2]
+			n.Name, n.Gossip, n.Tasks = m[1], m[2], m[3]
 			if h := httpBanner.FindStringSubmatch(l); h != nil {
 				n.HTTP = h[1]
 			}
