@@ -64,6 +64,9 @@ type Pool struct {
 	// ends, so a task still running then sees Done.
 	runCtx    context.Context
 	cancelRun context.CancelCauseFunc
+	// root is the current run's root task; nil while serving. Guarded
+	// by mu: the cluster fails a run from its own goroutines.
+	root *Header
 
 	nIdle      atomic.Int32
 	nSpinning  atomic.Int32
@@ -129,6 +132,9 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.runCtx, p.cancelRun = newRunContext(ctx)
 	defer p.cancelRun(errRunEnded)
 
+	p.mu.Lock()
+	p.root = root
+	p.mu.Unlock()
 	var rootDone chan struct{}
 	if root != nil {
 		w := &waiter{ch: make(chan struct{})}
@@ -169,14 +175,16 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	}
 	p.injected = p.injected[:0]
 	p.nInjected.Store(0)
-	if root != nil && root.Done() {
-		if p.measure {
-			p.lastSpan = root.SpanClock()
-		}
-		// The root finished even if something failed after it.
-		return total, nil
+	if p.err != nil {
+		// Failed before the root finished (fail drops a later error):
+		// the root's result, if any, was computed by tasks that were
+		// cut short.
+		return total, p.err
 	}
-	return total, p.err
+	if root != nil && p.measure {
+		p.lastSpan = root.SpanClock()
+	}
+	return total, nil
 }
 
 // WorkerStats returns each worker's counters of the last run.
@@ -268,6 +276,12 @@ var errRunEnded = errors.New("tsys: the run has ended")
 func (p *Pool) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.root != nil && p.root.Done() {
+		// The job has its answer: a task still running then returned an
+		// error, or the caller cancelled as it ended. Nobody reads what
+		// failed.
+		return
+	}
 	if p.err == nil {
 		p.err = err
 		// ending at once, not when the run's goroutine gets to stop it:

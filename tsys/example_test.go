@@ -1,0 +1,167 @@
+package tsys_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// Tasks are registered once, at init, under names that are the same in
+// every process of a cluster.
+var (
+	exFib    *tsys.Task[int, int]
+	exSquare *tsys.Task[int, int]
+	exSort   *tsys.Task[[]int, []int]
+	exCheck  *tsys.Task[int, int]
+	exSlow   *tsys.Task[int, int]
+	exLoop   *tsys.Loop[int, int]
+)
+
+func init() {
+	exFib = tsys.Register("example.fib", func(c *tsys.Ctx, n int) int {
+		if n < 2 {
+			return n
+		}
+		a := exFib.Fork(c, n-1) // a task, or a plain call when enough tasks are ready
+		b := exFib.Call(c, n-2) // a plain call
+		return a.Join(c) + b    // join every Fork once, before returning
+	})
+	exSquare = tsys.Register("example.square", func(c *tsys.Ctx, n int) int { return n * n })
+	exSort = tsys.Register("example.sort", func(c *tsys.Ctx, xs []int) []int {
+		out := slices.Clone(xs) // a new slice: the task returns a value
+		slices.Sort(out)
+		return out
+	}, tsys.ByValue())
+	exCheck = tsys.RegisterErr("example.check", func(c *tsys.Ctx, n int) (int, error) {
+		if n%7 == 0 {
+			return 0, fmt.Errorf("%d is a multiple of 7", n)
+		}
+		return n, nil
+	})
+	exSlow = tsys.Register("example.slow", func(c *tsys.Ctx, n int) int {
+		for range n {
+			select {
+			case <-c.Done(): // the job failed or was cancelled: stop early
+				return 0
+			case <-time.After(time.Millisecond):
+			}
+		}
+		return n
+	})
+	exLoop = tsys.RegisterLoop("example.loop",
+		func(c *tsys.Ctx, scale int, i int) int { return scale * i },
+		func(a, b int) int { return a + b })
+}
+
+// Register a task function and run it as a job's root on a runtime.
+func ExampleRegister() {
+	rt := tsys.New(tsys.Workers(2))
+	v, _, err := tsys.Run(context.Background(), rt, exFib, 20)
+	fmt.Println(v, err)
+	// Output: 6765 <nil>
+}
+
+// Fork and Join are Cilk's spawn and sync: the forking task joins each
+// Forked exactly once, before it returns.
+func ExampleTask_Fork() {
+	sumOfSquares := tsys.Register("example.sumsq", func(c *tsys.Ctx, n int) int {
+		forks := make([]tsys.Forked[int], n)
+		for i := range forks {
+			forks[i] = exSquare.Fork(c, i+1)
+		}
+		total := 0
+		for i := len(forks) - 1; i >= 0; i-- { // newest first is cheapest
+			total += forks[i].Join(c)
+		}
+		return total
+	})
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), sumOfSquares, 10)
+	fmt.Println(v)
+	// Output: 385
+}
+
+// Spawn returns a Future, which any task may read, any number of times.
+func ExampleTask_Spawn() {
+	twice := tsys.Register("example.twice", func(c *tsys.Ctx, n int) int {
+		f := exSquare.Spawn(c, n)
+		return f.Get(c) + f.Get(c)
+	})
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), twice, 12)
+	fmt.Println(v)
+	// Output: 288
+}
+
+// A registered loop splits a range into tasks and combines the pieces'
+// results in index order.
+func ExampleRegisterLoop() {
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), exLoop.Task(), exLoop.Range(3, 0, 100, 8))
+	fmt.Println(v)
+	// Output: 14850
+}
+
+// The first error a task returns fails the job: no task starts after it,
+// and Run returns it, naming the task; errors.Is and errors.As reach the
+// task's own error.
+func ExampleRegisterErr() {
+	checkAll := tsys.Register("example.checkall", func(c *tsys.Ctx, n int) int {
+		forks := make([]tsys.Forked[int], n)
+		for i := range forks {
+			forks[i] = exCheck.Fork(c, i+1)
+		}
+		total := 0
+		for i := len(forks) - 1; i >= 0; i-- {
+			total += forks[i].Join(c)
+		}
+		return total
+	})
+	rt := tsys.New(tsys.Workers(1))
+	v, _, err := tsys.Run(context.Background(), rt, checkAll, 6)
+	fmt.Println(v, err)
+	_, _, err = tsys.Run(context.Background(), rt, checkAll, 100)
+	var te *tsys.TaskError
+	fmt.Println(errors.As(err, &te), te.Task)
+	// Output:
+	// 21 <nil>
+	// true example.check
+}
+
+// A task that runs long polls Ctx.Done, so that a cancelled job ends as
+// soon as its running tasks notice.
+func ExampleCtx_Done() {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, _, err := tsys.Run(ctx, tsys.New(), exSlow, 60_000) // a minute, if nobody stops it
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	// Output: true
+}
+
+// A task whose argument or result holds references crosses nodes only
+// when registered ByValue; CheckCopies tests that claim on one node.
+func ExampleByValue() {
+	fmt.Println(exSort.Lendable())
+	rt := tsys.New(tsys.CheckCopies()) // every lendable task runs on copies
+	in := []int{3, 1, 2}
+	out, _, _ := tsys.Run(context.Background(), rt, exSort, in)
+	fmt.Println(in, out)
+	// Output:
+	// true
+	// [3 1 2] [1 2 3]
+}
+
+// Without ByValue, a task that takes a slice stays on its node, and says
+// why.
+func ExampleTask_WhyLocal() {
+	inPlace := tsys.Register("example.inplace", func(c *tsys.Ctx, xs []int) int {
+		slices.Sort(xs)
+		return len(xs)
+	})
+	fmt.Println(inPlace.Lendable())
+	fmt.Println(inPlace.WhyLocal())
+	// Output:
+	// false
+	// type []int holds a reference ([]int): a copy on another node would not share its memory; register the task with tsys.ByValue() if it only reads it
+}
