@@ -17,6 +17,30 @@ import (
 // how). A task that returns without joining a Forked panics. Use Spawn
 // when the result is shared, stored, read more than once, or not at all.
 //
+// # Order
+//
+// A fork that becomes a task runs after the code that follows it, the
+// task waiting in the deque for a thief or for its Join (NewTS's T-call);
+// a fork the inlining policy turns into a plain call runs at once, before
+// that code (a C-call). Which it is depends on the load at that moment.
+// A search whose work depends on its order (branch and bound, where the
+// first branch's result prunes the second) keeps its order by asking
+// first:
+//
+//	if c.AllowCCall() { // both in order, as plain calls
+//		a := search(c, first)
+//		b := search(c, second)
+//	} else { // second waits for a thief or the join; first runs now
+//		s := Search.Fork(c, second)
+//		a := search(c, first)
+//		b := s.Join(c)
+//	}
+//
+// On one worker that looks at what the serial search looks at; forking
+// first and calling second instead searches second first whenever the
+// fork is a task (examples/knapsack; bench/README.md, "Order in a
+// branch-and-bound search").
+//
 // Go keeps a struct in registers only up to four fields: where Fork is
 // inlined, an argument of more fields goes to the task function through
 // memory. For the finest tasks keep the argument to four fields, or fork

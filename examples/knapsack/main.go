@@ -1,0 +1,84 @@
+// Command knapsack solves a 0/1 knapsack problem by branch and bound, in
+// the order of a serial search or in the order a first parallel version
+// gets by accident:
+//
+//	go run ./examples/knapsack run knapsack -n 60 --form ordered
+//	go run ./examples/knapsack run knapsack -n 60 --form natural --workers 1
+//
+// Its result counts the nodes the search looked at: bench/order.sh
+// compares the two forms with the serial search (bench/README.md, "Order
+// in a branch-and-bound search").
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+func main() { cli.Main(config) }
+
+var config = cli.Config{Name: "knapsack", Programs: []cli.Program{{
+	Name:    "knapsack",
+	Summary: "0/1 knapsack by branch and bound (-n ITEMS --seed S --form ordered|natural)",
+	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+		n := fs.Int("n", 50, "items")
+		seed := fs.Uint64("seed", 1, "seed of the items")
+		form := fs.String("form", "ordered", "ordered (the serial search's order) or natural (fork the promising child)")
+		return func() (cli.Job, error) {
+			task, ok := map[string]*tsys.Task[Node, Found]{"ordered": Ordered, "natural": Natural}[*form]
+			if !ok {
+				return nil, fmt.Errorf("--form %q: want ordered or natural", *form)
+			}
+			if *n < 1 || *n > 10_000 {
+				return nil, fmt.Errorf("-n %d: want 1 to 10000 items", *n)
+			}
+			return job{in: Instance{Seed: *seed, N: int32(*n)}, form: *form, task: task}, nil
+		}
+	},
+}}}
+
+type job struct {
+	in   Instance
+	form string
+	task *tsys.Task[Node, Found]
+}
+
+func (j job) Params() map[string]any {
+	return map[string]any{"n": j.in.N, "seed": j.in.Seed, "form": j.form}
+}
+
+// Run searches from the root with this process's bound reset, so that
+// the nodes it counts are this job's (lowering the bound is always safe:
+// it only prunes less). A node pruned by a value another task reached
+// returns less than that value, so the answer is the larger of the two.
+func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
+	p := j.in.problem()
+	p.best.Store(0)
+	f, st, err := tsys.Run(ctx, rt, j.task, Node{Instance: j.in})
+	f.Best = max(f.Best, p.best.Load())
+	return result(f), st, err
+}
+
+func (j job) Serial() (cli.Result, error) {
+	return result(serial(j.in.problem().fresh(), Node{Instance: j.in})), nil
+}
+
+// Verify compares the best value with the serial search's.
+func (j job) Verify(r cli.Result) (bool, error) {
+	want := serial(j.in.problem().fresh(), Node{Instance: j.in}).Best
+	if got := r.Value.(map[string]int64)["best"]; got != want {
+		return true, fmt.Errorf("best value %d, the serial search's %d", got, want)
+	}
+	return true, nil
+}
+
+func result(f Found) cli.Result {
+	return cli.Result{
+		Value: map[string]int64{"best": f.Best, "nodes": f.Nodes},
+		Text:  fmt.Sprintf("best value %d, %d nodes looked at", f.Best, f.Nodes),
+	}
+}
