@@ -6,16 +6,18 @@
 #
 # 1. What tasks that can fail cost the programs that never fail: fib and
 #    UTS T1 on 1 and 2 workers, this tree's tsys against BASE's, one run
-#    each a round, alternating, REPS rounds (default 7): the median and
+#    each a round, alternating, REPS rounds (default 11): the median and
 #    spread of the per-round ratios of wall time.
 # 2. How soon a cancelled run returns on one node (BenchmarkCancel).
-# 3. How soon a cancelled job ends on 2 nodes: examples/search rooted
-#    against a node process, interrupted (as Ctrl-C) after 1 s, REPS
-#    times; the time from the signal to the root's exit, and whether the
-#    node then serves the next job.
+# 3. How soon a cancelled job ends on 2 nodes: in one process, two nodes
+#    over real memberlist and TCP (BenchmarkCancelAcrossNodes: Run's
+#    return, then EndJob until the other node stopped); and as processes,
+#    examples/search rooted against a node process, interrupted (as
+#    Ctrl-C) after 1 s, REPS times: the time from the signal to the
+#    root's exit, and whether the node then serves the next job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REPS=${REPS:-7}
+REPS=${REPS:-11}
 BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=c61120c}
 work=$(mktemp -d)
 cleanup() {
@@ -33,7 +35,7 @@ go build -o "$work/search" ./examples/search
 wall() { "$@" --json | sed -n 's/.*"wall_seconds":\([0-9.e+-]*\).*/\1/p'; }
 
 echo "== programs that never fail: $BASE against this tree, alternating, $REPS rounds"
-for job in "fib -n 35" "uts --tree T1"; do
+for job in "fib -n 39" "uts --tree T1"; do
   for w in 1 2; do
     for _ in $(seq "$REPS"); do
       o=$(wall "$work/old" run $job --workers "$w")
@@ -51,7 +53,10 @@ done
 echo "== a cancelled run on one node (BenchmarkCancel)"
 go test -run XXX -bench BenchmarkCancel -benchtime "${REPS}x" ./tsys/ | grep '^Benchmark'
 
-echo "== a cancelled job on 2 nodes: examples/search interrupted after 1 s, $REPS times"
+echo "== a cancelled job on 2 nodes, in one process (BenchmarkCancelAcrossNodes)"
+go test -run XXX -bench BenchmarkCancelAcrossNodes -benchtime "${REPS}x" ./cluster/ | grep '^Benchmark'
+
+echo "== a cancelled job on 2 node processes: examples/search interrupted after 1 s, $REPS times"
 "$work/search" node --fast --workers 1 >"$work/node.out" 2>"$work/node.err" &
 for _ in $(seq 50); do [ -s "$work/node.out" ] && break; sleep 0.1; done
 seed=$(sed -n 's/.*gossip \([^,]*\),.*/\1/p' "$work/node.out")

@@ -2,25 +2,25 @@
 # The figures of bench/README.md's section "Order in a branch-and-bound
 # search": examples/knapsack's two parallel forms against the serial
 # search, on 1 and 2 workers, one run of each a round, REPS rounds
-# (default 5): the median wall time (with its spread) and the nodes the
+# (default 3): the median wall time (with its spread) and the nodes the
 # search looked at.
 #
 #   bench/order.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REPS=${REPS:-5}
+REPS=${REPS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/knapsack" ./examples/knapsack
 
 run() { # prints: wall_seconds nodes
   "$work/knapsack" run knapsack "$@" --json |
-    sed -n 's/.*"nodes":\([0-9]*\).*"wall_seconds":\([0-9.e+-]*\).*/\2 \1/p'
+    sed -n 's/.*"result":{"best":[0-9]*,"nodes":\([0-9]*\)}.*"wall_seconds":\([0-9.e+-]*\).*/\2 \1/p'
 }
 
 echo "| items | run | wall s, median (min to max) | nodes looked at (median) |"
 echo "|---|---|---|---|"
-for n in 50 60; do
+for n in 50 80; do
   for _ in $(seq "$REPS"); do
     echo "serial $(run -n "$n" --serial)"
     for w in 1 2; do

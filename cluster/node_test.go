@@ -72,7 +72,7 @@ func (p *barePeer) next(what string) message {
 
 // testNode starts a node of one worker with loopback timing and no logs,
 // closed when the test ends.
-func testNode(t *testing.T, cfg Config) *Node {
+func testNode(t testing.TB, cfg Config) *Node {
 	t.Helper()
 	cfg.Workers, cfg.Inline, cfg.Fast, cfg.Logger = 1, inline.Default(), true, slog.New(slog.DiscardHandler)
 	n, err := Start(cfg)
@@ -85,7 +85,7 @@ func testNode(t *testing.T, cfg Config) *Node {
 
 // waitUntil polls cond until it holds, failing the test with what after
 // 10 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
+func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !cond(); {
 		if time.Now().After(deadline) {
@@ -205,7 +205,7 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 	if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{"sort.merge", "sort.split"}) {
 		t.Fatalf("reply %+v: want a refusal of job %d listing sort.merge and sort.split", m, job)
 	}
-	for _, want := range []string{"has no task sort.merge, sort.split", "sorter (example.com/sorter)", "start every node from the binary"} {
+	for _, want := range []string{"has no task sort.merge, sort.split", "sorter (example.com/sorter)", "start every node from the job's program's own binary"} {
 		if !strings.Contains(r.Reason, want) {
 			t.Errorf("reason %q does not say %q", r.Reason, want)
 		}

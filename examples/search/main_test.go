@@ -80,3 +80,46 @@ func TestAFaultyNodeStopsTheJob(t *testing.T) {
 		t.Fatalf("the next job: verified %v on %d nodes, want true on 2:\n%s", rep["verified"], len(proctest.PerNode(rep)), stderr)
 	}
 }
+
+// TestACancelledJobLeavesTheNodeServing: a job interrupted at its root
+// (Ctrl-C) while a node runs pieces it lent ends, and the node serves the
+// next job, whose answer is right.
+func TestACancelledJobLeavesTheNodeServing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs processes")
+	}
+	bin, err := proctest.Build(".", t.TempDir(), os.Getenv("TSYS_TEST_RACE") != "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := proctest.StartNode(t, exec.Command(bin, "node", "--fast", "--workers", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := exec.Command(bin, "run", "search", "--zeros", "60", "--join", node.Gossip, "--workers", "1")
+	var stderr proctest.LockedBuffer
+	root.Stderr = &stderr
+	if err := root.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The node logs that it serves the job as it starts to; by then the
+	// root lends to it as soon as it asks.
+	node.WaitFor(t, "serving a job", proctest.JobTimeout)
+	time.Sleep(200 * time.Millisecond)
+	root.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- root.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(stderr.String(), "cancelled") {
+			t.Errorf("the interrupted job exited with %v; want a failure saying it was cancelled:\n%s", err, stderr.String())
+		}
+	case <-time.After(proctest.JobTimeout):
+		root.Process.Kill()
+		t.Fatalf("the interrupted job did not end:\n%s", stderr.String())
+	}
+	rep, errs := proctest.RunJob(t, bin, "search", "--zeros", "14", "--join", node.Gossip, "--workers", "1")
+	if rep["verified"] != true || len(proctest.PerNode(rep)) != 2 {
+		t.Fatalf("the next job: verified %v on %d nodes, want true on 2:\n%s", rep["verified"], len(proctest.PerNode(rep)), errs)
+	}
+}
