@@ -36,8 +36,9 @@ func lacksReason(node sched.NodeID, lacks []string, rootBinary string) string {
 	if len(lacks) > shown {
 		names += fmt.Sprintf(" and %d more", len(lacks)-shown)
 	}
-	return fmt.Sprintf("node %s runs %s, which has no task %s of the job's program %s: start every node from the binary of the job's program (its node verb)",
-		node, thisBinary(), names, rootBinary)
+	prog, _, _ := strings.Cut(rootBinary, " ")
+	return fmt.Sprintf("node %s runs %s, which has no task %s of the job's program %s: start every node from the job's program's own binary (%s node --join ...)",
+		node, thisBinary(), names, rootBinary, prog)
 }
 
 // thisBinary names this process's program for those messages: its file
