@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -186,6 +187,49 @@ func (e *engine) Hungry() {
 	}
 	e.event(e.policy.Hungry)
 }
+
+// Failed implements sched.Remote: the job failed on this node. The root
+// tells every node serving the job, a serving node tells the root (which
+// tells the rest), so that no node starts the job's tasks for longer than
+// a message takes; a failure that a root's word caused here goes back to
+// nobody. Called under the pool's lock, so the sends go on their own
+// goroutine.
+func (e *engine) Failed(err error) {
+	if e.rooted == nil && errors.As(err, new(*failedAtRoot)) {
+		return
+	}
+	m := &jobFailed{Job: e.info.ID, Err: err.Error()}
+	go func() {
+		for _, addr := range e.failureRecipients() {
+			if err := e.transmit(addr, m, false); err != nil {
+				e.n.log.Debug("could not tell a node the job failed", "addr", addr, "err", err)
+			}
+		}
+	}()
+}
+
+// failureRecipients are the nodes to tell of a failure here: a root's
+// peers, or a serving node's root.
+func (e *engine) failureRecipients() []string {
+	var to []string
+	if j := e.rooted; j != nil {
+		e.mu.Lock()
+		for _, addr := range j.peers {
+			to = append(to, addr)
+		}
+		e.mu.Unlock()
+	} else if addr, ok := e.n.peer(sched.NodeID(e.info.Root)); ok {
+		to = append(to, addr)
+	}
+	return to
+}
+
+// failedAtRoot is what fails a serving node's run when the job's root says
+// the job failed: a *sched.ErrRemote naming the root, which Failed does
+// not echo back.
+type failedAtRoot struct{ sched.ErrRemote }
+
+func (e *failedAtRoot) Unwrap() error { return &e.ErrRemote }
 
 // Pushed implements sched.Remote: a worker made a task ready while a
 // request waits for one. It only signals the tick goroutine, which asks the

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -386,12 +387,10 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	n.applyShares()
 	e.event(e.policy.JobStarted)
 	go func() {
+		// A failure here reached the root as it happened (engine.Failed).
 		st, err := e.pool.Serve(context.Background(), s.stop)
-		if err != nil {
+		if err != nil && !errors.As(err, new(*failedAtRoot)) {
 			n.log.Warn("a task of the job failed here", "err", err)
-			if addr, ok := n.peer(from); ok {
-				e.transmit(addr, &jobFailed{Job: m.Job, Err: err.Error()}, false)
-			}
 		}
 		s.done <- servingEnd{report: e.report(st), timeline: e.encodeTimeline()}
 	}()

@@ -58,8 +58,13 @@ func (n *Node) handle(from string, tm *transport.Message) {
 	case *jobReport:
 		n.reportArrived(peer, m)
 	case *jobFailed:
-		if e := n.engineOf(m.Job); e != nil && e.rooted != nil {
+		switch e := n.engineOf(m.Job); {
+		case e == nil:
+		case e.rooted != nil:
 			e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
+		case peer == sched.NodeID(e.info.Root):
+			// The job failed elsewhere: stop starting its tasks here too.
+			e.pool.Fail(&failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}})
 		}
 	case *loadReport:
 		if e := n.engineOf(m.Job); e != nil {

@@ -129,12 +129,8 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	p.ended.Store(0)
 	p.began.Store(time.Now().UnixNano())
 	p.lastSpan = 0
-	p.runCtx, p.cancelRun = newRunContext(ctx)
-	defer p.cancelRun(errRunEnded)
+	p.beginRun(ctx, root)
 
-	p.mu.Lock()
-	p.root = root
-	p.mu.Unlock()
 	var rootDone chan struct{}
 	if root != nil {
 		w := &waiter{ch: make(chan struct{})}
@@ -159,7 +155,7 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	}
 	// Before stop, so that a task that polls its context while it runs
 	// returns now, and stop's wait is short.
-	p.cancelRun(errRunEnded)
+	err := p.endRun()
 	p.stop()
 	p.wg.Wait()
 	// The run's span ends here, so that the totals below and WorkerStats
@@ -175,11 +171,14 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	}
 	p.injected = p.injected[:0]
 	p.nInjected.Store(0)
-	if p.err != nil {
+	p.mu.Lock()
+	p.root = nil // the frame, and what its result holds, is the caller's now
+	p.mu.Unlock()
+	if err != nil {
 		// Failed before the root finished (fail drops a later error):
 		// the root's result, if any, was computed by tasks that were
 		// cut short.
-		return total, p.err
+		return total, err
 	}
 	if root != nil && p.measure {
 		p.lastSpan = root.SpanClock()
@@ -210,9 +209,6 @@ func (p *Pool) span() time.Duration {
 }
 
 func (p *Pool) reset() {
-	p.ending.Store(false)
-	p.err = nil
-	p.failed = make(chan struct{})
 	p.idle, p.resumable, p.spare = p.idle[:0], p.resumable[:0], p.spare[:0]
 	clear(p.blocked)
 	p.nIdle.Store(0)
@@ -270,29 +266,52 @@ func (p *Pool) waitAsSpare(x *Executor) bool {
 // without failing: its root is done, or its node stopped serving it.
 var errRunEnded = errors.New("tsys: the run has ended")
 
+// beginRun sets up what fail reads, under mu: the cluster fails a run
+// from its own goroutines, at any time.
+func (p *Pool) beginRun(ctx context.Context, root *Header) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.err = nil
+	p.failed = make(chan struct{})
+	p.ending.Store(false)
+	p.runCtx, p.cancelRun = newRunContext(ctx)
+	p.root = root
+}
+
+// endRun marks the run over, after which fail drops what it is given,
+// cancels the run's context (if the run failed, fail did already, with
+// its error) and returns the run's error.
+func (p *Pool) endRun() error {
+	p.mu.Lock()
+	p.ending.Store(true)
+	err := p.err
+	p.mu.Unlock()
+	p.cancelRun(errRunEnded)
+	return err
+}
+
 // fail records the run's first error and ends the run; its tasks see the
 // error as their context's cause. Later errors are dropped: the first
-// one is the run's, as errgroup's Wait returns the first.
+// one is the run's, as errgroup's Wait returns the first. So is an error
+// once the run is over (ending without an error): a task that returns
+// its context's cause after its node stopped serving, or the root's
+// answer was in, has not failed the job.
 func (p *Pool) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.root != nil && p.root.Done() {
-		// The job has its answer: a task still running then returned an
-		// error, or the caller cancelled as it ended. Nobody reads what
-		// failed.
+	if p.err != nil || p.ending.Load() || p.root != nil && p.root.Done() {
 		return
 	}
-	if p.err == nil {
-		p.err = err
-		// ending at once, not when the run's goroutine gets to stop it:
-		// from here no task starts (the loop, AskSpawn, Await and
-		// JoinForked check it), however long that goroutine waits for a
-		// CPU. stop still wakes whoever parked before this.
-		p.ending.Store(true)
-		close(p.failed)
-		if p.cancelRun != nil {
-			p.cancelRun(err)
-		}
+	p.err = err
+	// ending at once, not when the run's goroutine gets to stop it: from
+	// here no task starts (the loop, AskSpawn, Await and JoinForked check
+	// it), however long that goroutine waits for a CPU. stop still wakes
+	// whoever parked before this.
+	p.ending.Store(true)
+	close(p.failed)
+	p.cancelRun(err)
+	if p.remote != nil {
+		p.remote.Failed(err)
 	}
 }
 

@@ -21,6 +21,11 @@ type Remote interface {
 	Pushed()
 	// Return sends the result of a borrowed task to the node it came from.
 	Return(h *Header)
+	// Failed: the run failed here (a task's error or panic, the caller's
+	// cancellation, Pool.Fail), so that the other nodes of the job stop
+	// starting its tasks now rather than when this node's running tasks
+	// have returned. Called under the pool's lock: it must only queue.
+	Failed(err error)
 }
 
 // SetRemote connects the pool to a cluster; call before any run.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -24,6 +25,15 @@ func sortCopy(c *tsys.Ctx, xs []int) []int {
 	return out
 }
 
+// tagged holds a map but marshals itself: a value.
+type tagged struct{ tags map[string]int }
+
+func (t tagged) MarshalBinary() ([]byte, error) { return []byte{byte(len(t.tags))}, nil }
+func (t *tagged) UnmarshalBinary(b []byte) error {
+	t.tags = map[string]int{}
+	return nil
+}
+
 type withMap struct {
 	N     int
 	Inner struct{ Seen map[string]int }
@@ -33,6 +43,8 @@ var (
 	inPlaceHome, inPlaceClaimed *tsys.Task[[]int, int]
 	copyTask                    *tsys.Task[[]int, []int]
 	mapTask2                    *tsys.Task[withMap, int]
+	timeTask                    *tsys.Task[time.Time, int64]
+	taggedTask                  *tsys.Task[struct{ T tagged }, int]
 )
 
 func init() {
@@ -40,6 +52,8 @@ func init() {
 	inPlaceClaimed = tsys.Register("test.sort.claimed", sortInPlace, tsys.ByValue())
 	copyTask = tsys.Register("test.sort.copy", sortCopy, tsys.ByValue())
 	mapTask2 = tsys.Register("test.withmap", func(c *tsys.Ctx, w withMap) int { return w.N })
+	timeTask = tsys.Register("test.time", func(c *tsys.Ctx, t time.Time) int64 { return t.Unix() })
+	taggedTask = tsys.Register("test.tagged", func(c *tsys.Ctx, t struct{ T tagged }) int { return len(t.T.tags) })
 }
 
 // TestReferencesStayHome: a task whose types hold references may not
@@ -61,6 +75,10 @@ func TestReferencesStayHome(t *testing.T) {
 	}
 	if !inPlaceClaimed.Lendable() || !copyTask.Lendable() || inPlaceClaimed.WhyLocal() != nil {
 		t.Error("a task declared ByValue must be lendable")
+	}
+	// Types that marshal themselves are values, at the top or inside.
+	if !timeTask.Lendable() || !taggedTask.Lendable() {
+		t.Errorf("time.Time: %v; a field that marshals itself: %v; want both lendable", timeTask.WhyLocal(), taggedTask.WhyLocal())
 	}
 }
 
@@ -102,14 +120,20 @@ func TestCheckCopiesCatchesSharedMemory(t *testing.T) {
 
 // TestCheckCopiesFromTheEnvironment: TSYS_CHECK_COPIES=1 turns the check
 // on for runtimes made without the option, so a program's own tests run
-// with it unchanged.
+// with it unchanged; 0 leaves it off, and a value that is neither turns
+// it on rather than letting a typo pass unchecked.
 func TestCheckCopiesFromTheEnvironment(t *testing.T) {
-	t.Setenv("TSYS_CHECK_COPIES", "1")
-	xs := []int{3, 1, 2}
-	if _, _, err := tsys.Run(context.Background(), tsys.New(), inPlaceClaimed, xs); err != nil {
-		t.Fatal(err)
-	}
-	if slices.IsSorted(xs) {
-		t.Error("TSYS_CHECK_COPIES=1 did not copy the argument")
+	for _, c := range []struct {
+		value  string
+		copies bool
+	}{{"1", true}, {"true", true}, {"yes", true}, {"0", false}, {"false", false}} {
+		t.Setenv("TSYS_CHECK_COPIES", c.value)
+		xs := []int{3, 1, 2}
+		if _, _, err := tsys.Run(context.Background(), tsys.New(), inPlaceClaimed, xs); err != nil {
+			t.Fatal(err)
+		}
+		if copied := !slices.IsSorted(xs); copied != c.copies {
+			t.Errorf("TSYS_CHECK_COPIES=%s: copied %v, want %v", c.value, copied, c.copies)
+		}
 	}
 }

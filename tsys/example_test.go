@@ -19,6 +19,11 @@ var (
 	exCheck  *tsys.Task[int, int]
 	exSlow   *tsys.Task[int, int]
 	exLoop   *tsys.Loop[int, int]
+
+	exSumOfSquares, exTwice, exCheckAll *tsys.Task[int, int]
+	exInPlace, exInPlaceClaimed         *tsys.Task[[]int, int]
+	exCauseWatcher                      *tsys.Task[int, int]
+	exCause                             = make(chan error, 1)
 )
 
 func init() {
@@ -55,6 +60,47 @@ func init() {
 	exLoop = tsys.RegisterLoop("example.loop",
 		func(c *tsys.Ctx, scale int, i int) int { return scale * i },
 		func(a, b int) int { return a + b })
+	exSumOfSquares = tsys.Register("example.sumsq", func(c *tsys.Ctx, n int) int {
+		forks := make([]tsys.Forked[int], n)
+		for i := range forks {
+			forks[i] = exSquare.Fork(c, i+1)
+		}
+		total := 0
+		for i := len(forks) - 1; i >= 0; i-- { // newest first is cheapest
+			total += forks[i].Join(c)
+		}
+		return total
+	})
+	exTwice = tsys.Register("example.twice", func(c *tsys.Ctx, n int) int {
+		f := exSquare.Spawn(c, n)
+		return f.Get(c) + f.Get(c)
+	})
+	exCheckAll = tsys.Register("example.checkall", func(c *tsys.Ctx, n int) int {
+		forks := make([]tsys.Forked[int], n)
+		for i := range forks {
+			forks[i] = exCheck.Fork(c, i+1)
+		}
+		total := 0
+		for i := len(forks) - 1; i >= 0; i-- {
+			total += forks[i].Join(c)
+		}
+		return total
+	})
+	exCauseWatcher = tsys.Register("example.causewatcher", func(c *tsys.Ctx, _ int) int {
+		ctx := c.Context() // a context.Context: hand it to any API
+		defer func() { exCause <- context.Cause(ctx) }()
+		return exCheck.Call(c, 7)
+	})
+	// Sorts its argument's memory in place: right on one node, wrong on
+	// another, which sorts a copy.
+	exInPlace = tsys.Register("example.inplace", func(c *tsys.Ctx, xs []int) int {
+		slices.Sort(xs)
+		return len(xs)
+	})
+	exInPlaceClaimed = tsys.Register("example.inplace.claimed", func(c *tsys.Ctx, xs []int) int {
+		slices.Sort(xs)
+		return len(xs)
+	}, tsys.ByValue()) // a false claim
 }
 
 // Register a task function and run it as a job's root on a runtime.
@@ -68,29 +114,14 @@ func ExampleRegister() {
 // Fork and Join are Cilk's spawn and sync: the forking task joins each
 // Forked exactly once, before it returns.
 func ExampleTask_Fork() {
-	sumOfSquares := tsys.Register("example.sumsq", func(c *tsys.Ctx, n int) int {
-		forks := make([]tsys.Forked[int], n)
-		for i := range forks {
-			forks[i] = exSquare.Fork(c, i+1)
-		}
-		total := 0
-		for i := len(forks) - 1; i >= 0; i-- { // newest first is cheapest
-			total += forks[i].Join(c)
-		}
-		return total
-	})
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), sumOfSquares, 10)
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), exSumOfSquares, 10)
 	fmt.Println(v)
 	// Output: 385
 }
 
 // Spawn returns a Future, which any task may read, any number of times.
 func ExampleTask_Spawn() {
-	twice := tsys.Register("example.twice", func(c *tsys.Ctx, n int) int {
-		f := exSquare.Spawn(c, n)
-		return f.Get(c) + f.Get(c)
-	})
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), twice, 12)
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), exTwice, 12)
 	fmt.Println(v)
 	// Output: 288
 }
@@ -107,21 +138,10 @@ func ExampleRegisterLoop() {
 // and Run returns it, naming the task; errors.Is and errors.As reach the
 // task's own error.
 func ExampleRegisterErr() {
-	checkAll := tsys.Register("example.checkall", func(c *tsys.Ctx, n int) int {
-		forks := make([]tsys.Forked[int], n)
-		for i := range forks {
-			forks[i] = exCheck.Fork(c, i+1)
-		}
-		total := 0
-		for i := len(forks) - 1; i >= 0; i-- {
-			total += forks[i].Join(c)
-		}
-		return total
-	})
 	rt := tsys.New(tsys.Workers(1))
-	v, _, err := tsys.Run(context.Background(), rt, checkAll, 6)
+	v, _, err := tsys.Run(context.Background(), rt, exCheckAll, 6)
 	fmt.Println(v, err)
-	_, _, err = tsys.Run(context.Background(), rt, checkAll, 100)
+	_, _, err = tsys.Run(context.Background(), rt, exCheckAll, 100)
 	var te *tsys.TaskError
 	fmt.Println(errors.As(err, &te), te.Task)
 	// Output:
@@ -140,27 +160,60 @@ func ExampleCtx_Done() {
 }
 
 // A task whose argument or result holds references crosses nodes only
-// when registered ByValue; CheckCopies tests that claim on one node.
+// when registered ByValue: it takes values and returns new memory.
 func ExampleByValue() {
 	fmt.Println(exSort.Lendable())
-	rt := tsys.New(tsys.CheckCopies()) // every lendable task runs on copies
 	in := []int{3, 1, 2}
-	out, _, _ := tsys.Run(context.Background(), rt, exSort, in)
+	out, _, _ := tsys.Run(context.Background(), tsys.New(), exSort, in)
 	fmt.Println(in, out)
 	// Output:
 	// true
 	// [3 1 2] [1 2 3]
 }
 
+// CheckCopies runs every task that may cross nodes on copies, as another
+// node would: a task falsely declared ByValue, which sorts its argument in
+// place, then leaves the caller's slice unsorted on one node too, where a
+// test sees it.
+func ExampleCheckCopies() {
+	for _, opts := range [][]tsys.Option{nil, {tsys.CheckCopies()}} {
+		xs := []int{3, 1, 2}
+		tsys.Run(context.Background(), tsys.New(opts...), exInPlaceClaimed, xs)
+		fmt.Println(xs)
+	}
+	// Output:
+	// [1 2 3]
+	// [3 1 2]
+}
+
+// A task hands its job's context to anything that takes one; it is done
+// when the job fails or ends, with the reason as its cause.
+func ExampleCtx_Context() {
+	rt := tsys.New(tsys.Workers(1))
+	_, _, err := tsys.Run(context.Background(), rt, exCauseWatcher, 0)
+	fmt.Println(err)
+	fmt.Println(<-exCause)
+	// Output:
+	// task "example.check": 7 is a multiple of 7
+	// task "example.check": 7 is a multiple of 7
+}
+
+// TaskError names the task whose error failed the job; errors.Is and
+// errors.As reach the task's own error through it.
+func ExampleTaskError() {
+	_, _, err := tsys.Run(context.Background(), tsys.New(), exCheckAll, 10)
+	var te *tsys.TaskError
+	if errors.As(err, &te) {
+		fmt.Println(te.Task, "|", te.Err)
+	}
+	// Output: example.check | 7 is a multiple of 7
+}
+
 // Without ByValue, a task that takes a slice stays on its node, and says
 // why.
 func ExampleTask_WhyLocal() {
-	inPlace := tsys.Register("example.inplace", func(c *tsys.Ctx, xs []int) int {
-		slices.Sort(xs)
-		return len(xs)
-	})
-	fmt.Println(inPlace.Lendable())
-	fmt.Println(inPlace.WhyLocal())
+	fmt.Println(exInPlace.Lendable())
+	fmt.Println(exInPlace.WhyLocal())
 	// Output:
 	// false
 	// type []int holds a reference ([]int): a copy on another node would not share its memory; register the task with tsys.ByValue() if it only reads it

@@ -1,11 +1,17 @@
 package tsys
 
-import "reflect"
+import (
+	"encoding"
+	"reflect"
+)
 
 // referenceIn says where in typ a reference sits ("[]int", "field Data,
 // map[string]int"), or returns "" if typ is a plain value, one that a
-// copy copies whole (see Register). A recursive type holds a pointer on
-// the way round, so the walk ends.
+// copy copies whole (see Register). A type that marshals itself
+// (encoding.BinaryMarshaler and BinaryUnmarshaler, as time.Time does) is
+// a value whatever it holds: its author chose what a copy carries, and the
+// codec uses that. A recursive type holds a pointer on the way round, so
+// the walk ends.
 func referenceIn(typ reflect.Type) string {
 	field, ref := findReference(typ, "")
 	switch {
@@ -20,6 +26,9 @@ func referenceIn(typ reflect.Type) string {
 // findReference returns the first reference type inside typ and the
 // dotted path of fields that leads to it from prefix.
 func findReference(typ reflect.Type, prefix string) (string, reflect.Type) {
+	if marshalsItself(typ) {
+		return "", nil
+	}
 	switch typ.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func,
 		reflect.Interface, reflect.UnsafePointer:
@@ -41,4 +50,16 @@ func findReference(typ reflect.Type, prefix string) (string, reflect.Type) {
 		}
 	}
 	return "", nil
+}
+
+var (
+	binaryMarshaler   = reflect.TypeFor[encoding.BinaryMarshaler]()
+	binaryUnmarshaler = reflect.TypeFor[encoding.BinaryUnmarshaler]()
+)
+
+// marshalsItself reports whether values of typ encode and decode
+// themselves.
+func marshalsItself(typ reflect.Type) bool {
+	ptr := reflect.PointerTo(typ)
+	return (typ.Implements(binaryMarshaler) || ptr.Implements(binaryMarshaler)) && ptr.Implements(binaryUnmarshaler)
 }

@@ -3,6 +3,7 @@ package tsys
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"strconv"
@@ -18,6 +19,11 @@ type Stats = sched.Stats
 // TaskPanic is the error of a run in which a task panicked; it names the
 // task and carries the stack.
 type TaskPanic = sched.TaskPanic
+
+// ErrRemote is the error of a run that failed on another node: a task's
+// error or panic there, as its text, and the node's name. errors.Is and
+// errors.As cannot reach the task's own error through it.
+type ErrRemote = sched.ErrRemote
 
 // TaskError is the error of a run in which a task registered with
 // RegisterErr returned an error: it names the task, and Unwrap returns the
@@ -75,12 +81,27 @@ func CheckCopies() Option { return func(c *config) { c.checkCopies = true } }
 // checkCopiesEnv is the environment variable that turns CheckCopies on.
 const checkCopiesEnv = "TSYS_CHECK_COPIES"
 
+// checkCopiesFromEnv reads TSYS_CHECK_COPIES: 1 or true turns the check
+// on, 0, false or nothing leaves it off. Any other value turns it on,
+// with a warning: someone asked for a check, and a typo must not pass a
+// test suite unchecked.
+func checkCopiesFromEnv() bool {
+	v := os.Getenv(checkCopiesEnv)
+	if v == "" {
+		return false
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		slog.Warn("tsys: "+checkCopiesEnv+" is neither true nor false; checking copies (write 1 or 0)", "value", v)
+		return true
+	}
+	return on
+}
+
 // New makes a runtime.
 func New(opts ...Option) *Runtime {
 	c := config{workers: runtime.GOMAXPROCS(0), inline: inline.Default()}
-	if on, err := strconv.ParseBool(os.Getenv(checkCopiesEnv)); err == nil && on {
-		c.checkCopies = true
-	}
+	c.checkCopies = checkCopiesFromEnv()
 	for _, o := range opts {
 		o(&c)
 	}

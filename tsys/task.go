@@ -73,7 +73,9 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // either hold no references or the program declares them values with
 // ByValue. References are pointers, slices (also []byte), maps,
 // channels, functions and interfaces, anywhere inside the type; strings
-// are values. A task that may not cross stays on its node: its program
+// are values, and so is a type that marshals itself (BinaryMarshaler and
+// BinaryUnmarshaler, as time.Time does), whose author chose what a copy
+// carries. A task that may not cross stays on its node: its program
 // still gives the right answer, on that node's workers alone.
 //
 // Declare ByValue when the task only reads what its argument refers to
@@ -95,7 +97,7 @@ func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Ta
 // running see it through their Ctx (Context, Done, Err); and Run returns
 // it as a *TaskError naming the task, through which errors.Is and
 // errors.As reach the error itself (on the node where it happened: from
-// another node it arrives as its text, in a *sched.ErrRemote). A task
+// another node it arrives as its text, in a *ErrRemote). A task
 // that fails returns nothing to its caller: the caller is unwound too.
 // A nil error is success, whatever the result.
 func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...TaskOption) *Task[A, R] {

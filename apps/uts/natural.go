@@ -9,7 +9,7 @@ import "github.com/tsys-go/tsys/tsys"
 // chains: it is for one node, not for a cluster.
 var Forking *tsys.Task[Work, Counts]
 
-func init() { Forking = tsys.Register("uts.forking", forking, tsys.ByValue()) }
+func init() { Forking = tsys.Register("uts.forking", forking) }
 
 func forking(c *tsys.Ctx, w Work) Counts {
 	p := w.P

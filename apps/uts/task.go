@@ -70,11 +70,11 @@ func (w *Work) UnmarshalBinary(b []byte) error {
 // bench/README.md).
 const wide = 32
 
-// Task searches the subtree below a node, one task per child. Work's P
-// points to parameters no task changes, so it may be copied (ByValue).
+// Task searches the subtree below a node, one task per child. Work
+// crosses nodes as wireWork, its parameters by value (MarshalBinary).
 var Task *tsys.Task[Work, Counts]
 
-func init() { Task = tsys.Register("uts.search", search, tsys.ByValue()) }
+func init() { Task = tsys.Register("uts.search", search) }
 
 func search(c *tsys.Ctx, w Work) Counts {
 	if w.Hi > 0 {
