@@ -13,10 +13,12 @@ import (
 // Instance names a 0/1 knapsack problem: N items made from Seed, their
 // values close to their weights (the hard, strongly correlated kind), and
 // a knapsack of half their total weight. Every process makes the same
-// items from it, so a task carries only this.
+// items from it, so a task carries only this. Job is the job's own
+// number: the best value found so far is kept per job (see problem).
 type Instance struct {
 	Seed uint64
 	N    int32
+	Job  uint32
 }
 
 // problem is an instance's items, best value per weight first, and
@@ -24,19 +26,47 @@ type Instance struct {
 type problem struct {
 	w, v     []int64
 	capacity int64
-	// best is the best value of a packing found in this process so far:
-	// the bound below which the search prunes. Every value it holds was
-	// reached, so pruning by it never loses the optimum, whichever task
-	// or job found it.
+	// best is the best value of a packing that this job has reached in
+	// this process: the bound below which the search prunes. Kept per job
+	// and per process, not shared through memory across nodes, so a node
+	// prunes by what it has seen of the job; a node's best from another
+	// job would prune, unseen by the root, the packing that reaches it.
 	best atomic.Int64
 }
 
-var problems sync.Map // Instance -> *problem
+// problems are the instances of the jobs this process has seen lately:
+// a few, since a node serves one job or a few at a time. Forgetting one
+// whose job still runs is safe: its tasks start again from a bound of
+// nothing, which only prunes less.
+var problems struct {
+	sync.Mutex
+	byInstance map[Instance]*problem
+	order      []Instance
+}
+
+const problemsKept = 8
 
 func (in Instance) problem() *problem {
-	if p, ok := problems.Load(in); ok {
-		return p.(*problem)
+	problems.Lock()
+	defer problems.Unlock()
+	if p, ok := problems.byInstance[in]; ok {
+		return p
 	}
+	if problems.byInstance == nil {
+		problems.byInstance = map[Instance]*problem{}
+	}
+	if len(problems.order) == problemsKept {
+		delete(problems.byInstance, problems.order[0])
+		problems.order = problems.order[1:]
+	}
+	p := in.make()
+	problems.byInstance[in] = p
+	problems.order = append(problems.order, in)
+	return p
+}
+
+// make makes the instance's items.
+func (in Instance) make() *problem {
 	r := rand.New(rand.NewPCG(in.Seed, uint64(in.N)))
 	type item struct{ w, v int64 }
 	items := make([]item, in.N)
@@ -51,12 +81,8 @@ func (in Instance) problem() *problem {
 	for _, it := range items {
 		p.w, p.v = append(p.w, it.w), append(p.v, it.v)
 	}
-	got, _ := problems.LoadOrStore(in, p)
-	return got.(*problem)
+	return p
 }
-
-// fresh is the problem with a bound of its own, from nothing.
-func (p *problem) fresh() *problem { return &problem{w: p.w, v: p.v, capacity: p.capacity} }
 
 // bound is the value of the fractional relaxation from item i on, with
 // room left: no packing of the rest is worth more.

@@ -14,6 +14,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/tsys"
@@ -51,25 +52,25 @@ func (j job) Params() map[string]any {
 	return map[string]any{"n": j.in.N, "seed": j.in.Seed, "form": j.form}
 }
 
-// Run searches from the root with this process's bound reset, so that
-// the nodes it counts are this job's (lowering the bound is always safe:
-// it only prunes less). A node pruned by a value another task reached
-// returns less than that value, so the answer is the larger of the two.
+// Run searches under a job number of its own, so that the bound starts
+// from nothing on every node. A node pruned by a value another task of
+// this process reached returns less than that value, so the answer is the
+// larger of the two.
 func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
-	p := j.in.problem()
-	p.best.Store(0)
-	f, st, err := tsys.Run(ctx, rt, j.task, Node{Instance: j.in})
-	f.Best = max(f.Best, p.best.Load())
+	in := j.in
+	in.Job = rand.Uint32()
+	f, st, err := tsys.Run(ctx, rt, j.task, Node{Instance: in})
+	f.Best = max(f.Best, in.problem().best.Load())
 	return result(f), st, err
 }
 
 func (j job) Serial() (cli.Result, error) {
-	return result(serial(j.in.problem().fresh(), Node{Instance: j.in})), nil
+	return result(serial(j.in.make(), Node{Instance: j.in})), nil
 }
 
 // Verify compares the best value with the serial search's.
 func (j job) Verify(r cli.Result) (bool, error) {
-	want := serial(j.in.problem().fresh(), Node{Instance: j.in}).Best
+	want := serial(j.in.make(), Node{Instance: j.in}).Best
 	if got := r.Value.(map[string]int64)["best"]; got != want {
 		return true, fmt.Errorf("best value %d, the serial search's %d", got, want)
 	}

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/proctest"
 )
 
 // found runs the command line in this process and returns its verified
@@ -45,5 +48,28 @@ func TestOrderedKeepsTheSerialOrder(t *testing.T) {
 	_, serialNodes := found(t, "run", "knapsack", "-n", "40", "--serial")
 	if _, nodes := found(t, "run", "knapsack", "-n", "40", "--form", "natural", "--workers", "1", "--inline", "off"); nodes <= serialNodes {
 		t.Errorf("natural with every fork a task looked at %d nodes, serial %d: want more", nodes, serialNodes)
+	}
+}
+
+// TestJobsAfterJobsOnANode: a node that served one job of an instance
+// serves the next job of the same instance without pruning it by the
+// first job's bound, which the root never saw: both answers are right.
+func TestJobsAfterJobsOnANode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs processes")
+	}
+	bin, err := proctest.Build(".", t.TempDir(), os.Getenv("TSYS_TEST_RACE") != "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := proctest.StartNode(t, exec.Command(bin, "node", "--fast", "--workers", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		rep, stderr := proctest.RunJob(t, bin, "knapsack", "-n", "40", "--form", "natural", "--join", node.Gossip, "--workers", "1")
+		if rep["verified"] != true {
+			t.Fatalf("verified %v:\n%s", rep["verified"], stderr)
+		}
 	}
 }
