@@ -34,7 +34,7 @@ func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", strings.TrimPrefix(fs.Name(), "tsys "), fs.NArg())
+		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", fs.Name()[strings.LastIndex(fs.Name(), " ")+1:], fs.NArg())
 	}
 	a.addr = fs.Arg(0)
 	if a.keyFile != "" {

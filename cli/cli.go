@@ -88,8 +88,10 @@ type Result struct {
 }
 
 // TaskJob is a Job that runs task on arg: the common case of a program
-// whose work is one root task. Its Result is the task's value, its text
-// that value as %v; params are what --json reports of the job.
+// whose work is one root task. Its Result is the task's value, as is,
+// and its text that value as %v; params are what --json reports of the
+// job. A program whose answer is large (a sorted slice) writes a Job of
+// its own whose Result summarises it (examples/mergesort).
 func TaskJob[A, R any](task *tsys.Task[A, R], arg A, params map[string]any) Job {
 	return taskJob[A, R]{task: task, arg: arg, params: params}
 }
@@ -116,7 +118,8 @@ func (j taskJob[A, R]) Run(ctx context.Context, rt *tsys.Runtime) (Result, tsys.
 // (exit 0).
 type Command struct {
 	Name    string
-	Summary string // "VERB [flags]   what it does", one line of the usage
+	Usage   string // what follows the verb in the usage: "[flags] ADDR"
+	Summary string // what it does, in a few words
 	Run     func(args []string, stdout, stderr io.Writer) error
 }
 
@@ -158,8 +161,9 @@ type command struct {
 	executable func() (string, error)
 }
 
-// builtins are the verbs every program has; a Command may not take one.
-var builtins = []string{"run", "node", "drain", "jobs", "token", "hog", "version", "help"}
+// builtins are the verbs every program has, as dispatch spells them; a
+// Command may not take one.
+var builtins = []string{"run", "node", "drain", "jobs", "token", "hog", "version", "-version", "--version", "help", "-h", "--help"}
 
 func newCommand(cfg Config) (*command, error) {
 	c := &command{name: cfg.Name, commands: cfg.Commands, executable: cfg.Executable}
@@ -171,20 +175,45 @@ func newCommand(cfg Config) (*command, error) {
 	}
 	c.programs = slices.Clone(cfg.Programs)
 	slices.SortFunc(c.programs, func(a, b Program) int { return strings.Compare(a.Name, b.Name) })
+	return c, errors.Join(c.checkPrograms(), c.checkCommands())
+}
+
+// checkPrograms says what is wrong with the Config's programs.
+func (c *command) checkPrograms() error {
+	var errs []error
 	for i, p := range c.programs {
-		if p.Name == "" || p.Flags == nil {
-			return c, fmt.Errorf("cli.Config: program %d needs a Name and a Flags function", i)
-		}
-		if i > 0 && c.programs[i-1].Name == p.Name {
-			return c, fmt.Errorf("cli.Config: two programs are named %q", p.Name)
+		switch {
+		case p.Name == "":
+			errs = append(errs, fmt.Errorf("cli.Config: a program (%q) has no Name: give it the name run takes", p.Summary))
+		case strings.ContainsAny(p.Name, " \t") || strings.HasPrefix(p.Name, "-"):
+			errs = append(errs, fmt.Errorf("cli.Config: program name %q is not one word a command line can name", p.Name))
+		case p.Flags == nil:
+			errs = append(errs, fmt.Errorf("cli.Config: program %q has no Flags function: it makes the program's Job", p.Name))
+		case i > 0 && c.programs[i-1].Name == p.Name:
+			errs = append(errs, fmt.Errorf("cli.Config: two programs are named %q", p.Name))
 		}
 	}
-	for _, v := range cfg.Commands {
-		if slices.Contains(builtins, v.Name) || v.Run == nil {
-			return c, fmt.Errorf("cli.Config: command %q takes a built-in verb's name or has no Run function", v.Name)
+	return errors.Join(errs...)
+}
+
+// checkCommands says what is wrong with the Config's commands.
+func (c *command) checkCommands() error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, v := range c.commands {
+		switch {
+		case v.Name == "":
+			errs = append(errs, fmt.Errorf("cli.Config: a command (%q) has no Name", v.Summary))
+		case slices.Contains(builtins, v.Name):
+			errs = append(errs, fmt.Errorf("cli.Config: command %q has the name of a verb every program has: choose another", v.Name))
+		case v.Run == nil:
+			errs = append(errs, fmt.Errorf("cli.Config: command %q has no Run function", v.Name))
+		case seen[v.Name]:
+			errs = append(errs, fmt.Errorf("cli.Config: two commands are named %q", v.Name))
 		}
+		seen[v.Name] = true
 	}
-	return c, nil
+	return errors.Join(errs...)
 }
 
 // lookup finds a program by name.

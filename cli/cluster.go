@@ -77,7 +77,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	waited, err := node.AwaitNodes(ctx, job, func(have, serving int) {
 		why := "the others serve earlier jobs; it runs when they give way"
 		if serving < cfg.common.minNodes {
-			why = fmt.Sprintf("the cluster has only %d nodes that serve jobs: start more (tsys node --join %s)", serving, cfg.common.join)
+			why = fmt.Sprintf("the cluster has only %d nodes that serve jobs: start more (%s node --join %s)", serving, cfg.cmd.name, cfg.common.join)
 		}
 		fmt.Fprintf(stderr, "tsys: waiting for the cluster to give the job %d nodes (it has %d; %s; Ctrl-C gives up)\n", cfg.common.minNodes, have, why)
 	})
@@ -103,7 +103,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		if len(parts) < rep.Nodes {
 			fmt.Fprintf(stderr, "tsys: the timeline has %d of the %d nodes: the others' did not arrive\n", len(parts), rep.Nodes)
 		}
-		if err := writeTimeline(cfg.common.timeline, "tsys "+cfg.app.Name, parts, stderr); err != nil && runErr == nil {
+		if err := writeTimeline(cfg.common.timeline, cfg.cmd.name+" "+cfg.app.Name, parts, stderr); err != nil && runErr == nil {
 			runErr = err
 		}
 	}

@@ -4,12 +4,12 @@
 //
 //	func main() {
 //		cli.Main(cli.Config{Programs: []cli.Program{{
-//			Name:    "sort",
-//			Summary: "sort N random ints (-n N)",
+//			Name:    "sum",
+//			Summary: "sum f(i) for i below N (-n N)",
 //			Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-//				n := fs.Int("n", 1_000_000, "how many")
+//				n := fs.Int64("n", 100_000_000, "terms")
 //				return func() (cli.Job, error) {
-//					return cli.TaskJob(Sort, randomInts(*n), map[string]any{"n": *n}), nil
+//					return cli.TaskJob(Sum, Span{0, *n, 1 << 14}, map[string]any{"n": *n}), nil
 //				}
 //			},
 //		}}})
@@ -17,7 +17,7 @@
 //
 // gives
 //
-//	prog run sort -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
+//	prog run sum -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
 //	prog node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
 //	prog drain ADDR | prog jobs ADDR | prog token --key-file F | prog version
 //

@@ -14,8 +14,8 @@ import (
 // drainCommand runs `tsys drain ADDR`: the node whose task transport
 // listens at ADDR (its banner's "tasks" address) leaves the cluster
 // gracefully, and the command reports when it is out.
-func drainCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys drain", flag.ContinueOnError)
+func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(c.name+" drain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var ask askFlags
 	ask.register(fs, stderr, "drain")

@@ -16,8 +16,8 @@ import (
 
 // jobsCommand runs `tsys jobs ADDR`: what runs where, as the node whose
 // task transport listens at ADDR sees the cluster.
-func jobsCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys jobs", flag.ContinueOnError)
+func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(c.name+" jobs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var ask askFlags
 	ask.register(fs, stderr, "jobs")

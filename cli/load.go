@@ -56,8 +56,8 @@ func (l loadFlags) start(executable func() (string, error)) (stop func(), err er
 
 // hogCommand runs `tsys hog [--cpu N] F[:ON/OFF]`: competing CPU load, until
 // it is interrupted.
-func hogCommand(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys hog", flag.ContinueOnError)
+func (c *command) hogCommand(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet(c.name+" hog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cpu := fs.Int("cpu", -1, "pin the hog to this CPU (Linux; -1: do not pin)")
 	if err := parseFlags(fs, args); err != nil {

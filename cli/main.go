@@ -17,13 +17,13 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 	case "node":
 		return c.nodeCommand(rest, stdout, stderr)
 	case "hog":
-		return hogCommand(rest, stderr)
+		return c.hogCommand(rest, stderr)
 	case "drain":
-		return drainCommand(rest, stdout, stderr)
+		return c.drainCommand(rest, stdout, stderr)
 	case "jobs":
-		return jobsCommand(rest, stdout, stderr)
+		return c.jobsCommand(rest, stdout, stderr)
 	case "token":
-		return tokenCommand(rest, stdout, stderr)
+		return c.tokenCommand(rest, stdout, stderr)
 	case "version", "-version", "--version":
 		return c.versionCommand(rest, stdout)
 	case "help", "-h", "--help":
@@ -43,7 +43,7 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 // usage is the command's own usage: its verbs and its programs.
 func (c *command) usage() string {
 	var b strings.Builder
-	line := func(verb, what string) { fmt.Fprintf(&b, "  %s %-42s %s\n", c.name, verb, what) }
+	line := func(verb, what string) { fmt.Fprintf(&b, "  %s %-44s %s\n", c.name, verb, what) }
 	b.WriteString("usage:\n")
 	line("run PROGRAM [program flags] [common flags]", "run one job and print its result")
 	line("node [flags]", "serve this program's tasks to a cluster")
@@ -51,7 +51,7 @@ func (c *command) usage() string {
 	line("jobs [flags] ADDR", "what runs where in a node's cluster")
 	line("token --key-file F", "the token a keyed node's --http asks for")
 	for _, v := range c.commands {
-		fmt.Fprintf(&b, "  %s %s\n", c.name, v.Summary)
+		line(strings.TrimSpace(v.Name+" "+v.Usage), v.Summary)
 	}
 	line("hog [--cpu N] F[:ON/OFF]", "burn a fraction of a core (a competing process)")
 	line("version", "this build's version, revision and Go")

@@ -23,7 +23,7 @@ import (
 // nodeCommand runs `tsys node`: a long-lived node that serves work to the
 // cluster until it is interrupted or asked to stop.
 func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys node", flag.ContinueOnError)
+	fs := flag.NewFlagSet(c.name+" node", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var netf netFlags
 	netf.register(fs, "127.0.0.1:7946")
@@ -35,7 +35,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	shareName := fs.String("share", "fchp", "how the node shares its workers between jobs that run at once: fchp (the earliest job first, later ones on idle workers), equi (each job its share of the nodes, within its --min-nodes and --max-nodes) or exclusive (one job at a time)")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")
-	httpAddr := fs.String("http", "", "serve a dashboard at /, /metrics (Prometheus), /api/node, /api/cluster, /debug/pprof/ and /healthz at HOST:PORT; a routable address needs --key-file, and then the token tsys token prints")
+	httpAddr := fs.String("http", "", "serve a dashboard at /, /metrics (Prometheus), /api/node, /api/cluster, /debug/pprof/ and /healthz at HOST:PORT; a routable address needs --key-file, and then the token "+c.name+" token prints")
 	drainTimeout := fs.Duration("drain-timeout", time.Minute, "on SIGTERM or an interrupt, how long the node may take to finish the tasks it started before it leaves")
 	fast := fs.Bool("fast", false, "loopback gossip timing: notice a dead node in about a second")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")

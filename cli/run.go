@@ -47,7 +47,7 @@ type commonFlags struct {
 	maxNodes   int
 }
 
-func (c *commonFlags) register(fs *flag.FlagSet) {
+func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "workers per node")
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
@@ -58,9 +58,9 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
 	c.net.register(fs, "127.0.0.1:0")
-	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; it waits, saying so, until that many take part (on nodes that share by equipartition, tsys node --share equi, until they are dealt to it) (0: it starts at once; under equi it is dealt one when one is free)")
+	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; it waits, saying so, until that many take part (on nodes that share by equipartition, "+prog+" node --share equi, until they are dealt to it) (0: it starts at once; under equi it is dealt one when one is free)")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "with --join: the most nodes of the cluster the job can use, on nodes that share by equipartition (0: all)")
-	fs.StringVar(&c.http, "http", "", "serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as tsys node --http)")
+	fs.StringVar(&c.http, "http", "", "serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as "+prog+" node --http)")
 	fs.StringVar(&c.keyFile, "key-file", "", "cluster key file (without one, nodes listen on loopback only)")
 	fs.StringVar(&c.recordTree, "record-tree", "", "write the task tree (each task's parent and own work) to FILE, for tsys sim --app replay:file=FILE; implies --workspan, one node only")
 	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")
@@ -204,7 +204,7 @@ func isHelpFlag(arg string) bool {
 func (c *command) runFlagSet(app Program, common *commonFlags, stderr io.Writer) (*flag.FlagSet, func() (Job, error)) {
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
 	makeJob := app.Flags(appFS)
-	commonFS := commonFlagSet(common)
+	commonFS := commonFlagSet(common, c.name)
 	fs := flag.NewFlagSet(c.name+" run "+app.Name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mergeFlags(fs, appFS)
@@ -213,10 +213,11 @@ func (c *command) runFlagSet(app Program, common *commonFlags, stderr io.Writer)
 	return fs, makeJob
 }
 
-// commonFlagSet is a flag set of the common flags alone, bound to c.
-func commonFlagSet(c *commonFlags) *flag.FlagSet {
+// commonFlagSet is a flag set of the common flags alone, bound to c; prog
+// names the program in their help.
+func commonFlagSet(c *commonFlags, prog string) *flag.FlagSet {
 	fs := flag.NewFlagSet("common", flag.ContinueOnError)
-	c.register(fs)
+	c.register(fs, prog)
 	return fs
 }
 
@@ -242,7 +243,7 @@ programs:
 `, c.name)
 	c.writePrograms(w)
 	fmt.Fprint(w, "\ncommon flags:\n")
-	writeFlags(w, commonFlagSet(new(commonFlags)))
+	writeFlags(w, commonFlagSet(new(commonFlags), c.name))
 	// --help, not -h: rt's -h is the image height.
 	fmt.Fprintf(w, "\nRun '%s run PROGRAM --help' for a program's own flags.\n", c.name)
 }
@@ -361,7 +362,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			err = writeTree(cfg.common.recordTree, cfg.app.Name, tree)
 		}
 		if err == nil && cfg.common.timeline != "" {
-			err = writeTimeline(cfg.common.timeline, "tsys "+cfg.app.Name, []report.TracePart{{Data: rt.Pool().TimelineData("")}}, stderr)
+			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: rt.Pool().TimelineData("")}}, stderr)
 		}
 	}
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 // tokenCommand runs `tsys token --key-file F`: it prints the token that a
 // cluster's nodes ask of every request to a routable --http address (but
 // /healthz), for Prometheus (a bearer token) and browsers (?token=).
-func tokenCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys token", flag.ContinueOnError)
+func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(c.name+" token", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	keyFile := fs.String("key-file", "", "the cluster's key file")
 	if err := parseFlags(fs, args); err != nil {

@@ -17,8 +17,8 @@ var config = cli.Config{Name: "tsys", Programs: apps.Programs()}
 // a variable's initialiser may not refer back to it.
 func init() {
 	config.Commands = []cli.Command{
-		{Name: "bench", Summary: "bench [flags]                                   the scheduler benchmark matrix", Run: benchCommand},
-		{Name: "sim", Summary: "sim [flags]                                     simulate the schedulers on many virtual nodes", Run: simCommand},
+		{Name: "bench", Usage: "[flags]", Summary: "the scheduler benchmark matrix", Run: benchCommand},
+		{Name: "sim", Usage: "[flags]", Summary: "simulate the schedulers on many virtual nodes", Run: simCommand},
 	}
 }
 
