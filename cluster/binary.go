@@ -2,11 +2,9 @@ package cluster
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime/debug"
 	"strings"
 
+	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -18,7 +16,8 @@ import (
 // the first loan of one.
 
 // missingKinds are the names among kinds that this binary has not
-// registered as tasks that may cross nodes.
+// registered, or has registered as tasks that may not cross nodes (its
+// version of the program gives them other types).
 func missingKinds(kinds []string) []string {
 	var out []string
 	for _, name := range kinds {
@@ -37,29 +36,6 @@ func lacksReason(node sched.NodeID, lacks []string, rootBinary string) string {
 		names += fmt.Sprintf(" and %d more", len(lacks)-shown)
 	}
 	prog, _, _ := strings.Cut(rootBinary, " ")
-	return fmt.Sprintf("node %s runs %s, which has no task %s of the job's program %s: start every node from the job's program's own binary (%s node --join ...)",
-		node, thisBinary(), names, rootBinary, prog)
-}
-
-// thisBinary names this process's program for those messages: its file
-// name, and its module version and revision when the build recorded them.
-func thisBinary() string {
-	name := "(unknown binary)"
-	if exe, err := os.Executable(); err == nil {
-		name = filepath.Base(exe)
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return name
-	}
-	s := name + " (" + info.Main.Path
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		s += " " + v
-	}
-	for _, b := range info.Settings {
-		if b.Key == "vcs.revision" {
-			s += " rev " + b.Value[:min(12, len(b.Value))]
-		}
-	}
-	return s + ")"
+	return fmt.Sprintf("node %s runs %s, which has no task %s that may cross nodes, of the job's program %s: start every node from the job's program's own binary (%s node --join ...)",
+		node, buildinfo.Binary(), names, rootBinary, prog)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/buildinfo"
 	"maps"
 	"slices"
 	"strings"
@@ -153,7 +154,7 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
 		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
 		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
-		Tasks: sched.LendableKinds(), Binary: thisBinary()}
+		Tasks: sched.LendableKinds(), Binary: buildinfo.Binary()}
 	if err := e.transmit(addr, start, true); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		e.mu.Lock()
@@ -338,14 +339,6 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 // policy admits it (jobRefused says why not).
 func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
-	if lacks := missingKinds(m.Tasks); len(lacks) > 0 {
-		reason := lacksReason(n.name, lacks, m.Binary)
-		n.log.Warn("refusing a job whose tasks this binary lacks", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", reason)
-		if err := n.send(from, "", &jobRefused{Job: m.Job, Reason: reason, Lacks: lacks}); err != nil {
-			n.log.Warn("could not refuse a job", "root", from, "err", err)
-		}
-		return
-	}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
 	n.mu.Lock()
@@ -356,10 +349,15 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	old, reason := n.admit(info)
 	if reason != "" {
 		n.mu.Unlock()
-		n.log.Info("refusing a job", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", reason)
-		if err := n.send(from, "", &jobRefused{Job: m.Job, Reason: reason}); err != nil {
-			n.log.Warn("could not refuse a job", "root", from, "err", err)
-		}
+		n.refuse(from, &jobRefused{Job: m.Job, Reason: reason})
+		return
+	}
+	// After admit: a node that would not serve the job anyway (a client,
+	// a draining node, one its sharing policy keeps for other jobs) says
+	// why it would not, not which tasks it lacks.
+	if lacks := missingKinds(m.Tasks); len(lacks) > 0 {
+		n.mu.Unlock()
+		n.refuse(from, &jobRefused{Job: m.Job, Reason: lacksReason(n.name, lacks, m.Binary), Lacks: lacks})
 		return
 	}
 	for _, o := range old {
@@ -396,6 +394,19 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	}()
 }
 
+// refuse tells a job's root that this node will not serve the job, and
+// why.
+func (n *Node) refuse(root sched.NodeID, m *jobRefused) {
+	if len(m.Lacks) > 0 {
+		n.log.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+	} else {
+		n.log.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+	}
+	if err := n.send(root, "", m); err != nil {
+		n.log.Warn("could not refuse a job", "root", root, "err", err)
+	}
+}
+
 // admit says why this node cannot serve job j now (empty: it can), and
 // which jobs j replaces: those whose root is gone, and the root's own
 // earlier job (a root runs one job at a time, so the old one is over even
@@ -407,7 +418,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 	if n.cfg.Client {
 		// A client that served a job invited as it joined could not
 		// then begin its own (BeginJob).
-		return nil, fmt.Sprintf("node %s is a client (tsys run): it roots its own job and serves no other", n.name)
+		return nil, fmt.Sprintf("node %s is a client (a run): it roots its own job and serves no other", n.name)
 	}
 	var keep []share.Job
 	for _, e := range n.engines {

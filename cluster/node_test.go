@@ -205,7 +205,7 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 	if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{"sort.merge", "sort.split"}) {
 		t.Fatalf("reply %+v: want a refusal of job %d listing sort.merge and sort.split", m, job)
 	}
-	for _, want := range []string{"has no task sort.merge, sort.split", "sorter (example.com/sorter)", "start every node from the job's program's own binary"} {
+	for _, want := range []string{"has no task sort.merge, sort.split that may cross nodes", "sorter (example.com/sorter)", "start every node from the job's program's own binary"} {
 		if !strings.Contains(r.Reason, want) {
 			t.Errorf("reason %q does not say %q", r.Reason, want)
 		}

@@ -37,7 +37,7 @@ const (
 // peer cannot make a node allocate without bound.
 const (
 	maxTasks     = 1 << 16  // tasks in one stealReply
-	maxKinds     = 1 << 14  // task names a jobStart or jobRefused lists
+	maxKinds     = 1 << 14  // task names a jobStart or jobRefused lists; a longer list is cut when sent
 	maxStringLen = 1 << 10  // bytes of an address or a task name
 	maxErrLen    = 4 << 10  // bytes of an error text; longer ones are cut when sent
 	maxPayload   = 64 << 20 // bytes of an argument, a result or a report
@@ -241,7 +241,7 @@ func (*leaving) decode(*wire.Decoder)     {}
 func (m *jobRefused) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
 	b = wire.AppendString(b, wire.TruncateUTF8(m.Reason, maxErrLen))
-	return appendStrings(b, m.Lacks)
+	return appendStrings(b, m.Lacks[:min(len(m.Lacks), maxKinds)])
 }
 
 func (m *jobRefused) decode(d *wire.Decoder) {
@@ -376,8 +376,8 @@ func (m *jobStart) appendTo(b []byte) []byte {
 	b = wire.AppendVarint(b, m.Began)
 	b = wire.AppendUvarint(b, uint64(m.MinNodes))
 	b = wire.AppendUvarint(b, uint64(m.MaxNodes))
-	b = appendStrings(b, m.Tasks)
-	return wire.AppendString(b, m.Binary)
+	b = appendStrings(b, m.Tasks[:min(len(m.Tasks), maxKinds)])
+	return wire.AppendString(b, wire.TruncateUTF8(m.Binary, maxStringLen))
 }
 
 func appendStrings(b []byte, ss []string) []byte {

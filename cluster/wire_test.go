@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,10 @@ func TestMessagesRoundTrip(t *testing.T) {
 func TestMessageLimits(t *testing.T) {
 	long := strings.Repeat("k", maxStringLen+1)
 	many := wire.AppendUvarint(wire.AppendUvarint(wire.AppendUvarint(nil, 1), 2), maxTasks+1)
+	// A jobStart up to its list of task names: its last two bytes are
+	// the list's length and the binary's, both 0.
+	start := encodeMessage(&jobStart{}).Body
+	noTasks := slices.Clone(start[:len(start)-2])
 	cases := map[string]*transport.Message{
 		"unknown type":          {Type: msgClock + 1},
 		"NaN rate":              encodeMessage(&loadReport{Load: sched.Load{Rate: math.NaN()}}),
@@ -85,12 +90,30 @@ func TestMessageLimits(t *testing.T) {
 		"huge timeline cap":     encodeMessage(&jobStart{TimelineCap: maxTimelineCap + 1}),
 		"node count over 32 bits": {Type: msgJobStart, Body: wire.AppendUvarint(wire.AppendVarint(
 			wire.AppendUvarint(wire.AppendBool(wire.AppendString(wire.AppendUvarint(nil, 9), ""), false), 0), 1), 1<<33)},
-		"span clock overflows": {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
+		"span clock overflows":       {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
+		"long name in a job's tasks": encodeMessage(&jobStart{Tasks: []string{long}}),
+		"too many task names":        {Type: msgJobStart, Body: wire.AppendUvarint(noTasks, maxKinds+1)},
+		"task names announced":       {Type: msgJobStart, Body: wire.AppendUvarint(noTasks, 1000)},
+		"long name a node lacks":     encodeMessage(&jobRefused{Lacks: []string{long}}),
 	}
 	for name, tm := range cases {
 		if _, err := decodeMessage(tm); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("%s: %v, want a malformed-message error", name, err)
 		}
+	}
+	// A binary's long name, and a list of too many task names, are cut
+	// when sent, so that the job still starts.
+	names := make([]string, maxKinds+5)
+	for i := range names {
+		names[i] = "t"
+	}
+	js, err := decodeMessage(encodeMessage(&jobStart{Binary: long, Tasks: names}))
+	if err != nil || len(js.(*jobStart).Binary) > maxStringLen || len(js.(*jobStart).Tasks) != maxKinds {
+		t.Fatalf("a long binary name and %d task names: %v", len(names), err)
+	}
+	jr, err := decodeMessage(encodeMessage(&jobRefused{Lacks: names}))
+	if err != nil || len(jr.(*jobRefused).Lacks) != maxKinds {
+		t.Fatalf("a refusal lacking %d tasks: %v", len(names), err)
 	}
 	// Long error texts are cut when sent, at a rune boundary.
 	m, err := decodeMessage(encodeMessage(&jobFailed{Err: strings.Repeat("€", maxErrLen)}))

@@ -1,4 +1,4 @@
-package cli
+package buildinfo
 
 import (
 	"runtime"
@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestVersionString: the version line from fabricated builds, with and
+// TestFormat: the version line from fabricated builds, with and
 // without a version control stamp.
-func TestVersionString(t *testing.T) {
+func TestFormat(t *testing.T) {
 	const rev = "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"
 	vcs := func(modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
@@ -25,7 +25,7 @@ func TestVersionString(t *testing.T) {
 		{"short revision kept whole", &debug.BuildInfo{GoVersion: "go1.26.0", Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}, true, "prog (devel) rev abc go1.26.0"},
 		{"no build info", nil, false, "prog (unknown) " + runtime.Version()},
 	} {
-		if got := versionString("prog", c.info, c.ok); got != c.want {
+		if got := Format("prog", c.info, c.ok); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
