@@ -113,9 +113,11 @@ func (p *Pool) SetExpose(n int) { p.expose.Store(int32(max(0, n))) }
 // in its own tests. Call between runs.
 func (p *Pool) SetCheckCopies(on bool) { p.checkCopies = on }
 
-// Run pushes root on worker 0, runs until root is done, ctx is cancelled or
-// a task panics, then stops every executor of the run and returns the
-// summed counters. Tasks still queued when the run ends are dropped.
+// Run pushes root on worker 0, runs until root is done or the run fails
+// (ctx is cancelled, a task panics or fails, Fail is called), then stops
+// every executor of the run and returns the summed counters, and the
+// failure if it came before the root was done. Tasks still queued when
+// the run ends are dropped.
 func (p *Pool) Run(ctx context.Context, root *Header) (Stats, error) {
 	return p.session(ctx, root, nil)
 }

@@ -186,8 +186,9 @@ func (p *Pool) runSpan(now time.Time) (span time.Duration, end time.Time, ok boo
 }
 
 // Serve runs the pool's workers without a root task, for tasks that arrive
-// from other nodes, until stop is closed or ctx ends. It returns the
-// counters, and the first panic of a task it ran, if any.
+// from other nodes, until stop is closed, ctx ends or the run fails (a
+// task it ran panicked or failed, or Fail was called). It returns the
+// counters, and the failure, if one came before stop.
 func (p *Pool) Serve(ctx context.Context, stop <-chan struct{}) (Stats, error) {
 	return p.session(ctx, nil, stop)
 }

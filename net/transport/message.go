@@ -8,9 +8,8 @@ import (
 
 // ProtocolVersion is the version of the wire format and the handshake. It is
 // the second byte of every frame; a node refuses frames and peers of any
-// other version. Version 3: lent tasks and results carry their clocks on
-// the critical path (tsys run --workspan). Version 4: a result can say its
-// borrower is leaving and hands the task back unstarted.
+// other version, so it goes up with every change to a message of the
+// handshake or of package cluster's vocabulary.
 const ProtocolVersion = 6
 
 // MsgType tells what a Message means to the transport's user, which defines
