@@ -52,7 +52,11 @@ func ParseJob(name string, args ...string) (Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	return j.(Job), nil
+	job, ok := j.(Job)
+	if !ok {
+		return nil, fmt.Errorf("%s: its job has no serial version or no check (an app's Job must be both)", name)
+	}
+	return job, nil
 }
 
 // Programs is the catalog as the command line takes it (cli.Config).

@@ -20,9 +20,10 @@ cd "$(dirname "$0")/.."
 REPS=${REPS:-11}
 BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=c61120c}
 work=$(mktemp -d)
+node=
 cleanup() {
   git worktree remove --force "$work/base" 2>/dev/null || true
-  pkill -f "$work/search node" 2>/dev/null || true
+  if [ -n "$node" ]; then kill "$node" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -58,6 +59,7 @@ go test -run XXX -bench BenchmarkCancelAcrossNodes -benchtime "${REPS}x" ./clust
 
 echo "== a cancelled job on 2 node processes: examples/search interrupted after 1 s, $REPS times"
 "$work/search" node --fast --workers 1 >"$work/node.out" 2>"$work/node.err" &
+node=$!
 for _ in $(seq 50); do [ -s "$work/node.out" ] && break; sleep 0.1; done
 seed=$(sed -n 's/.*gossip \([^,]*\),.*/\1/p' "$work/node.out")
 for _ in $(seq "$REPS"); do

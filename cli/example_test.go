@@ -2,9 +2,11 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/tsys-go/tsys/cli"
@@ -41,9 +43,54 @@ func ExampleExec() {
 	// 2
 }
 
-// TaskJob is the Job of a program whose work is one root task.
+// TaskJob is the Job of a program whose work is one root task: it runs
+// the task on the runtime it is given, and reports its value.
 func ExampleTaskJob() {
 	j := cli.TaskJob(double, 5, map[string]any{"n": 5})
-	fmt.Println(j.Params())
-	// Output: map[n:5]
+	res, _, err := j.Run(context.Background(), tsys.New(tsys.Workers(1)))
+	fmt.Println(j.Params(), res.Text, err)
+	// Output: map[n:5] 10 <nil>
+}
+
+// A program's own verb: its flags parsed with ParseFlags (-h is not an
+// error), a mistake reported with Usagef (exit 2, the message saying
+// what to write).
+func ExampleCommand() {
+	cfg := cli.Config{Name: "doubler", Commands: []cli.Command{{
+		Name: "twice", Usage: "[-v] N", Summary: "print twice N",
+		Run: func(args []string, stdout, stderr io.Writer) error {
+			fs := flag.NewFlagSet("twice", flag.ContinueOnError)
+			fs.SetOutput(stderr)
+			verbose := fs.Bool("v", false, "say what is doubled")
+			if err := cli.ParseFlags(fs, args); err != nil {
+				return err
+			}
+			var n int
+			if _, err := fmt.Sscan(fs.Arg(0), &n); fs.NArg() != 1 || err != nil {
+				return cli.Usagef("twice: want one whole number N, got %q", fs.Args())
+			}
+			if *verbose {
+				fmt.Fprintf(stdout, "twice %d: ", n)
+			}
+			fmt.Fprintln(stdout, 2*n)
+			return nil
+		},
+	}}}
+	fmt.Println(cli.Exec(cfg, []string{"twice", "-v", "21"}, os.Stdout, io.Discard))
+	fmt.Println(cli.Exec(cfg, []string{"twice", "many"}, os.Stdout, os.Stdout))
+	// Output:
+	// twice 21: 42
+	// 0
+	// doubler: twice: want one whole number N, got ["many"]
+	// 2
+}
+
+// CheckRun checks a run's command line without running it, as a script
+// or a benchmark driver does before a long matrix of runs.
+func ExampleCheckRun() {
+	fmt.Println(cli.CheckRun(config, []string{"double", "-n", "4"}))
+	fmt.Println(cli.CheckRun(config, []string{"double", "-m", "4"}))
+	// Output:
+	// <nil>
+	// flag provided but not defined: -m
 }
