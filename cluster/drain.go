@@ -143,18 +143,18 @@ func (e *engine) handBackUnstarted() {
 			own = append(own, h)
 			continue
 		}
-		e.handBack(l.node, l.id)
+		e.handBack(l)
 	}
 	e.pool.Inject(own...)
 }
 
 // handBack tells task id's lender to run it itself: this node is leaving
 // the job and never started it.
-func (e *engine) handBack(lender sched.NodeID, id uint64) {
+func (e *engine) handBack(l loan) {
 	e.handedBack.Add(1)
-	m := &result{Job: e.info.ID, Task: id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the job", e.n.name)}
-	if err := e.send(lender, "", m); err != nil {
-		e.n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", lender, "err", err)
+	m := &result{Job: e.info.ID, Task: l.id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the job", e.n.name)}
+	if err := e.send(l.node, l.addr, m); err != nil {
+		e.n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", l.node, "err", err)
 	}
 }
 

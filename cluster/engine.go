@@ -84,6 +84,11 @@ type engine struct {
 type loan struct {
 	node sched.NodeID
 	id   uint64
+	// addr is where the lender asked for answers (its stealReply's
+	// ReplyTo): its result, or the task handed back, goes there when
+	// gossip no longer lists the lender. A lender gossip suspects may
+	// well be alive, waiting for it.
+	addr string
 }
 
 type lentTask struct {

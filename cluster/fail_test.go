@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,11 +20,24 @@ var (
 	})
 	// blocking runs until its test lets it go, deaf to its job's end.
 	blocking = tsys.Register("cluster.test.block", func(_ *tsys.Ctx, x int64) int64 {
-		<-release
+		release.wait()
 		return x
 	})
-	release = make(chan struct{})
+	release gateKeeper
 )
+
+// gateKeeper holds tasks until a test lets them go; each test closes a
+// gate of its own (-count=2 runs a test twice).
+type gateKeeper struct{ ch atomic.Pointer[chan struct{}] }
+
+// shut makes a new gate, for the tasks that start from now on.
+func (g *gateKeeper) shut() {
+	ch := make(chan struct{})
+	g.ch.Store(&ch)
+}
+
+func (g *gateKeeper) wait() { <-*g.ch.Load() }
+func (g *gateKeeper) open() { close(*g.ch.Load()) }
 
 // twoWorkerNode is a node of two workers, so that one can be held by a
 // blocking task while the other fails.
@@ -34,8 +48,9 @@ func twoWorkerNode(t *testing.T) *Node {
 	if err != nil {
 		t.Fatal(err)
 	}
+	release.shut()
 	t.Cleanup(func() {
-		close(release)
+		release.open()
 		n.Close()
 	})
 	return n
@@ -102,5 +117,47 @@ func TestRootsFailureStopsTheNode(t *testing.T) {
 	}
 	if node.engineOf(job2).pool.Failed() {
 		t.Error("a node that is not the job's root failed it")
+	}
+}
+
+var (
+	gate  gateKeeper // holds cluster.test.gated's tasks
+	gated = tsys.Register("cluster.test.gated", func(_ *tsys.Ctx, x int64) int64 {
+		gate.wait()
+		return 2 * x
+	})
+)
+
+// forget makes n drop peer from its members, as gossip does for a node it
+// declares dead (membership.Left): the peer may be alive, only slow.
+func forget(n *Node, peer sched.NodeID) {
+	n.peersMu.Lock()
+	delete(n.peers, peer)
+	n.left[peer] = true
+	n.peersMu.Unlock()
+}
+
+// TestAnswersReachALenderGossipDropped: a lender that gossip dropped
+// while a node held its task (it was suspected: a GC pause, a starved
+// CPU) still gets the task's result, at the address its loan came from,
+// and a task the node refuses goes back there too. Neither is lost for
+// want of an address, which left the lender waiting for ever.
+func TestAnswersReachALenderGossipDropped(t *testing.T) {
+	gate.shut()
+	node := testNode(t, Config{})
+	lender := newBarePeer(t, "lender")
+	const job = 96
+	lender.send(node, &jobStart{Job: job, ReplyTo: lender.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(21)}}})
+	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
+	forget(node, "lender")
+	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 2, Kind: "no.such.task"}}})
+	if r := await[*result](lender, "a task of an unknown kind"); r.Task != 2 || !r.Rerun {
+		t.Errorf("reply %+v: want task 2 sent back to run at home", r)
+	}
+	gate.open()
+	if r := await[*result](lender, "the held task's result"); r.Task != 1 || r.Rerun || decodeInt64(r.Value) != 42 {
+		t.Errorf("reply %+v: want task 1's result, 42", r)
 	}
 }

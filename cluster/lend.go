@@ -36,7 +36,7 @@ func (n *Node) handle(from string, tm *transport.Message) {
 			e.borrow(peer, m)
 		} else {
 			for _, r := range m.Tasks {
-				n.refuseTask(peer, m.Job, r.ID, "the job is over here")
+				n.refuseTask(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, "the job is over here")
 			}
 		}
 	case *result:
@@ -350,30 +350,30 @@ func (e *engine) borrow(from sched.NodeID, m *stealReply) {
 	leaving := e.leaving()
 	for _, r := range m.Tasks {
 		if leaving {
-			e.handBack(from, r.ID)
+			e.handBack(loan{node: from, id: r.ID, addr: m.ReplyTo})
 			continue
 		}
 		kind, ok := sched.LookupKind(r.Kind)
 		if !ok {
 			e.n.log.Warn("a peer lent a task of an unknown kind; is it running another binary?", "peer", from, "task", r.Kind)
-			e.n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("node %s has no task named %q", e.n.name, r.Kind))
+			e.n.refuseTask(loan{node: from, id: r.ID, addr: m.ReplyTo}, m.Job, fmt.Sprintf("node %s has no task named %q", e.n.name, r.Kind))
 			continue
 		}
 		if kind.NewFromArg == nil {
-			e.n.refuseTask(from, m.Job, r.ID, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
+			e.n.refuseTask(loan{node: from, id: r.ID, addr: m.ReplyTo}, m.Job, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
 			continue
 		}
 		h, err := kind.NewFromArg(r.Arg)
 		if err != nil {
 			e.n.log.Warn("a lent task's argument does not decode", "peer", from, "err", err)
-			e.n.refuseTask(from, m.Job, r.ID, err.Error())
+			e.n.refuseTask(loan{node: from, id: r.ID, addr: m.ReplyTo}, m.Job, err.Error())
 			continue
 		}
 		h.MarkBorrowed()
 		h.SetSpanClock(r.Span)
 		e.noteBorrowed(from, r)
 		e.mu.Lock()
-		e.borrowed[h] = loan{node: from, id: r.ID}
+		e.borrowed[h] = loan{node: from, id: r.ID, addr: m.ReplyTo}
 		e.mu.Unlock()
 		hs = append(hs, h)
 	}
@@ -389,9 +389,9 @@ func (e *engine) borrow(from sched.NodeID, m *stealReply) {
 }
 
 // refuseTask sends a borrowed task back to its lender to run at home.
-func (n *Node) refuseTask(to sched.NodeID, job, id uint64, why string) {
-	if err := n.send(to, "", &result{Job: job, Task: id, Rerun: true, Err: why}); err != nil {
-		n.log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", to, "err", err)
+func (n *Node) refuseTask(l loan, job uint64, why string) {
+	if err := n.send(l.node, l.addr, &result{Job: job, Task: l.id, Rerun: true, Err: why}); err != nil {
+		n.log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", l.node, "err", err)
 	}
 }
 
@@ -411,12 +411,11 @@ func (e *engine) Return(h *sched.Header) {
 	} else {
 		m.Value = value
 	}
-	if _, ok := e.n.peer(loan.node); !ok {
-		e.n.log.Warn("the lender of a task is gone; its result is dropped", "peer", loan.node)
-		return
-	}
-	if err := e.send(loan.node, "", m); err != nil {
-		e.n.log.Warn("a result could not be sent", "peer", loan.node, "err", err)
+	// To the lender even when gossip no longer lists it: one that is
+	// only slow waits for this result, and one that died has re-run the
+	// task and drops it.
+	if err := e.send(loan.node, loan.addr, m); err != nil {
+		e.n.log.Warn("a result could not be sent; its lender re-runs the task if it is gone", "peer", loan.node, "err", err)
 	}
 }
 
