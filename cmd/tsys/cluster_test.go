@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/tsys-go/tsys/bench"
@@ -76,29 +75,14 @@ func startJob(t *testing.T, args ...string) func() map[string]any {
 // stderr.
 func startJobLogged(t *testing.T, args ...string) func() (map[string]any, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, tsysBin, append(append([]string{"run"}, args...), "--json")...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
+	wait := proctest.StartJob(t, tsysBin, args...)
 	return func() (map[string]any, string) {
 		t.Helper()
-		defer cancel()
-		err := cmd.Wait()
-		if ctx.Err() != nil {
-			t.Fatalf("tsys run %v did not finish in 2 minutes: a lost task?\n%s", args, stderr.String())
+		obj, stderr, err := wait()
+		if err != nil || obj == nil {
+			t.Fatalf("tsys run %v: %v\n%s", args, err, stderr)
 		}
-		if err != nil {
-			t.Fatalf("tsys run %v: %v\n%s", args, err, stderr.String())
-		}
-		var obj map[string]any
-		if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
-			t.Fatalf("tsys run %v: output is not one JSON object: %v\n%s", args, err, stdout.String())
-		}
-		return obj, stderr.String()
+		return obj, stderr
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/proctest"
 	"log/slog"
 	"net"
 	"runtime"
@@ -16,22 +17,7 @@ import (
 
 // syncBuf collects log output from many goroutines, also after the test
 // ended (memberlist logs asynchronously).
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuf = proctest.LockedBuffer
 
 func newLogger(buf *syncBuf, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: level}))

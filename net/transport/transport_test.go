@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/proctest"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -17,22 +18,7 @@ import (
 )
 
 // logBuf collects a transport's log lines for assertions.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuf struct{ proctest.LockedBuffer }
 
 // waitLog waits until the log holds all the given texts.
 func (l *logBuf) waitLog(t *testing.T, texts ...string) {
