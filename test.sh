@@ -1,25 +1,49 @@
 #!/usr/bin/env bash
-# The test command of README.md, run by CI as it is.
-set -euo pipefail
+# The test command of README.md, run by CI as it is. Every phase runs even
+# when an earlier one fails, so that one failure does not hide the others;
+# the summary at the end names each phase that failed, and the exit status
+# is 1 if any did.
+set -uo pipefail
 cd "$(dirname "$0")"
 
-echo "== gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
-if [ -n "$unformatted" ]; then
-  echo "gofmt would change:"; echo "$unformatted"; exit 1
-fi
-echo "== go vet"
-go vet ./...
+failed=()
+phase() { # phase NAME COMMAND...: run one phase, remembering a failure
+  local name=$1
+  shift
+  echo "== $name"
+  "$@" || failed+=("$name")
+}
+
+check_gofmt() {
+  local unformatted
+  unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+  if [ -n "$unformatted" ]; then
+    echo "gofmt would change:"; echo "$unformatted"; return 1
+  fi
+}
+
 race=(./inline/... ./internal/... ./sched/... ./tsys/... ./fishing/... ./balance/... ./net/... ./cluster/... ./monitor/... ./share/...)
 rest=(./apps/... ./cli/... ./cmd/... ./examples/... ./bench/... ./report/... ./policies/... ./sim/...)
-echo "== every package is tested below"
-untested=$(comm -23 <(go list ./... | sort) <(go list "${race[@]}" "${rest[@]}" | sort))
-if [ -n "$untested" ]; then
-  echo "test.sh tests no package of:"; echo "$untested"; echo "add them to race (runtime code) or rest"; exit 1
+
+check_lists() {
+  local untested
+  untested=$(comm -23 <(go list ./... | sort) <(go list "${race[@]}" "${rest[@]}" | sort))
+  if [ -n "$untested" ]; then
+    echo "test.sh tests no package of:"; echo "$untested"; echo "add them to race (runtime code) or rest"; return 1
+  fi
+}
+
+phase "gofmt" check_gofmt
+phase "go vet" go vet ./...
+phase "every package is tested below" check_lists
+phase "runtime packages with the race detector" go test -race -count=1 "${race[@]}"
+phase "nodes shared by several jobs, their processes built with the race detector" \
+  env TSYS_TEST_RACE=1 go test -count=1 -run 'TestJobsShareNodes' ./cmd/tsys
+phase "apps, command line, examples and cluster processes" go test -count=1 "${rest[@]}"
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "== FAILED:"
+  printf '   %s\n' "${failed[@]}"
+  exit 1
 fi
-echo "== runtime packages with the race detector"
-go test -race -count=1 "${race[@]}"
-echo "== nodes shared by several jobs, their processes built with the race detector"
-TSYS_TEST_RACE=1 go test -count=1 -run 'TestJobsShareNodes' ./cmd/tsys
-echo "== apps, command line and cluster processes"
-go test -count=1 "${rest[@]}"
+echo "== all phases passed"
