@@ -125,6 +125,9 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.nodes < 1 {
 		return nil, usagef("--nodes %d: want at least 1", cfg.common.nodes)
 	}
+	if err := c.checkLocalNodes(cfg.common.nodes); err != nil {
+		return nil, err
+	}
 	if err := cfg.common.checkNodeCounts(); err != nil {
 		return nil, err
 	}
