@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/tsys"
 )
 
 func okFlags(fs *flag.FlagSet) func() (cli.Job, error) {
@@ -84,5 +85,27 @@ func TestSerialNeedsASerialJob(t *testing.T) {
 	code := cli.Exec(config, []string{"run", "double", "--serial"}, io.Discard, &errb)
 	if code != 2 || !strings.Contains(errb.String(), "has no serial version") {
 		t.Errorf("exit %d, %q", code, errb.String())
+	}
+}
+
+var forever = tsys.Register("cliexample.forever", func(c *tsys.Ctx, _ int) int {
+	<-c.Done() // runs until its job ends
+	return 0
+})
+
+// TestTimeoutEndsAJob: --timeout ends a job that would run for ever,
+// failed, saying why; a negative one is bad usage.
+func TestTimeoutEndsAJob(t *testing.T) {
+	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "forever", Flags: func(*flag.FlagSet) func() (cli.Job, error) {
+		return func() (cli.Job, error) { return cli.TaskJob(forever, 0, nil), nil }
+	}}}}
+	var errb bytes.Buffer
+	code := cli.Exec(cfg, []string{"run", "forever", "--timeout", "50ms"}, io.Discard, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "the job did not finish within --timeout 50ms") {
+		t.Errorf("exit %d, %q; want 1 and the reason", code, errb.String())
+	}
+	errb.Reset()
+	if code := cli.Exec(cfg, []string{"run", "forever", "--timeout", "-1s"}, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), "--timeout -1s") {
+		t.Errorf("a negative timeout: exit %d, %q", code, errb.String())
 	}
 }

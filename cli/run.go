@@ -26,6 +26,7 @@ import (
 // commonFlags are the flags every app of `tsys run` takes.
 type commonFlags struct {
 	workers    int
+	timeout    time.Duration
 	inline     string
 	serial     bool
 	json       bool
@@ -49,6 +50,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "workers per node")
+	fs.DurationVar(&c.timeout, "timeout", 0, "end the job, failed (exit 1), if it has not finished within this long, e.g. 10m (0: no limit)")
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
@@ -109,6 +111,9 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if _, ok := cfg.job.(SerialJob); cfg.common.serial && !ok {
 		return nil, usagef("--serial: %s has no serial version (its Job is not a cli.SerialJob); run it without --serial", app.Name)
+	}
+	if cfg.common.timeout < 0 {
+		return nil, usagef("--timeout %v: want a duration of 0 (no limit) or more, e.g. 10m", cfg.common.timeout)
 	}
 	if cfg.common.workers < 1 {
 		return nil, usagef("--workers %d: want at least 1", cfg.common.workers)
@@ -322,6 +327,11 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
+	if d := cfg.common.timeout; d > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, d, fmt.Errorf("the job did not finish within --timeout %v", d))
+		defer stop()
+	}
 
 	rep := report.Report{
 		App:     cfg.app.Name,
