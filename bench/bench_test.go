@@ -108,10 +108,7 @@ func fakeRun(args []string) (*report.Report, error) {
 func runTestMatrix(t *testing.T) *Results {
 	t.Helper()
 	var calls int
-	res, err := Run(testMatrix(), fakeRun, func(done, total int, _ Cell, _ *report.Report) { calls++ })
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := Run(testMatrix(), fakeRun, func(done, total int, _ Cell, _ *report.Report) { calls++ })
 	if calls != 2+3*20 || len(res.Samples) != 3*20 {
 		t.Fatalf("%d progress calls, %d samples", calls, len(res.Samples))
 	}
@@ -160,7 +157,7 @@ func TestFolder(t *testing.T) {
 	if err != nil || len(rows) != 1+len(res.Samples) {
 		t.Fatalf("runs.csv: %d rows, %v", len(rows), err)
 	}
-	if len(rows[0]) != len(runColumns)+len(counterNames) || !strings.Contains(strings.Join(rows[0], ","), "busy_ns") {
+	if len(rows[0]) != len(runColumns)+len(counterNames)+1 || !strings.Contains(strings.Join(rows[0], ","), "busy_ns") {
 		t.Errorf("runs.csv header %v", rows[0])
 	}
 	f, _ = os.Open(filepath.Join(dir, WorkersCSV))
@@ -207,6 +204,62 @@ func TestFolder(t *testing.T) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}
 	}
+}
+
+// TestFailedRunsAreMarked: a run that fails is left out of its cell's
+// medians and marked in every output, and the other cells' runs go on.
+func TestFailedRunsAreMarked(t *testing.T) {
+	var runs int
+	failing := func(args []string) (*report.Report, error) {
+		runs++
+		if strings.Join(args, " ") == "uts --tree T5 --nodes 2 --workers 1 --sched balance" && runs%2 == 0 {
+			return nil, fmt.Errorf("exit status 1: uts failed: the job did not finish within --timeout 1m0s")
+		}
+		return fakeRun(args)
+	}
+	res := Run(testMatrix(), failing, nil)
+	if len(res.Failures) == 0 || len(res.Samples)+len(res.Failures) != 3*20+countWarmups(res) {
+		t.Fatalf("%d failures, %d samples: every run must be tried and counted once", len(res.Failures), len(res.Samples))
+	}
+	dir := t.TempDir()
+	sums, err := WriteFolder(dir, res, "tsys bench --test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marked Summary
+	for _, s := range sums {
+		if s.Failed > 0 {
+			marked = s
+		} else if len(s.Seconds) != 3 {
+			t.Errorf("%s %s: %d samples, want 3", s.App, s.Config, len(s.Seconds))
+		}
+	}
+	if marked.Config != "2x1:balance" || !strings.Contains(marked.FirstError, "--timeout") || len(marked.Seconds)+marked.Failed != 3 {
+		t.Errorf("the failing cell: %+v", marked)
+	}
+	for name, want := range map[string]string{
+		SummaryMD:  "failed**",
+		RunsCSV:    "did not finish within --timeout",
+		GoBench:    "# failed run",
+		ResultJSON: `"failed_runs":`,
+	} {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("%s does not mark the failed runs (%q):\n%s", name, want, b)
+		}
+	}
+}
+
+// countWarmups is how many warm-up runs failed: a failure is recorded
+// whether or not the run was a warm-up.
+func countWarmups(r *Results) int {
+	n := 0
+	for _, f := range r.Failures {
+		if f.Rep < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // TestUpdateReadme rewrites its block and nothing else, and says so when

@@ -31,21 +31,32 @@ func counterValues(s sched.Stats) []string {
 	return out
 }
 
-// runColumns head runs.csv; the counters follow.
+// runColumns head runs.csv; the counters follow, then errorColumn.
 var runColumns = []string{"seq", "rep", "app", "config", "nodes", "workers", "scheduler", "load", "wall_seconds", "verified", "idle_share"}
 
+// errorColumn is runs.csv's last: why a run failed, empty for the others.
+const errorColumn = "error"
+
 // WriteRunsCSV writes one row per measured run: what ran, its time, and
-// every counter, summed over its nodes.
+// every counter, summed over its nodes; and one per failed run, with its
+// error and no figures.
 func WriteRunsCSV(w io.Writer, r *Results) error {
 	cw := csv.NewWriter(w)
-	cw.Write(append(append([]string{}, runColumns...), counterNames...))
+	cw.Write(append(append(append([]string{}, runColumns...), counterNames...), errorColumn))
+	what := func(seq, rep, cell int) []string {
+		c := r.Cells[cell]
+		return []string{strconv.Itoa(seq), strconv.Itoa(rep), c.Job.String(), c.Config.String(),
+			strconv.Itoa(c.Config.Nodes), strconv.Itoa(c.Config.Workers), c.Config.SchedName(), c.Load.String()}
+	}
 	for _, s := range r.Samples {
-		c, rep := r.Cells[s.Cell], s.Report
-		row := []string{strconv.Itoa(s.Seq), strconv.Itoa(s.Rep), c.Job.String(), c.Config.String(),
-			strconv.Itoa(c.Config.Nodes), strconv.Itoa(c.Config.Workers), c.Config.SchedName(), c.Load.String(),
-			strconv.FormatFloat(rep.WallSeconds, 'f', 6, 64), strconv.FormatBool(rep.Verified),
-			strconv.FormatFloat(rep.IdleShare(), 'f', 4, 64)}
-		cw.Write(append(row, counterValues(rep.Stats)...))
+		rep := s.Report
+		row := append(what(s.Seq, s.Rep, s.Cell), strconv.FormatFloat(rep.WallSeconds, 'f', 6, 64), strconv.FormatBool(rep.Verified),
+			strconv.FormatFloat(rep.IdleShare(), 'f', 4, 64))
+		cw.Write(append(append(row, counterValues(rep.Stats)...), ""))
+	}
+	for _, f := range r.Failures {
+		row := append(what(f.Seq, f.Rep, f.Cell), "", "false", "")
+		cw.Write(append(append(row, make([]string, len(counterNames))...), f.Err))
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

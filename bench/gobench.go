@@ -27,6 +27,15 @@ func WriteGoBench(w io.Writer, r *Results) error {
 			return fmt.Errorf("writing bench.txt: %w", err)
 		}
 	}
+	// A failed run has no figures; benchstat skips a line that is neither
+	// a result nor a configuration, so it reads the rest unchanged.
+	for _, f := range r.Failures {
+		c := r.Cells[f.Cell]
+		if _, err := fmt.Fprintf(w, "# failed run %d: BenchmarkTsys/app=%s/config=%s/load=%s: %s\n", f.Seq,
+			benchKey(c.Job.String()), benchKey(c.Config.String()), benchKey(c.Load.String()), strings.ReplaceAll(f.Err, "\n", " ")); err != nil {
+			return fmt.Errorf("writing bench.txt: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -19,9 +19,13 @@ func ProgressBar(w io.Writer, now func() time.Time) Progress {
 		filled := width * done / max(total, 1)
 		elapsed := now().Sub(start)
 		eta := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
-		fmt.Fprintf(w, "\r[%s%s] %d/%d runs, %s left; %s %.3f s\x1b[K",
+		last := "failed"
+		if rep != nil {
+			last = fmt.Sprintf("%.3f s", rep.WallSeconds)
+		}
+		fmt.Fprintf(w, "\r[%s%s] %d/%d runs, %s left; %s %s\x1b[K",
 			strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total,
-			eta.Round(time.Second), cell, rep.WallSeconds)
+			eta.Round(time.Second), cell, last)
 		if done == total {
 			fmt.Fprintln(w)
 		}

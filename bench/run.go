@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/tsys-go/tsys/report"
@@ -19,23 +18,46 @@ type Sample struct {
 	Report *report.Report
 }
 
-// Results are a benchmark's runs.
-type Results struct {
-	Matrix  Matrix
-	Cells   []Cell
-	Skipped []Cell // cells whose load names a node their config lacks
-	Samples []Sample
-	Started time.Time
-	Elapsed time.Duration
+// Failure is a run that failed: exited non-zero (a wrong answer, a crash,
+// its --timeout) or printed no report.
+type Failure struct {
+	Cell int
+	Rep  int // -1 for a warm-up run
+	Seq  int
+	Err  string
 }
 
-// Progress hears of each run as it ends: done of total, and the last.
+// Results are a benchmark's runs.
+type Results struct {
+	Matrix   Matrix
+	Cells    []Cell
+	Skipped  []Cell // cells whose load names a node their config lacks
+	Samples  []Sample
+	Failures []Failure
+	Started  time.Time
+	Elapsed  time.Duration
+}
+
+// failures returns the failures of one cell.
+func (r *Results) failures(cell int) []Failure {
+	var out []Failure
+	for _, f := range r.Failures {
+		if f.Cell == cell {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Progress hears of each run as it ends: done of total, and the last
+// (its report nil if it failed).
 type Progress func(done, total int, cell Cell, rep *report.Report)
 
-// Run runs the matrix in Schedule's order. A failed run ends the benchmark
-// with an error naming the cell: its results would be missing from the
-// medians.
-func Run(m Matrix, run Runner, progress Progress) (*Results, error) {
+// Run runs the matrix in Schedule's order. A run that fails is recorded
+// (Results.Failures), left out of its cell's medians and marked in every
+// output, and the benchmark goes on: one bad cell does not throw away
+// hours of others.
+func Run(m Matrix, run Runner, progress Progress) *Results {
 	cells, skipped := m.Cells()
 	res := &Results{Matrix: m, Cells: cells, Skipped: skipped, Started: time.Now()}
 	steps := m.Schedule(cells)
@@ -43,9 +65,8 @@ func Run(m Matrix, run Runner, progress Progress) (*Results, error) {
 		c := cells[st.Cell]
 		rep, err := run(c.Args())
 		if err != nil {
-			return nil, fmt.Errorf("bench %s: %w", c, err)
-		}
-		if st.Rep >= 0 {
+			res.Failures = append(res.Failures, Failure{Cell: st.Cell, Rep: st.Rep, Seq: i, Err: err.Error()})
+		} else if st.Rep >= 0 {
 			res.Samples = append(res.Samples, Sample{Cell: st.Cell, Rep: st.Rep, Seq: i, Report: rep})
 		}
 		if progress != nil {
@@ -53,7 +74,7 @@ func Run(m Matrix, run Runner, progress Progress) (*Results, error) {
 		}
 	}
 	res.Elapsed = time.Since(res.Started)
-	return res, nil
+	return res
 }
 
 // samples returns the reports of one cell, in the order they ran.

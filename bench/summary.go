@@ -36,6 +36,10 @@ type Summary struct {
 	StealRatio  float64 `json:"median_steal_ratio"`
 	InlineRatio float64 `json:"median_inline_ratio"`
 	Verified    bool    `json:"verified"`
+	// Failed counts the cell's runs that failed (FirstError says why the
+	// first did); its medians are of the others.
+	Failed     int    `json:"failed_runs,omitempty"`
+	FirstError string `json:"first_error,omitempty"`
 }
 
 // Summarize sums up every cell, in the matrix's order.
@@ -45,6 +49,9 @@ func (r *Results) Summarize() []Summary {
 		reps := r.samples(i)
 		s := Summary{Cell: c, App: c.Job.String(), Config: c.Config.String(), LoadName: c.Load.String(),
 			Nodes: c.Config.Nodes, Workers: c.Config.Workers, Scheduler: c.Config.SchedName(), Verified: len(reps) > 0}
+		if fs := r.failures(i); len(fs) > 0 {
+			s.Failed, s.FirstError = len(fs), fs[0].Err
+		}
 		of := func(f func(*report.Report) float64) float64 {
 			xs := make([]float64, len(reps))
 			for k, rep := range reps {

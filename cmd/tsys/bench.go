@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"github.com/tsys-go/tsys/cli"
@@ -23,6 +24,7 @@ type benchFlags struct {
 	reps, warmup                                 int
 	out, readme                                  string
 	json                                         bool
+	runTimeout                                   time.Duration
 }
 
 func (f *benchFlags) register(fs *flag.FlagSet) {
@@ -35,6 +37,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.serial, "serial", true, "run the plain serial version too, for speedups against it")
 	fs.IntVar(&f.reps, "reps", 5, "repetitions of each cell (medians are reported)")
 	fs.IntVar(&f.warmup, "warmup", 1, "unmeasured runs of each job first")
+	fs.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "end a run that has not finished within this long, marking its cell (each run's --timeout)")
 	fs.StringVar(&f.out, "out", "", "folder for the CSV, the summary and the plots (default tsys-bench-DATE-TIME)")
 	fs.StringVar(&f.readme, "readme", "", "Markdown file whose generated block to rewrite with the summary")
 	fs.BoolVar(&f.json, "json", false, "print the summaries as one JSON object")
@@ -48,6 +51,9 @@ func (f *benchFlags) matrix() (bench.Matrix, error) {
 	}
 	if f.warmup < 0 {
 		return bench.Matrix{}, cli.Usagef("--warmup %d: want 0 or more", f.warmup)
+	}
+	if f.runTimeout <= 0 {
+		return bench.Matrix{}, cli.Usagef("--run-timeout %v: want a duration above 0, e.g. 10m", f.runTimeout)
 	}
 	m := bench.Matrix{Jobs: bench.ParseJobs(f.apps), Loads: bench.ParseLoads(f.loads), Reps: f.reps, Warmup: f.warmup}
 	if len(m.Jobs) == 0 {
@@ -204,10 +210,7 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 	if isTerminal(stderr) {
 		progress = bench.ProgressBar(stderr, time.Now)
 	}
-	res, err := bench.Run(m, func(args []string) (*report.Report, error) { return runOnce(exe, args) }, progress)
-	if err != nil {
-		return err
-	}
+	res := bench.Run(m, func(args []string) (*report.Report, error) { return runOnce(exe, args, f.runTimeout) }, progress)
 	sums, err := bench.WriteFolder(f.out, res, command)
 	if err != nil {
 		return err
@@ -218,11 +221,18 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	if f.json {
-		return bench.WriteJSON(stdout, res, sums)
+		err = bench.WriteJSON(stdout, res, sums)
+	} else {
+		fmt.Fprint(stdout, bench.SummaryTable(sums))
+		fmt.Fprintf(stdout, "\nwrote %s: %s, %s, %s, %s and the plots\n", f.out, bench.SummaryMD, bench.RunsCSV, bench.WorkersCSV, bench.GoBench)
 	}
-	fmt.Fprint(stdout, bench.SummaryTable(sums))
-	fmt.Fprintf(stdout, "\nwrote %s: %s, %s, %s, %s and the plots\n", f.out, bench.SummaryMD, bench.RunsCSV, bench.WorkersCSV, bench.GoBench)
-	return nil
+	if err == nil && len(res.Failures) > 0 {
+		// After the folder: what ran is kept, and a script still sees the
+		// failure in the exit status.
+		first := res.Failures[0]
+		err = fmt.Errorf("%d runs failed, marked in %s; the first, %s: %s", len(res.Failures), f.out, res.Cells[first.Cell], first.Err)
+	}
+	return err
 }
 
 // isTerminal reports whether w is a terminal, where a progress bar may
@@ -248,9 +258,13 @@ func shellJoin(args []string) string {
 	return strings.Join(out, " ")
 }
 
-// runOnce runs `tsys run ARGS --json` and decodes its report.
-func runOnce(exe string, args []string) (*report.Report, error) {
-	cmd := exec.Command(exe, append(append([]string{"run"}, args...), "--json")...)
+// runOnce runs `tsys run ARGS --json --timeout LIMIT` and decodes its
+// report. The process is killed a minute past its limit, in case it
+// cannot even end itself.
+func runOnce(exe string, args []string, limit time.Duration) (*report.Report, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit+time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, append(append([]string{"run"}, args...), "--json", "--timeout", limit.String())...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	out, err := cmd.Output()

@@ -385,8 +385,16 @@ func TestBenchMatrix(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, bench.SummaryMD)); err != nil {
 		t.Errorf("no summary in the output folder: %v", err)
 	}
+	// A run over its limit fails its cell, not the benchmark: the folder
+	// is written, marking it, and the exit status says so.
+	failed := t.TempDir()
+	code, _, stderr = run(t, "bench", "--apps", "fib -n 15", "--configs", "serial,1x1", "--reps", "1", "--warmup", "0", "--run-timeout", "1ns", "--out", failed)
+	md, _ := os.ReadFile(filepath.Join(failed, bench.SummaryMD))
+	if code != 1 || !strings.Contains(stderr, "runs failed, marked in") || !strings.Contains(string(md), "failed**") {
+		t.Errorf("a cell over its --run-timeout: exit %d, stderr %q, summary:\n%s", code, stderr, md)
+	}
 	for _, bad := range [][]string{{"--configs", "3y2"}, {"--apps", "nope"}, {"--reps", "0"}, {"--configs", "1x1:psychic"},
-		{"--nodes", "0"}, {"--scheds", "psychic"}, {"--loads", "5=0.5"}, {"--preset", "nope"}, {"--preset"}} {
+		{"--nodes", "0"}, {"--scheds", "psychic"}, {"--loads", "5=0.5"}, {"--preset", "nope"}, {"--preset"}, {"--run-timeout", "0s"}} {
 		if code, _, _ := run(t, append([]string{"bench", "--out", dir}, bad...)...); code != 2 {
 			t.Errorf("bench %v: exit %d, want 2", bad, code)
 		}

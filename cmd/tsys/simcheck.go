@@ -62,6 +62,11 @@ var validationJobs = []validationJob{
 }
 
 // simValidate runs the validation and prints its table.
+
+// simCheckRunLimit bounds each measured run of the simulator's check, as
+// bench's --run-timeout does.
+const simCheckRunLimit = 10 * time.Minute
+
 func simValidate(reps int, stdout, stderr io.Writer) error {
 	exe, err := selfPath()
 	if err != nil {
@@ -154,7 +159,7 @@ func medianRun(exe string, args []string, reps int) (runStats, error) {
 	var secs []float64
 	var wait, answers int64
 	for range reps {
-		r, err := runOnce(exe, args)
+		r, err := runOnce(exe, args, simCheckRunLimit)
 		if err != nil {
 			return runStats{}, fmt.Errorf("tsys run %s: %w", strings.Join(args, " "), err)
 		}
@@ -184,7 +189,7 @@ func colocatedSpeed(exe string, job []string, n, reps int, t1 time.Duration) (fl
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r, err := runOnce(exe, append(slices.Clone(job), "--workers", "1"))
+				r, err := runOnce(exe, append(slices.Clone(job), "--workers", "1"), simCheckRunLimit)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil && firstErr == nil {
