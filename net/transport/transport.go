@@ -113,6 +113,8 @@ type Transport struct {
 	log *slog.Logger
 	ln  net.Listener
 
+	refusals logBucket // bounds the lines refused connections log
+
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -382,7 +384,9 @@ func (t *Transport) acceptLoop() {
 		case t.hsSem <- struct{}{}:
 		default:
 			t.st.rejectedConns.Add(1)
-			t.log.Warn("transport: refused connection: too many handshakes in progress", "peer_addr", nc.RemoteAddr().String(), "limit", maxHandshakes)
+			if ok, held := t.refusals.take(time.Now()); ok {
+				t.log.Warn("transport: refused connection: too many handshakes in progress", "peer_addr", nc.RemoteAddr().String(), "limit", maxHandshakes, "refusals_not_logged", held)
+			}
 			nc.Close()
 			continue
 		}
@@ -741,7 +745,9 @@ func (c *conn) serveInbound() {
 			return
 		}
 		t.st.rejectedConns.Add(1)
-		c.logger().Warn("transport: refused connection", "err", err)
+		if ok, held := t.refusals.take(time.Now()); ok {
+			c.logger().Warn("transport: refused connection", "err", err, "refusals_not_logged", held)
+		}
 		lingerClose(c.nc)
 		c.shutdown(err)
 		return
