@@ -30,11 +30,11 @@ func (a *askFlags) register(fs *flag.FlagSet, stderr io.Writer, command string) 
 
 // parse reads the command line, the address and the key.
 func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
-	if err := parseFlags(fs, args); err != nil {
+	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("%s: want a node's task address HOST:PORT, got %d arguments", fs.Name()[strings.LastIndex(fs.Name(), " ")+1:], fs.NArg())
+		return Usagef("%s: want a node's task address HOST:PORT, got %d arguments", fs.Name()[strings.LastIndex(fs.Name(), " ")+1:], fs.NArg())
 	}
 	a.addr = fs.Arg(0)
 	if a.keyFile != "" {

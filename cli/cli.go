@@ -250,8 +250,6 @@ func (e usageError) Error() string { return e.msg }
 // what to write instead.
 func Usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-func usagef(format string, args ...any) error { return Usagef(format, args...) }
-
 // ParseFlags parses a command's flags: a flag error is bad usage (exit
 // 2), -h is ErrHelp (exit 0).
 func ParseFlags(fs *flag.FlagSet, args []string) error {
@@ -263,8 +261,6 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
-
-func parseFlags(fs *flag.FlagSet, args []string) error { return ParseFlags(fs, args) }
 
 // CheckRun checks the command line of `run ARGS` as run would, without
 // running the job: nil, or the error run would exit with.

@@ -25,7 +25,7 @@ func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *timeout <= 0 {
-		return usagef("--timeout %v: want more than 0", *timeout)
+		return Usagef("--timeout %v: want more than 0", *timeout)
 	}
 	addr := ask.addr
 	rep, err := cluster.RequestDrain(context.Background(), addr, ask.bind, ask.key, *timeout)

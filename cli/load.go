@@ -60,11 +60,11 @@ func (c *command) hogCommand(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet(c.name+" hog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cpu := fs.Int("cpu", -1, "pin the hog to this CPU (Linux; -1: do not pin)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("hog: want one load, F or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
+		return Usagef("hog: want one load, F or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
 	}
 	spec, err := hog.Parse(fs.Arg(0))
 	if err != nil {
@@ -99,10 +99,10 @@ func nodeLoads(hogs string, pin bool, n int) ([]loadFlags, error) {
 		idx, spec, ok := strings.Cut(item, "=")
 		i, err := strconv.Atoi(idx)
 		if !ok || err != nil || i < 0 || i >= n {
-			return nil, usagef("--hog %q: want NODE=SPEC with NODE from 0 (this process) to %d, e.g. 1=0.5 or 1=0.5:2s/2s", item, n-1)
+			return nil, Usagef("--hog %q: want NODE=SPEC with NODE from 0 (this process) to %d, e.g. 1=0.5 or 1=0.5:2s/2s", item, n-1)
 		}
 		if _, err := hog.Parse(spec); err != nil {
-			return nil, usagef("--hog: %v", err)
+			return nil, Usagef("--hog: %v", err)
 		}
 		loads[i].hog = spec
 	}

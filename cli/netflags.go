@@ -36,13 +36,13 @@ func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
 func (f *netFlags) check(join, http string) error {
 	switch {
 	case f.taskPort < 0 || f.taskPort > 65535:
-		return usagef("--task-port %d: want a port from 0 (any) to 65535", f.taskPort)
+		return Usagef("--task-port %d: want a port from 0 (any) to 65535", f.taskPort)
 	case f.joinTimeout <= 0:
-		return usagef("--join-timeout %v: want more than 0", f.joinTimeout)
+		return Usagef("--join-timeout %v: want more than 0", f.joinTimeout)
 	case f.probeInterval < 0:
-		return usagef("--probe-interval %v: want more than 0 (0: the default)", f.probeInterval)
+		return Usagef("--probe-interval %v: want more than 0 (0: the default)", f.probeInterval)
 	case f.suspicionMult < 0:
-		return usagef("--suspicion-mult %d: want 1 or more (0: the default)", f.suspicionMult)
+		return Usagef("--suspicion-mult %d: want 1 or more (0: the default)", f.suspicionMult)
 	}
 	if err := checkHostPort("--bind", f.bind, 0); err != nil {
 		return err
@@ -73,7 +73,7 @@ func checkHostMaybePort(flagName, addr string) error {
 		return checkHostPort(flagName, addr, 1)
 	}
 	if addr == "" || (strings.Contains(addr, ":") && net.ParseIP(addr) == nil) {
-		return usagef("%s %q: want HOST or HOST:PORT, e.g. 10.0.0.1:7946", flagName, addr)
+		return Usagef("%s %q: want HOST or HOST:PORT, e.g. 10.0.0.1:7946", flagName, addr)
 	}
 	return nil
 }
@@ -83,10 +83,10 @@ func checkHostMaybePort(flagName, addr string) error {
 func checkHostPort(flagName, addr string, least int) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usagef("%s %q: want HOST:PORT, e.g. 10.0.0.1:7946", flagName, addr)
+		return Usagef("%s %q: want HOST:PORT, e.g. 10.0.0.1:7946", flagName, addr)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < least || p > 65535 {
-		return usagef("%s %q: want a port from %d to 65535", flagName, addr, least)
+		return Usagef("%s %q: want a port from %d to 65535", flagName, addr, least)
 	}
 	return nil
 }

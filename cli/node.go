@@ -44,25 +44,25 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	var load loadFlags
 	fs.IntVar(&load.cpu, "cpu", -1, "pin the node to this CPU (Linux; -1: do not pin)")
 	fs.StringVar(&load.hog, "hog", "", "run competing CPU load beside the workers: F (a fraction of a core) or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
-	if err := parseFlags(fs, args); err != nil {
+	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("node: unexpected argument %q", fs.Arg(0))
+		return Usagef("node: unexpected argument %q", fs.Arg(0))
 	}
 	if err := netf.check(*join, *httpAddr); err != nil {
 		return err
 	}
 	if *drainTimeout <= 0 {
-		return usagef("--drain-timeout %v: want more than 0", *drainTimeout)
+		return Usagef("--drain-timeout %v: want more than 0", *drainTimeout)
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		return usagef("--log-level %q: want debug, info, warn or error", *level)
+		return Usagef("--log-level %q: want debug, info, warn or error", *level)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	if *workers < 1 {
-		return usagef("--workers %d: want at least 1", *workers)
+		return Usagef("--workers %d: want at least 1", *workers)
 	}
 	pol, err := policies.Parse(*schedName)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 // no longer run a job: they flood the machine. localNodeLimit is that
 // count, from the cores and the memory there are.
 const (
-	nodesPerCore = 32       // processes a core can take turns at without gossip timing out
-	nodeMemory   = 64 << 20 // bytes a node process may hold: its heap, stacks and buffers
+	nodesPerCore = 32       // a generous bound, not a measured one: past it each node's gossip waits behind dozens of others
+	nodeMemory   = 64 << 20 // bytes a node process may come to hold: its heap, stacks and buffers, with room to spare
 )
 
 // localNodeLimit is how many node processes a machine of cpus cores and
@@ -40,7 +40,7 @@ func (c *command) checkLocalNodes(nodes int) error {
 	if mem > 0 {
 		free = fmt.Sprintf("%.1f GiB available", float64(mem)/(1<<30))
 	}
-	return usagef("--nodes %d: this machine can run about %d node processes (%d cores, %s; %d a core, %d MiB each): start nodes on other machines (%s node --join HOST:PORT), or simulate many (tsys sim --nodes %d)",
+	return Usagef("--nodes %d: this machine can run about %d node processes (%d cores, %s; %d a core, %d MiB each): start nodes on other machines (%s node --join HOST:PORT), or simulate many (tsys sim --nodes %d)",
 		nodes, limit, runtime.NumCPU(), free, nodesPerCore, nodeMemory>>20, c.name, nodes)
 }
 

@@ -22,10 +22,10 @@ func startProfile(kind, dir string) (stop func(), err error) {
 	}
 	mode, ok := modes[kind]
 	if !ok {
-		return nil, usagef("--profile %q: want cpu, mem, block, mutex or trace", kind)
+		return nil, Usagef("--profile %q: want cpu, mem, block, mutex or trace", kind)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, usagef("--profile-dir %s: %v", dir, err)
+		return nil, Usagef("--profile-dir %s: %v", dir, err)
 	}
 	p := profile.Start(mode, profile.ProfilePath(dir), profile.Quiet, profile.NoShutdownHook)
 	return func() {

@@ -88,7 +88,7 @@ type runConfig struct {
 func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) {
 	if len(args) == 0 {
 		c.runUsage(stderr)
-		return nil, usagef("run needs a program: %s run PROGRAM, with PROGRAM one of those above", c.name)
+		return nil, Usagef("run needs a program: %s run PROGRAM, with PROGRAM one of those above", c.name)
 	}
 	if isHelpFlag(args[0]) {
 		c.runUsage(stderr)
@@ -100,23 +100,23 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	cfg := &runConfig{cmd: c, app: app}
 	fs, makeJob := c.runFlagSet(app, &cfg.common, stderr)
-	if err := parseFlags(fs, args[1:]); err != nil {
+	if err := ParseFlags(fs, args[1:]); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+		return nil, Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
 	}
 	if cfg.job, err = makeJob(); err != nil {
 		return nil, usageError{err.Error()}
 	}
 	if _, ok := cfg.job.(SerialJob); cfg.common.serial && !ok {
-		return nil, usagef("--serial: %s has no serial version (its Job is not a cli.SerialJob); run it without --serial", app.Name)
+		return nil, Usagef("--serial: %s has no serial version (its Job is not a cli.SerialJob); run it without --serial", app.Name)
 	}
 	if cfg.common.timeout < 0 {
-		return nil, usagef("--timeout %v: want a duration of 0 (no limit) or more, e.g. 10m", cfg.common.timeout)
+		return nil, Usagef("--timeout %v: want a duration of 0 (no limit) or more, e.g. 10m", cfg.common.timeout)
 	}
 	if cfg.common.workers < 1 {
-		return nil, usagef("--workers %d: want at least 1", cfg.common.workers)
+		return nil, Usagef("--workers %d: want at least 1", cfg.common.workers)
 	}
 	cfg.inline = app.Inline()
 	if cfg.common.inline != "" {
@@ -128,7 +128,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		return nil, err
 	}
 	if cfg.common.nodes < 1 {
-		return nil, usagef("--nodes %d: want at least 1", cfg.common.nodes)
+		return nil, Usagef("--nodes %d: want at least 1", cfg.common.nodes)
 	}
 	if err := c.checkLocalNodes(cfg.common.nodes); err != nil {
 		return nil, err
@@ -137,10 +137,10 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		return nil, err
 	}
 	if cfg.common.nodes > 1 && cfg.common.join != "" {
-		return nil, usagef("--nodes and --join do not go together: --nodes starts its own cluster")
+		return nil, Usagef("--nodes and --join do not go together: --nodes starts its own cluster")
 	}
 	if cfg.common.http != "" && (cfg.common.serial || cfg.common.recordTree != "") {
-		return nil, usagef("--http watches the runtime: it does not go with --serial or --record-tree")
+		return nil, Usagef("--http watches the runtime: it does not go with --serial or --record-tree")
 	}
 	if cfg.loads, err = nodeLoads(cfg.common.hog, cfg.common.pin, cfg.common.nodes); err != nil {
 		return nil, err
@@ -161,23 +161,23 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if cfg.common.recordTree != "" {
 		if cfg.clustered() {
-			return nil, usagef("--record-tree records one node's tree; it does not go with --nodes or --join")
+			return nil, Usagef("--record-tree records one node's tree; it does not go with --nodes or --join")
 		}
 		cfg.common.workspan = true
 	}
 	if cfg.common.workspan {
 		switch {
 		case cfg.common.serial:
-			return nil, usagef("--workspan measures the task graph, and --serial runs none")
+			return nil, Usagef("--workspan measures the task graph, and --serial runs none")
 		case cfg.common.join != "":
-			return nil, usagef("--workspan does not go with --join: the cluster's nodes inline by their own policy, which hides the graph; measure with --nodes N")
+			return nil, Usagef("--workspan does not go with --join: the cluster's nodes inline by their own policy, which hides the graph; measure with --nodes N")
 		}
 		// Every spawn a task, here and on the nodes --nodes starts: see
 		// tsys.MeasureWorkSpan.
 		cfg.inline = inline.Never()
 	}
 	if cfg.common.tlCap < 1 {
-		return nil, usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
+		return nil, Usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
 	}
 	if cfg.common.keyFile != "" {
 		if cfg.key, err = cluster.ReadKeyFile(cfg.common.keyFile); err != nil {
@@ -189,7 +189,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	for name, path := range map[string]string{"--timeline": cfg.common.timeline, "--record-tree": cfg.common.recordTree} {
 		if path != "" {
 			if err := outfile.Check(path); err != nil {
-				return nil, usagef("%s: %v", name, err)
+				return nil, Usagef("%s: %v", name, err)
 			}
 		}
 	}
@@ -293,11 +293,11 @@ func (c *runConfig) timelineCap() int {
 func (c *commonFlags) checkNodeCounts() error {
 	switch {
 	case c.minNodes < 0 || c.maxNodes < 0:
-		return usagef("--min-nodes %d, --max-nodes %d: want counts of nodes, 0 or more", c.minNodes, c.maxNodes)
+		return Usagef("--min-nodes %d, --max-nodes %d: want counts of nodes, 0 or more", c.minNodes, c.maxNodes)
 	case c.maxNodes > 0 && c.minNodes > c.maxNodes:
-		return usagef("--min-nodes %d is more than --max-nodes %d", c.minNodes, c.maxNodes)
+		return Usagef("--min-nodes %d is more than --max-nodes %d", c.minNodes, c.maxNodes)
 	case (c.minNodes > 0 || c.maxNodes > 0) && c.join == "":
-		return usagef("--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join HOST:PORT")
+		return Usagef("--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join HOST:PORT")
 	}
 	return nil
 }

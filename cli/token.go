@@ -16,11 +16,11 @@ func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(c.name+" token", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	keyFile := fs.String("key-file", "", "the cluster's key file")
-	if err := parseFlags(fs, args); err != nil {
+	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *keyFile == "" || fs.NArg() > 0 {
-		return usagef("token: want --key-file FILE and nothing else")
+		return Usagef("token: want --key-file FILE and nothing else")
 	}
 	key, err := cluster.ReadKeyFile(*keyFile)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // from.
 func (c *command) versionCommand(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
-		return usagef("version takes no arguments, got %q: run %s version alone", args[0], c.name)
+		return Usagef("version takes no arguments, got %q: run %s version alone", args[0], c.name)
 	}
 	fmt.Fprintln(stdout, buildinfo.Version(c.name))
 	return nil

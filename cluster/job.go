@@ -46,6 +46,9 @@ type Job struct {
 	ID   uint64
 	e    *engine
 	opts JobOptions
+	// tasks are the names of this binary's tasks that may cross nodes,
+	// which every jobStart lists: read once, as the job begins.
+	tasks []string
 	// peers are the nodes serving the job: the members when it began and
 	// those that joined while it ran (invite), with when each was invited
 	// (joinedAt, late joiners only). reports are the peers' reports as
@@ -101,7 +104,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, peers: map[sched.NodeID]string{},
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: sched.LendableKinds(), peers: map[sched.NodeID]string{},
 		joinedAt: map[sched.NodeID]time.Duration{}, reports: map[sched.NodeID]peerReport{},
 		active: map[sched.NodeID]bool{}, reported: make(chan struct{}, 1)}
 	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
@@ -154,7 +157,7 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
 		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
 		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
-		Tasks: sched.LendableKinds(), Binary: buildinfo.Binary()}
+		Tasks: j.tasks, Binary: buildinfo.Binary()}
 	if err := e.transmit(addr, start, true); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		e.mu.Lock()

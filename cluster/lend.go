@@ -349,31 +349,32 @@ func (e *engine) borrow(from sched.NodeID, m *stealReply) {
 	var hs []*sched.Header
 	leaving := e.leaving()
 	for _, r := range m.Tasks {
+		l := loan{node: from, id: r.ID, addr: m.ReplyTo}
 		if leaving {
-			e.handBack(loan{node: from, id: r.ID, addr: m.ReplyTo})
+			e.handBack(l)
 			continue
 		}
 		kind, ok := sched.LookupKind(r.Kind)
 		if !ok {
 			e.n.log.Warn("a peer lent a task of an unknown kind; is it running another binary?", "peer", from, "task", r.Kind)
-			e.n.refuseTask(loan{node: from, id: r.ID, addr: m.ReplyTo}, m.Job, fmt.Sprintf("node %s has no task named %q", e.n.name, r.Kind))
+			e.n.refuseTask(l, m.Job, fmt.Sprintf("node %s has no task named %q", e.n.name, r.Kind))
 			continue
 		}
 		if kind.NewFromArg == nil {
-			e.n.refuseTask(loan{node: from, id: r.ID, addr: m.ReplyTo}, m.Job, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
+			e.n.refuseTask(l, m.Job, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
 			continue
 		}
 		h, err := kind.NewFromArg(r.Arg)
 		if err != nil {
 			e.n.log.Warn("a lent task's argument does not decode", "peer", from, "err", err)
-			e.n.refuseTask(loan{node: from, id: r.ID, addr: m.ReplyTo}, m.Job, err.Error())
+			e.n.refuseTask(l, m.Job, err.Error())
 			continue
 		}
 		h.MarkBorrowed()
 		h.SetSpanClock(r.Span)
 		e.noteBorrowed(from, r)
 		e.mu.Lock()
-		e.borrowed[h] = loan{node: from, id: r.ID, addr: m.ReplyTo}
+		e.borrowed[h] = l
 		e.mu.Unlock()
 		hs = append(hs, h)
 	}

@@ -110,7 +110,7 @@
 // cancelled. The first failure is the run's error: it sets the ending flag
 // at once, so no task starts after it (the loop, AskSpawn, Await and
 // JoinForked check the flag; a fork inlined on credit granted before the
-// failure still runs, for at most the credit's ~10 us), and only then
+// failure still runs, for at most maxStaleness of work), and only then
 // cancels the run's context (context.go), which running tasks poll, and
 // tells the cluster (Remote.Failed). Ending wakes every blocked
 // executor without a worker, which unwinds its tasks (abortRun), and waits

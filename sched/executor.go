@@ -219,7 +219,7 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	if x.pool.ending.Load() {
 		// A cancellation point: a task that forked many others and joins
 		// them one by one would otherwise run every one of them here
-		// after the run failed (TestCancelledRunStartsNoTask).
+		// after the run failed (TestJoinForkedIsACancellationPoint).
 		panic(abortRun)
 	}
 	// Deque.PopIf in two halves, so that PopOwnIf's is inlined.

@@ -73,17 +73,21 @@ func newCodec[T any]() codec[T] {
 	}
 }
 
+// copy copies *from to *to through the codec, as crossing a node does.
+func (c codec[T]) copy(from, to *T) error {
+	b, err := c.enc(from)
+	if err != nil {
+		return err
+	}
+	return c.dec(b, to)
+}
+
 // check reports whether values of T survive the codec, trying the zero
 // value: a type it cannot carry (a Future, a channel, a struct of
 // unexported fields) makes its task stay on its node.
 func (c codec[T]) check() error {
-	var zero T
-	b, err := c.enc(&zero)
-	if err == nil {
-		var back T
-		err = c.dec(b, &back)
-	}
-	if err != nil {
+	var zero, back T
+	if err := c.copy(&zero, &back); err != nil {
 		return fmt.Errorf("values of type %v cannot cross nodes: %w", reflect.TypeFor[T](), err)
 	}
 	return nil

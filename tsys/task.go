@@ -250,23 +250,13 @@ func (t *Task[A, R]) run(h *sched.Header, x *sched.Executor) {
 // (CheckCopies).
 func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Executor) {
 	var arg A
-	if err := copyThrough(t.args, &f.arg, &arg); err != nil {
+	if err := t.args.copy(&f.arg, &arg); err != nil {
 		x.FailTask(fmt.Errorf("task %q: copying its argument: %w", t.kind.Name, err))
 	}
 	res := t.fn((*Ctx)(x), arg)
-	if err := copyThrough(t.results, &res, &f.res); err != nil {
+	if err := t.results.copy(&res, &f.res); err != nil {
 		x.FailTask(fmt.Errorf("task %q: copying its result: %w", t.kind.Name, err))
 	}
-}
-
-// copyThrough copies *from to *to through the codec, as crossing a node
-// would.
-func copyThrough[T any](c codec[T], from, to *T) error {
-	b, err := c.enc(from)
-	if err != nil {
-		return err
-	}
-	return c.dec(b, to)
 }
 
 func (t *Task[A, R]) newFrame(w *sched.Worker) *frame[A, R] {
