@@ -86,7 +86,7 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 		}
 	}
 	for _, e := range engines {
-		n.sendReport(e.root(), e.info.ID, n.stopEngine(e))
+		n.sendReport(e.root(), e.rootAddr, e.info.ID, n.stopEngine(e))
 	}
 	rep := DrainReport{Returned: handedBack(), Finished: finished, Took: time.Since(began)}
 	n.log.Info("drained; leaving the cluster", "returned", rep.Returned, "finished", rep.Finished, "took", rep.Took)

@@ -26,15 +26,23 @@ type engine struct {
 	info share.Job
 	// rooted is the job when this node is its root; nil when it serves.
 	rooted *Job
-	rt     *tsys.Runtime
-	pool   *sched.Pool
-	began  time.Time // when this node began its part in the job
+	// rootAddr is where the root of a job served here asked for answers
+	// (its jobStart's ReplyTo): reports and failures go there when gossip
+	// no longer lists the root, which may be only slow.
+	rootAddr string
+	rt       *tsys.Runtime
+	pool     *sched.Pool
+	began    time.Time // when this node began its part in the job
 
 	// mu orders the policy's events and guards what follows.
 	mu       sync.Mutex
 	policy   sched.Policy
-	lent     map[uint64]*lentTask
+	loans    *ledger // the tasks lent to other nodes (ledger.go)
 	borrowed map[*sched.Header]loan
+	// orphaned is when gossip said the job's root died, on a node serving
+	// it; zero while the root is a member. Such a node serves on for
+	// RootGrace, in case the root was only slow (Node.dropOrphans).
+	orphaned time.Time
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
 	fishedAt map[sched.NodeID]time.Time
@@ -74,6 +82,7 @@ type engine struct {
 	tasksReceived atomic.Int64
 	firstWork     atomic.Int64 // ns from began to the first borrowed task; 0 before it
 	tasksRerun    atomic.Int64
+	lateResults   atomic.Int64 // results of loans re-run here, dropped
 	tasksReturned atomic.Int64
 	handedBack    atomic.Int64 // borrowed tasks handed back as the node left the job
 	messagesSent  atomic.Int64
@@ -91,11 +100,6 @@ type loan struct {
 	addr string
 }
 
-type lentTask struct {
-	h    *sched.Header
-	node sched.NodeID
-}
-
 // newEngine makes the engine of job on runtime rt, with a policy of its
 // own that has heard of every peer, as if each had just joined. What the
 // policy answers to that is dropped: the engine holds no task yet, and
@@ -104,7 +108,7 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	e := &engine{
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
 		policy:   n.makePolicy(),
-		lent:     map[uint64]*lentTask{},
+		loans:    newLedger(),
 		borrowed: map[*sched.Header]loan{},
 		fishedAt: map[sched.NodeID]time.Time{},
 		offsets:  map[sched.NodeID]time.Duration{},
@@ -223,7 +227,7 @@ func (e *engine) failureRecipients() []string {
 			to = append(to, addr)
 		}
 		e.mu.Unlock()
-	} else if addr, ok := e.n.peer(sched.NodeID(e.info.Root)); ok {
+	} else if addr, err := e.n.addressOf(e.root(), e.rootAddr); err == nil {
 		to = append(to, addr)
 	}
 	return to
@@ -295,6 +299,7 @@ func (e *engine) counters() sched.Stats {
 		TasksSent:     e.tasksSent.Load(),
 		TasksReceived: e.tasksReceived.Load(),
 		TasksRerun:    e.tasksRerun.Load(),
+		LateResults:   e.lateResults.Load(),
 		TasksReturned: e.tasksReturned.Load(),
 		BytesSent:     e.bytesSent.Load(),
 		MessagesSent:  e.messagesSent.Load(),

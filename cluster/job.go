@@ -286,7 +286,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 			j.Timelines = append(j.Timelines, *r.timeline)
 		}
 	}
-	clear(e.lent)
+	e.loans.close()
 	e.mu.Unlock()
 	n.removeEngine(e)
 	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
@@ -345,8 +345,10 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
 	n.mu.Lock()
-	if _, ok := n.engines[m.Job]; ok {
+	if e, ok := n.engines[m.Job]; ok {
 		n.mu.Unlock()
+		// Its root invites it again: it is alive, whatever gossip said.
+		e.rootIsBack()
 		return
 	}
 	old, reason := n.admit(info)
@@ -368,6 +370,7 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 	}
 	rt := n.idleRuntime()
 	e := n.newEngine(info, nil, rt)
+	e.rootAddr = m.ReplyTo
 	// s, not e.serving, from here on: once e is in n.engines, stopEngine
 	// may take e.serving away under e.mu.
 	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
@@ -469,7 +472,7 @@ func (n *Node) stopEngine(e *engine) servingEnd {
 	e.mu.Lock()
 	s := e.serving
 	e.serving = nil
-	clear(e.lent)
+	e.loans.close()
 	clear(e.borrowed)
 	e.mu.Unlock()
 	if s == nil {
@@ -488,16 +491,16 @@ func (n *Node) endServing(from sched.NodeID, job uint64) {
 	if e == nil || e.rooted != nil || e.root() != from {
 		return
 	}
-	n.sendReport(from, job, n.stopEngine(e))
+	n.sendReport(from, e.rootAddr, job, n.stopEngine(e))
 }
 
 // sendReport sends this node's part in a job to the job's root.
-func (n *Node) sendReport(root sched.NodeID, job uint64, end servingEnd) {
+func (n *Node) sendReport(root sched.NodeID, rootAddr string, job uint64, end servingEnd) {
 	payload, _ := json.Marshal(end.report)
 	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
-	addr, ok := n.peer(root)
-	if !ok {
-		n.log.Warn("the job's root is gone; the report is dropped", "root", root)
+	addr, err := n.addressOf(root, rootAddr)
+	if err != nil {
+		n.log.Warn("the job's root is gone; the report is dropped", "root", root, "err", err)
 		return
 	}
 	if err := n.transmit(addr, rep, true); err != nil {

@@ -70,6 +70,16 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		if e := n.engineOf(m.Job); e != nil {
 			e.event(func(now time.Time) []sched.Action { return e.policy.LoadReport(now, peer, m.Load) })
 		}
+	case *loanQuery:
+		n.rememberPeer(peer, m.ReplyTo)
+		n.answerLoans(peer, m)
+	case *loanStatus:
+		if e := n.engineOf(m.Job); e != nil {
+			e.loansHeard(peer, m)
+		}
+	case *jobAsk:
+		n.rememberPeer(peer, m.ReplyTo)
+		n.jobAsked(peer, m)
 	case *jobPresence:
 		n.presenceArrived(peer, m)
 	case *shutdown:
@@ -210,7 +220,7 @@ func (e *engine) answerSteal(from sched.NodeID, m *stealRequest) {
 		e.mu.Unlock()
 		return // answered from a later push, or refused on a tick
 	case a.Kind == sched.Give && a.Count > 0:
-		reply.Tasks = e.lendLocked(from, a.Count)
+		reply.Tasks = e.lendLocked(from, m.ReplyTo, a.Count)
 	}
 	e.mu.Unlock()
 	e.sendTasks(from, m.ReplyTo, reply)
@@ -221,8 +231,9 @@ func (e *engine) answerSteal(from sched.NodeID, m *stealRequest) {
 // one reply, with no task if none was left to lend, so that the asker's
 // request is over either way.
 func (e *engine) push(node sched.NodeID, count int) {
+	addr, _ := e.n.peer(node)
 	e.mu.Lock()
-	recs := e.lendLocked(node, count)
+	recs := e.lendLocked(node, addr, count)
 	e.mu.Unlock()
 	e.sendTasks(node, "", &stealReply{Job: e.info.ID, Tasks: recs})
 }
@@ -252,9 +263,11 @@ func (e *engine) reportLoad() {
 func (e *engine) refuse(node sched.NodeID) { e.push(node, 0) }
 
 // lendLocked takes up to count of the job's oldest ready tasks here out of
-// the deques and records them as lent to node. e.mu is held.
-func (e *engine) lendLocked(to sched.NodeID, count int) []taskRecord {
+// the deques and opens a loan of each to node, which answers at addr.
+// e.mu is held.
+func (e *engine) lendLocked(to sched.NodeID, addr string, count int) []taskRecord {
 	var recs []taskRecord
+	now := time.Now()
 	for _, h := range e.pool.Lend(count, lendable) {
 		arg, err := h.Kind().EncodeArg(h)
 		if err != nil {
@@ -263,7 +276,7 @@ func (e *engine) lendLocked(to sched.NodeID, count int) []taskRecord {
 			continue
 		}
 		id := e.n.nextID.Add(1)
-		e.lent[id] = &lentTask{h: h, node: to}
+		e.loans.lend(id, h, to, addr, now)
 		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
 	}
 	e.noteLent(to, recs)
@@ -281,57 +294,50 @@ func (e *engine) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
 	if err := e.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
 		e.tasksSent.Add(-int64(len(m.Tasks)))
 		e.n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
-		e.takeBack(m.Tasks)
+		e.takeBack(to, m.Tasks)
 	}
 }
 
 func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
 
-// takeBack runs lent tasks at home after all.
-func (e *engine) takeBack(recs []taskRecord) {
-	ids := make([]uint64, len(recs))
-	for i, r := range recs {
-		ids[i] = r.ID
-	}
-	e.pool.Inject(e.reclaim(ids)...)
-}
-
-// reclaim ends the loans ids that are still open and returns their tasks,
-// to run here.
-func (e *engine) reclaim(ids []uint64) []*sched.Header {
-	var back []*sched.Header
+// takeBack runs here the tasks of a reply to node that could not be sent.
+// They never left, so they are not counted as run again.
+func (e *engine) takeBack(node sched.NodeID, recs []taskRecord) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, id := range ids {
-		if lt, ok := e.lent[id]; ok {
-			back = append(back, lt.h)
-			delete(e.lent, id)
+	var back []*sched.Header
+	for _, r := range recs {
+		if h, ok := e.loans.settle(r.ID, node, handedBack); ok == settledOpen {
+			back = append(back, h)
 		}
 	}
-	return back
+	e.mu.Unlock()
+	e.pool.Inject(back...)
 }
 
 // lentTo lists the tasks lent to node id whose results have not come back.
 func (e *engine) lentTo(id sched.NodeID) []uint64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var ids []uint64
-	for tid, lt := range e.lent {
-		if lt.node == id {
-			ids = append(ids, tid)
-		}
-	}
-	return ids
+	return e.loans.lentTo(id)
 }
 
 // rerunLent runs here those of the tasks ids lent to peer whose results
-// have not come back: peer left or died.
-func (e *engine) rerunLent(peer sched.NodeID, ids []uint64) {
-	if back := e.reclaim(ids); len(back) > 0 {
-		e.n.log.Warn("a node left holding lent tasks; running them here", "peer", peer, "tasks", len(back))
-		e.tasksRerun.Add(int64(len(back)))
-		e.pool.Inject(back...)
+// have not come back, saying why.
+func (e *engine) rerunLent(peer sched.NodeID, ids []uint64, why string) {
+	e.mu.Lock()
+	back := e.loans.rerunAll(ids)
+	e.mu.Unlock()
+	e.rerun(peer, back, why)
+}
+
+// rerun runs here tasks whose loans to peer ended as rerunHere.
+func (e *engine) rerun(peer sched.NodeID, back []*sched.Header, why string) {
+	if len(back) == 0 {
+		return
 	}
+	e.n.log.Warn("running lent tasks here again; a result the borrower still sends is dropped", "peer", peer, "tasks", len(back), "why", why)
+	e.tasksRerun.Add(int64(len(back)))
+	e.pool.Inject(back...)
 }
 
 // borrow takes in the tasks of a StealReply.
@@ -398,13 +404,20 @@ func (n *Node) refuseTask(l loan, job uint64, why string) {
 
 // Return implements sched.Remote: send a borrowed task's result home.
 func (e *engine) Return(h *sched.Header) {
+	// The loan stays held until its result is on its way, so that an
+	// answer to the lender's query never says it is gone before the
+	// result goes ahead of that answer.
 	e.mu.Lock()
 	loan, ok := e.borrowed[h]
-	delete(e.borrowed, h)
 	e.mu.Unlock()
 	if !ok {
 		return // its job is over here
 	}
+	defer func() {
+		e.mu.Lock()
+		delete(e.borrowed, h)
+		e.mu.Unlock()
+	}()
 	m := &result{Job: e.info.ID, Task: loan.id, Span: h.SpanClock()}
 	value, err := h.Kind().EncodeResult(h)
 	if err != nil {
@@ -420,21 +433,26 @@ func (e *engine) Return(h *sched.Header) {
 	}
 }
 
-// resultArrived completes a lent task with the result its borrower sent.
+// resultArrived completes a lent task with the result its borrower sent,
+// or runs it here when the borrower gave it back. A result for a loan
+// already run here again is dropped and counted.
 func (e *engine) resultArrived(from sched.NodeID, m *result) {
-	e.mu.Lock()
-	lt, ok := e.lent[m.Task]
-	if ok && lt.node == from {
-		delete(e.lent, m.Task)
-	} else {
-		ok = false
+	how := resultHome
+	if m.Rerun {
+		how = handedBack
 	}
+	e.mu.Lock()
+	h, s := e.loans.settle(m.Task, from, how)
 	e.mu.Unlock()
-	if !ok {
+	switch s {
+	case settledLate:
+		e.lateResults.Add(1)
+		e.n.log.Info("a result came after its task ran here again; dropped", "peer", from, "id", m.Task)
+		return
+	case settledStray:
 		e.n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
 		return
 	}
-	h := lt.h
 	switch {
 	case m.Rerun && m.Leaving:
 		e.n.log.Debug("a leaving node handed a task back; running it here", "peer", from)

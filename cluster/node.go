@@ -73,7 +73,11 @@ type Config struct {
 	// results in flight to arrive before its lenders run again what it
 	// held (default 2 s).
 	LeaveGrace time.Duration
-	Logger     *slog.Logger
+	// RootGrace is how long a node serves on a job whose root gossip
+	// declared dead, in case the root was only slow (suspect.go); default
+	// DefaultRootGrace.
+	RootGrace time.Duration
+	Logger    *slog.Logger
 }
 
 // Node is a runtime that is part of a cluster.
@@ -115,6 +119,10 @@ type Node struct {
 	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
 	// answers, by request id.
 	snapshotWaiters map[uint64]chan Snapshot
+	// dropped are jobs this node dropped when their root stayed gone for
+	// RootGrace, with their roots, to ask about if a root comes back
+	// (suspect.go); at most maxDropped.
+	dropped map[uint64]sched.NodeID
 
 	nextID atomic.Uint64
 	// jobsTotal counts the engines the node has made: the jobs it served
@@ -157,6 +165,9 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.LeaveGrace <= 0 {
 		cfg.LeaveGrace = 2 * time.Second
 	}
+	if cfg.RootGrace <= 0 {
+		cfg.RootGrace = DefaultRootGrace
+	}
 	host, _, err := net.SplitHostPort(cfg.Bind)
 	if err != nil {
 		return nil, fmt.Errorf("--bind %q: want HOST:PORT: %w", cfg.Bind, err)
@@ -182,6 +193,7 @@ func Start(cfg Config) (*Node, error) {
 		engines: map[uint64]*engine{},
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
+		dropped:         map[uint64]sched.NodeID{},
 		pushed:          make(chan struct{}, 1),
 		shutdown:        make(chan struct{}),
 		tickStop:        make(chan struct{}),
@@ -450,6 +462,9 @@ func (n *Node) onMember(ev membership.Event) {
 		n.peers[id] = meta.Transport
 		n.metas[id] = meta
 		n.peersMu.Unlock()
+		if !known {
+			n.memberBack(id)
+		}
 		for _, e := range n.engineList() {
 			if !e.hears(id, meta) {
 				continue
@@ -491,19 +506,23 @@ func (n *Node) memberLeft(e *engine, id sched.NodeID, meta membership.Meta, fail
 		e.rooted.peerGone(id)
 	}
 	if failed {
-		e.rerunLent(id, e.lentTo(id))
+		e.rerunLent(id, e.lentTo(id), "gossip declared the borrower dead")
 	} else {
 		// A node that leaves gracefully sent its results before it
 		// left, but gossip may bring the news first: give them time.
 		// Only what it holds now: a node of the same name may come
 		// back and borrow anew meanwhile.
 		held := e.lentTo(id)
-		time.AfterFunc(n.cfg.LeaveGrace, func() { e.rerunLent(id, held) })
+		time.AfterFunc(n.cfg.LeaveGrace, func() { e.rerunLent(id, held, "the borrower left holding them") })
 	}
 	if e.rooted == nil && e.root() == id {
-		n.log.Warn("the root node of the job left; dropping the job", "peer", id)
-		n.stopEngine(e)
-		return
+		if failed {
+			e.rootGone(time.Now())
+		} else {
+			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
+			n.dropServed(e)
+			return
+		}
 	}
 	e.act(acts)
 }
@@ -514,7 +533,7 @@ func (n *Node) tick() {
 	defer close(n.tickDone)
 	t := time.NewTicker(n.cfg.TickEvery)
 	defer t.Stop()
-	lastGossip := time.Time{}
+	lastGossip, lastCheck := time.Time{}, time.Time{}
 	for {
 		select {
 		case <-n.tickStop:
@@ -538,6 +557,13 @@ func (n *Node) tick() {
 				total.TaskTime = max(total.TaskTime, l.TaskTime)
 			}
 			n.applyShares()
+			if now.Sub(lastCheck) > checkEvery {
+				lastCheck = now
+				for _, e := range n.engineList() {
+					e.checkLoans(now)
+				}
+				n.dropOrphans(now)
+			}
 			if now.Sub(lastGossip) > 100*time.Millisecond {
 				lastGossip = now
 				n.ml.SetLoad(total)

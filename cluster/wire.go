@@ -31,12 +31,15 @@ const (
 	msgJobRefused                                                      // the sender will not serve the job, and why
 	msgLeaving                                                         // the sender drains: take it off the schedulers' lists now
 	msgJobPresence                                                     // the sender takes part in the job now, or no longer does
+	msgLoanQuery                                                       // a lender asks a borrower which of its loans it holds
+	msgLoanStatus                                                      // the answer: those it holds, those it does not
+	msgJobAsk                                                          // a node that dropped a job asks its root whether the job still runs
 )
 
 // Limits on what a message may hold, checked as it is decoded, so that a
 // peer cannot make a node allocate without bound.
 const (
-	maxTasks     = 1 << 16  // tasks in one stealReply
+	maxTasks     = 1 << 16  // tasks in one stealReply, loans in one loanQuery or loanStatus
 	maxKinds     = 1 << 14  // task names a jobStart or jobRefused lists; a longer list is cut when sent
 	maxStringLen = 1 << 10  // bytes of an address or a task name
 	maxErrLen    = 4 << 10  // bytes of an error text; longer ones are cut when sent
@@ -187,6 +190,29 @@ type jobRefused struct {
 	Lacks []string
 }
 
+// loanQuery asks a borrower which of the loans IDs of Job, lent to it, it
+// still holds; the answer goes to ReplyTo.
+type loanQuery struct {
+	Job     uint64
+	IDs     []uint64
+	ReplyTo string
+}
+
+// loanStatus answers a loanQuery: of the loans asked about, the sender
+// holds Held and not Gone (their result was sent, or lost).
+type loanStatus struct {
+	Job        uint64
+	Held, Gone []uint64
+}
+
+// jobAsk asks a job's root whether Job still runs, from a node that
+// dropped it when gossip said the root had died: a root that is alive
+// invites the node again. ReplyTo is the asker's transport address.
+type jobAsk struct {
+	Job     uint64
+	ReplyTo string
+}
+
 // statsRequest asks for the receiver's Snapshot, or with All for every
 // member's it can gather (tsys jobs), to be sent to ReplyTo with ID.
 type statsRequest struct {
@@ -224,6 +250,67 @@ func (*statsReply) msgType() transport.MsgType   { return msgStatsReply }
 func (*jobRefused) msgType() transport.MsgType   { return msgJobRefused }
 func (*leaving) msgType() transport.MsgType      { return msgLeaving }
 func (*jobPresence) msgType() transport.MsgType  { return msgJobPresence }
+func (*loanQuery) msgType() transport.MsgType    { return msgLoanQuery }
+func (*loanStatus) msgType() transport.MsgType   { return msgLoanStatus }
+func (*jobAsk) msgType() transport.MsgType       { return msgJobAsk }
+
+func (m *loanQuery) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = appendIDs(b, m.IDs)
+	return wire.AppendString(b, m.ReplyTo)
+}
+
+func (m *loanQuery) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.IDs = decodeIDs(d, "loans")
+	m.ReplyTo = d.String("reply address", maxStringLen)
+}
+
+func (m *loanStatus) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	b = appendIDs(b, m.Held)
+	return appendIDs(b, m.Gone)
+}
+
+func (m *loanStatus) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.Held = decodeIDs(d, "loans held")
+	m.Gone = decodeIDs(d, "loans gone")
+}
+
+func (m *jobAsk) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, m.Job)
+	return wire.AppendString(b, m.ReplyTo)
+}
+
+func (m *jobAsk) decode(d *wire.Decoder) {
+	m.Job = d.Uvarint("job")
+	m.ReplyTo = d.String("reply address", maxStringLen)
+}
+
+// appendIDs appends a list of loan ids; a list longer than maxTasks is
+// cut, as no message asks about more.
+func appendIDs(b []byte, ids []uint64) []byte {
+	ids = ids[:min(len(ids), maxTasks)]
+	b = wire.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = wire.AppendUvarint(b, id)
+	}
+	return b
+}
+
+// decodeIDs reads a list of loan ids; nil when empty, as sent.
+func decodeIDs(d *wire.Decoder, what string) []uint64 {
+	n := d.Count(what, maxTasks, 1)
+	if n == 0 {
+		return nil
+	}
+	ids := make([]uint64, n)
+	for i := range ids {
+		ids[i] = d.Uvarint(what)
+	}
+	return ids
+}
 
 func (m *jobPresence) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
@@ -532,6 +619,9 @@ var vocabulary = [...]struct {
 	{"job refused", func() message { return new(jobRefused) }},
 	{"leaving", func() message { return new(leaving) }},
 	{"job presence", func() message { return new(jobPresence) }},
+	{"loan query", func() message { return new(loanQuery) }},
+	{"loan status", func() message { return new(loanStatus) }},
+	{"job ask", func() message { return new(jobAsk) }},
 }
 
 // messageName names m's type.

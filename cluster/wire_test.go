@@ -39,6 +39,10 @@ func sampleMessages() []message {
 		&jobRefused{Job: 9, Reason: "node n2 runs tsys", Lacks: []string{"sort.merge"}},
 		&leaving{},
 		&jobPresence{Job: 9, Active: true},
+		&loanQuery{Job: 9, IDs: []uint64{1, 1 << 40}, ReplyTo: "127.0.0.1:4003"},
+		&loanStatus{Job: 9, Held: []uint64{1}, Gone: []uint64{1 << 40, 3}},
+		&loanStatus{Job: 9},
+		&jobAsk{Job: 9, ReplyTo: "127.0.0.1:4004"},
 	}
 }
 

@@ -26,7 +26,8 @@ type Stats struct {
 	StolenFrom    int64 `json:"stolen_from"`     // tasks other workers or nodes took from this worker's deque
 	BusyNanos     int64 `json:"busy_ns"`         // time workers held work: the run's span less their idle time
 	WorkNanos     int64 `json:"work_ns"`         // time task frames computed (with --workspan): the work T_1
-	TasksRerun    int64 `json:"tasks_rerun"`     // lent tasks run again here: their borrower died or left holding them
+	TasksRerun    int64 `json:"tasks_rerun"`     // lent tasks run again here: their borrower died, was silent too long, or no longer held them
+	LateResults   int64 `json:"late_results"`    // results of lent tasks already run again here (a borrower only slow): dropped
 	TasksReturned int64 `json:"tasks_returned"`  // lent tasks handed back unstarted (a borrower leaving, or one that cannot run them)
 }
 
@@ -54,6 +55,7 @@ func (s *Stats) Add(o Stats) {
 	s.BusyNanos += o.BusyNanos
 	s.WorkNanos += o.WorkNanos
 	s.TasksRerun += o.TasksRerun
+	s.LateResults += o.LateResults
 	s.TasksReturned += o.TasksReturned
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
 }

@@ -1,0 +1,212 @@
+package cluster
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/sched"
+)
+
+// Suspicion is not death. Gossip declares a node dead when it misses its
+// probes for a while, and a node that is only slow (a GC pause, a starved
+// CPU, a stopped process, a congested link) misses them as surely as a
+// dead one, then comes back and refutes it. Every rule below keeps a job
+// going and correct through that, and keeps any wait bounded when the
+// node does not come back:
+//
+//   - A lender re-runs at once what it lent to a node declared dead (the
+//     safety net); the ledger drops the late result of such a loan, once,
+//     and counts it (ledger.go).
+//   - A lender asks each borrower about the loans it has held quietly for
+//     loanAskEvery (loanQuery): a borrower that is alive says which it
+//     holds; those it does not hold were lost and run here at once; a
+//     loan whose borrower says nothing for loanSilence runs here too. So
+//     a root never waits on a lent task without a bound.
+//   - A node serving a job whose root gossip declares dead serves on for
+//     Config.RootGrace (the job is orphaned): its borrowed tasks still run,
+//     and their results go to the address the root asked for answers at.
+//     If the root comes back, nothing was lost; if not, the node drops the
+//     job, handing every borrowed task back to its lender, and asks the
+//     root whether the job still runs if it comes back later (jobAsk): a
+//     root that is alive invites it again.
+//   - A root invites again a node that gossip declared dead and that comes
+//     back, as it does a node that joins during the job.
+
+// DefaultRootGrace is how long a node serves a job whose root gossip
+// declared dead before it drops the job (Config.RootGrace): longer than
+// the pauses a loaded machine or a stop-the-world collection makes, so
+// that a slow root finds its job still served, while a dead root's job
+// gives way to the next job at once (admit replaces it).
+const DefaultRootGrace = 30 * time.Second
+
+// checkEvery is how often the tick checks the loans and the orphaned jobs:
+// a small part of loanAskEvery.
+const checkEvery = 100 * time.Millisecond
+
+// maxDropped bounds the jobs a node remembers having dropped for want of
+// their root, to ask about should the root come back.
+const maxDropped = 16
+
+// rootGone: gossip says the root of e's job died. The node serves on.
+func (e *engine) rootGone(now time.Time) {
+	e.mu.Lock()
+	first := e.orphaned.IsZero()
+	if first {
+		e.orphaned = now
+	}
+	e.mu.Unlock()
+	if first {
+		e.n.log.Warn("gossip says the job's root died; serving the job on in case it is only slow", "root", e.root(), "for", e.n.cfg.RootGrace)
+	}
+}
+
+// rootIsBack: the root of e's job is heard again.
+func (e *engine) rootIsBack() {
+	e.mu.Lock()
+	was := !e.orphaned.IsZero()
+	e.orphaned = time.Time{}
+	e.mu.Unlock()
+	if was {
+		e.n.log.Info("the job's root is back; serving on", "root", e.root())
+	}
+}
+
+// memberBack: node id is a member again, after gossip said it left or
+// died. Jobs it roots that this node serves go on; jobs of its that this
+// node dropped are asked about.
+func (n *Node) memberBack(id sched.NodeID) {
+	for _, e := range n.engineList() {
+		if e.rooted == nil && e.root() == id {
+			e.rootIsBack()
+		}
+	}
+	n.mu.Lock()
+	var ask []uint64
+	for job, root := range n.dropped {
+		if root == id {
+			ask = append(ask, job)
+			delete(n.dropped, job)
+		}
+	}
+	n.mu.Unlock()
+	for _, job := range ask {
+		n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", fmt.Sprintf("%x", job))
+		if err := n.send(id, "", &jobAsk{Job: job, ReplyTo: n.trAddr}); err != nil {
+			n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
+		}
+	}
+}
+
+// dropOrphans drops the jobs whose root has been gone for RootGrace: each
+// borrowed task goes back to its lender (a lender alive runs it; one dead
+// no longer needs it), and the job is remembered, to ask its root about.
+func (n *Node) dropOrphans(now time.Time) {
+	for _, e := range n.engineList() {
+		e.mu.Lock()
+		since := e.orphaned
+		e.mu.Unlock()
+		if since.IsZero() || now.Sub(since) < n.cfg.RootGrace {
+			continue
+		}
+		if _, back := n.peer(e.root()); back {
+			e.rootIsBack()
+			continue
+		}
+		n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
+		n.dropServed(e)
+	}
+}
+
+// dropServed ends this node's part in a job of another root that may
+// still run: the borrowed tasks go back to their lenders first.
+func (n *Node) dropServed(e *engine) {
+	e.mu.Lock()
+	var loans []loan
+	for _, l := range e.borrowed {
+		loans = append(loans, l)
+	}
+	clear(e.borrowed)
+	e.mu.Unlock()
+	for _, l := range loans {
+		e.handBack(l)
+	}
+	n.stopEngine(e)
+	n.mu.Lock()
+	if len(n.dropped) >= maxDropped {
+		for job := range n.dropped {
+			delete(n.dropped, job)
+			break
+		}
+	}
+	n.dropped[e.info.ID] = e.root()
+	n.mu.Unlock()
+}
+
+// jobAsked answers a node that dropped job m.Job: a job this node still
+// roots invites it again.
+func (n *Node) jobAsked(from sched.NodeID, m *jobAsk) {
+	e := n.engineOf(m.Job)
+	if e == nil || e.rooted == nil {
+		return // over: the asker has nothing to do
+	}
+	j := e.rooted
+	e.mu.Lock()
+	if _, reported := j.reports[from]; !reported {
+		delete(j.peers, from)
+	}
+	e.mu.Unlock()
+	n.log.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
+	n.invite(j, from, m.ReplyTo, true)
+}
+
+// checkLoans asks borrowers about the loans they have held quietly, and
+// runs here those whose borrowers have been silent for loanSilence. It
+// checks the ledger's invariant.
+func (e *engine) checkLoans(now time.Time) {
+	e.mu.Lock()
+	queries, silent := e.loans.due(now)
+	e.loans.check()
+	e.mu.Unlock()
+	for _, q := range queries {
+		if err := e.send(q.node, q.addr, &loanQuery{Job: e.info.ID, IDs: q.ids, ReplyTo: e.n.trAddr}); err != nil {
+			e.n.log.Debug("a loan query was not sent", "peer", q.node, "err", err)
+		}
+	}
+	for node, back := range silent {
+		e.rerun(node, back, fmt.Sprintf("no word from the borrower about them for %v", loanSilence))
+	}
+}
+
+// answerLoans tells a lender which of the loans it asks about this node
+// holds. A job over here holds none.
+func (n *Node) answerLoans(from sched.NodeID, m *loanQuery) {
+	st := &loanStatus{Job: m.Job}
+	held := map[uint64]bool{}
+	if e := n.engineOf(m.Job); e != nil {
+		e.mu.Lock()
+		for _, l := range e.borrowed {
+			if l.node == from {
+				held[l.id] = true
+			}
+		}
+		e.mu.Unlock()
+	}
+	for _, id := range m.IDs {
+		if held[id] {
+			st.Held = append(st.Held, id)
+		} else {
+			st.Gone = append(st.Gone, id)
+		}
+	}
+	if err := n.send(from, m.ReplyTo, st); err != nil {
+		n.log.Debug("a loan status was not sent", "peer", from, "err", err)
+	}
+}
+
+// loansHeard takes a borrower's answer about its loans.
+func (e *engine) loansHeard(from sched.NodeID, m *loanStatus) {
+	e.mu.Lock()
+	lost := e.loans.heard(from, m.Held, m.Gone, time.Now())
+	e.mu.Unlock()
+	e.rerun(from, lost, "the borrower no longer holds them: their results were lost")
+}
