@@ -94,15 +94,17 @@ var forever = tsys.Register("cliexample.forever", func(c *tsys.Ctx, _ int) int {
 })
 
 // TestTimeoutEndsAJob: --timeout ends a job that would run for ever,
-// failed, saying why; a negative one is bad usage.
+// failed, saying why and what it was waiting for; a negative one is bad
+// usage.
 func TestTimeoutEndsAJob(t *testing.T) {
 	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "forever", Flags: func(*flag.FlagSet) func() (cli.Job, error) {
 		return func() (cli.Job, error) { return cli.TaskJob(forever, 0, nil), nil }
 	}}}}
 	var errb bytes.Buffer
 	code := cli.Exec(cfg, []string{"run", "forever", "--timeout", "50ms"}, io.Discard, &errb)
-	if code != 1 || !strings.Contains(errb.String(), "the job did not finish within --timeout 50ms") {
-		t.Errorf("exit %d, %q; want 1 and the reason", code, errb.String())
+	if code != 1 || !strings.Contains(errb.String(), "the job did not finish within --timeout 50ms") ||
+		!strings.Contains(errb.String(), "it was waiting for: ") || !strings.Contains(errb.String(), "workers busy") {
+		t.Errorf("exit %d, %q; want 1, the reason and what it waited for", code, errb.String())
 	}
 	errb.Reset()
 	if code := cli.Exec(cfg, []string{"run", "forever", "--timeout", "-1s"}, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), "--timeout -1s") {

@@ -89,7 +89,9 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		rep.WaitedSeconds = waited.Seconds()
 		start = start.Add(waited)
 	}
+	waiting := sayWhatItWaitsFor(ctx, job.Waiting)
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
+	runErr = waiting(runErr)
 	rep.WallSeconds = time.Since(start).Seconds()
 	reports := append([]cluster.NodeReport{node.Own(st)}, node.EndJob(job)...)
 	rep.Nodes = len(reports)

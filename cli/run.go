@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/cluster"
@@ -329,7 +331,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 	if d := cfg.common.timeout; d > 0 {
 		var stop context.CancelFunc
-		ctx, stop = context.WithTimeoutCause(ctx, d, fmt.Errorf("the job did not finish within --timeout %v", d))
+		ctx, stop = context.WithTimeoutCause(ctx, d, &timedOut{d})
 		defer stop()
 	}
 
@@ -364,7 +366,12 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		if cfg.common.timeline != "" {
 			rt.Pool().SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
+		waiting := sayWhatItWaitsFor(ctx, func() string {
+			l := rt.Pool().Load()
+			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
+		})
 		res, rep.Stats, err = cfg.job.Run(ctx, rt)
+		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()
 		rep.PerWorker = rt.WorkerStats()
 		if cfg.common.workspan {
@@ -394,6 +401,33 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
 	}
 	return nil
+}
+
+// timedOut is the cause of a job's end at --timeout.
+type timedOut struct{ limit time.Duration }
+
+func (e *timedOut) Error() string {
+	return fmt.Sprintf("the job did not finish within --timeout %v", e.limit)
+}
+
+// sayWhatItWaitsFor has a job that ends at --timeout say what it was
+// waiting for at that moment, as what describes: it returns the function
+// that adds that to the job's error.
+func sayWhatItWaitsFor(ctx context.Context, what func() string) func(error) error {
+	var said atomic.Pointer[string]
+	stop := context.AfterFunc(ctx, func() {
+		if errors.As(context.Cause(ctx), new(*timedOut)) {
+			w := what()
+			said.Store(&w)
+		}
+	})
+	return func(err error) error {
+		stop()
+		if w := said.Load(); w != nil && err != nil {
+			return fmt.Errorf("%w (it was waiting for: %s)", err, *w)
+		}
+		return err
+	}
 }
 
 // verify checks a result if the job can (Verifier).

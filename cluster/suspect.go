@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tsys-go/tsys/sched"
@@ -209,4 +211,35 @@ func (e *engine) loansHeard(from sched.NodeID, m *loanStatus) {
 	lost := e.loans.heard(from, m.Held, m.Gone, time.Now())
 	e.mu.Unlock()
 	e.rerun(from, lost, "the borrower no longer holds them: their results were lost")
+}
+
+// Waiting says what job j waits for now, for a person whose job has run
+// too long (tsys run --timeout): the tasks lent to each node and how long
+// since that node last said it holds them, the peers whose end-of-job
+// report has not come, and the work on this node.
+func (j *Job) Waiting() string {
+	e := j.e
+	now := time.Now()
+	e.mu.Lock()
+	pending := e.loans.pending(now)
+	var unreported []string
+	if j.ended {
+		for id := range j.peers {
+			if _, ok := j.reports[id]; !ok {
+				unreported = append(unreported, string(id))
+			}
+		}
+	}
+	e.mu.Unlock()
+	var parts []string
+	for _, p := range pending {
+		parts = append(parts, fmt.Sprintf("%d tasks lent to %s (its last word on them %v ago)", p.Tasks, p.Node, p.Quietest.Round(time.Millisecond)))
+	}
+	if len(unreported) > 0 {
+		slices.Sort(unreported)
+		parts = append(parts, "the end-of-job reports of "+strings.Join(unreported, ", "))
+	}
+	l := e.pool.Load()
+	parts = append(parts, fmt.Sprintf("on this node %d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers))
+	return strings.Join(parts, "; ")
 }
