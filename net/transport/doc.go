@@ -75,9 +75,8 @@
 //
 // Before any message is accepted each side of a new connection sends a
 // Hello frame (its protocol version, flags with bit 0 set when it has a
-// cluster key, its name, 32 random bytes of nonce) and reads the peer's. The handshake frames may hold 4 KiB at most, and the handshake
-// must end within Config.HandshakeTimeout (10 s); at most 128 inbound
-// handshakes run at once. A node refuses:
+// cluster key, its name, 32 random bytes of nonce) and reads the peer's.
+// The handshake frames may hold 4 KiB at most. A node refuses:
 //
 //   - a peer of another version, seen in the frame's version byte before
 //     anything else is parsed: "peer speaks tsys protocol v3, this node
@@ -113,6 +112,49 @@
 // accepts only loopback addresses, for one-machine clusters and tests:
 //
 //	listen 0.0.0.0:7000: refusing to listen on a non-loopback address without a cluster key (...)
+//
+// # Strangers
+//
+// Anyone who can reach the task port can open connections to it, and a
+// connection costs the node a goroutine, a read buffer and a place in the
+// handshake until it has proved itself. So inbound handshakes are
+// budgeted by source address (an IPv4 address, or an IPv6 /64, which one
+// host commonly holds whole): at most 8 from one source run at once, and
+// at most 128 over all sources. A connection past its source's 8 waits,
+// parked (its socket only: nothing is read, no goroutine runs), until a
+// handshake of its source ends; nodes that share an address, as a
+// one-machine cluster on 127.0.0.1 does, dial a node all at once when a
+// job starts and must not be refused for it. A source may have 128
+// connections parked and the node 512; a connection past those, or past
+// the 128 handshakes, is refused at once: reset before anything is read.
+// The refusals are counted in Stats.OverBudgetConns (the metric
+// tsys_transport_errors_total{kind="over_budget"}) and logged with the
+// handshakes' own refusals from one bucket: at most 10 lines at once, then
+// one a second, each saying how many were held back.
+//
+// An inbound connection must send its Hello within
+// Config.HandshakeTimeout (DefaultHandshakeTimeout, 1 s) of its
+// handshake's start, and with a key its Auth within a second
+// HandshakeTimeout of our Hello check. A stranger holding connections
+// idle therefore holds its source's 8 places for a second each (2 s if it
+// forges a Hello, which needs no key) and peers at every other address
+// find the other 120. The second is long for a peer, whose Hello leaves
+// as soon as its connect returns: what it waits for is the two processes
+// being scheduled, well under a second even on a machine loaded many
+// times over, and a one-way trip, under a second across the world. The
+// Auth needs a round trip more, each side to read the other's Hello and
+// reply, hence a second of its own rather than a tighter bound on the
+// whole. A refused connection's linger (above) is within its source's
+// budget. The dialling side, whose connections no stranger holds, waits
+// up to 10 s (or HandshakeTimeout, if longer) for a busy peer. A node
+// refused by a peer's budget sees its dial fail ("read hello: ...
+// connection reset by peer"), logs it, and dials again at its next Send.
+//
+// A stranger on the address of a real peer (behind the same NAT, or
+// another process on a one-machine cluster's host) shares that peer's
+// budget and can delay its handshakes; and a stranger with many addresses
+// can take the 128. Against those the task port belongs behind a
+// firewall that admits only the cluster's hosts.
 //
 // # Compression
 //

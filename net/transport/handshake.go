@@ -126,9 +126,16 @@ func readSingle(br *bufio.Reader, want MsgType) ([]byte, error) {
 //  3. with a key: send Auth{Payload: proof(own role)}, read the peer's Auth
 //     and check it against proof(peer role)
 //
-// It is bounded by the handshake timeout and interrupted by Close.
+// It is interrupted by Close. An acceptor gives the peer's Hello the
+// handshake timeout, and with a key the Auth, another round trip later,
+// a fresh one; a dialler waits for the larger of it and
+// dialHandshakeTimeout throughout.
 func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string, error) {
-	if err := nc.SetDeadline(time.Now().Add(t.cfg.HandshakeTimeout)); err != nil {
+	timeout := t.cfg.HandshakeTimeout
+	if role == roleDialer {
+		timeout = max(timeout, dialHandshakeTimeout)
+	}
+	if err := nc.SetDeadline(time.Now().Add(timeout)); err != nil {
 		return "", err
 	}
 	stop := context.AfterFunc(t.ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
@@ -176,6 +183,12 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 		peerRole := roleAcceptor
 		if role == roleAcceptor {
 			peerRole = roleDialer
+			if err := nc.SetDeadline(time.Now().Add(timeout)); err != nil {
+				return peer, err
+			}
+			if err := t.ctx.Err(); err != nil { // closed before the new deadline
+				return peer, ErrClosed
+			}
 		}
 		if err := writeSingle(nc, msgAuth, proof(t.cfg.Key, role, ph.nonce, nonce, t.cfg.Name, peer)); err != nil {
 			return peer, fmt.Errorf("send auth: %w", err)

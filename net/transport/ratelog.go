@@ -10,7 +10,7 @@ import (
 // second: refusals are logged from a bucket of logBurst lines that
 // refills at one a second, and each line that gets through says how many
 // were held back since the last. The refusals are all counted
-// (Stats.RejectedConns) either way.
+// (Stats.RejectedConns, Stats.OverBudgetConns) either way.
 const (
 	logBurst    = 10
 	logInterval = time.Second

@@ -20,7 +20,7 @@ import (
 const (
 	DefaultMaxFrame          = 64 << 20
 	DefaultCompressThreshold = 4 << 10
-	DefaultHandshakeTimeout  = 10 * time.Second
+	DefaultHandshakeTimeout  = time.Second
 )
 
 const (
@@ -29,12 +29,16 @@ const (
 	closeFlushTime = time.Second
 	lingerTime     = 200 * time.Millisecond
 	batchCap       = 1 << 20 // frame payload the writer aims for
-	maxHandshakes  = 128     // inbound connections in the handshake at once
 	keepScratch    = 4 << 20 // buffers larger than this are not kept for reuse
 	readBufSize    = 64 << 10
 	maxFreeChunks  = 2
 	maxMaxFrame    = 1 << 30 // MaxFrame is cut to this
 )
+
+// dialHandshakeTimeout bounds the handshake of a connection this node
+// dialled: no stranger holds those, so it waits for a loaded peer as long
+// as for the dial and more.
+const dialHandshakeTimeout = 10 * time.Second
 
 // Config configures a Transport. Only Name, Bind and Key are usually set.
 type Config struct {
@@ -62,8 +66,10 @@ type Config struct {
 	// MaxQueue bounds the bytes queued for one peer and not yet taken by
 	// its writer; past it Send fails with ErrQueueFull. Default 4*MaxFrame.
 	MaxQueue int
-	// HandshakeTimeout bounds a connection's handshake; default
-	// DefaultHandshakeTimeout.
+	// HandshakeTimeout bounds how long an inbound connection may take to
+	// send its Hello, and then its Auth (see the package documentation,
+	// "Handshake"); default DefaultHandshakeTimeout. A dialled
+	// connection's handshake waits for the larger of this and 10 s.
 	HandshakeTimeout time.Duration
 	// Logger gets connection events and errors; default slog.Default().
 	Logger *slog.Logger
@@ -93,7 +99,8 @@ type Stats struct {
 	BytesReceived    uint64 // frame bytes read, headers included
 	MessagesReceived uint64
 	FramesReceived   uint64
-	RejectedConns    uint64 // inbound connections refused by the handshake (or over the handshake limit)
+	RejectedConns    uint64 // inbound connections refused by the handshake
+	OverBudgetConns  uint64 // inbound connections refused before the handshake: their source, or the node, had too many in it
 	DialFailures     uint64 // outbound connections that failed to dial or in the handshake
 	ProtocolErrors   uint64 // established connections closed for a bad frame or message
 	DroppedMessages  uint64 // messages queued on a connection that failed before writing them
@@ -103,6 +110,7 @@ type counters struct {
 	bytesSent, messagesSent, framesSent, compressedFrames        atomic.Uint64
 	bytesReceived, messagesReceived, framesReceived              atomic.Uint64
 	rejectedConns, dialFailures, protocolErrors, droppedMessages atomic.Uint64
+	overBudgetConns                                              atomic.Uint64
 }
 
 // Transport moves messages between nodes; see the package documentation.
@@ -118,7 +126,7 @@ type Transport struct {
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	hsSem  chan struct{}
+	budget budget // inbound handshakes by source
 
 	mu     sync.Mutex
 	closed bool
@@ -182,7 +190,6 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		h:     h,
 		log:   cfg.Logger.With("node", cfg.Name),
 		ln:    ln,
-		hsSem: make(chan struct{}, maxHandshakes),
 		out:   make(map[string]*conn),
 		conns: make(map[*conn]struct{}),
 	}
@@ -238,6 +245,7 @@ func (t *Transport) Stats() Stats {
 		MessagesReceived: s.messagesReceived.Load(),
 		FramesReceived:   s.framesReceived.Load(),
 		RejectedConns:    s.rejectedConns.Load(),
+		OverBudgetConns:  s.overBudgetConns.Load(),
 		DialFailures:     s.dialFailures.Load(),
 		ProtocolErrors:   s.protocolErrors.Load(),
 		DroppedMessages:  s.droppedMessages.Load(),
@@ -326,6 +334,9 @@ func (t *Transport) Close() error {
 
 	t.cancel()
 	err := t.ln.Close()
+	for _, nc := range t.budget.close() {
+		nc.Close()
+	}
 	for _, c := range conns {
 		if c.outbound {
 			c.closeOnce.Do(func() { close(c.closing) })
@@ -380,30 +391,70 @@ func (t *Transport) acceptLoop() {
 			continue
 		}
 		backoff = 0
-		select {
-		case t.hsSem <- struct{}{}:
-		default:
-			t.st.rejectedConns.Add(1)
-			if ok, held := t.refusals.take(time.Now()); ok {
-				t.log.Warn("transport: refused connection: too many handshakes in progress", "peer_addr", nc.RemoteAddr().String(), "limit", maxHandshakes, "refusals_not_logged", held)
+		key := sourceKey(nc.RemoteAddr())
+		switch a := t.budget.admit(key, nc); a {
+		case admitStart:
+			if !t.startInbound(nc, key) {
+				return
 			}
-			nc.Close()
-			continue
-		}
-		c := t.newConn(nc.RemoteAddr().String(), false)
-		c.nc = nc
-		t.mu.Lock()
-		if t.closed {
-			t.mu.Unlock()
-			<-t.hsSem
+		case admitParked:
+		case refuseClosed:
 			nc.Close()
 			return
+		default:
+			t.refuseOverBudget(nc, a)
 		}
-		t.conns[c] = struct{}{}
-		t.wg.Add(1)
-		t.mu.Unlock()
-		go c.serveInbound()
 	}
+}
+
+// startInbound starts the handshake of nc, an inbound connection from
+// source key that holds a slot of the budget. It returns false, closing
+// nc, if the transport is closing.
+func (t *Transport) startInbound(nc net.Conn, key string) bool {
+	c := t.newConn(nc.RemoteAddr().String(), false)
+	c.nc = nc
+	c.source = key
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		nc.Close()
+		t.budget.done(key)
+		return false
+	}
+	t.conns[c] = struct{}{}
+	t.wg.Add(1)
+	t.mu.Unlock()
+	go c.serveInbound()
+	return true
+}
+
+// handshakeDone gives back the budget slot of an inbound handshake from
+// source key, starting the connection of that source parked longest, if
+// any, in its place.
+func (t *Transport) handshakeDone(key string) {
+	for next := t.budget.done(key); next != nil; next = t.budget.done(key) {
+		if t.startInbound(next, key) {
+			return
+		}
+	}
+}
+
+// refuseOverBudget refuses a connection the budget has no room for: it is
+// reset rather than closed, so that neither side keeps its socket in
+// TIME_WAIT, counted, and logged at a bounded rate.
+func (t *Transport) refuseOverBudget(nc net.Conn, a admission) {
+	t.st.overBudgetConns.Add(1)
+	if ok, held := t.refusals.take(time.Now()); ok {
+		msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+maxParkedPerSource
+		if a == refuseTotal {
+			msg, limit = "transport: refused connection: too many connections in the handshake", maxHandshakes
+		}
+		t.log.Warn(msg, "peer_addr", nc.RemoteAddr().String(), "limit", limit, "refusals_not_logged", held)
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	nc.Close()
 }
 
 // chunk is a frame in the making: a reserved header followed by encoded
@@ -424,6 +475,7 @@ type conn struct {
 	outbound bool
 	br       *bufio.Reader
 	peer     string // peer name, set by the handshake before the reader starts
+	source   string // an inbound conn's budget key (sourceKey)
 
 	mu      sync.Mutex
 	nc      net.Conn // nil until dialled
@@ -737,21 +789,25 @@ func (c *conn) serveInbound() {
 	defer t.wg.Done()
 	c.br = bufio.NewReaderSize(c.nc, readBufSize)
 	peer, err := t.handshake(c.nc, c.br, roleAcceptor)
-	<-t.hsSem
 	c.peer = peer
 	if err != nil {
 		if t.isClosed() {
 			c.shutdown(ErrClosed)
+			t.handshakeDone(c.source)
 			return
 		}
 		t.st.rejectedConns.Add(1)
 		if ok, held := t.refusals.take(time.Now()); ok {
 			c.logger().Warn("transport: refused connection", "err", err, "refusals_not_logged", held)
 		}
+		// The linger is within the budget: a refused source cannot
+		// make the node hold more sockets by being refused.
 		lingerClose(c.nc)
 		c.shutdown(err)
+		t.handshakeDone(c.source)
 		return
 	}
+	t.handshakeDone(c.source)
 	c.logger().Debug("transport: accepted connection")
 	c.readLoop()
 }

@@ -1,0 +1,252 @@
+package transport
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestSourceKey: an IPv4 address is its own source, an IPv6 address
+// shares its /64 with its neighbours.
+func TestSourceKey(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.2:4000":            "127.0.0.2",
+		"[::ffff:10.0.0.1]:1":       "10.0.0.1",
+		"[2001:db8:1:2:3:4:5:6]:80": "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ff::1]:81":   "2001:db8:1:2::/64",
+		"[2001:db8:1:3::1]:80":      "2001:db8:1:3::/64",
+	} {
+		ta, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sourceKey(ta); got != want {
+			t.Errorf("sourceKey(%s) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
+// TestBudget: a source's handshakes beyond its share are parked, then
+// refused; a parked connection takes the slot of the first handshake of
+// its source to end, oldest first; other sources are served meanwhile;
+// the node's total is bounded; closing hands back what is parked.
+func TestBudget(t *testing.T) {
+	var b budget
+	conn := func() net.Conn { c, _ := net.Pipe(); return c }
+	for i := range perSourceHandshakes {
+		if a := b.admit("s", conn()); a != admitStart {
+			t.Fatalf("connection %d of a source: %v, want admitStart", i, a)
+		}
+	}
+	parked := make([]net.Conn, maxParkedPerSource)
+	for i := range parked {
+		parked[i] = conn()
+		if a := b.admit("s", parked[i]); a != admitParked {
+			t.Fatalf("connection %d past the share: %v, want admitParked", i, a)
+		}
+	}
+	if a := b.admit("s", conn()); a != refuseSource {
+		t.Fatalf("past the parking: %v, want refuseSource", a)
+	}
+	if a := b.admit("other", conn()); a != admitStart {
+		t.Fatalf("another source: %v, want admitStart", a)
+	}
+	if next := b.done("s"); next != parked[0] {
+		t.Fatal("a handshake's end did not start the connection parked longest")
+	}
+	if next := b.done("s"); next != parked[1] {
+		t.Fatal("the second end did not start the next parked")
+	}
+	if a := b.admit("s", conn()); a != admitParked {
+		t.Fatalf("with a parking space free again: %v", a)
+	}
+	// Fill the node from many sources: the total holds.
+	started := perSourceHandshakes + 1
+	for i := 0; started < maxHandshakes; i++ {
+		if b.admit(fmt.Sprintf("m%d", i), conn()) == admitStart {
+			started++
+		}
+	}
+	if a := b.admit("fresh", conn()); a != refuseTotal {
+		t.Fatalf("past maxHandshakes: %v, want refuseTotal", a)
+	}
+	if b.done("other") != nil || b.sources["other"] != nil {
+		t.Fatal("a source with nothing left is kept")
+	}
+	if a := b.admit("fresh", conn()); a != admitStart {
+		t.Fatalf("after a slot was given back: %v", a)
+	}
+	left := b.close()
+	if len(left) != maxParkedPerSource-1 || b.parked != 0 {
+		t.Fatalf("close handed back %d parked, want %d", len(left), maxParkedPerSource-1)
+	}
+	if a := b.admit("fresh", conn()); a != refuseClosed {
+		t.Fatalf("after close: %v", a)
+	}
+	if b.done("s") != nil {
+		t.Fatal("a parked connection started after close")
+	}
+}
+
+// stranger holds connections to a node's task port from another loopback
+// address, reopening each as it closes, and sends garbage on more.
+type stranger struct {
+	stop  chan struct{}
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+	dials int // attempts
+}
+
+// strangerAddr is the address a stranger dials from: Linux routes all of
+// 127/8 to the loopback interface, and the nodes under test dial from
+// 127.0.0.1.
+var strangerAddr = &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}
+
+func startStranger(t *testing.T, addr string, idle int) *stranger {
+	t.Helper()
+	s := &stranger{stop: make(chan struct{}), conns: map[net.Conn]bool{}}
+	d := net.Dialer{LocalAddr: strangerAddr, Timeout: time.Second}
+	if nc, err := d.Dial("tcp", addr); err != nil {
+		t.Skipf("cannot dial from %v: %v", strangerAddr.IP, err)
+	} else {
+		nc.Close()
+	}
+	// dial returns a connection the stop closes, or nil when stopping.
+	dial := func() net.Conn {
+		for {
+			select {
+			case <-s.stop:
+				return nil
+			default:
+			}
+			s.mu.Lock()
+			s.dials++
+			s.mu.Unlock()
+			nc, err := d.Dial("tcp", addr)
+			if err == nil {
+				s.mu.Lock()
+				select {
+				case <-s.stop:
+					s.mu.Unlock()
+					nc.Close()
+					return nil
+				default:
+				}
+				s.conns[nc] = true
+				s.mu.Unlock()
+				return nc
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	drop := func(nc net.Conn) {
+		s.mu.Lock()
+		delete(s.conns, nc)
+		s.mu.Unlock()
+		nc.(*net.TCPConn).SetLinger(0)
+		nc.Close()
+	}
+	for range idle {
+		s.wg.Go(func() {
+			for nc := dial(); nc != nil; nc = dial() {
+				nc.Read(make([]byte, 1<<10)) // until the node hangs up
+				drop(nc)
+				// Held connections are reopened at once; the pause
+				// spares the test's CPU when the node refuses at once.
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	s.wg.Go(func() {
+		rng := rand.New(rand.NewPCG(24, 24))
+		junk := []string{"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "TSYS\x06\x00\xff\xff\xff\xff", "TSYS\x63\x00\x00\x00\x00\x01\x03"}
+		for nc := dial(); nc != nil; nc = dial() {
+			b := []byte(junk[rng.IntN(len(junk))])
+			if rng.IntN(2) == 0 {
+				b = make([]byte, 1+rng.IntN(200))
+				for i := range b {
+					b[i] = byte(rng.Uint32())
+				}
+			}
+			nc.Write(b)
+			drop(nc)
+			time.Sleep(time.Millisecond)
+		}
+	})
+	t.Cleanup(s.close)
+	return s
+}
+
+func (s *stranger) close() {
+	s.mu.Lock()
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	for nc := range s.conns {
+		nc.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// TestStrangerCannotStarve: a stranger holding 300 idle connections from
+// one address, reopening each as it closes, and sending garbage on more,
+// does not keep two nodes from talking: the node counts the refusals and
+// logs them at a bounded rate.
+func TestStrangerCannotStarve(t *testing.T) {
+	defaults := func(c *Config) { c.HandshakeTimeout = DefaultHandshakeTimeout }
+	began := time.Now()
+	b := start(t, "b", key1, defaults)
+	a := start(t, "a", key1, defaults)
+	s := startStranger(t, b.Addr(), 300)
+	// Wait until the stranger's share of b's handshakes is taken, and for
+	// the siege to last past a handshake timeout, so that its idle
+	// connections have been dropped and taken again.
+	siege := time.Now()
+	deadline := siege.Add(30 * time.Second)
+	for st := b.Stats(); st.OverBudgetConns < 100 || st.RejectedConns < 2*perSourceHandshakes || time.Since(siege) < 3*DefaultHandshakeTimeout/2; st = b.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stranger never filled its share: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.in.react(func(from string, m *Message) {
+		q := readTest(m)
+		if err := b.Send(a.Addr(), testMessage{Type: tReply, ID: q.ID}.msg()); err != nil {
+			t.Errorf("reply: %v", err)
+		}
+	})
+	const n = 200
+	for i := range n {
+		if err := a.SendSync(b.Addr(), testMessage{Type: tRequest, ID: uint64(i)}.msg()); err != nil {
+			t.Fatalf("request %d during the stranger's siege: %v", i, err)
+		}
+	}
+	a.in.wait(t, n)
+	// Fresh connections too, each with a handshake of its own.
+	for range 5 {
+		servesGoodPeer(t, b, key1)
+	}
+	s.close()
+	elapsed := time.Since(began)
+	st := b.Stats()
+	t.Logf("in %v the stranger dialled %d times; b: %+v", elapsed.Round(time.Millisecond), s.dials, st)
+	if st.OverBudgetConns == 0 || st.RejectedConns == 0 {
+		t.Errorf("refusals not counted: %+v", st)
+	}
+	lines := strings.Count(b.log.String(), "transport: refused connection")
+	if limit := logBurst + int(elapsed/logInterval) + 1; lines > limit {
+		t.Errorf("%d lines of refusals in %v, want at most %d", lines, elapsed, limit)
+	}
+	if !regexp.MustCompile(`refusals_not_logged=[1-9]`).MatchString(b.log.String()) {
+		t.Error("the lines do not say how many refusals were held back")
+	}
+}
