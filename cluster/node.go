@@ -519,7 +519,9 @@ func (n *Node) memberLeft(e *engine, id sched.NodeID, meta membership.Meta, fail
 		if failed {
 			e.rootGone(time.Now())
 		} else {
-			n.log.Warn("the root node of the job left; dropping the job", "peer", id)
+			// A root leaves gracefully after its job's end, so the job
+			// is over; this node missed the end (gossip had it dead).
+			n.log.Info("the job's root left the cluster; the job is over here", "root", id)
 			n.dropServed(e)
 			return
 		}
