@@ -64,10 +64,25 @@
 // waits on it. Each node counts its requests, their answers and the time it
 // waited for them (Stats.StealRequests, StealAnswers, StealWaitNs).
 //
-// Nothing lent is lost: a lent task stays recorded on the lender until its
-// result returns. If the borrower leaves or dies, or answers that it
-// cannot run the task (an unknown name, an undecodable argument), the
-// lender runs the task again itself.
+// Nothing lent is lost: every loan stays in the lender's ledger
+// (ledger.go) until it ends, exactly once: its result came home, the
+// borrower handed it back (leaving, or unable to run it: an unknown name,
+// an undecodable argument), or the lender ran it again itself because the
+// borrower died, said it no longer holds it, or said nothing about it for
+// loanSilence (lenders ask about quiet loans every loanAskEvery). A loan
+// keeps the address its borrower asked for answers at, and a borrowed task
+// the lender's, so that nothing is forgotten for want of an address when
+// gossip drops a node that is only slow.
+//
+// # Suspicion
+//
+// Gossip declares dead a node that is only slow as readily as one that
+// crashed; suspect.go lists the rules that keep a job going through that.
+// In short: a lender re-runs at once what a node declared dead held and
+// drops (and counts, late_results) a result that comes after all; a node
+// whose job's root is declared dead serves on for RootGrace; a root
+// invites again a node that comes back; and no wait of a root lasts
+// without a bound.
 //
 // # Leaving
 //

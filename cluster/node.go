@@ -522,7 +522,7 @@ func (n *Node) memberLeft(e *engine, id sched.NodeID, meta membership.Meta, fail
 			// A root leaves gracefully after its job's end, so the job
 			// is over; this node missed the end (gossip had it dead).
 			n.log.Info("the job's root left the cluster; the job is over here", "root", id)
-			n.dropServed(e)
+			go n.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
 			return
 		}
 	}

@@ -104,18 +104,22 @@ func (n *Node) memberBack(id sched.NodeID) {
 // no longer needs it), and the job is remembered, to ask its root about.
 func (n *Node) dropOrphans(now time.Time) {
 	for _, e := range n.engineList() {
-		e.mu.Lock()
-		since := e.orphaned
-		e.mu.Unlock()
-		if since.IsZero() || now.Sub(since) < n.cfg.RootGrace {
-			continue
-		}
 		if _, back := n.peer(e.root()); back {
 			e.rootIsBack()
 			continue
 		}
-		n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
-		n.dropServed(e)
+		e.mu.Lock()
+		since := e.orphaned
+		due := !since.IsZero() && now.Sub(since) >= n.cfg.RootGrace
+		if due {
+			e.orphaned = time.Time{} // dropped once
+		}
+		e.mu.Unlock()
+		if due {
+			n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
+			// Not on the tick: stopping waits for the tasks running.
+			go n.dropServed(e)
+		}
 	}
 }
 
@@ -132,7 +136,8 @@ func (n *Node) dropServed(e *engine) {
 	for _, l := range loans {
 		e.handBack(l)
 	}
-	n.stopEngine(e)
+	// Remembered first: stopping waits for the tasks running here, and the
+	// root may come back meanwhile.
 	n.mu.Lock()
 	if len(n.dropped) >= maxDropped {
 		for job := range n.dropped {
@@ -142,6 +147,7 @@ func (n *Node) dropServed(e *engine) {
 	}
 	n.dropped[e.info.ID] = e.root()
 	n.mu.Unlock()
+	n.stopEngine(e)
 }
 
 // jobAsked answers a node that dropped job m.Job: a job this node still

@@ -77,7 +77,7 @@ func (e *engine) clockArrived(from sched.NodeID, m *clockReading) {
 // noteSent records a message on the job's timeline, if one records.
 func (e *engine) noteSent(to string, m message, size int) {
 	if tl := e.pool.Timeline(); tl != nil {
-		tl.Note(sched.Note{Name: messageName(m), Args: map[string]any{"to": to, "bytes": size}})
+		tl.Note(sched.Note{Name: messageName(m), To: to, Bytes: size})
 	}
 }
 
@@ -94,14 +94,14 @@ func (e *engine) noteLent(to sched.NodeID, recs []taskRecord) {
 		return
 	}
 	for _, r := range recs {
-		tl.Note(sched.Note{Name: "lent " + r.Kind, Flow: lendFlow(e.n.name, r.ID), Start: true, Args: map[string]any{"to": string(to)}})
+		tl.Note(sched.Note{Name: "lent " + r.Kind, Flow: lendFlow(e.n.name, r.ID), Start: true, To: string(to)})
 	}
 }
 
 // noteBorrowed records a task borrowed from node, the end of its arrow.
 func (e *engine) noteBorrowed(from sched.NodeID, r taskRecord) {
 	if tl := e.pool.Timeline(); tl != nil {
-		tl.Note(sched.Note{Name: "borrowed " + r.Kind, Flow: lendFlow(from, r.ID), Args: map[string]any{"from": string(from)}})
+		tl.Note(sched.Note{Name: "borrowed " + r.Kind, Flow: lendFlow(from, r.ID), From: string(from)})
 	}
 }
 

@@ -1,0 +1,116 @@
+package cluster
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/sched"
+)
+
+// declareDead tells n what gossip tells a node when it declares peer dead.
+func declareDead(n *Node, peer string) {
+	n.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: peer}})
+}
+
+// comesBack tells n what gossip tells a node when peer, declared dead,
+// refutes it: it is a member again, at its transport address.
+func comesBack(n *Node, peer, transport string) {
+	n.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{Name: peer, Meta: membership.Meta{Transport: transport}}})
+}
+
+// TestSuspectedRootKeepsItsJob: a node whose job's root gossip declares
+// dead serves on; the task it holds completes and its result reaches the
+// root, which was only slow; and the root's return makes the job whole
+// again, where it was dropped, throwing the borrowed work away.
+func TestSuspectedRootKeepsItsJob(t *testing.T) {
+	gate.shut()
+	node := testNode(t, Config{})
+	root := newBarePeer(t, "root")
+	const job = 97
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(4)}}})
+	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
+	declareDead(node, "root")
+	if node.engineOf(job) == nil {
+		t.Fatal("the node dropped the job as soon as gossip declared its root dead")
+	}
+	gate.open()
+	if r := await[*result](root, "the held task's result"); r.Task != 1 || r.Rerun || decodeInt64(r.Value) != 8 {
+		t.Errorf("reply %+v: want task 1's result, 8", r)
+	}
+	comesBack(node, "root", root.addr())
+	e := node.engineOf(job)
+	e.mu.Lock()
+	orphaned := !e.orphaned.IsZero()
+	e.mu.Unlock()
+	if orphaned {
+		t.Error("the root came back, and the node still counts its job orphaned")
+	}
+}
+
+// TestOrphanedJobHandsBackAndAsks: a node whose job's root stays gone for
+// RootGrace drops the job, handing the task it held back to its lender
+// rather than throwing it away; when the root comes back, the node asks
+// whether the job still runs, and a root that still runs it invites it
+// again.
+func TestOrphanedJobHandsBackAndAsks(t *testing.T) {
+	gate.shut()
+	defer gate.open()
+	node := testNode(t, Config{RootGrace: checkEvery})
+	root := newBarePeer(t, "root")
+	const job = 98
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 3, Kind: gated.Name(), Arg: encodeInt64(5)}}})
+	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
+	declareDead(node, "root")
+	if r := await[*result](root, "the task handed back"); r.Task != 3 || !r.Rerun || !r.Leaving {
+		t.Errorf("reply %+v: want task 3 handed back", r)
+	}
+	waitUntil(t, "the node drops the job", func() bool { return node.engineOf(job) == nil })
+	comesBack(node, "root", root.addr())
+	if m := await[*jobAsk](root, "the root's return"); m.Job != job || m.ReplyTo != node.TransportAddr() {
+		t.Errorf("ask %+v: want job %d, answers at %s", m, job, node.TransportAddr())
+	}
+}
+
+// TestBorrowerSaysWhichLoansItHolds: asked about its loans, a node says
+// it holds the one it runs and not one it never had, nor one of a job it
+// does not serve: the lender runs those again at once.
+func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
+	gate.shut()
+	defer gate.open()
+	node := testNode(t, Config{})
+	lender := newBarePeer(t, "lender")
+	const job = 99
+	lender.send(node, &jobStart{Job: job, ReplyTo: lender.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 5, Kind: gated.Name(), Arg: encodeInt64(1)}}})
+	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
+	lender.send(node, &loanQuery{Job: job, IDs: []uint64{5, 6}, ReplyTo: lender.addr()})
+	if st := await[*loanStatus](lender, "a loan query"); !slices.Equal(st.Held, []uint64{5}) || !slices.Equal(st.Gone, []uint64{6}) {
+		t.Errorf("status %+v: want 5 held, 6 gone", st)
+	}
+	lender.send(node, &loanQuery{Job: job + 1, IDs: []uint64{5}, ReplyTo: lender.addr()})
+	if st := await[*loanStatus](lender, "a query about another job"); len(st.Held) != 0 || !slices.Equal(st.Gone, []uint64{5}) {
+		t.Errorf("status %+v: want 5 gone", st)
+	}
+}
+
+// TestLateResultIsCountedOnce: a result that comes after its loan was run
+// again here is dropped and counted, and a second copy of it is not
+// counted again.
+func TestLateResultIsCountedOnce(t *testing.T) {
+	e := &engine{loans: newLedger(), n: testNode(t, Config{})}
+	e.pool = e.n.rt.Pool()
+	e.loans.lend(1, new(sched.Header), "b", "", time.Now())
+	e.loans.rerunAll([]uint64{1})
+	e.resultArrived("b", &result{Task: 1})
+	e.resultArrived("b", &result{Task: 1})
+	if got := e.lateResults.Load(); got != 1 {
+		t.Errorf("%d late results counted, want 1", got)
+	}
+}
