@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -37,10 +38,19 @@ func (p *reportingPolicy) LoadReport(_ time.Time, _ sched.NodeID, l sched.Load) 
 	return nil
 }
 
+// spin computes until the process has used d more CPU time (or a
+// minute has passed): on a loaded machine it waits for its share rather
+// than ending with little measured.
 var spin = tsys.Register("cluster.test.spin", func(_ *tsys.Ctx, d time.Duration) int {
 	n := 0
-	for start := time.Now(); time.Since(start) < d; {
-		n++
+	cpu0, _ := cputime.Process()
+	for start := time.Now(); time.Since(start) < time.Minute; {
+		for range 10_000 {
+			n++
+		}
+		if cpu, _ := cputime.Process(); cpu-cpu0 >= d {
+			break
+		}
 	}
 	return n
 })
@@ -73,6 +83,6 @@ func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
 		}
 	}
 	if best.Workers != 1 || best.Busy < 0.5 || best.Rate <= 0 {
-		t.Fatalf("the busiest of %d reports from a node spinning 400 ms: %+v", len(heardPol.heard), best)
+		t.Fatalf("the busiest of %d reports from a node spinning for 400 ms of CPU: %+v", len(heardPol.heard), best)
 	}
 }
