@@ -266,12 +266,12 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 			e.mu.Unlock()
 		}
 	}
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(reportWait)
 	for !j.allReported() {
 		select {
 		case <-j.reported:
 		case <-timeout:
-			n.log.Warn("peers did not report the end of the job", "missing", j.missingReports())
+			n.log.Warn("peers did not report the end of the job; the job's counters leave them out", "waited", reportWait, "missing", j.Waiting())
 			e.mu.Lock()
 			maps.DeleteFunc(j.peers, func(id sched.NodeID, _ string) bool { _, ok := j.reports[id]; return !ok })
 			e.mu.Unlock()
@@ -292,6 +292,11 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
 	return reports
 }
+
+// reportWait bounds how long EndJob waits for the peers' reports: a
+// node stopped or starved longer than that is left out of the counters,
+// not waited for.
+const reportWait = 10 * time.Second
 
 // allReported says whether every node still serving j has reported.
 func (j *Job) allReported() bool { return j.missingReports() == 0 }
