@@ -69,7 +69,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.StringVar(&c.recordTree, "record-tree", "", "write the task tree (each task's parent and own work) to FILE, for tsys sim --app replay:file=FILE; implies --workspan, one node only")
 	fs.BoolVar(&c.workspan, "workspan", false, "measure work, span and parallelism of the task graph (turns inlining off: every spawn is a task)")
 	fs.StringVar(&c.timeline, "timeline", "", "write a Chrome trace-event JSON (Perfetto) of every node's workers, tasks, idle time, steals, lends and messages to FILE")
-	fs.IntVar(&c.tlCap, "timeline-cap", timelineEvents, "events each worker (and each node's message track) keeps on the --timeline; the rest are counted as dropped")
+	fs.IntVar(&c.tlCap, "timeline-cap", timelineEvents, "events each worker keeps on the --timeline, each taking at most "+strconv.Itoa(sched.TimelineEventBytes)+" bytes of memory, recorded and written (the default: "+memory(timelineEvents*sched.TimelineEventBytes)+" a worker); each node's message track keeps 1/"+strconv.Itoa(sched.NoteEvents)+" as many notes; the rest are counted as dropped")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace (with --nodes N, one per node in DIR/node-I)")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
 }
@@ -438,9 +438,9 @@ func verify(j Job, r Result) (verified bool, err error) {
 	return false, nil
 }
 
-// timelineEvents bounds the timeline's memory: events per worker, and
-// notes per node.
-const timelineEvents = 1 << 20
+// timelineEvents is the default --timeline-cap: as many events as keep a
+// worker's timeline within 64 MiB, recorded and written.
+const timelineEvents = 64 << 20 / sched.TimelineEventBytes
 
 // writeTimeline writes the nodes' timelines, the root's first, into path,
 // and says on stderr when a node dropped events at its cap.
@@ -459,9 +459,21 @@ func writeTimeline(path, title string, parts []report.TracePart, stderr io.Write
 		return err
 	}
 	if dropped > 0 {
-		fmt.Fprintf(stderr, "tsys: the timeline keeps the first %d events of each worker and node (--timeline-cap); %d more were dropped\n", cap, dropped)
+		fmt.Fprintf(stderr, "tsys: the timeline keeps the first %d events of each worker (--timeline-cap), which bounds its memory to %s a worker; %d more were dropped: to see them, raise --timeline-cap (memory grows with it) or record a shorter run\n",
+			cap, memory(int64(cap)*sched.TimelineEventBytes), dropped)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--timeline: %w", err)
+	}
+	return nil
+}
+
+// memory writes a number of bytes for people, in MiB or KiB rounded up.
+func memory(bytes int64) string {
+	if bytes >= 1<<20 {
+		return strconv.FormatInt((bytes+1<<20-1)>>20, 10) + " MiB"
+	}
+	return strconv.FormatInt((bytes+1<<10-1)>>10, 10) + " KiB"
 }
 
 // writeTree writes a recorded task tree as report.Tree's JSON.

@@ -21,7 +21,7 @@ type Worker struct {
 	stats  Stats
 	inline inline.Policy
 	// events are the timeline's records, when one is kept.
-	events []timelineEvent
+	events chunkLog[timelineEvent]
 	// kinds is what the worker keeps for each task kind, by Kind.ID.
 	kinds []PerKind
 
@@ -79,7 +79,7 @@ func (w *Worker) Stats(span time.Duration) Stats {
 
 func (w *Worker) resetStats() {
 	w.stats = Stats{}
-	w.events = w.events[:0]
+	w.events = chunkLog[timelineEvent]{}
 	w.stealAttempts.Store(0)
 	w.localSteals.Store(0)
 	w.stolenFrom.Store(0)
