@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -149,17 +150,22 @@ func (c *chaosCluster) disturb(t *testing.T, root int, d disturbance, done chan 
 			}
 			hogs = append(hogs, h)
 		}
+		var once sync.Once
 		stop = func() {
-			for _, h := range hogs {
-				h.Process.Kill()
-				h.Wait()
-			}
+			once.Do(func() {
+				for _, h := range hogs {
+					h.Process.Kill()
+					h.Wait()
+				}
+			})
 		}
+		t.Cleanup(stop) // a run that fails mid-way leaves no hog behind
 	} else {
 		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 			t.Fatal(err)
 		}
 		stop = func() { syscall.Kill(pid, syscall.SIGCONT) }
+		t.Cleanup(stop) // nor a stopped node
 	}
 	select {
 	case err := <-done: // a stopped root cannot end; a starved node's job may
