@@ -14,17 +14,23 @@ import (
 // budget waits, parked (a socket, nothing read, no goroutine), until one
 // of that source's handshakes ends: nodes that share an address (a
 // one-machine cluster on 127.0.0.1) dial a node all at once when a job
-// starts, and must not be refused for it. A source has at most
-// maxParkedPerSource parked, the node maxParked; beyond those, and beyond
-// maxHandshakes, a connection is refused at once, before it has cost more
-// than the accept. So a stranger holding connections from one address
-// holds perSourceHandshakes slots for a handshake timeout each, and peers
-// from every other address still find the rest.
+// starts, and must not be refused for it; and a stranger that holds
+// connections is better held, quietly, than refused into reopening them
+// as fast as it can, which crowds the kernel's queue of connections not
+// yet accepted, where a peer's connection waits in line with the
+// stranger's. Parking is bounded (parkPerSource, parkTotal): beyond it,
+// and beyond maxHandshakes, a connection is refused at once, before it
+// has cost more than the accept.
 const (
 	maxHandshakes       = 128 // inbound connections in the handshake at once, over all sources
 	perSourceHandshakes = 8   // of them from one source
-	maxParkedPerSource  = maxHandshakes
-	maxParked           = 4 * maxHandshakes
+	parkPerSource       = 512
+	// parkTotal is the most parked over all sources, and at most a
+	// quarter of the process's limit on open files, so that parked
+	// sockets never keep the node from accepting. It is of the order of
+	// the kernel's own queue of connections not yet accepted (somaxconn,
+	// 4096 on Linux), which anyone may fill as well.
+	parkTotal = 2048
 )
 
 // admission is what the budget decides for a new inbound connection.
@@ -34,7 +40,7 @@ const (
 	admitStart   admission = iota // start its handshake now
 	admitParked                   // parked until its source has a free slot
 	refuseSource                  // its source has its slots and parking spaces taken
-	refuseTotal                   // the node has maxHandshakes running, or maxParked parked
+	refuseTotal                   // the node has maxHandshakes running, or its parking is full
 	refuseClosed                  // the transport is closing
 )
 
@@ -51,6 +57,19 @@ type budget struct {
 	active  int // handshakes running over all sources
 	parked  int // connections parked over all sources
 	sources map[string]*source
+
+	parkPerSource, parkTotal int // limits, set by newBudget
+}
+
+// newBudget is a budget for a process that may hold files open files (0:
+// unknown).
+func newBudget(files int) *budget {
+	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal}
+	if files > 0 {
+		b.parkTotal = min(b.parkTotal, files/4)
+		b.parkPerSource = min(b.parkPerSource, b.parkTotal)
+	}
+	return b
 }
 
 // sourceKey is the budget key of a remote address: its IP, or for IPv6
@@ -86,9 +105,9 @@ func (b *budget) admit(key string, nc net.Conn) admission {
 		s.active++
 		b.active++
 		a = admitStart
-	case len(s.parked) >= maxParkedPerSource:
+	case len(s.parked) >= b.parkPerSource:
 		return refuseSource
-	case b.parked >= maxParked:
+	case b.parked >= b.parkTotal:
 		return refuseTotal
 	default:
 		s.parked = append(s.parked, nc)

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"regexp"
@@ -36,14 +37,20 @@ func TestSourceKey(t *testing.T) {
 // its source to end, oldest first; other sources are served meanwhile;
 // the node's total is bounded; closing hands back what is parked.
 func TestBudget(t *testing.T) {
-	var b budget
+	b := newBudget(4 * parkTotal)
+	if b.parkPerSource != parkPerSource || b.parkTotal != parkTotal {
+		t.Fatalf("limits %d and %d, want %d and %d", b.parkPerSource, b.parkTotal, parkPerSource, parkTotal)
+	}
+	if small := newBudget(1024); small.parkTotal != 256 || small.parkPerSource != 256 {
+		t.Fatalf("with 1024 files: parking %d, %d a source; want a quarter", small.parkTotal, small.parkPerSource)
+	}
 	conn := func() net.Conn { c, _ := net.Pipe(); return c }
 	for i := range perSourceHandshakes {
 		if a := b.admit("s", conn()); a != admitStart {
 			t.Fatalf("connection %d of a source: %v, want admitStart", i, a)
 		}
 	}
-	parked := make([]net.Conn, maxParkedPerSource)
+	parked := make([]net.Conn, parkPerSource)
 	for i := range parked {
 		parked[i] = conn()
 		if a := b.admit("s", parked[i]); a != admitParked {
@@ -82,14 +89,30 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("after a slot was given back: %v", a)
 	}
 	left := b.close()
-	if len(left) != maxParkedPerSource-1 || b.parked != 0 {
-		t.Fatalf("close handed back %d parked, want %d", len(left), maxParkedPerSource-1)
+	if len(left) != parkPerSource-1 || b.parked != 0 {
+		t.Fatalf("close handed back %d parked, want %d", len(left), parkPerSource-1)
 	}
 	if a := b.admit("fresh", conn()); a != refuseClosed {
 		t.Fatalf("after close: %v", a)
 	}
 	if b.done("s") != nil {
 		t.Fatal("a parked connection started after close")
+	}
+	// The node's parking is shared: one source filling it leaves none
+	// to another.
+	b = newBudget(40)
+	for _, src := range []string{"x", "y"} {
+		for range perSourceHandshakes {
+			b.admit(src, conn())
+		}
+	}
+	for range b.parkTotal {
+		if a := b.admit("x", conn()); a != admitParked {
+			t.Fatalf("parking with room: %v", a)
+		}
+	}
+	if a := b.admit("y", conn()); a != refuseTotal {
+		t.Fatalf("with the node's parking full: %v, want refuseTotal", a)
 	}
 }
 
@@ -155,7 +178,7 @@ func startStranger(t *testing.T, addr string, idle int) *stranger {
 	for range idle {
 		s.wg.Go(func() {
 			for nc := dial(); nc != nil; nc = dial() {
-				nc.Read(make([]byte, 1<<10)) // until the node hangs up
+				io.Copy(io.Discard, nc) // until the node hangs up
 				drop(nc)
 				// Held connections are reopened at once; the pause
 				// spares the test's CPU when the node refuses at once.
@@ -199,8 +222,10 @@ func (s *stranger) close() {
 
 // TestStrangerCannotStarve: a stranger holding 300 idle connections from
 // one address, reopening each as it closes, and sending garbage on more,
-// does not keep two nodes from talking: the node counts the refusals and
-// logs them at a bounded rate.
+// does not keep two nodes from talking, on the connection they hold or on
+// fresh ones. The node counts the refusals (the idle connections time out,
+// the garbage fails its handshake or, once the garbage has filled the
+// source's parking, is refused before it) and logs them at a bounded rate.
 func TestStrangerCannotStarve(t *testing.T) {
 	defaults := func(c *Config) { c.HandshakeTimeout = DefaultHandshakeTimeout }
 	began := time.Now()

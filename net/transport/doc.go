@@ -122,11 +122,16 @@
 // host commonly holds whole): at most 8 from one source run at once, and
 // at most 128 over all sources. A connection past its source's 8 waits,
 // parked (its socket only: nothing is read, no goroutine runs), until a
-// handshake of its source ends; nodes that share an address, as a
+// handshake of its source ends. Nodes that share an address, as a
 // one-machine cluster on 127.0.0.1 does, dial a node all at once when a
-// job starts and must not be refused for it. A source may have 128
-// connections parked and the node 512; a connection past those, or past
-// the 128 handshakes, is refused at once: reset before anything is read.
+// job starts and must not be refused for it; and a stranger that holds
+// connections is better held, quietly, than refused into reopening them as
+// fast as it can, which would crowd the kernel's queue of connections not
+// yet accepted, where a peer's connection waits in line with the
+// stranger's. A source may have 512 connections parked and the node 2048
+// (at most a quarter of the process's limit on open files); a connection
+// past those, or past the 128 handshakes, is refused at once: reset
+// before anything is read.
 // The refusals are counted in Stats.OverBudgetConns (the metric
 // tsys_transport_errors_total{kind="over_budget"}) and logged with the
 // handshakes' own refusals from one bucket: at most 10 lines at once, then

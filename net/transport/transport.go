@@ -126,7 +126,7 @@ type Transport struct {
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	budget budget // inbound handshakes by source
+	budget *budget // inbound handshakes by source
 
 	mu     sync.Mutex
 	closed bool
@@ -186,12 +186,13 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		cfg.Name = ln.Addr().String()
 	}
 	t := &Transport{
-		cfg:   cfg,
-		h:     h,
-		log:   cfg.Logger.With("node", cfg.Name),
-		ln:    ln,
-		out:   make(map[string]*conn),
-		conns: make(map[*conn]struct{}),
+		cfg:    cfg,
+		h:      h,
+		log:    cfg.Logger.With("node", cfg.Name),
+		ln:     ln,
+		budget: newBudget(fileLimit()),
+		out:    make(map[string]*conn),
+		conns:  make(map[*conn]struct{}),
 	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
@@ -445,7 +446,7 @@ func (t *Transport) handshakeDone(key string) {
 func (t *Transport) refuseOverBudget(nc net.Conn, a admission) {
 	t.st.overBudgetConns.Add(1)
 	if ok, held := t.refusals.take(time.Now()); ok {
-		msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+maxParkedPerSource
+		msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+t.budget.parkPerSource
 		if a == refuseTotal {
 			msg, limit = "transport: refused connection: too many connections in the handshake", maxHandshakes
 		}
