@@ -42,22 +42,23 @@ type Timeline struct {
 }
 
 // TimelineEventBytes bounds the memory a kept event of a worker costs the
-// process: twice what it holds live (an eventBytes record, in chunks
-// filled in turn), since Go's collector lets the heap grow to twice the
-// live data (GOGC=100) before it collects. Writing the trace adds nothing
-// per event. A cap of N events a worker bounds the timeline to N times
-// this a worker.
+// process: twice what it holds live (liveEventBytes), since Go's
+// collector lets the heap grow to twice the live data before it collects
+// (GOGC=100, the default; a higher GOGC loosens the bound in proportion).
+// Writing the trace adds nothing per event. A cap of N events a worker
+// bounds the timeline to N times this a worker.
 const TimelineEventBytes = 2 * liveEventBytes
 
-// liveEventBytes is what a kept event may hold live: its record, with
-// room for the unfilled end of the last chunk and the chunks' index. The
-// tests hold the records to it.
+// liveEventBytes is what a kept event may hold live: its 24-byte record,
+// with room for the unfilled end of the last chunk and the chunks' index.
+// The tests hold recording and writing to it.
 const liveEventBytes = 32
 
 // NoteEvents is how many events' memory a note of the node (Note) may
-// take: it holds strings where an event holds numbers. The message track
-// keeps maxPerWorker/NoteEvents notes, within a worker's bound.
-const NoteEvents = 4
+// take: it holds strings where an event holds numbers, and a lend's name
+// and flow are strings of its own. The message track keeps
+// maxPerWorker/NoteEvents notes, within a worker's bound.
+const NoteEvents = 8
 
 // NewTimeline starts recording at most maxPerWorker events per worker.
 func NewTimeline(maxPerWorker int) *Timeline {
