@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Is this tree slower than BASE anywhere that matters? One command:
+#
+#   BASE=65394ba bench/regress.sh
+#
+# fib -n 39, UTS T1 and EP W, on one node of 2 workers and on 2 nodes of
+# one worker each (--nodes 2, which adds no start-up: wall_seconds counts
+# the job from its start across the nodes), BASE's tsys against this
+# tree's, one run each a round, alternating, REPS rounds (default 15).
+# For each: the median job time of each build and the median and spread
+# of the per-round ratios (this tree / BASE).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPS=${REPS:-15}
+BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=65394ba}
+work=$(mktemp -d)
+cleanup() {
+  git worktree remove --force "$work/base" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+git worktree add --detach "$work/base" "$BASE" >/dev/null
+(cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
+go build -o "$work/new" ./cmd/tsys
+
+wall() { "$@" --json | sed -n 's/.*"wall_seconds":\([0-9.e+-]*\).*/\1/p'; }
+
+echo "| job | nodes x workers | $BASE s | this tree s | ratio, median (spread) |"
+echo "|---|---|---|---|---|"
+for job in "fib -n 39" "uts --tree T1" "ep --class W"; do
+  for shape in "1 2" "2 1"; do
+    read -r nodes workers <<<"$shape"
+    for _ in $(seq "$REPS"); do
+      o=$(wall "$work/old" run $job --nodes "$nodes" --workers "$workers")
+      n=$(wall "$work/new" run $job --nodes "$nodes" --workers "$workers")
+      echo "$o $n"
+    done | awk -v job="$job" -v shape="$nodes x $workers" '
+      { old[NR] = $1; new[NR] = $2; r[NR] = $2 / $1 }
+      function sort(a, k,   i, j, t) { for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
+      function median(a, k) { return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+      END { k = NR; sort(old, k); sort(new, k); sort(r, k)
+        printf "| %s | %s | %.3f | %.3f | %.3f (%.3f to %.3f) |\n", job, shape, median(old, k), median(new, k), median(r, k), r[1], r[k] }'
+  done
+done
