@@ -39,7 +39,7 @@ phase "every package is tested below" check_lists
 phase "runtime packages with the race detector" go test -race -count=1 "${race[@]}"
 phase "nodes shared by several jobs, their processes built with the race detector" \
   env TSYS_TEST_RACE=1 go test -count=1 -run 'TestJobsShareNodes' ./cmd/tsys
-phase "apps, command line, examples and cluster processes" go test -count=1 "${rest[@]}"
+phase "apps, command line, examples and cluster processes" go test -count=1 -timeout 20m "${rest[@]}"
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "== FAILED:"
