@@ -399,7 +399,7 @@ func TestNodeDiesMidJob(t *testing.T) {
 		t.Errorf("a node died holding lent tasks, and no task was counted as run again")
 	}
 	// The root or the other node lent to the victim; whoever did says so.
-	if logs := stderr.String() + seed.Stderr.String(); !strings.Contains(logs, "running them here") {
+	if logs := stderr.String() + seed.Stderr.String(); !strings.Contains(logs, "running lent tasks here again") {
 		t.Errorf("no node said it took back the dead node's tasks:\n%s", logs)
 	}
 }

@@ -47,7 +47,7 @@ func failureApps() []failureApp {
 }
 
 // logTime is when a node logged a line (slog's text format).
-var logTime = regexp.MustCompile(`time=(\S+) level=\S+ msg="a node left holding lent tasks; running them here"`)
+var logTime = regexp.MustCompile(`time=(\S+) level=\S+ msg="running lent tasks here again; a result the borrower still sends is dropped"`)
 
 // firstRerun is the earliest time any of logs says it ran lent tasks
 // again.
