@@ -1,7 +1,8 @@
 // Package transport carries tsys messages between nodes: persistent TCP
 // connections with length-prefixed, versioned frames of small messages,
-// batched, compressed above a threshold, and authenticated with a cluster
-// key. Membership is elsewhere; this package only moves messages.
+// batched, compressed above a threshold, and, with a cluster key,
+// authenticated and encrypted. Membership is elsewhere; this package only
+// moves messages.
 //
 // # Use
 //
@@ -45,13 +46,16 @@
 //
 //	offset  size  field
 //	0       4     magic "TSYS"
-//	4       1     protocol version (ProtocolVersion = 6)
-//	5       1     flags: bit 0 = payload compressed (s2 block format); other bits must be 0
-//	6       4     payload length, big-endian, at most MaxFrame (default 64 MiB)
+//	4       1     protocol version (ProtocolVersion = 7)
+//	5       1     flags: bit 0 = payload compressed (s2 block format),
+//	              bit 1 = payload sealed (see Encryption); other bits must be 0
+//	6       4     payload length, big-endian, at most MaxFrame (default 64 MiB),
+//	              and 16 more for a sealed payload's tag
 //	10      n     payload
 //
-// The payload (after decompression, which must also fit MaxFrame) is one or
-// more messages back to back, each encoded by AppendMessage:
+// The payload (opened, if sealed, then decompressed, which must also fit
+// MaxFrame) is one or more messages back to back, each encoded by
+// AppendMessage:
 //
 //	type     1 byte (1 Hello and 2 Auth, the handshake's; 3 to 255 the user's; 0 invalid)
 //	body     uvarint length + bytes (<= MaxBody = 64 MiB)
@@ -61,13 +65,15 @@
 // A writer puts everything queued for a peer into frames of up to 1 MiB of
 // payload (a larger message gets a frame of its own) and writes each with
 // one write call. A reader that meets a wrong magic, another version, a
-// length over MaxFrame, unknown flags, a truncated frame, a corrupt
+// length over MaxFrame, unknown flags, a truncated frame, a sealed frame
+// that does not open (or a frame not sealed where it must be), a corrupt
 // compressed payload, an empty frame or a message that does not decode
 // closes the connection and logs why (slog, Warn, with node, peer_addr,
 // peer and the reason, e.g. "protocol error: frame length 1073741824
 // exceeds limit 67108864"); Stats.ProtocolErrors counts these. Nothing that
 // arrives from the network can make the process panic: DecodeMessage and
-// the frame reader are fuzzed (FuzzDecodeMessage, FuzzReadFrame). Memory is
+// the frame reader, plain and sealed, are fuzzed (FuzzDecodeMessage,
+// FuzzReadFrame, FuzzReadSealedFrame). Memory is
 // bounded too: a frame announcing more than it sends is read into a buffer
 // that grows with what arrives.
 //
@@ -105,11 +111,9 @@
 // its writing half and lingers 200 ms before closing, so the peer reads
 // the Hello telling it why rather than a reset.
 //
-// The key proves membership; it does not protect the traffic: frames after
-// the handshake are neither encrypted nor authenticated, so a cluster
-// spread over an untrusted network needs a private network or a tunnel
-// (WireGuard, an SSH or TLS tunnel). Without a key (Config.Key nil) Listen
-// accepts only loopback addresses, for one-machine clusters and tests:
+// Without a key (Config.Key nil) there is no authentication and frames go
+// plain, so Listen accepts only loopback addresses, for one-machine
+// clusters and tests:
 //
 //	listen 0.0.0.0:7000: refusing to listen on a non-loopback address without a cluster key (...)
 //
@@ -160,6 +164,63 @@
 // budget and can delay its handshakes; and a stranger with many addresses
 // can take the 128. Against those the task port belongs behind a
 // firewall that admits only the cluster's hosts.
+//
+// # Encryption
+//
+// With a cluster key, every frame after the handshake is sealed: its
+// payload, compressed first if it is, encrypted and authenticated with
+// AES-256-GCM, the 16-byte tag after it within the frame's length, and the
+// frame's header (magic, version, flags, length) authenticated with it.
+// Each direction of each connection has its own key, derived once both
+// proofs have verified:
+//
+//	prk = HKDF-Extract(SHA-256, salt = dialler's nonce || acceptor's nonce, secret = cluster key)
+//	key = HKDF-Expand(SHA-256, prk, "tsys transport session v1\x00" || version ||
+//	                  len+dialler's name || len+acceptor's name || "D->A" or "A->D", 32)
+//
+// and frame i of a direction is sealed with the 96-bit nonce i
+// (big-endian), which both ends count. So:
+//
+//   - a frame altered in any bit (header included), cut short, replayed,
+//     reordered, dropped or taken from another connection (whose nonces,
+//     hence keys, differ) does not open: "protocol error: sealed frame 3
+//     does not open: altered, replayed, reordered or not from the peer";
+//     the receiver closes the connection, logs it and counts it in
+//     ProtocolErrors, and the sender's next Send dials a new connection
+//     with new keys;
+//   - a frame reflected back at its sender does not open there: the other
+//     direction has the other key;
+//   - a keyed connection takes no unsealed frame, so a man in the middle
+//     cannot strip the seal, and a keyless one no sealed frame;
+//   - a man in the middle who cuts the connection between frames ends it
+//     as a network failure would: the messages in flight are lost, as with
+//     any lost connection, and none is forged;
+//   - a key that has sealed 2^36 bytes is replaced, at the same frame on
+//     both ends, by HKDF-Expand(key, "tsys transport rekey v1", 32), well
+//     within what AES-GCM allows one key; and a direction whose count of
+//     frames would wrap (2^64: no connection lives so long) is closed
+//     rather than reuse a nonce, the next Send dialling anew.
+//
+// Why so: the handshake already authenticates both sides against the
+// cluster key with a fresh nonce from each, so keys derived from those
+// need no more round trips, and each side's own nonce guarantees it keys
+// it has never used, whatever the other side sends. TLS would need
+// certificates to manage (Go's crypto/tls has no pre-shared-key mode), and
+// Noise with a pre-shared key a cryptographic module from outside the
+// standard library; this is crypto/hkdf, crypto/aes and crypto/cipher
+// only, and AES-GCM runs on a processor's AES instructions where it has
+// them (amd64 and arm64 have for a decade). Sealing a frame rather than a
+// message costs one seal a write. What it costs is measured in
+// bench/README.md, "Encrypted task transport".
+//
+// What an observer still sees: the handshake (versions, node names,
+// nonces, proofs), and each frame's size and time. Compression happens
+// before sealing, so a frame's size depends on its content: one who could
+// choose part of a frame's messages might learn of the rest from sizes.
+// A cluster's frames carry its own jobs' tasks, which outsiders do not
+// choose; where they might, set CompressThreshold to -1. Gossip
+// (package membership) is encrypted with the same cluster key by
+// memberlist.
 //
 // # Compression
 //

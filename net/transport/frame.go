@@ -15,7 +15,8 @@ const (
 	frameMagic     = "TSYS"
 	headerLen      = 10
 	flagCompressed = 1 << 0
-	knownFlags     = flagCompressed
+	flagSealed     = 1 << 1
+	knownFlags     = flagCompressed | flagSealed
 )
 
 // ErrProtocol is wrapped by the errors of frames that break the wire format
@@ -44,13 +45,16 @@ func putHeader(b []byte, flags byte, n int) {
 	binary.BigEndian.PutUint32(b[6:headerLen], uint32(n))
 }
 
-// readFrame reads one frame from r and returns its payload, decompressed,
-// and the frame's size on the wire. The payload is a fresh slice (messages
-// decoded from it may alias it); scratch is reused for compressed bytes.
-// maxFrame bounds both the length in the header and the decompressed size.
-// Every failure is an error wrapping ErrProtocol, a *VersionError, or the
-// error of r (io.EOF when r ends cleanly before a frame).
-func readFrame(r io.Reader, maxFrame int, scratch *[]byte) (payload []byte, wire int, err error) {
+// readFrame reads one frame from r and returns its payload, opened (with
+// open, which a keyed connection has after its handshake: then every frame
+// must be sealed, and otherwise none may be) and decompressed, and the
+// frame's size on the wire. The payload is a fresh slice (messages decoded
+// from it may alias it); scratch is reused for compressed bytes. maxFrame
+// bounds the length in the header (less a sealed frame's tag) and the
+// decompressed size. Every failure is an error wrapping ErrProtocol, a
+// *VersionError, or the error of r (io.EOF when r ends cleanly before a
+// frame).
+func readFrame(r io.Reader, maxFrame int, scratch *[]byte, open *sealer) (payload []byte, wire int, err error) {
 	var h [headerLen]byte
 	if n, err := io.ReadFull(r, h[:]); err != nil {
 		if err == io.ErrUnexpectedEOF {
@@ -68,18 +72,35 @@ func readFrame(r io.Reader, maxFrame int, scratch *[]byte) (payload []byte, wire
 	if flags&^knownFlags != 0 {
 		return nil, 0, protoErr("unknown frame flags %#x", flags)
 	}
+	limit := maxFrame
+	switch sealed := flags&flagSealed != 0; {
+	case sealed && open == nil:
+		return nil, 0, protoErr("sealed frame where none is expected (in a handshake, or on a connection without a cluster key)")
+	case !sealed && open != nil:
+		return nil, 0, protoErr("frame not sealed on a connection with a cluster key")
+	case sealed:
+		limit += sealTagLen
+	}
 	n := binary.BigEndian.Uint32(h[6:])
-	if uint64(n) > uint64(maxFrame) {
-		return nil, 0, protoErr("frame length %d exceeds limit %d", n, maxFrame)
+	if uint64(n) > uint64(limit) {
+		return nil, 0, protoErr("frame length %d exceeds limit %d", n, limit)
 	}
 	wire = headerLen + int(n)
 	if flags&flagCompressed == 0 {
 		payload, err = readN(r, int(n), nil)
+		if err == nil && open != nil {
+			payload, err = open.open(h[:], payload)
+		}
 		return payload, wire, err
 	}
 	*scratch, err = readN(r, int(n), (*scratch)[:0])
 	if err != nil {
 		return nil, 0, err
+	}
+	if open != nil {
+		if *scratch, err = open.open(h[:], *scratch); err != nil {
+			return nil, 0, err
+		}
 	}
 	dl, err := s2.DecodedLen(*scratch)
 	if err != nil {

@@ -62,7 +62,7 @@ func FuzzReadFrame(f *testing.F) {
 		br := bufio.NewReader(bytes.NewReader(b))
 		var scratch []byte
 		for {
-			p, wire, err := readFrame(br, maxFrame, &scratch)
+			p, wire, err := readFrame(br, maxFrame, &scratch, nil)
 			if err != nil {
 				var ve *VersionError
 				if err != io.EOF && !errors.Is(err, ErrProtocol) && !errors.As(err, &ve) {

@@ -101,7 +101,7 @@ func writeSingle(nc net.Conn, typ MsgType, body []byte) error {
 // want, and returns its body.
 func readSingle(br *bufio.Reader, want MsgType) ([]byte, error) {
 	var scratch []byte
-	p, _, err := readFrame(br, handshakeMaxLen, &scratch)
+	p, _, err := readFrame(br, handshakeMaxLen, &scratch, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -118,29 +118,37 @@ func readSingle(br *bufio.Reader, want MsgType) ([]byte, error) {
 	return m.Body, nil
 }
 
+// session is what a keyed handshake gives a connection: the sealers of
+// the frames it will send and receive.
+type session struct {
+	send, recv *sealer
+}
+
 // handshake runs the handshake on a fresh connection and returns the peer's
-// name. Both sides run the same steps:
+// name and, with a key, the connection's session (otherwise an empty one).
+// Both sides run the same steps:
 //
 //  1. send Hello{version, flags (keyed), name, nonce}
 //  2. read the peer's Hello: check version, key mode, nonce
 //  3. with a key: send Auth{Payload: proof(own role)}, read the peer's Auth
-//     and check it against proof(peer role)
+//     and check it against proof(peer role), and derive the session's keys
 //
 // It is interrupted by Close. An acceptor gives the peer's Hello the
 // handshake timeout, and with a key the Auth, another round trip later,
 // a fresh one; a dialler waits for the larger of it and
 // dialHandshakeTimeout throughout.
-func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string, error) {
+func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string, session, error) {
 	timeout := t.cfg.HandshakeTimeout
 	if role == roleDialer {
 		timeout = max(timeout, dialHandshakeTimeout)
 	}
 	if err := nc.SetDeadline(time.Now().Add(timeout)); err != nil {
-		return "", err
+		return "", session{}, err
 	}
 	stop := context.AfterFunc(t.ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
 
+	var sess session
 	keyed := len(t.cfg.Key) > 0
 	nonce := make([]byte, nonceLen)
 	rand.Read(nonce)
@@ -149,61 +157,68 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 		own.flags = helloKeyed
 	}
 	if err := writeSingle(nc, msgHello, own.encode()); err != nil {
-		return "", fmt.Errorf("send hello: %w", err)
+		return "", session{}, fmt.Errorf("send hello: %w", err)
 	}
 	body, err := readSingle(br, msgHello)
 	if err != nil {
 		// A tsys transport answers a hello, or says why not: silence or a
 		// hang-up is most often another kind of port.
-		return "", fmt.Errorf("read hello: %w (is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts; its gossip address is another)", err)
+		return "", session{}, fmt.Errorf("read hello: %w (is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts; its gossip address is another)", err)
 	}
 	ph, err := decodeHello(body)
 	if err != nil {
-		return "", fmt.Errorf("read hello: %w: %w", ErrProtocol, err)
+		return "", session{}, fmt.Errorf("read hello: %w: %w", ErrProtocol, err)
 	}
 	peer := ph.name
 	switch {
 	case ph.version != ProtocolVersion:
-		return "", &VersionError{Peer: int(min(ph.version, 1<<16)), Local: ProtocolVersion}
+		return "", session{}, &VersionError{Peer: int(min(ph.version, 1<<16)), Local: ProtocolVersion}
 	case len(ph.nonce) != nonceLen:
-		return "", protoErr("peer %q sent a nonce of %d bytes, want %d", peer, len(ph.nonce), nonceLen)
+		return "", session{}, protoErr("peer %q sent a nonce of %d bytes, want %d", peer, len(ph.nonce), nonceLen)
 	case hmac.Equal(ph.nonce, nonce):
-		return "", protoErr("peer %q echoed our nonce (reflected connection?)", peer)
+		return "", session{}, protoErr("peer %q echoed our nonce (reflected connection?)", peer)
 	case ph.flags&^helloKeyed != 0:
-		return "", protoErr("peer %q sent unknown hello flags %#x", peer, ph.flags)
+		return "", session{}, protoErr("peer %q sent unknown hello flags %#x", peer, ph.flags)
 	}
 	peerKeyed := ph.flags&helloKeyed != 0
 	if keyed != peerKeyed {
 		if keyed {
-			return peer, fmt.Errorf("peer %q has no cluster key, this node requires one: %w", peer, ErrAuthMode)
+			return peer, session{}, fmt.Errorf("peer %q has no cluster key, this node requires one: %w", peer, ErrAuthMode)
 		}
-		return peer, fmt.Errorf("peer %q uses a cluster key, this node has none: %w", peer, ErrAuthMode)
+		return peer, session{}, fmt.Errorf("peer %q uses a cluster key, this node has none: %w", peer, ErrAuthMode)
 	}
 	if keyed {
 		peerRole := roleAcceptor
 		if role == roleAcceptor {
 			peerRole = roleDialer
 			if err := nc.SetDeadline(time.Now().Add(timeout)); err != nil {
-				return peer, err
+				return peer, session{}, err
 			}
 			if err := t.ctx.Err(); err != nil { // closed before the new deadline
-				return peer, ErrClosed
+				return peer, session{}, ErrClosed
 			}
 		}
 		if err := writeSingle(nc, msgAuth, proof(t.cfg.Key, role, ph.nonce, nonce, t.cfg.Name, peer)); err != nil {
-			return peer, fmt.Errorf("send auth: %w", err)
+			return peer, session{}, fmt.Errorf("send auth: %w", err)
 		}
 		pa, err := readSingle(br, msgAuth)
 		if err != nil {
-			return peer, fmt.Errorf("read auth of peer %q: %w", peer, err)
+			return peer, session{}, fmt.Errorf("read auth of peer %q: %w", peer, err)
 		}
 		want := proof(t.cfg.Key, peerRole, nonce, ph.nonce, peer, t.cfg.Name)
 		if !hmac.Equal(pa, want) {
-			return peer, fmt.Errorf("peer %q failed authentication: %w", peer, ErrKeyMismatch)
+			return peer, session{}, fmt.Errorf("peer %q failed authentication: %w", peer, ErrKeyMismatch)
+		}
+		if role == roleDialer {
+			d2a, a2d := sessionKeys(t.cfg.Key, nonce, ph.nonce, t.cfg.Name, peer)
+			sess = session{send: newSealer(d2a), recv: newSealer(a2d)}
+		} else {
+			d2a, _ := sessionKeys(t.cfg.Key, ph.nonce, nonce, peer, t.cfg.Name)
+			sess = session{recv: newSealer(d2a)}
 		}
 	}
 	if err := nc.SetDeadline(time.Time{}); err != nil {
-		return peer, err
+		return peer, session{}, err
 	}
-	return peer, nil
+	return peer, sess, nil
 }

@@ -124,7 +124,7 @@ func TestReadFrameErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		var scratch []byte
-		_, _, err := readFrame(bytes.NewReader(c.b), 1<<16, &scratch)
+		_, _, err := readFrame(bytes.NewReader(c.b), 1<<16, &scratch, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.name, err, c.want)
 		}
@@ -134,7 +134,7 @@ func TestReadFrameErrors(t *testing.T) {
 	for _, comp := range []bool{false, true} {
 		var scratch []byte
 		f := frameBytes(comp, big, big)
-		p, wire, err := readFrame(bytes.NewReader(f), 1<<16, &scratch)
+		p, wire, err := readFrame(bytes.NewReader(f), 1<<16, &scratch, nil)
 		if err != nil || wire != len(f) {
 			t.Fatalf("compressed=%v: wire %d of %d, err %v", comp, wire, len(f), err)
 		}
@@ -158,7 +158,7 @@ func TestReadFrameLargeClaim(t *testing.T) {
 	var scratch []byte
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, _, err := readFrame(bytes.NewReader(append(h, 1, 2, 3)), 64<<20, &scratch)
+	_, _, err := readFrame(bytes.NewReader(append(h, 1, 2, 3)), 64<<20, &scratch, nil)
 	runtime.ReadMemStats(&after)
 	if err == nil {
 		t.Fatal("no error")

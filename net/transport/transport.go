@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -476,7 +477,11 @@ type conn struct {
 	outbound bool
 	br       *bufio.Reader
 	peer     string // peer name, set by the handshake before the reader starts
-	source   string // an inbound conn's budget key (sourceKey)
+	// send seals the frames written, recv opens those read, on a
+	// connection with a cluster key (set by the handshake, nil without a
+	// key; an inbound conn writes nothing and has no send).
+	send, recv *sealer
+	source     string // an inbound conn's budget key (sourceKey)
 
 	mu      sync.Mutex
 	nc      net.Conn // nil until dialled
@@ -658,8 +663,8 @@ func (c *conn) runOutbound() {
 	c.nc = nc
 	c.mu.Unlock()
 	c.br = bufio.NewReaderSize(nc, readBufSize)
-	peer, err := t.handshake(nc, c.br, roleDialer)
-	c.peer = peer
+	peer, sess, err := t.handshake(nc, c.br, roleDialer)
+	c.peer, c.send, c.recv = peer, sess.send, sess.recv
 	if err != nil {
 		if t.ctx.Err() != nil {
 			c.shutdown(ErrClosed)
@@ -749,21 +754,35 @@ func (c *conn) flush(timeout time.Duration) error {
 
 func (c *conn) writeChunk(nc net.Conn, ch *chunk, timeout time.Duration) error {
 	t := c.t
+	var tag int // room for a seal's tag
+	if c.send != nil {
+		tag = sealTagLen
+		ch.b = slices.Grow(ch.b, tag)
+	}
 	payload := ch.b[headerLen:]
 	out := ch.b
 	var flags byte
 	if th := t.cfg.CompressThreshold; th >= 0 && len(payload) >= th {
-		need := headerLen + s2.MaxEncodedLen(len(payload))
+		need := headerLen + s2.MaxEncodedLen(len(payload)) + tag
 		if cap(c.cbuf) < need {
 			c.cbuf = make([]byte, need)
 		}
-		z := s2.Encode(c.cbuf[headerLen:need], payload)
+		z := s2.Encode(c.cbuf[headerLen:need-tag], payload)
 		if len(z) <= len(payload)-len(payload)/8 {
 			out = c.cbuf[:headerLen+len(z)]
 			flags = flagCompressed
 		}
 	}
-	putHeader(out, flags, len(out)-headerLen)
+	if c.send == nil {
+		putHeader(out, flags, len(out)-headerLen)
+	} else {
+		flags |= flagSealed
+		putHeader(out, flags, len(out)-headerLen+sealTagLen)
+		var err error
+		if out, err = c.send.seal(out); err != nil {
+			return err
+		}
+	}
 	if err := nc.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
 		return err
 	}
@@ -789,8 +808,8 @@ func (c *conn) serveInbound() {
 	t := c.t
 	defer t.wg.Done()
 	c.br = bufio.NewReaderSize(c.nc, readBufSize)
-	peer, err := t.handshake(c.nc, c.br, roleAcceptor)
-	c.peer = peer
+	peer, sess, err := t.handshake(c.nc, c.br, roleAcceptor)
+	c.peer, c.recv = peer, sess.recv
 	if err != nil {
 		if t.isClosed() {
 			c.shutdown(ErrClosed)
@@ -819,7 +838,7 @@ func (c *conn) readLoop() {
 	t := c.t
 	var scratch []byte
 	for {
-		p, wire, err := readFrame(c.br, t.cfg.MaxFrame, &scratch)
+		p, wire, err := readFrame(c.br, t.cfg.MaxFrame, &scratch, c.recv)
 		if cap(scratch) > keepScratch {
 			scratch = nil
 		}
