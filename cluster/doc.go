@@ -99,8 +99,9 @@
 //
 // # Trust
 //
-// With a cluster key, gossip is encrypted with it (memberlist's keyring)
+// With a cluster key, gossip is encrypted with it (memberlist's keyring),
 // and every transport connection proves it in a challenge-response
-// handshake before a single message is accepted. Without a key a node
+// handshake before a single message is accepted, then seals every frame
+// (package transport). Without a key a node
 // binds to loopback only.
 package cluster
