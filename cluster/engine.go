@@ -43,6 +43,9 @@ type engine struct {
 	// it; zero while the root is a member. Such a node serves on for
 	// RootGrace, in case the root was only slow (Node.dropOrphans).
 	orphaned time.Time
+	// rootRefused: while orphaned, the root's host refused a connection to
+	// its task port (probeRoot): its process is gone.
+	rootRefused bool
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
 	fishedAt map[sched.NodeID]time.Time

@@ -1,9 +1,12 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tsys-go/tsys/sched"
@@ -27,8 +30,9 @@ import (
 //   - A node serving a job whose root gossip declares dead serves on for
 //     Config.RootGrace (the job is orphaned): its borrowed tasks still run,
 //     and their results go to the address the root asked for answers at.
-//     If the root comes back, nothing was lost; if not, the node drops the
-//     job, handing every borrowed task back to its lender, and asks the
+//     If the root comes back, nothing was lost; if not, or if the root's
+//     host refuses a connection to its port (its process is gone), the
+//     node drops the job, handing every borrowed task back to its lender, and asks the
 //     root whether the job still runs if it comes back later (jobAsk): a
 //     root that is alive invites it again.
 //   - A root invites again a node that gossip declared dead and that comes
@@ -59,14 +63,39 @@ func (e *engine) rootGone(now time.Time) {
 	e.mu.Unlock()
 	if first {
 		e.n.log.Warn("gossip says the job's root died; serving the job on in case it is only slow", "root", e.root(), "for", e.n.cfg.RootGrace)
+		go e.probeRoot()
 	}
 }
+
+// probeRoot tells a root that is gone from one that is only slow, where it
+// can: a dial of its task address that the root's host refuses means its
+// process is gone (a stopped or starved process's port still accepts), and
+// the job is dropped at once rather than after RootGrace. A dial that times
+// out (the host is gone, or cut off) says nothing.
+func (e *engine) probeRoot() {
+	if e.rootAddr == "" {
+		return
+	}
+	nc, err := net.DialTimeout("tcp", e.rootAddr, rootProbeTimeout)
+	if err == nil {
+		nc.Close()
+		return
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		e.mu.Lock()
+		e.rootRefused = true
+		e.mu.Unlock()
+	}
+}
+
+// rootProbeTimeout bounds probeRoot's dial.
+const rootProbeTimeout = time.Second
 
 // rootIsBack: the root of e's job is heard again.
 func (e *engine) rootIsBack() {
 	e.mu.Lock()
 	was := !e.orphaned.IsZero()
-	e.orphaned = time.Time{}
+	e.orphaned, e.rootRefused = time.Time{}, false
 	e.mu.Unlock()
 	if was {
 		e.n.log.Info("the job's root is back; serving on", "root", e.root())
@@ -109,14 +138,19 @@ func (n *Node) dropOrphans(now time.Time) {
 			continue
 		}
 		e.mu.Lock()
-		since := e.orphaned
-		due := !since.IsZero() && now.Sub(since) >= n.cfg.RootGrace
+		since, refused := e.orphaned, e.rootRefused
+		due := !since.IsZero() && (refused || now.Sub(since) >= n.cfg.RootGrace)
 		if due {
 			e.orphaned = time.Time{} // dropped once
 		}
 		e.mu.Unlock()
-		if due {
+		switch {
+		case due && refused:
+			n.log.Warn("the job's root refuses connections: its process is gone; dropping the job and handing its borrowed tasks back", "root", e.root())
+		case due:
 			n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
+		}
+		if due {
 			// Not on the tick: stopping waits for the tasks running.
 			go n.dropServed(e)
 		}

@@ -274,7 +274,7 @@ func TestChaos(t *testing.T) {
 			for i, n := range c.nodes {
 				logs += n.Stderr.String()[logged[i]:]
 			}
-			if strings.Contains(logs, "has not come back; dropping the job") {
+			if strings.Contains(logs, "dropping the job") {
 				t.Errorf("%s, %v, %v: a node dropped the live job:\n%s", c.name, app, p.d, logs)
 			}
 		}

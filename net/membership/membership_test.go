@@ -84,16 +84,24 @@ func tryStart(t *testing.T, cfg Config) (*node, error) {
 	return n, nil
 }
 
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+// eventually waits until cond holds. usual is how long it takes on an
+// idle machine; the wait goes on to ten times that, and at least
+// patience, so that a loaded machine (load 30 on 2 cores), where gossip
+// gets its share of the CPU late, makes the test wait rather than fail.
+func eventually(t *testing.T, usual time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	bound := max(10*usual, patience)
+	deadline := time.Now().Add(bound)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+			t.Fatalf("timed out after %v waiting for %s (it usually takes under %v)", bound, what, usual)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// patience is the least eventually waits.
+const patience = 30 * time.Second
 
 func names(ms []Member) string {
 	s := make([]string, len(ms))
@@ -246,7 +254,9 @@ func TestWrongSeed(t *testing.T) {
 	if err.Error() != want || !errors.Is(err, ErrNoSeed) {
 		t.Errorf("error %q, want %q", err, want)
 	}
-	if d := time.Since(t0); d > 3*time.Second {
+	// It gives up after its JoinTimeout, not never: the bound leaves room
+	// for a loaded machine.
+	if d := time.Since(t0); d > 20*time.Second {
 		t.Errorf("took %v", d)
 	}
 }
