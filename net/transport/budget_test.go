@@ -2,14 +2,13 @@ package transport
 
 import (
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"net"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/stranger"
 )
 
 // TestSourceKey: an IPv4 address is its own source, an IPv6 address
@@ -116,110 +115,6 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-// stranger holds connections to a node's task port from another loopback
-// address, reopening each as it closes, and sends garbage on more.
-type stranger struct {
-	stop  chan struct{}
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns map[net.Conn]bool
-	dials int // attempts
-}
-
-// strangerAddr is the address a stranger dials from: Linux routes all of
-// 127/8 to the loopback interface, and the nodes under test dial from
-// 127.0.0.1.
-var strangerAddr = &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}
-
-func startStranger(t *testing.T, addr string, idle int) *stranger {
-	t.Helper()
-	s := &stranger{stop: make(chan struct{}), conns: map[net.Conn]bool{}}
-	d := net.Dialer{LocalAddr: strangerAddr, Timeout: time.Second}
-	if nc, err := d.Dial("tcp", addr); err != nil {
-		t.Skipf("cannot dial from %v: %v", strangerAddr.IP, err)
-	} else {
-		nc.Close()
-	}
-	// dial returns a connection the stop closes, or nil when stopping.
-	dial := func() net.Conn {
-		for {
-			select {
-			case <-s.stop:
-				return nil
-			default:
-			}
-			s.mu.Lock()
-			s.dials++
-			s.mu.Unlock()
-			nc, err := d.Dial("tcp", addr)
-			if err == nil {
-				s.mu.Lock()
-				select {
-				case <-s.stop:
-					s.mu.Unlock()
-					nc.Close()
-					return nil
-				default:
-				}
-				s.conns[nc] = true
-				s.mu.Unlock()
-				return nc
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	drop := func(nc net.Conn) {
-		s.mu.Lock()
-		delete(s.conns, nc)
-		s.mu.Unlock()
-		nc.(*net.TCPConn).SetLinger(0)
-		nc.Close()
-	}
-	for range idle {
-		s.wg.Go(func() {
-			for nc := dial(); nc != nil; nc = dial() {
-				io.Copy(io.Discard, nc) // until the node hangs up
-				drop(nc)
-				// Held connections are reopened at once; the pause
-				// spares the test's CPU when the node refuses at once.
-				time.Sleep(10 * time.Millisecond)
-			}
-		})
-	}
-	s.wg.Go(func() {
-		rng := rand.New(rand.NewPCG(24, 24))
-		junk := []string{"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "TSYS\x06\x00\xff\xff\xff\xff", "TSYS\x63\x00\x00\x00\x00\x01\x03"}
-		for nc := dial(); nc != nil; nc = dial() {
-			b := []byte(junk[rng.IntN(len(junk))])
-			if rng.IntN(2) == 0 {
-				b = make([]byte, 1+rng.IntN(200))
-				for i := range b {
-					b[i] = byte(rng.Uint32())
-				}
-			}
-			nc.Write(b)
-			drop(nc)
-			time.Sleep(time.Millisecond)
-		}
-	})
-	t.Cleanup(s.close)
-	return s
-}
-
-func (s *stranger) close() {
-	s.mu.Lock()
-	select {
-	case <-s.stop:
-	default:
-		close(s.stop)
-	}
-	for nc := range s.conns {
-		nc.Close()
-	}
-	s.mu.Unlock()
-	s.wg.Wait()
-}
-
 // TestStrangerCannotStarve: a stranger holding 300 idle connections from
 // one address, reopening each as it closes, and sending garbage on more,
 // does not keep two nodes from talking, on the connection they hold or on
@@ -231,7 +126,7 @@ func TestStrangerCannotStarve(t *testing.T) {
 	began := time.Now()
 	b := start(t, "b", key1, defaults)
 	a := start(t, "a", key1, defaults)
-	s := startStranger(t, b.Addr(), 300)
+	s := stranger.Start(t, b.Addr(), 300)
 	// Wait until the stranger's share of b's handshakes is taken, and for
 	// the siege to last past a handshake timeout, so that its idle
 	// connections have been dropped and taken again.
@@ -260,10 +155,10 @@ func TestStrangerCannotStarve(t *testing.T) {
 	for range 5 {
 		servesGoodPeer(t, b, key1)
 	}
-	s.close()
+	s.Stop()
 	elapsed := time.Since(began)
 	st := b.Stats()
-	t.Logf("in %v the stranger dialled %d times; b: %+v", elapsed.Round(time.Millisecond), s.dials, st)
+	t.Logf("in %v the stranger dialled %d times; b: %+v", elapsed.Round(time.Millisecond), s.Dials(), st)
 	if st.OverBudgetConns == 0 || st.RejectedConns == 0 {
 		t.Errorf("refusals not counted: %+v", st)
 	}
