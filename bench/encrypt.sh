@@ -38,7 +38,7 @@ head -c 32 /dev/urandom | base64 >"$work/key"
 echo "== sealing a frame, and a stream of frames over loopback (package net/transport), $COUNT runs"
 go test -run XXX -bench 'BenchmarkSeal|BenchmarkTransportThroughput' -count "$COUNT" ./net/transport/ | grep '^Benchmark'
 
-wall() { "$@" --json | sed -n 's/.*"wall_seconds":\([0-9.e+-]*\).*/\1/p'; }
+. bench/lib.sh
 
 # compare BIN_A ARGS_A BIN_B ARGS_B: REPS rounds of A then B, printing a
 # table row per job.
@@ -49,12 +49,7 @@ compare() {
       x=$(wall "$1" run $job --nodes 2 --workers 1 $2)
       y=$(wall "$3" run $job --nodes 2 --workers 1 $4)
       echo "$x $y"
-    done | awk -v job="$job" '
-      { a[NR] = $1; b[NR] = $2; r[NR] = $2 / $1 }
-      function sort(v, k,   i, j, t) { for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } }
-      function median(v, k) { return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
-      END { k = NR; sort(a, k); sort(b, k); sort(r, k)
-        printf "| %s | %.3f (%.3f to %.3f) | %.3f (%.3f to %.3f) | %.3f (%.3f to %.3f) |\n", job, median(a, k), a[1], a[k], median(b, k), b[1], b[k], median(r, k), r[1], r[k] }'
+    done | pair_row "$job"
   done
 }
 

@@ -33,7 +33,7 @@ git worktree add --detach "$work/base" "$BASE" >/dev/null
 go build -o "$work/new" ./cmd/tsys
 go build -o "$work/search" ./examples/search
 
-wall() { "$@" --json | sed -n 's/.*"wall_seconds":\([0-9.e+-]*\).*/\1/p'; }
+. bench/lib.sh
 
 echo "== programs that never fail: $BASE against this tree, alternating, $REPS rounds"
 for job in "fib -n 39" "uts --tree T1"; do
@@ -42,12 +42,7 @@ for job in "fib -n 39" "uts --tree T1"; do
       o=$(wall "$work/old" run $job --workers "$w")
       n=$(wall "$work/new" run $job --workers "$w")
       echo "$o $n"
-    done | awk -v job="$job" -v w="$w" '
-      { old[NR] = $1; new[NR] = $2; r[NR] = $2 / $1 }
-      function sort(a, k,   i, j, t) { for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
-      function median(a, k) { return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
-      END { k = NR; sort(old, k); sort(new, k); sort(r, k)
-        printf "| %s | %d | %.3f | %.3f | %.3f (%.3f to %.3f) |\n", job, w, median(old, k), median(new, k), median(r, k), r[1], r[k] }'
+    done | pair_row "$job | $w"
   done
 done
 

@@ -23,9 +23,9 @@ git worktree add --detach "$work/base" "$BASE" >/dev/null
 (cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
 go build -o "$work/new" ./cmd/tsys
 
-wall() { "$@" --json | sed -n 's/.*"wall_seconds":\([0-9.e+-]*\).*/\1/p'; }
+. bench/lib.sh
 
-echo "| job | nodes x workers | $BASE s | this tree s | ratio, median (spread) |"
+echo "| job | nodes x workers | $BASE s | this tree s | this tree / $BASE |"
 echo "|---|---|---|---|---|"
 for job in "fib -n 39" "uts --tree T1" "ep --class W"; do
   for shape in "1 2" "2 1"; do
@@ -34,11 +34,6 @@ for job in "fib -n 39" "uts --tree T1" "ep --class W"; do
       o=$(wall "$work/old" run $job --nodes "$nodes" --workers "$workers")
       n=$(wall "$work/new" run $job --nodes "$nodes" --workers "$workers")
       echo "$o $n"
-    done | awk -v job="$job" -v shape="$nodes x $workers" '
-      { old[NR] = $1; new[NR] = $2; r[NR] = $2 / $1 }
-      function sort(a, k,   i, j, t) { for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
-      function median(a, k) { return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
-      END { k = NR; sort(old, k); sort(new, k); sort(r, k)
-        printf "| %s | %s | %.3f | %.3f | %.3f (%.3f to %.3f) |\n", job, shape, median(old, k), median(new, k), median(r, k), r[1], r[k] }'
+    done | pair_row "$job | $nodes x $workers"
   done
 done
