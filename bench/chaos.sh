@@ -20,13 +20,13 @@ trap 'rm -f "$csv"' EXIT
 status=0
 (cd cmd/tsys && go test -count=1 -run 'TestChaos$' -v -timeout 90m . \
   -chaos.runs "$RUNS" -chaos.seed "$SEED" -chaos.out "$csv") |
-  grep -E 'chaos_test.go|^(--- |ok|FAIL)' || status=$?
+  grep -E 'chaos_test.go|^(--- |ok|FAIL)|dropping the job' || status=$?
 echo
 echo "detection,app,runs,verified,median wall/undisturbed,max wall/undisturbed,max disturbance s,tasks_rerun,late_results"
 sort -t, -k1,2 "$csv" | awk -F, '
   function flush() {
     if (n == 0) return
-    asort(r)
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
     m = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
     printf "%s,%s,%d,%d,%.2f,%.2f,%.1f,%d,%d\n", det, app, n, ok, m, r[n], dmax, rerun, late
     n = 0; ok = 0; rerun = 0; late = 0; dmax = 0; delete r
