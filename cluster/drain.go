@@ -86,7 +86,9 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 		}
 	}
 	for _, e := range engines {
-		n.sendReport(e.root(), e.rootAddr, e.info.ID, n.stopEngine(e))
+		if end, ok := n.stopEngine(e); ok {
+			n.sendReport(e.root(), e.rootAddr, e.info.ID, end)
+		}
 	}
 	rep := DrainReport{Returned: handedBack(), Finished: finished, Took: time.Since(began)}
 	n.log.Info("drained; leaving the cluster", "returned", rep.Returned, "finished", rep.Finished, "took", rep.Took)
@@ -137,13 +139,17 @@ func (e *engine) handBackUnstarted() {
 	for _, h := range e.pool.WithdrawInjected() {
 		e.mu.Lock()
 		l, ok := e.borrowed[h]
-		delete(e.borrowed, h)
 		e.mu.Unlock()
 		if !ok {
 			own = append(own, h)
 			continue
 		}
+		// Held until handed back, as a result is until sent: a query
+		// meanwhile must not hear it is gone.
 		e.handBack(l)
+		e.mu.Lock()
+		delete(e.borrowed, h)
+		e.mu.Unlock()
 	}
 	e.pool.Inject(own...)
 }

@@ -115,6 +115,9 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	if !n.takeRuntime(n.rt) {
 		n.mu.Unlock()
+		if n.stopping.Load() > 0 {
+			return nil, fmt.Errorf("node %s is still stopping a job it served; begin the job again in a moment", n.name)
+		}
 		throw("cluster: the node's runtime is taken, and no engine has it")
 	}
 	j.e = n.newEngine(info, j, n.rt)
@@ -385,11 +388,20 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 		n.home = e
 	}
 	n.mu.Unlock()
-	for _, o := range old {
-		// A job whose root is gone, or that its root has replaced: what
-		// it held here is dropped, and its root (if alive) has moved on.
-		n.stopEngine(o)
-	}
+	// Not on this connection's reader: stopping waits for the tasks
+	// running.
+	go func() {
+		for _, o := range old {
+			if _, alive := n.peer(o.root()); alive {
+				// Its root has moved on to a job of its own.
+				n.stopEngine(o)
+			} else {
+				// Its root is gone, perhaps only slow: as at the end
+				// of RootGrace.
+				n.abandon(o)
+			}
+		}
+	}()
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
 	e.setTimeline(e.timelineCap(m.TimelineCap))
@@ -471,22 +483,27 @@ func (n *Node) refused(peer sched.NodeID, m *jobRefused) {
 }
 
 // stopEngine ends this node's part in a job of another root, drops what it
-// still holds of it, and returns its report.
-func (n *Node) stopEngine(e *engine) servingEnd {
-	n.removeEngine(e)
+// still holds of it, and returns its report; ok is false when another
+// caller stopped it (and reports).
+func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
+	n.forgetEngine(e)
 	e.mu.Lock()
 	s := e.serving
 	e.serving = nil
 	e.loans.close()
+	e.loans.check()
 	clear(e.borrowed)
 	e.mu.Unlock()
 	if s == nil {
-		return servingEnd{}
+		return servingEnd{}, false
 	}
+	n.stopping.Add(1)
+	defer n.stopping.Add(-1)
 	close(s.stop)
-	end := <-s.done
+	end = <-s.done
+	n.releaseRuntime(e.rt)
 	n.applyShares()
-	return end
+	return end, true
 }
 
 // endServing answers the root's jobEnd with this node's report and
@@ -496,7 +513,9 @@ func (n *Node) endServing(from sched.NodeID, job uint64) {
 	if e == nil || e.rooted != nil || e.root() != from {
 		return
 	}
-	n.sendReport(from, e.rootAddr, job, n.stopEngine(e))
+	if end, ok := n.stopEngine(e); ok {
+		n.sendReport(from, e.rootAddr, job, end)
+	}
 }
 
 // sendReport sends this node's part in a job to the job's root.

@@ -30,7 +30,9 @@ import (
 // still send the result of a loan re-run here. That result is late: it is
 // dropped and counted once (lateResults), and the task, which completes
 // from its run here, is never completed twice. The ledger remembers the
-// loans it re-ran for this; a second result for one of them is a stray.
+// loans it re-ran for this; a second result for one of them is a stray,
+// and so is a task handed back after it was re-run (a borrower dropping
+// the job hands back what it holds, and may not know it was re-run).
 //
 // Every loan keeps the address its borrower asked for answers at, so that
 // a query about it reaches a borrower gossip no longer lists.
@@ -143,7 +145,7 @@ func (l *ledger) settle(id uint64, from sched.NodeID, how loanEnd) (*sched.Heade
 	if lo, ok := l.open[id]; ok && lo.node == from {
 		return l.end(id, how), settledOpen
 	}
-	if node, ok := l.rerun[id]; ok && node == from {
+	if node, ok := l.rerun[id]; ok && node == from && how == resultHome {
 		delete(l.rerun, id)
 		l.lateResults++
 		return nil, settledLate
@@ -177,10 +179,12 @@ func (l *ledger) rerunAll(ids []uint64) []*sched.Header {
 // heard records a borrower's answer to a query: it holds the loans held,
 // and not those gone. Those gone that are still open here were lost (a
 // result dropped with a broken connection, a borrower that dropped the
-// job) and end as rerunHere, their tasks returned. A borrower sends a
-// result on the connection its answer takes, ahead of it, and says it
-// holds a loan until the result is on its way: a loan still open when
-// its borrower says it is gone will get no result.
+// job) and end as rerunHere, their tasks returned. A borrower says it
+// holds a loan until its result (or the task handed back) is on its way,
+// on the connection its answer then takes, ahead of the answer: a loan
+// still open when its borrower says it is gone gets no result, unless the
+// borrower's connection broke in between and the result came on a new
+// one, racing the answer; then it is a late result, dropped.
 func (l *ledger) heard(from sched.NodeID, held, gone []uint64, now time.Time) []*sched.Header {
 	for _, id := range held {
 		if lo, ok := l.open[id]; ok && lo.node == from {
@@ -243,7 +247,8 @@ func (l *ledger) close() {
 	clear(l.rerun)
 }
 
-// check throws unless every loan opened is open or ended once.
+// check throws unless every loan opened is open or ended once, and no
+// loan re-run here is open.
 func (l *ledger) check() {
 	sum := int64(len(l.open))
 	for _, n := range l.ended {
@@ -251,6 +256,11 @@ func (l *ledger) check() {
 	}
 	if sum != l.opened {
 		throw(fmt.Sprintf("cluster: loan ledger broken: %d opened, %d open, ended %v", l.opened, len(l.open), l.ended))
+	}
+	for id := range l.rerun {
+		if _, ok := l.open[id]; ok {
+			throw(fmt.Sprintf("cluster: loan ledger broken: loan %d both open and re-run", id))
+		}
 	}
 }
 

@@ -134,6 +134,9 @@ type Node struct {
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
+	// stopping counts the engines whose runs are stopping: their runtimes
+	// are taken, though no engine has them.
+	stopping atomic.Int32
 
 	// pushed carries the workers' Pushed signals to the tick goroutine.
 	pushed    chan struct{}
@@ -434,16 +437,31 @@ func (n *Node) takeRuntime(rt *tsys.Runtime) bool {
 	return true
 }
 
-// removeEngine forgets e, and frees its runtime for the next job.
+// removeEngine forgets e, and frees its runtime for the next job: e's
+// run is over.
 func (n *Node) removeEngine(e *engine) {
+	n.forgetEngine(e)
+	n.releaseRuntime(e.rt)
+}
+
+// forgetEngine takes e out of the node's engines: messages of its job no
+// longer reach it. Its runtime stays taken until its run has stopped
+// (releaseRuntime): a job given that runtime before would have its
+// borrowed tasks cleared with the old run's.
+func (n *Node) forgetEngine(e *engine) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.engines[e.info.ID] != e {
-		return
+	if n.engines[e.info.ID] == e {
+		delete(n.engines, e.info.ID)
 	}
-	delete(n.engines, e.info.ID)
-	if !slices.Contains(n.runtimes, e.rt) {
-		n.runtimes = append(n.runtimes, e.rt)
+}
+
+// releaseRuntime frees rt, whose run has stopped, for the next job.
+func (n *Node) releaseRuntime(rt *tsys.Runtime) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !slices.Contains(n.runtimes, rt) {
+		n.runtimes = append(n.runtimes, rt)
 	}
 }
 

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -58,7 +59,7 @@ func (e *engine) rootGone(now time.Time) {
 	e.mu.Lock()
 	first := e.orphaned.IsZero()
 	if first {
-		e.orphaned = now
+		e.orphaned, e.rootRefused = now, false
 	}
 	e.mu.Unlock()
 	if first {
@@ -151,27 +152,18 @@ func (n *Node) dropOrphans(now time.Time) {
 			n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
 		}
 		if due {
-			// Not on the tick: stopping waits for the tasks running.
-			go n.dropServed(e)
+			n.abandon(e)
 		}
 	}
 }
 
-// dropServed ends this node's part in a job of another root that may
-// still run: the borrowed tasks go back to their lenders first.
-func (n *Node) dropServed(e *engine) {
-	e.mu.Lock()
-	var loans []loan
-	for _, l := range e.borrowed {
-		loans = append(loans, l)
-	}
-	clear(e.borrowed)
-	e.mu.Unlock()
-	for _, l := range loans {
-		e.handBack(l)
-	}
-	// Remembered first: stopping waits for the tasks running here, and the
-	// root may come back meanwhile.
+// abandon drops a job whose root is gone, perhaps only slow: it is
+// remembered, to ask the root about should it come back, and dropped
+// (dropServed) off the caller's goroutine, as stopping waits for the tasks
+// running here.
+func (n *Node) abandon(e *engine) {
+	root := e.root()
+	n.forgetEngine(e) // its job's messages, and the root's return, are no longer its
 	n.mu.Lock()
 	if len(n.dropped) >= maxDropped {
 		for job := range n.dropped {
@@ -179,8 +171,30 @@ func (n *Node) dropServed(e *engine) {
 			break
 		}
 	}
-	n.dropped[e.info.ID] = e.root()
+	n.dropped[e.info.ID] = root
 	n.mu.Unlock()
+	// A root that came back before the job was remembered found nothing
+	// to be asked about: ask now.
+	if _, back := n.peer(root); back {
+		n.memberBack(root)
+	}
+	go n.dropServed(e)
+}
+
+// dropServed ends this node's part in a job of another root that may
+// still run: each borrowed task goes back to its lender first, and stays
+// held until it is on its way, so that a lender's query meanwhile does not
+// hear it is gone and run it again.
+func (n *Node) dropServed(e *engine) {
+	e.mu.Lock()
+	held := maps.Clone(e.borrowed)
+	e.mu.Unlock()
+	for h, l := range held {
+		e.handBack(l)
+		e.mu.Lock()
+		delete(e.borrowed, h)
+		e.mu.Unlock()
+	}
 	n.stopEngine(e)
 }
 

@@ -114,3 +114,35 @@ func TestLateResultIsCountedOnce(t *testing.T) {
 		t.Errorf("%d late results counted, want 1", got)
 	}
 }
+
+// TestJobStoppingKeepsItsRuntime: while a job served here stops (its
+// end came, a task of it still runs), a job that arrives meanwhile gets a
+// runtime of its own, not the stopping one's: the stopping run would
+// clear the tasks the new job borrowed, and their lender wait for ever.
+func TestJobStoppingKeepsItsRuntime(t *testing.T) {
+	gate.shut()
+	node := testNode(t, Config{})
+	first, second := newBarePeer(t, "first"), newBarePeer(t, "second")
+	const jobA, jobB = 101, 102
+	first.send(node, &jobStart{Job: jobA, ReplyTo: first.addr()})
+	waitUntil(t, "the node serves the first job", func() bool { return node.engineOf(jobA) != nil })
+	a := node.engineOf(jobA)
+	first.send(node, &stealReply{Job: jobA, ReplyTo: first.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(1)}}})
+	waitUntil(t, "the node holds the first job's task", func() bool { return borrowing(node, jobA) })
+	first.send(node, &jobEnd{Job: jobA})
+	waitUntil(t, "the first job is stopping", func() bool { return node.engineOf(jobA) == nil })
+	second.send(node, &jobStart{Job: jobB, ReplyTo: second.addr()})
+	waitUntil(t, "the node serves the second job", func() bool { return node.engineOf(jobB) != nil })
+	if node.engineOf(jobB).rt == a.rt {
+		gate.open() // so that the node can close
+		t.Fatal("the second job was given the runtime of the job still stopping")
+	}
+	second.send(node, &stealReply{Job: jobB, ReplyTo: second.addr(), Tasks: []taskRecord{{ID: 2, Kind: double.Name(), Arg: encodeInt64(21)}}})
+	gate.open()
+	if r := await[*result](second, "the second job's task"); r.Task != 2 || decodeInt64(r.Value) != 42 {
+		t.Errorf("reply %+v: want task 2's result, 42", r)
+	}
+	if r := await[*jobReport](first, "the first job's end"); r.Job != jobA {
+		t.Errorf("report %+v: want the first job's", r)
+	}
+}

@@ -171,9 +171,9 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 		w.publish() // what was counted after its last grant or idle stretch
 		w.dq.Clear()
 	}
+	p.mu.Lock()
 	p.injected = p.injected[:0]
 	p.nInjected.Store(0)
-	p.mu.Lock()
 	p.root = nil // the frame, and what its result holds, is the caller's now
 	p.mu.Unlock()
 	if err != nil {
