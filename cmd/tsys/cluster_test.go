@@ -544,7 +544,9 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 	}
 	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
 	seed.WaitFor(t, "serving a job", 20*time.Second)
-	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.Gossip)
+	// Long enough for tsys jobs to see it beside the first, polled by a
+	// process that is slow to start under the race detector.
+	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
 	pollJobs(t, seed.Tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cli.RunningJob) bool {
 		if len(jobs) != 2 {
 			return false
