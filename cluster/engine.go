@@ -84,8 +84,6 @@ type engine struct {
 	tasksSent     atomic.Int64
 	tasksReceived atomic.Int64
 	firstWork     atomic.Int64 // ns from began to the first borrowed task; 0 before it
-	tasksRerun    atomic.Int64
-	lateResults   atomic.Int64 // results of loans re-run here, dropped
 	tasksReturned atomic.Int64
 	handedBack    atomic.Int64 // borrowed tasks handed back as the node left the job
 	messagesSent  atomic.Int64
@@ -289,8 +287,12 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) sched.Loa
 	return l
 }
 
-// counters are the engine's network counters for its job.
+// counters are the engine's network counters for its job; the re-runs
+// and late results are the ledger's.
 func (e *engine) counters() sched.Stats {
+	e.mu.Lock()
+	rerun, late := e.loans.ended[rerunHere], e.loans.lateResults
+	e.mu.Unlock()
 	return sched.Stats{
 		RemoteSteals:  e.remoteSteals.Load(),
 		StatusSent:    e.statusSent.Load(),
@@ -301,8 +303,8 @@ func (e *engine) counters() sched.Stats {
 		UsefulNs:      e.usefulNow.Load(),
 		TasksSent:     e.tasksSent.Load(),
 		TasksReceived: e.tasksReceived.Load(),
-		TasksRerun:    e.tasksRerun.Load(),
-		LateResults:   e.lateResults.Load(),
+		TasksRerun:    rerun,
+		LateResults:   late,
 		TasksReturned: e.tasksReturned.Load(),
 		BytesSent:     e.bytesSent.Load(),
 		MessagesSent:  e.messagesSent.Load(),

@@ -336,7 +336,6 @@ func (e *engine) rerun(peer sched.NodeID, back []*sched.Header, why string) {
 		return
 	}
 	e.n.log.Warn("running lent tasks here again; a result the borrower still sends is dropped", "peer", peer, "tasks", len(back), "why", why)
-	e.tasksRerun.Add(int64(len(back)))
 	e.pool.Inject(back...)
 }
 
@@ -446,7 +445,6 @@ func (e *engine) resultArrived(from sched.NodeID, m *result) {
 	e.mu.Unlock()
 	switch s {
 	case settledLate:
-		e.lateResults.Add(1)
 		e.n.log.Info("a result came after its task ran here again; dropped", "peer", from, "id", m.Task)
 		return
 	case settledStray:

@@ -110,7 +110,7 @@ func TestLateResultIsCountedOnce(t *testing.T) {
 	e.loans.rerunAll([]uint64{1})
 	e.resultArrived("b", &result{Task: 1})
 	e.resultArrived("b", &result{Task: 1})
-	if got := e.lateResults.Load(); got != 1 {
+	if got := e.counters().LateResults; got != 1 {
 		t.Errorf("%d late results counted, want 1", got)
 	}
 }
