@@ -292,7 +292,7 @@ func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, er
 	var st tsys.Stats
 	var err error
 	if j.flat {
-		pix, st, err = tsys.Run(ctx, r, rt.Rows.Task(), rt.Rows.Range(j.job, 0, int(j.job.Height), 1))
+		pix, st, err = tsys.Run(ctx, r, rt.Rows.Task(), rt.Rows.Range(j.job, 0, int(j.job.Height)))
 	} else {
 		pix, st, err = tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
 	}

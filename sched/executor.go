@@ -63,6 +63,9 @@ type Executor struct {
 // blocking Await.
 func (x *Executor) Worker() *Worker { return x.w }
 
+// Workers returns the number of workers of the executor's pool.
+func (x *Executor) Workers() int { return len(x.pool.workers) }
+
 // Push puts a task frame in the executor's deque: the slow half of a spawn,
 // after AskSpawn (the cancellation point) said no.
 func (x *Executor) Push(h *Header) {

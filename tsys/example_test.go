@@ -129,7 +129,7 @@ func ExampleTask_Spawn() {
 // A registered loop splits a range into tasks and combines the pieces'
 // results in index order.
 func ExampleRegisterLoop() {
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exLoop.Task(), exLoop.Range(3, 0, 100, 8))
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), exLoop.Task(), exLoop.Range(3, 0, 100))
 	fmt.Println(v)
 	// Output: 14850
 }

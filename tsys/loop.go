@@ -1,75 +1,93 @@
 package tsys
 
-// Loop is a registered parallel loop: body(c, env, i) for every i of a
-// range, the results combined in index order. It is the flat shape of work
-// (Siegell's DOALL loops, rayon's par_iter, Cilk's cilk_for) beside the
-// recursive one: iterations are independent and their costs may differ.
+// Loop is a registered parallel loop over a range of indices, whose
+// pieces may run on other nodes: the flat shape of work (Siegell's DOALL
+// loops, rayon's par_iter, Cilk's cilk_for) beside the recursive one.
+// Its body gets a whole piece [lo, hi) of the range and an environment
+// (a scene, a seed) and returns the piece's result; the results of
+// adjacent pieces are combined in index order. How the range is split is
+// the runtime's business (split.go): pieces are cut off as other workers,
+// or other nodes, become hungry, and a worker with no thieves about runs
+// its range as one plain loop.
 //
-// The range is halved into tasks, the first half forked (where a thief, or
-// another node, may take it) and the second run on, down to Grain
-// iterations run as a plain loop. Splitting is lazy in effect: once enough
-// tasks are ready, load-based inlining turns the forks into plain calls, so
-// a worker with no thieves about runs its range as one loop with a few
-// calls in it. Env carries what the body needs (a scene, a seed); it
-// crosses nodes with the range, so it must be encodable as a task
-// argument is.
+// A loop that never leaves its node, over a slice or with closures, needs
+// no registration: see For, ForEach, Map, Reduce and Sum.
 type Loop[E, R any] struct {
 	task    *Task[Span[E], R]
-	body    func(*Ctx, E, int) R
+	body    func(c *Ctx, env E, lo, hi int) R
 	combine func(R, R) R
 }
 
-// Span is a piece of a loop's range, [Lo, Hi), run as a plain loop once it
-// holds at most Grain iterations: the argument of a loop's tasks.
+// Span is a piece of a loop's range, [Lo, Hi), with the environment and
+// how it is split: the argument of a loop's tasks, made by Loop.Range.
 type Span[E any] struct {
-	Env           E
-	Lo, Hi, Grain int64
+	Env    E
+	Lo, Hi int64
+	Plan   Plan
 }
 
-// RegisterLoop makes a parallel loop under a stable name, as Register does
-// for a task, with the same options: pieces cross nodes under Register's
-// rule. combine(a, b) merges the results of two adjacent pieces, a before
-// b; it need not be commutative, so results keep index order.
-func RegisterLoop[E, R any](name string, body func(c *Ctx, env E, i int) R, combine func(a, b R) R, opts ...TaskOption) *Loop[E, R] {
+// RegisterRange makes a parallel loop under a stable name, as Register
+// does for a task, with the same options: its pieces cross nodes when its
+// environment and result may (Register's rule). body(c, env, lo, hi) runs
+// the iterations [lo, hi) and returns their result; combine(a, b) merges
+// the results of two adjacent pieces, a before b. combine must be
+// associative (the split varies from run to run; see Grain for a fixed
+// one) but need not be commutative, so results keep index order.
+//
+//	var Sum = tsys.RegisterRange("sum",
+//		func(c *tsys.Ctx, _ struct{}, lo, hi int) float64 {
+//			s := 0.0
+//			for i := lo; i < hi; i++ {
+//				s += f(i)
+//			}
+//			return s
+//		},
+//		func(a, b float64) float64 { return a + b })
+func RegisterRange[E, R any](name string, body func(c *Ctx, env E, lo, hi int) R, combine func(a, b R) R, opts ...TaskOption) *Loop[E, R] {
 	if body == nil || combine == nil {
-		panic("tsys.RegisterLoop: a loop needs a body and a combine function")
+		panic("tsys.RegisterRange: a loop needs a body and a combine function")
 	}
 	l := &Loop[E, R]{body: body, combine: combine}
 	l.task = Register(name, l.run, opts...)
 	return l
 }
 
+// RegisterLoop makes a parallel loop whose body is called once per index,
+// body(c, env, i), the results combined as RegisterRange's are. It is
+// sugar over RegisterRange: each call costs a few nanoseconds (two
+// indirect calls, the body's and combine's), which is nothing beside an
+// iteration that renders a row and much beside one that adds a number.
+// bench/README.md ("Loops") gives the figure; write the body over a range
+// when iterations are cheap.
+func RegisterLoop[E, R any](name string, body func(c *Ctx, env E, i int) R, combine func(a, b R) R, opts ...TaskOption) *Loop[E, R] {
+	if body == nil || combine == nil {
+		panic("tsys.RegisterLoop: a loop needs a body and a combine function")
+	}
+	return RegisterRange(name, func(c *Ctx, env E, lo, hi int) R {
+		acc := body(c, env, lo)
+		for i := lo + 1; i < hi; i++ {
+			acc = combine(acc, body(c, env, i))
+		}
+		return acc
+	}, combine, opts...)
+}
+
 // Run runs the loop over [lo, hi) from inside a task and returns the
-// combined result (R's zero value for an empty range). grain < 1 means 1.
-func (l *Loop[E, R]) Run(c *Ctx, env E, lo, hi, grain int) R {
-	return l.run(c, l.Range(env, lo, hi, grain))
+// combined result (R's zero value for an empty range).
+func (l *Loop[E, R]) Run(c *Ctx, env E, lo, hi int, opts ...LoopOption) R {
+	return l.run(c, l.Range(env, lo, hi, opts...))
 }
 
 // Task is the loop's task, for running a loop as a job's root:
 //
-//	tsys.Run(ctx, rt, loop.Task(), loop.Range(env, 0, n, grain))
+//	tsys.Run(ctx, rt, loop.Task(), loop.Range(env, 0, n))
 func (l *Loop[E, R]) Task() *Task[Span[E], R] { return l.task }
 
 // Range is the whole range [lo, hi) of the loop, as the argument of Task.
-func (l *Loop[E, R]) Range(env E, lo, hi, grain int) Span[E] {
-	return Span[E]{Env: env, Lo: int64(lo), Hi: int64(hi), Grain: int64(max(grain, 1))}
+func (l *Loop[E, R]) Range(env E, lo, hi int, opts ...LoopOption) Span[E] {
+	return Span[E]{Env: env, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)}
 }
 
 func (l *Loop[E, R]) run(c *Ctx, s Span[E]) R {
-	if s.Hi-s.Lo <= max(s.Grain, 1) {
-		var acc R
-		for i := s.Lo; i < s.Hi; i++ {
-			v := l.body(c, s.Env, int(i))
-			if i == s.Lo {
-				acc = v
-			} else {
-				acc = l.combine(acc, v)
-			}
-		}
-		return acc
-	}
-	mid := s.Lo + (s.Hi-s.Lo)/2
-	first := l.task.Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Grain: s.Grain})
-	second := l.task.Call(c, Span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Grain: s.Grain})
-	return l.combine(first.Join(c), second)
+	return runSplit(c, l.task, s, l.body, l.combine)
 }

@@ -2,16 +2,22 @@ package tsys_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/tsys"
 )
 
 // squares lists i*i + env for i in a range, in index order, with costs that
-// differ from one iteration to the next.
+// differ from one iteration to the next: the index form.
 var squares = tsys.RegisterLoop("test.squares",
 	func(c *tsys.Ctx, env int64, i int) []int64 {
 		x := int64(0)
@@ -23,43 +29,311 @@ var squares = tsys.RegisterLoop("test.squares",
 	},
 	func(a, b []int64) []int64 { return append(a, b...) })
 
+// squaresRange is squares with a body over a range.
+var squaresRange = tsys.RegisterRange("test.squares-range",
+	func(c *tsys.Ctx, env int64, lo, hi int) []int64 {
+		out := make([]int64, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			out = append(out, int64(i)*int64(i)+env)
+		}
+		return out
+	},
+	func(a, b []int64) []int64 { return append(a, b...) })
+
+// splits are the ways a loop may be split, by name.
+var splits = map[string][]tsys.LoopOption{
+	"adaptive":  nil,
+	"factoring": {tsys.Factoring()},
+	"grain 1":   {tsys.Grain(1)},
+	"grain 16":  {tsys.Grain(16)},
+	"grain 0":   {tsys.Grain(0)}, // adaptive too
+}
+
+// policies are the inlining policies a loop must be right under: the
+// default, every fork a task, and every fork a call.
+var policies = []inline.Policy{inline.Default(), inline.Never(), inline.Everything()}
+
 // TestLoopCoversTheRangeInOrder: every iteration runs once, results come
 // in index order, on 1 and 2 workers, with every inlining policy and
-// grain, and for empty and one-element ranges.
+// split, in both forms, for empty, one-element and odd-sized ranges.
 func TestLoopCoversTheRangeInOrder(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		for _, inl := range []inline.Policy{inline.Default(), inline.Never(), inline.Everything()} {
+		for _, inl := range policies {
 			rt := tsys.New(tsys.Workers(workers), tsys.Inline(inl))
-			for _, c := range []struct{ lo, hi, grain int }{{0, 1000, 1}, {3, 700, 16}, {5, 5, 1}, {9, 10, 4}, {0, 64, 0}} {
-				got, st, err := tsys.Run(context.Background(), rt, squares.Task(), squares.Range(7, c.lo, c.hi, c.grain))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var want []int64
-				for i := c.lo; i < c.hi; i++ {
-					want = append(want, int64(i)*int64(i)+7)
-				}
-				if !slices.Equal(got, want) {
-					t.Fatalf("%d workers, %v, %+v: %d results, want %d (first %v)", workers, inl, c, len(got), len(want), got[:min(3, len(got))])
-				}
-				if inl == inline.Never() && c.hi-c.lo > max(c.grain, 1) && st.TasksRun < 2 {
-					t.Errorf("%+v without inlining ran %d tasks", c, st.TasksRun)
+			for name, opts := range splits {
+				for _, l := range []*tsys.Loop[int64, []int64]{squares, squaresRange} {
+					for _, c := range []struct{ lo, hi int }{{0, 1000}, {3, 700}, {5, 5}, {9, 10}, {0, 2}, {0, 3}, {11, 8}, {0, 12345}} {
+						got, st, err := tsys.Run(context.Background(), rt, l.Task(), l.Range(7, c.lo, c.hi, opts...))
+						if err != nil {
+							t.Fatal(err)
+						}
+						var want []int64
+						for i := c.lo; i < c.hi; i++ {
+							want = append(want, int64(i)*int64(i)+7)
+						}
+						if !slices.Equal(got, want) {
+							t.Fatalf("%s, %d workers, %v, %s, %+v: %d results, want %d (first %v)", l.Task().Name(), workers, inl, name, c, len(got), len(want), got[:min(3, len(got))])
+						}
+						if inl == inline.Never() && name == "grain 1" && c.hi-c.lo > 1 && st.TasksRun < 2 {
+							t.Errorf("%+v without inlining ran %d tasks", c, st.TasksRun)
+						}
+					}
 				}
 			}
 		}
 	}
 }
 
-// loopOuter runs a loop from a task's body. Registered once, so that the
-// tests can run again (-count).
+// loopOuter runs loops from a task's body, and a loop inside a loop's
+// body. Registered once, so that the tests can run again (-count).
 var loopOuter = tsys.Register("test.loop-outer", func(c *tsys.Ctx, n int) string {
-	return fmt.Sprint(squares.Run(c, 0, 0, n, 2))
+	rows := tsys.Map(c, make([]int, n), func(c *tsys.Ctx, out, _ []int) {
+		for i := range out {
+			// A loop nested in a loop's body, over a range of its own.
+			out[i] = tsys.Reduce(c, 0, n, 0, func(_ *tsys.Ctx, lo, hi int) int { return hi - lo }, func(a, b int) int { return a + b })
+		}
+	})
+	return fmt.Sprint(squares.Run(c, 0, 0, n, tsys.Grain(2)), squaresRange.Run(c, 1, 0, n), tsys.Sum(c, rows))
 })
 
-// TestLoopInsideATask: Run from a task's body nests a loop in a job.
+// TestLoopInsideATask: loops nest in a task, and in each other.
 func TestLoopInsideATask(t *testing.T) {
-	got, _, err := tsys.Run(context.Background(), tsys.New(tsys.Workers(2)), loopOuter, 5)
-	if err != nil || got != "[0 1 4 9 16]" {
-		t.Fatalf("%q, %v", got, err)
+	for _, inl := range policies {
+		got, _, err := tsys.Run(context.Background(), tsys.New(tsys.Workers(2), tsys.Inline(inl)), loopOuter, 5)
+		if err != nil || got != "[0 1 4 9 16] [1 2 5 10 17] 25" {
+			t.Fatalf("%v: %q, %v", inl, got, err)
+		}
+	}
+}
+
+// do runs f as a job on rt and fails the test on an error.
+func do[R any](t *testing.T, rt *tsys.Runtime, f func(c *tsys.Ctx) R) R {
+	t.Helper()
+	v, _, err := tsys.Do(context.Background(), rt, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestClosureLoopsMatchSerial: For, ForEach, Map, Reduce, Sum, Min and Max
+// give what the serial loop gives, for sizes from empty up, with every
+// split and inlining policy. Reduce's combine is not commutative (a
+// concatenation), so order shows.
+func TestClosureLoopsMatchSerial(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		for _, inl := range policies {
+			rt := tsys.New(tsys.Workers(workers), tsys.Inline(inl))
+			for name, opts := range splits {
+				for _, n := range []int{0, 1, 2, 3, 17, 1000, 100_003} {
+					what := fmt.Sprintf("%d workers, %v, %s, n=%d", workers, inl, name, n)
+					xs := make([]int, n)
+					for i := range xs {
+						xs[i] = (i*7919)%1009 - 500
+					}
+
+					seen := make([]atomic.Int32, n)
+					do(t, rt, func(c *tsys.Ctx) int {
+						tsys.For(c, 0, n, func(_ *tsys.Ctx, lo, hi int) {
+							for i := lo; i < hi; i++ {
+								seen[i].Add(1)
+							}
+						}, opts...)
+						return 0
+					})
+					for i := range seen {
+						if seen[i].Load() != 1 {
+							t.Fatalf("%s: For ran iteration %d %d times", what, i, seen[i].Load())
+						}
+					}
+
+					ys := slices.Clone(xs)
+					do(t, rt, func(c *tsys.Ctx) int {
+						tsys.ForEach(c, ys, func(_ *tsys.Ctx, at int, part []int) {
+							for i := range part {
+								part[i] = part[i]*2 + at + i
+							}
+						}, opts...)
+						return 0
+					})
+					for i := range ys {
+						if ys[i] != xs[i]*2+i {
+							t.Fatalf("%s: ForEach left %d at %d, want %d", what, ys[i], i, xs[i]*2+i)
+						}
+					}
+
+					sq := do(t, rt, func(c *tsys.Ctx) []float64 {
+						return tsys.Map(c, xs, func(_ *tsys.Ctx, out []float64, in []int) {
+							for i, x := range in {
+								out[i] = float64(x * x)
+							}
+						}, opts...)
+					})
+					if len(sq) != n {
+						t.Fatalf("%s: Map made %d elements", what, len(sq))
+					}
+					for i := range sq {
+						if sq[i] != float64(xs[i]*xs[i]) {
+							t.Fatalf("%s: Map gave %v at %d", what, sq[i], i)
+						}
+					}
+
+					order := do(t, rt, func(c *tsys.Ctx) []int {
+						return tsys.Reduce(c, 0, n, []int{}, func(_ *tsys.Ctx, lo, hi int) []int {
+							var out []int
+							for i := lo; i < hi; i++ {
+								out = append(out, i)
+							}
+							return out
+						}, func(a, b []int) []int { return append(a, b...) }, opts...)
+					})
+					if len(order) != n || !slices.IsSorted(order) || (n > 0 && order[n-1] != n-1) {
+						t.Fatalf("%s: Reduce gave %d indices, sorted %v", what, len(order), slices.IsSorted(order))
+					}
+
+					var sum, lo, hi int
+					for i, x := range xs {
+						sum += x
+						if i == 0 || x < lo {
+							lo = x
+						}
+						if i == 0 || x > hi {
+							hi = x
+						}
+					}
+					got := do(t, rt, func(c *tsys.Ctx) string {
+						s := tsys.Sum(c, xs, opts...)
+						mn, okMin := tsys.Min(c, xs, opts...)
+						mx, okMax := tsys.Max(c, xs, opts...)
+						return fmt.Sprint(s, mn, okMin, mx, okMax)
+					})
+					if want := fmt.Sprint(sum, lo, n > 0, hi, n > 0); got != want {
+						t.Fatalf("%s: sum min ok max ok = %s, want %s", what, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMinMaxNaN: a NaN anywhere makes Min and Max NaN, as the built-ins do.
+func TestMinMaxNaN(t *testing.T) {
+	xs := make([]float64, 50_000)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	xs[31_337] = math.NaN()
+	got := do(t, tsys.New(tsys.Workers(2)), func(c *tsys.Ctx) [2]float64 {
+		mn, _ := tsys.Min(c, xs)
+		mx, _ := tsys.Max(c, xs)
+		return [2]float64{mn, mx}
+	})
+	if !math.IsNaN(got[0]) || !math.IsNaN(got[1]) {
+		t.Fatalf("min, max = %v with a NaN in the slice", got)
+	}
+}
+
+// TestJoinRunsBoth: Join runs both closures, also nested and under every
+// inlining policy, and a recursive sum built on it is right.
+func TestJoinRunsBoth(t *testing.T) {
+	var sumTo func(c *tsys.Ctx, lo, hi int) int
+	sumTo = func(c *tsys.Ctx, lo, hi int) int {
+		if hi-lo <= 8 {
+			s := 0
+			for i := lo; i < hi; i++ {
+				s += i
+			}
+			return s
+		}
+		mid := (lo + hi) / 2
+		var a, b int
+		tsys.Join(c, func(c *tsys.Ctx) { a = sumTo(c, lo, mid) }, func(c *tsys.Ctx) { b = sumTo(c, mid, hi) })
+		return a + b
+	}
+	for _, inl := range policies {
+		for _, workers := range []int{1, 2} {
+			if got := do(t, tsys.New(tsys.Workers(workers), tsys.Inline(inl)), func(c *tsys.Ctx) int { return sumTo(c, 0, 100_000) }); got != 100_000*99_999/2 {
+				t.Fatalf("%v, %d workers: %d", inl, workers, got)
+			}
+		}
+	}
+}
+
+// TestLoopCoverageProperty: for random ranges, options, policies and
+// iteration costs (some iterations thousands of times costlier than
+// others), every iteration runs exactly once and results keep order.
+func TestLoopCoverageProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 2))
+	rts := []*tsys.Runtime{tsys.New(tsys.Workers(1)), tsys.New(tsys.Workers(2)), tsys.New(tsys.Workers(2), tsys.Inline(inline.Never())), tsys.New(tsys.Workers(3))}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range splits {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for seed := range 60 {
+		rt := rts[r.IntN(len(rts))]
+		name := names[r.IntN(len(names))]
+		lo := r.IntN(100) - 50
+		hi := lo + int(math.Exp(r.Float64()*11)) - 1
+		costs := make([]int32, max(hi-lo, 0))
+		for i := range costs {
+			costs[i] = int32(min(1/math.Pow(1-r.Float64(), 1/1.1), 5000))
+		}
+		seen := make([]atomic.Int32, len(costs))
+		got := do(t, rt, func(c *tsys.Ctx) []int {
+			return tsys.Reduce(c, lo, hi, nil, func(_ *tsys.Ctx, a, b int) []int {
+				out := make([]int, 0, b-a)
+				for i := a; i < b; i++ {
+					spin(costs[i-lo])
+					seen[i-lo].Add(1)
+					out = append(out, i)
+				}
+				return out
+			}, func(a, b []int) []int { return append(a, b...) }, splits[name]...)
+		})
+		for i := range seen {
+			if seen[i].Load() != 1 {
+				t.Fatalf("seed %d (%s, [%d, %d)): iteration %d ran %d times", seed, name, lo, hi, lo+i, seen[i].Load())
+			}
+		}
+		if len(got) != len(costs) || !slices.IsSorted(got) {
+			t.Fatalf("seed %d (%s, [%d, %d)): %d results, sorted %v", seed, name, lo, hi, len(got), slices.IsSorted(got))
+		}
+	}
+}
+
+// TestLoopStopsWhenTheJobFails: a loop far too long to finish ends when
+// the job's context is cancelled, and when one of its iterations panics;
+// Run says why.
+func TestLoopStopsWhenTheJobFails(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var ran atomic.Int64
+	go func() {
+		for ran.Load() < 1_000_000 { // cancel once the loop is well under way
+			time.Sleep(time.Millisecond)
+		}
+		cancel(errors.New("enough"))
+	}()
+	_, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) int {
+		tsys.For(c, 0, math.MaxInt, func(_ *tsys.Ctx, lo, hi int) { ran.Add(int64(hi - lo)) })
+		return 0
+	})
+	if err == nil || !strings.Contains(err.Error(), "enough") {
+		t.Fatalf("cancelled loop: %v", err)
+	}
+	_, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int {
+		return tsys.Reduce(c, 0, 1_000_000, 0, func(_ *tsys.Ctx, lo, hi int) int {
+			if lo <= 765_432 && 765_432 < hi {
+				panic("iteration 765432")
+			}
+			return hi - lo
+		}, func(a, b int) int { return a + b })
+	})
+	var tp *tsys.TaskPanic
+	if !errors.As(err, &tp) || !strings.Contains(err.Error(), "iteration 765432") {
+		t.Fatalf("a panicking loop: %v", err)
 	}
 }

@@ -58,10 +58,11 @@ func WholeTile(j Job, leaf int) Tile {
 // Rows renders the image row by row as a flat parallel loop: the rows of a
 // scene cost unevenly (the sphereflake fills the middle of the image), so it
 // is the DOALL shape of Siegell's experiments beside the tree of tiles.
-// Each iteration returns one row's RGB pixels; the loop joins them in order.
-var Rows = tsys.RegisterLoop("rt.rows",
-	func(c *tsys.Ctx, j Job, y int) []byte {
-		r := Rect{Y0: int32(y), X1: j.Width, Y1: int32(y) + 1}
+// A piece of the loop returns its rows' RGB pixels; the loop joins them in
+// order. The runtime sizes the pieces (tsys.RegisterRange).
+var Rows = tsys.RegisterRange("rt.rows",
+	func(c *tsys.Ctx, j Job, lo, hi int) []byte {
+		r := Rect{Y0: int32(lo), X1: j.Width, Y1: int32(hi)}
 		pix := make([]byte, 3*r.Area())
 		SceneFor(j).Render(r, pix)
 		return pix

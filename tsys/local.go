@@ -1,0 +1,189 @@
+package tsys
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+)
+
+// Closures: parallel work that stays on its node.
+//
+// A registered task crosses nodes as its name and its encoded argument; a
+// closure cannot be sent, so the functions of this file run their pieces
+// as tasks of this node's workers only. They need no registration, and a
+// closure may capture anything, including memory the loop writes (a slice
+// to fill, a counter per piece). Where a loop's work should spread over a
+// cluster, register it (RegisterRange) with an environment that can be
+// copied.
+
+// Join runs f and g, possibly in parallel, and returns when both have
+// returned: rayon's join. f runs here and now; g is forked, so an idle
+// worker of this node may take it meanwhile, or it runs here after f (or
+// before it, as a plain call, when enough tasks are ready already; see
+// Fork's Order). g never leaves the node.
+func Join(c *Ctx, f, g func(c *Ctx)) {
+	forked := joinTask.Fork(c, g)
+	f(c)
+	forked.Join(c)
+}
+
+var joinTask = Register("tsys.join", func(c *Ctx, g func(*Ctx)) struct{} {
+	g(c)
+	return struct{}{}
+})
+
+// Do runs f as the root task of a job on rt, as Run does for a
+// registered task: a way into the runtime for a program whose parallel
+// work is closures (Join, For, Map, Reduce). Its job stays on this node.
+func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, error) {
+	return Run(ctx, rt, doTask[R](), f)
+}
+
+// For runs body over [lo, hi) in pieces, in parallel, and returns when
+// every piece has run: body(c, lo', hi') runs the iterations [lo', hi')
+// as a plain loop. The pieces are sized by the runtime (see LoopOption).
+func For(c *Ctx, lo, hi int, body func(c *Ctx, lo, hi int), opts ...LoopOption) {
+	Reduce(c, lo, hi, struct{}{}, func(c *Ctx, lo, hi int) struct{} {
+		body(c, lo, hi)
+		return struct{}{}
+	}, keepFirst, opts...)
+}
+
+func keepFirst(a, _ struct{}) struct{} { return a }
+
+// ForEach runs body over s in pieces, in parallel: body(c, at, part)
+// gets part = s[at:at+len(part)], which it may change in place.
+func ForEach[T any](c *Ctx, s []T, body func(c *Ctx, at int, part []T), opts ...LoopOption) {
+	For(c, 0, len(s), func(c *Ctx, lo, hi int) { body(c, lo, s[lo:hi:hi]) }, opts...)
+}
+
+// Map makes a new slice out of in, in pieces, in parallel: body(c, out,
+// in) fills out from in, a piece at a time, the two of the same length
+// and position.
+//
+//	doubled := tsys.Map(c, xs, func(_ *tsys.Ctx, out, in []float64) {
+//		for i, x := range in {
+//			out[i] = 2 * x
+//		}
+//	})
+func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...LoopOption) []U {
+	out := make([]U, len(in))
+	For(c, 0, len(in), func(c *Ctx, lo, hi int) { body(c, out[lo:hi:hi], in[lo:hi:hi]) }, opts...)
+	return out
+}
+
+// Reduce combines body's results over the pieces of [lo, hi), in index
+// order: combine must be associative, need not be commutative, and
+// identity is its neutral element, the result of an empty range.
+func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts ...LoopOption) R {
+	if lo >= hi {
+		return identity
+	}
+	l := &closureLoop[R]{body: body, combine: combine}
+	return runSplit(c, loopTask[R](), Span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)}, runClosure[R], combine)
+}
+
+// Number is a type whose values Sum adds.
+type Number interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// Sum adds the elements of s in parallel. Floating-point sums round
+// differently from the serial loop's, and from one run to the next, since
+// the pieces do; Grain fixes them.
+func Sum[T Number](c *Ctx, s []T, opts ...LoopOption) T {
+	return Reduce(c, 0, len(s), 0, func(_ *Ctx, lo, hi int) T {
+		var t T
+		for _, x := range s[lo:hi] {
+			t += x
+		}
+		return t
+	}, func(a, b T) T { return a + b }, opts...)
+}
+
+// Min returns the least element of s, found in parallel, and false if s is
+// empty. As the built-in min, it returns NaN if any element is a NaN.
+func Min[T cmp.Ordered](c *Ctx, s []T, opts ...LoopOption) (T, bool) {
+	return extreme(c, s, func(a, b T) T { return min(a, b) }, opts)
+}
+
+// Max returns the greatest element of s, found in parallel, and false if s
+// is empty. As the built-in max, it returns NaN if any element is a NaN.
+func Max[T cmp.Ordered](c *Ctx, s []T, opts ...LoopOption) (T, bool) {
+	return extreme(c, s, func(a, b T) T { return max(a, b) }, opts)
+}
+
+func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOption) (T, bool) {
+	if len(s) == 0 {
+		var zero T
+		return zero, false
+	}
+	return Reduce(c, 0, len(s), s[0], func(_ *Ctx, lo, hi int) T {
+		m := s[lo]
+		for _, x := range s[lo+1 : hi] {
+			m = pick(m, x)
+		}
+		return m
+	}, pick, opts...), true
+}
+
+// closureLoop is the environment of a loop of closures. Being a pointer,
+// it keeps its loop's pieces on their node (Register's rule).
+type closureLoop[R any] struct {
+	body    func(c *Ctx, lo, hi int) R
+	combine func(a, b R) R
+}
+
+func runClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int) R { return l.body(c, lo, hi) }
+
+// closureTasks holds the tasks that run closures, one per result type,
+// registered on first use: a generic function cannot register at init
+// for every type it will be instantiated with. Their names only need be
+// unique on this node, since their tasks never leave it.
+var closureTasks struct {
+	byShape sync.Map // closureShape -> *Task[A, R]
+	making  sync.Mutex
+	n       int
+}
+
+type closureShape struct {
+	shape string
+	typ   reflect.Type
+}
+
+func closureTask[A, R any](shape string, make func(self **Task[A, R]) func(*Ctx, A) R) *Task[A, R] {
+	key := closureShape{shape, reflect.TypeFor[R]()}
+	if t, ok := closureTasks.byShape.Load(key); ok {
+		return t.(*Task[A, R])
+	}
+	closureTasks.making.Lock()
+	defer closureTasks.making.Unlock()
+	if t, ok := closureTasks.byShape.Load(key); ok {
+		return t.(*Task[A, R])
+	}
+	var t *Task[A, R]
+	closureTasks.n++
+	t = register(fmt.Sprintf("tsys.%s[%v]#%d", shape, key.typ, closureTasks.n), make(&t), nil)
+	closureTasks.byShape.Store(key, t)
+	return t
+}
+
+// loopTask is the task of the pieces of Reduce (and of the loops on it).
+func loopTask[R any]() *Task[Span[*closureLoop[R]], R] {
+	return closureTask("loop", func(self **Task[Span[*closureLoop[R]], R]) func(*Ctx, Span[*closureLoop[R]]) R {
+		return func(c *Ctx, s Span[*closureLoop[R]]) R {
+			return runSplit(c, *self, s, runClosure[R], s.Env.combine)
+		}
+	})
+}
+
+// doTask is the root task of Do.
+func doTask[R any]() *Task[func(*Ctx) R, R] {
+	return closureTask("do", func(**Task[func(*Ctx) R, R]) func(*Ctx, func(*Ctx) R) R {
+		return func(c *Ctx, f func(*Ctx) R) R { return f(c) }
+	})
+}

@@ -1,0 +1,114 @@
+package tsys
+
+import (
+	"math"
+	"time"
+)
+
+// The policies that split a loop, pure so that tests drive them with
+// made-up times: how many iterations make a chunk (chunkSizer), how
+// uneven the iterations are (costStats), and where a range is cut for a
+// thief (partitioner). split.go runs them.
+
+// chunkTarget is the work a chunk of an adaptive loop should hold: the
+// loop looks for hungry workers between chunks, so a chunk bounds how long
+// a thief waits for the owner to expose more of its range, and it must be
+// long enough that a check (a clock read and, with chunks this long, a
+// question to the inlining policy) costs nothing measurable beside it
+// (BenchmarkLoopChunkTarget; bench/README.md, "Loops").
+const chunkTarget = 20 * time.Microsecond
+
+// maxGrowth bounds how fast a chunk grows from one to the next: a first
+// chunk of cheap iterations is timed too coarsely to trust a larger step.
+const maxGrowth = 16
+
+// chunkSizer learns how many iterations take about chunkTarget. It starts
+// from one iteration (or from what the loop that lent the piece learned),
+// so that a loop of costly iterations runs one before it is timed.
+type chunkSizer struct{ n int64 }
+
+func newChunkSizer(hint int64) chunkSizer { return chunkSizer{n: max(hint, 1)} }
+
+// observe takes the time a chunk of ran iterations took. A chunk cut short
+// by the end of the range says as much per iteration as a full one.
+func (k *chunkSizer) observe(ran int64, took time.Duration) {
+	if ran <= 0 {
+		return
+	}
+	took = max(took, 1)
+	want := float64(ran) * float64(chunkTarget) / float64(took)
+	switch {
+	case took < chunkTarget/2:
+		k.n = int64(min(want, float64(k.n)*maxGrowth, float64(math.MaxInt32)))
+	case took > 2*chunkTarget:
+		k.n = max(1, int64(want))
+	}
+}
+
+// costStats keeps the mean and variance of the cost of one iteration, as
+// seen chunk by chunk (Welford's method): the unevenness of a loop at the
+// scale at which its work is handed out, which is what factoring needs.
+type costStats struct {
+	n        int
+	mean, m2 float64
+}
+
+func (s *costStats) observe(ran int64, took time.Duration) {
+	if ran <= 0 {
+		return
+	}
+	x := float64(took) / float64(ran)
+	s.n++
+	d := x - s.mean
+	s.mean += d / float64(s.n)
+	s.m2 += d * (x - s.mean)
+}
+
+// cv is the coefficient of variation of the costs seen, or prior until
+// two chunks have been seen.
+func (s *costStats) cv(prior float64) float64 {
+	if s.n < 2 || s.mean <= 0 {
+		return prior
+	}
+	return math.Sqrt(s.m2/float64(s.n-1)) / s.mean
+}
+
+// partitioner decides where to cut a range [lo, hi) when a piece of it is
+// exposed to thieves: [cut, hi) goes to them, [lo, cut) stays.
+type partitioner uint8
+
+const (
+	// halving exposes half of what is left, as rayon and TBB's auto
+	// partitioner do: a thief takes as much as the owner keeps, and splits
+	// it again when it has thieves of its own.
+	halving partitioner = iota
+	// factoring is Cesar et al.'s dynamic adjusting factoring (DAF) as a
+	// thief's share: with P workers and a coefficient of variation cv of
+	// the iterations' costs, the first piece exposed holds R/(x0 P) of the
+	// R iterations left, x0 = 1 + cv sqrt(P/2), later ones R/(x P),
+	// x = 2 + cv sqrt(P/2). Pieces shrink as the range does, and faster
+	// the more uneven the costs, so the last pieces handed out are small
+	// enough to even out the workers' finishing times.
+	factoring
+)
+
+// cut returns where to cut [lo, hi): no piece, kept or exposed, is
+// smaller than minPiece. first says whether this is the first piece the
+// whole loop exposes (factoring's first batch).
+func (p partitioner) cut(lo, hi, minPiece int64, workers int, cv float64, first bool) int64 {
+	left := hi - lo
+	minPiece = max(minPiece, 1)
+	var piece int64
+	switch p {
+	case factoring:
+		x := 1 + max(cv, 0)*math.Sqrt(float64(workers)/2)
+		if !first {
+			x++
+		}
+		piece = int64(math.Ceil(float64(left) / (x * float64(max(workers, 1)))))
+	default:
+		piece = left - left/2
+	}
+	piece = min(max(piece, minPiece), left-minPiece)
+	return hi - piece
+}

@@ -1,0 +1,140 @@
+package tsys
+
+import "time"
+
+// How a loop is split.
+//
+// A loop runs its range [lo, hi) in chunks, each one call of the body over
+// a piece [lo', hi'), so the inner loop is the program's own plain Go loop.
+// Between chunks it asks NewTS's allowCCall, as a spawn would: are enough
+// ready tasks in this worker's deque already (Ctx.AllowCCall, a decrement
+// on its fast path)? If so the next chunk runs here. If not (the worker
+// has no stealable work, because thieves took it or the loop just began,
+// or other nodes want work) the loop cuts off a piece of what is left and
+// forks it as a task, where a thief or another node may take it, and goes
+// on with the rest: lazy binary splitting. An unstolen piece comes back at
+// the loop's end, through Join, and is split by the same rule when it
+// runs. So a loop with no thieves about is one plain loop with a question
+// between chunks, and a loop with many splits as much as they take, the
+// stolen pieces again; no grain is chosen by the program.
+//
+// A chunk holds about chunkTarget of work: the loop times each chunk and
+// sizes the next from it (chunkSizer), from one iteration up, and a piece
+// it lends carries what it learned. A piece is never cut smaller than two
+// chunks. Where the piece is cut is the partitioner's choice: half of what
+// is left (halving, the default) or Cesar et al.'s factoring share, which
+// shrinks with the range and with the unevenness of the iterations.
+//
+// Grain(g) asks for the classic fixed split instead: the range halved down
+// to pieces of at most g iterations, each one chunk, the forks inlined by
+// the load-based policy as any fork is. The pieces then do not depend on
+// timing, so a floating-point reduction rounds the same way in every run,
+// which the adaptive split does not promise.
+
+// LoopOption changes how a loop is split (see Grain and Factoring).
+type LoopOption func(*Plan)
+
+// Grain fixes the split: the range is halved down to pieces of at most g
+// iterations, each run by one call of the body. The pieces, and so the
+// rounding of a floating-point reduction, are then the same in every run.
+// Without it the loop sizes its pieces itself, from the time they take and
+// from whether other workers are hungry, which suits loops whose
+// iterations cost unevenly or unknowably; g < 1 means that.
+func Grain(g int) LoopOption { return func(p *Plan) { p.Grain = int64(max(g, 0)) } }
+
+// Factoring makes an adaptive loop cut the pieces it exposes to thieves by
+// Cesar et al.'s dynamic adjusting factoring instead of in halves: each
+// piece a share of what is left that is smaller the more unevenly the
+// iterations measured so far cost. bench/README.md ("Loops") compares the
+// two; halving is the default.
+func Factoring() LoopOption { return func(p *Plan) { p.Part = uint8(factoring) } }
+
+// Plan is how a piece of a loop is split: the options the loop was run
+// with and what its chunks learned, carried with each piece it lends.
+// Loop.Range makes it; a program has no need to read or set it.
+type Plan struct {
+	Grain int64   // Grain's g; 0 for the adaptive split
+	Chunk int64   // iterations per chunk, as learned
+	CV    float32 // the iterations' coefficient of variation, as measured
+	Part  uint8   // the partitioner
+	Later bool    // the loop has exposed a piece already (factoring's first batch is over)
+}
+
+func planOf(opts []LoopOption) Plan {
+	var p Plan
+	for _, o := range opts {
+		o(&p)
+	}
+	return p
+}
+
+// runSplit runs body over s's range, split as s.Plan says, pieces forked as
+// tasks of t, and returns the results combined in index order (R's zero
+// value for an empty range).
+func runSplit[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+	switch {
+	case s.Lo >= s.Hi:
+		var zero R
+		return zero
+	case s.Plan.Grain > 0:
+		return runHalves(c, t, s, body, combine)
+	}
+	return runAdaptive(c, t, s, body, combine)
+}
+
+// runHalves is the fixed split of Grain: halves down to the grain, the
+// first forked, the second run here.
+func runHalves[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+	if s.Hi-s.Lo <= s.Plan.Grain {
+		return body(c, s.Env, int(s.Lo), int(s.Hi))
+	}
+	mid := s.Lo + (s.Hi-s.Lo)/2
+	first := t.Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
+	second := runHalves(c, t, Span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Plan: s.Plan}, body, combine)
+	return combine(first.Join(c), second)
+}
+
+// runAdaptive is lazy splitting (see the top of this file).
+func runAdaptive[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+	var room [24]Forked[R]
+	forks := room[:0] // pieces lent, right to left
+	part := partitioner(s.Plan.Part)
+	size := newChunkSizer(s.Plan.Chunk)
+	var costs costStats
+	first := !s.Plan.Later
+	lo, hi := s.Lo, s.Hi
+
+	// The first chunk runs before any piece is cut, so that pieces are
+	// sized by a measured chunk.
+	n := min(size.n, hi-lo)
+	began := time.Now()
+	acc := body(c, s.Env, int(lo), int(lo+n))
+	for {
+		now := time.Now()
+		took := now.Sub(began)
+		began = now
+		size.observe(n, took)
+		if part == factoring {
+			costs.observe(n, took)
+		}
+		lo += n
+		if lo >= hi {
+			break
+		}
+		if hi-lo > 2*size.n && !c.AllowCCall() {
+			cv := costs.cv(float64(s.Plan.CV))
+			at := part.cut(lo, hi, size.n, c.executor().Workers(), cv, first)
+			first = false
+			piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
+			piece.Plan.Chunk, piece.Plan.CV, piece.Plan.Later = size.n, float32(cv), true
+			forks = append(forks, t.Fork(c, piece))
+			hi = at
+		}
+		n = min(size.n, hi-lo)
+		acc = combine(acc, body(c, s.Env, int(lo), int(lo+n)))
+	}
+	for i := len(forks) - 1; i >= 0; i-- {
+		acc = combine(acc, forks[i].Join(c))
+	}
+	return acc
+}
