@@ -1,8 +1,21 @@
-// Command reduce sums f(i) = sqrt(i) sin(i) over [0, N) in parallel: the
-// reduction of a flat loop, split in halves down to a leaf that is a
-// plain Go loop.
+// Command reduce sums f(i) = sqrt(i) sin(i) over [0, N) in parallel: a
+// registered range loop (tsys.RegisterRange) whose body is the plain
+// serial loop over a piece [lo, hi), with no grain to choose. The runtime
+// cuts pieces off the range as other workers, or other nodes, grow
+// hungry, and runs the range as one loop when none do; its pieces are
+// plain values, so a node started from this binary (--nodes 2) borrows
+// some.
 //
 //	go run ./examples/reduce run sum -n 100000000
+//	go run ./examples/reduce run sum -n 100000000 --nodes 2
+//	go run ./examples/reduce run sum -n 100000000 --leaf 16384
+//
+// Pieces cut by timing differ from run to run, and so do the last bits of
+// the sum, which the additions round in another order. --leaf L asks for
+// the fixed split instead (tsys.Grain): halves down to L terms, the same
+// pieces in every run, so the sum is the same bits whatever the schedule.
+// --split factoring cuts the adaptive split's pieces by Cesar et al.'s
+// factoring instead of in halves.
 package main
 
 import (
@@ -17,31 +30,16 @@ import (
 
 func main() { cli.Main(config) }
 
-// Span is a piece of the sum: [Lo, Hi), summed serially once it holds at
-// most Leaf terms.
-type Span struct{ Lo, Hi, Leaf int64 }
-
-// Sum sums f over a span. Its argument and result are plain values, so
+// Sum is the loop: its body sums f over a piece of the range, which the
+// runtime splits. Its environment (none) and result are plain values, so
 // its pieces may run on any node.
-var Sum *tsys.Task[Span, float64]
+var Sum = tsys.RegisterRange("reduce.sum",
+	func(_ *tsys.Ctx, _ struct{}, lo, hi int) float64 { return serialSum(lo, hi) },
+	func(a, b float64) float64 { return a + b })
 
-func init() { Sum = tsys.Register("reduce.sum", sum) }
+func f(i int) float64 { x := float64(i); return math.Sqrt(x) * math.Sin(x) }
 
-func sum(c *tsys.Ctx, s Span) float64 {
-	if s.Hi-s.Lo <= max(s.Leaf, 1) {
-		return serialSum(s.Lo, s.Hi)
-	}
-	mid := s.Lo + (s.Hi-s.Lo)/2
-	left := Sum.Fork(c, Span{s.Lo, mid, s.Leaf})
-	right := sum(c, Span{mid, s.Hi, s.Leaf})
-	// Always left + right, whichever finished first: the sum's rounding
-	// depends on the split alone, so every run gives the same bits.
-	return left.Join(c) + right
-}
-
-func f(i int64) float64 { x := float64(i); return math.Sqrt(x) * math.Sin(x) }
-
-func serialSum(lo, hi int64) float64 {
+func serialSum(lo, hi int) float64 {
 	s := 0.0
 	for i := lo; i < hi; i++ {
 		s += f(i)
@@ -51,41 +49,63 @@ func serialSum(lo, hi int64) float64 {
 
 var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	Name:    "sum",
-	Summary: "sum of sqrt(i) sin(i) for i in [0, N) (-n N --leaf L)",
+	Summary: "sum of sqrt(i) sin(i) for i in [0, N) (-n N --leaf L --split halving|factoring)",
 	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int64("n", 10_000_000, "terms")
-		leaf := fs.Int64("leaf", 1<<14, "pieces of at most this many terms are summed serially")
+		n := fs.Int("n", 10_000_000, "terms")
+		leaf := fs.Int("leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
+		split := fs.String("split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
 		return func() (cli.Job, error) {
-			if *n < 0 || *leaf < 1 {
-				return nil, fmt.Errorf("-n %d, -leaf %d: want n >= 0 and leaf >= 1", *n, *leaf)
+			if *n < 0 || *leaf < 0 {
+				return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", *n, *leaf)
 			}
-			return job{Span{0, *n, *leaf}}, nil
+			switch *split {
+			case "halving":
+			case "factoring":
+				if *leaf > 0 {
+					return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", *leaf)
+				}
+			default:
+				return nil, fmt.Errorf("--split %q: want halving or factoring", *split)
+			}
+			return job{n: *n, leaf: *leaf, split: *split}, nil
 		}
 	},
 }}}
 
-type job struct{ s Span }
+type job struct {
+	n, leaf int
+	split   string
+}
 
-func (j job) Params() map[string]any { return map[string]any{"n": j.s.Hi, "leaf": j.s.Leaf} }
+func (j job) Params() map[string]any {
+	return map[string]any{"n": j.n, "leaf": j.leaf, "split": j.split}
+}
 
 func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
-	v, st, err := tsys.Run(ctx, rt, Sum, j.s)
+	var opts []tsys.LoopOption
+	if j.leaf > 0 {
+		opts = append(opts, tsys.Grain(j.leaf))
+	}
+	if j.split == "factoring" {
+		opts = append(opts, tsys.Factoring())
+	}
+	v, st, err := tsys.Run(ctx, rt, Sum.Task(), Sum.Range(struct{}{}, 0, j.n, opts...))
 	return result(v), st, err
 }
 
-func (j job) Serial() (cli.Result, error) { return result(serialSum(j.s.Lo, j.s.Hi)), nil }
+func (j job) Serial() (cli.Result, error) { return result(serialSum(0, j.n)), nil }
 
 // Verify compares with the serial loop, whose additions round in another
 // order: they agree to a few units in the last place of the terms'
 // magnitude, far inside 1e-9 of the sum of their absolute values.
 func (j job) Verify(r cli.Result) (bool, error) {
-	want := serialSum(j.s.Lo, j.s.Hi)
+	want := serialSum(0, j.n)
 	scale := 0.0
-	for i := j.s.Lo; i < j.s.Hi; i += max(1, (j.s.Hi-j.s.Lo)/1000) {
+	for i := 0; i < j.n; i += max(1, j.n/1000) {
 		scale = max(scale, math.Abs(f(i)))
 	}
 	got := r.Value.(float64)
-	if d := math.Abs(got - want); d > 1e-9*scale*float64(max(j.s.Hi-j.s.Lo, 1)) {
+	if d := math.Abs(got - want); d > 1e-9*scale*float64(max(j.n, 1)) {
 		return true, fmt.Errorf("sum %.17g, serial %.17g (off by %g)", got, want, d)
 	}
 	return true, nil

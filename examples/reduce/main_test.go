@@ -3,35 +3,111 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/proctest"
 )
 
-func TestSumIsVerifiedAndRepeatable(t *testing.T) {
+// run runs the program's command line in this process, as its tests
+// would: cli.Exec with the program's own Config.
+func run(t *testing.T, args ...string) (code int, report map[string]any, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli.Exec(config, args, &out, &errb)
+	if out.Len() > 0 && strings.HasPrefix(out.String(), "{") {
+		if err := json.Unmarshal(out.Bytes(), &report); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+	}
+	return code, report, errb.String()
+}
+
+// TestFixedSplitIsRepeatable: with --leaf the split, not the schedule,
+// sets the rounding, so every run gives the same bits. (The adaptive
+// split cuts pieces by timing, and its sums differ in the last bits.)
+func TestFixedSplitIsRepeatable(t *testing.T) {
 	var first any
 	for _, args := range [][]string{
-		{"run", "sum", "-n", "3000000", "--workers", "2", "--json"},
-		{"run", "sum", "-n", "3000000", "--workers", "1", "--json"},
-		{"run", "sum", "-n", "3000000", "--workers", "2", "--inline", "off", "--json"},
+		{"run", "sum", "-n", "3000000", "--leaf", "16384", "--workers", "2", "--json"},
+		{"run", "sum", "-n", "3000000", "--leaf", "16384", "--workers", "1", "--json"},
+		{"run", "sum", "-n", "3000000", "--leaf", "16384", "--workers", "2", "--inline", "off", "--json"},
 	} {
-		var out, errb bytes.Buffer
-		code := cli.Exec(config, args, &out, &errb)
-		var rep map[string]any
-		if code != 0 || json.Unmarshal(out.Bytes(), &rep) != nil || rep["verified"] != true {
-			t.Fatalf("%v: exit %d\n%s%s", args, code, out.String(), errb.String())
+		code, rep, stderr := run(t, args...)
+		if code != 0 || rep["verified"] != true {
+			t.Fatalf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 		}
-		// The split, not the schedule, sets the rounding.
 		if first == nil {
 			first = rep["result"]
 		} else if rep["result"] != first {
 			t.Errorf("%v: sum %v, another run %v", args, rep["result"], first)
 		}
 	}
-	for _, n := range []string{"0", "1", "17"} {
-		var out, errb bytes.Buffer
-		if code := cli.Exec(config, []string{"run", "sum", "-n", n, "--leaf", "4", "--json"}, &out, &errb); code != 0 {
-			t.Errorf("-n %s: exit %d: %s", n, code, errb.String())
+}
+
+func TestAdaptiveSplitsAreVerified(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "sum", "-n", "3000000", "--workers", "2", "--json"},
+		{"run", "sum", "-n", "3000000", "--workers", "1", "--json"},
+		{"run", "sum", "-n", "3000000", "--workers", "2", "--split", "factoring", "--json"},
+		{"run", "sum", "-n", "3000000", "--workers", "2", "--split", "halving", "--inline", "off", "--json"},
+	} {
+		code, rep, stderr := run(t, args...)
+		if code != 0 || rep["verified"] != true {
+			t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 		}
+	}
+}
+
+func TestSmallRanges(t *testing.T) {
+	for _, n := range []string{"0", "1", "17"} {
+		for _, extra := range [][]string{nil, {"--leaf", "4"}, {"--split", "factoring"}} {
+			args := append([]string{"run", "sum", "-n", n, "--workers", "2", "--json"}, extra...)
+			if code, rep, stderr := run(t, args...); code != 0 || rep["verified"] != true {
+				t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
+			}
+		}
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "sum", "--leaf", "-1"}, "--leaf -1"},
+		{[]string{"run", "sum", "-n", "-1"}, "-n -1"},
+		{[]string{"run", "sum", "--split", "thirds"}, "want halving or factoring"},
+		{[]string{"run", "sum", "--split", "factoring", "--leaf", "16"}, "give one or the other"},
+	} {
+		if code, _, stderr := run(t, c.args...); code != 2 || !strings.HasPrefix(stderr, "reduce: ") || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program and saying %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestTwoNodesOfItsOwnBinary: the program's own binary is a cluster: run
+// --nodes 2 starts a second process of it as a node, which borrows pieces
+// of the loop that the adaptive split cuts off for it, and the sum is
+// still right.
+func TestTwoNodesOfItsOwnBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs processes")
+	}
+	bin, err := proctest.Build(".", t.TempDir(), os.Getenv("TSYS_TEST_RACE") != "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// About a second on one slow core: long enough for the second node to
+	// start and ask for work.
+	rep, stderr := proctest.RunJob(t, bin, "sum", "-n", "100000000", "--nodes", "2", "--workers", "1")
+	nodes := proctest.PerNode(rep)
+	if rep["verified"] != true || len(nodes) != 2 {
+		t.Fatalf("verified %v on %d nodes:\n%s", rep["verified"], len(nodes), stderr)
+	}
+	if b := proctest.Stat(nodes[1], "tasks_received"); b == 0 {
+		t.Errorf("the second node borrowed no piece of the loop:\n%v\n%s", nodes[1], stderr)
 	}
 }
