@@ -33,6 +33,26 @@
 // node unless registered ByValue (see Register), and CheckCopies, or
 // TSYS_CHECK_COPIES=1, tests that claim on one node.
 //
+// Flat work is a loop. RegisterRange registers one whose body runs a
+// whole piece [lo, hi) of its range as a plain Go loop, its pieces' results
+// combined in index order; its pieces may run on other nodes, as tasks do.
+// The runtime splits it: it cuts off pieces as other workers or nodes
+// become hungry (split.go), so no grain is chosen, and Grain fixes the
+// split where the rounding of a floating-point sum must repeat. For work
+// that stays on its node, closures need no registration: Join (rayon's
+// join), For, ForEach, Map, Reduce, Sum, Min and Max run inside any task,
+// and Do runs a closure as a job's root.
+//
+//	v, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) float64 {
+//		return tsys.Reduce(c, 0, len(xs), 0, func(_ *tsys.Ctx, lo, hi int) float64 {
+//			s := 0.0
+//			for _, x := range xs[lo:hi] {
+//				s += math.Sqrt(x)
+//			}
+//			return s
+//		}, func(a, b float64) float64 { return a + b })
+//	})
+//
 // When only the spawning task reads the result, once, Fork and Forked.Join
 // say so (Cilk's spawn and sync): the runtime then reuses the task's frame
 // as soon as it is joined, where a Future's frame is left to the garbage

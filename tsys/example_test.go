@@ -126,14 +126,6 @@ func ExampleTask_Spawn() {
 	// Output: 288
 }
 
-// A registered loop splits a range into tasks and combines the pieces'
-// results in index order.
-func ExampleRegisterLoop() {
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exLoop.Task(), exLoop.Range(3, 0, 100))
-	fmt.Println(v)
-	// Output: 14850
-}
-
 // The first error a task returns fails the job: no task starts after it,
 // and Run returns it, naming the task; errors.Is and errors.As reach the
 // task's own error.
