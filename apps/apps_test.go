@@ -3,6 +3,7 @@ package apps_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tsys-go/tsys/apps"
@@ -34,6 +35,7 @@ func TestAppsAgreeEverywhere(t *testing.T) {
 		{"rt", []string{"-w", "96", "-h", "64", "--samples", "1", "--leaf", "64"}},
 		{"rt", []string{"--scene", "tetra", "-w", "64", "-h", "48", "--leaf", "100"}},
 		{"rt", []string{"--scene", "balls", "-w", "80", "-h", "60", "--samples", "1", "--flat"}},
+		{"rt", []string{"--scene", "balls", "-w", "80", "-h", "60", "--samples", "1", "--flat", "--split", "factoring"}},
 	}
 	policies := []inline.Policy{inline.Never(), inline.Default(), inline.Everything()}
 	for _, c := range cases {
@@ -62,6 +64,43 @@ func TestAppsAgreeEverywhere(t *testing.T) {
 				if !sameAnswer(c.app, res, serial) {
 					t.Fatalf("%s %v workers=%d inline=%s: %v, serial %v", c.app, c.args, w, pol, res.Text, serial.Text)
 				}
+			}
+		}
+	}
+}
+
+// TestRtSplit: rt --flat's loop is split in halves or by factoring, as
+// --split says and Params reports; another value, or factoring without
+// --flat (the tile tree has no loop to split), is refused, saying what
+// to write.
+func TestRtSplit(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--flat"}, "halving"},
+		{[]string{"--flat", "--split", "halving"}, "halving"},
+		{[]string{"--flat", "--split", "factoring"}, "factoring"},
+	} {
+		if got := job(t, "rt", c.args...).Params()["split"]; got != c.want {
+			t.Errorf("rt %v: params split %v, want %s", c.args, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--flat", "--split", "thirds"}, []string{`"thirds"`, "halving or factoring"}},
+		{[]string{"--split", "factoring"}, []string{"--flat"}},
+	} {
+		_, err := apps.ParseJob("rt", c.args...)
+		if err == nil {
+			t.Errorf("rt %v accepted", c.args)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("rt %v: error %q does not say %q", c.args, err, w)
 			}
 		}
 	}

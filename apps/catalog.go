@@ -218,6 +218,7 @@ type rtJob struct {
 	scene  string
 	leaf   int
 	flat   bool
+	split  string // how --flat's loop cuts pieces off: halving or factoring
 	out    string
 	verify bool
 }
@@ -232,6 +233,7 @@ func rtFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	depth := fs.Int("depth", int(d.MaxDepth), "reflection depth limit")
 	leaf := fs.Int("leaf", 1024, "largest area in pixels that a leaf task renders")
 	flat := fs.Bool("flat", false, "render row by row as a flat parallel loop (uneven iterations) instead of a tree of tiles")
+	split := fs.String("split", "halving", "with --flat, how the row loop cuts a piece off for a thief: halving or factoring")
 	out := fs.String("o", "", "write the image to this PNG file")
 	verify := fs.Bool("verify", true, "compare the image with the serial render (not timed)")
 	return func() (cli.Job, error) {
@@ -250,12 +252,21 @@ func rtFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 		if *leaf < 1 {
 			return nil, fmt.Errorf("rt: --leaf %d: want at least 1 pixel", *leaf)
 		}
+		switch *split {
+		case "halving":
+		case "factoring":
+			if !*flat {
+				return nil, errors.New("rt: --split factoring splits the rows of --flat; the tile tree (without --flat) is split by --leaf: add --flat")
+			}
+		default:
+			return nil, fmt.Errorf("rt: --split %q: want halving or factoring", *split)
+		}
 		if *out != "" {
 			if err := rt.CheckWritable(*out); err != nil {
 				return nil, err
 			}
 		}
-		return rtJob{job: j, scene: *scene, leaf: *leaf, flat: *flat, out: *out, verify: *verify}, nil
+		return rtJob{job: j, scene: *scene, leaf: *leaf, flat: *flat, split: *split, out: *out, verify: *verify}, nil
 	}
 }
 
@@ -285,14 +296,18 @@ func (j rtJob) result(img *image.NRGBA) Result {
 
 func (j rtJob) Params() map[string]any {
 	return map[string]any{"scene": j.scene, "level": j.job.Level, "w": j.job.Width, "h": j.job.Height,
-		"samples": j.job.Samples, "depth": j.job.MaxDepth, "leaf": j.leaf, "flat": j.flat}
+		"samples": j.job.Samples, "depth": j.job.MaxDepth, "leaf": j.leaf, "flat": j.flat, "split": j.split}
 }
 func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
 	var pix []byte
 	var st tsys.Stats
 	var err error
 	if j.flat {
-		pix, st, err = tsys.Run(ctx, r, rt.Rows.Task(), rt.Rows.Range(j.job, 0, int(j.job.Height)))
+		var opts []tsys.LoopOption
+		if j.split == "factoring" {
+			opts = append(opts, tsys.Factoring())
+		}
+		pix, st, err = tsys.Run(ctx, r, rt.Rows.Task(), rt.Rows.Range(j.job, 0, int(j.job.Height), opts...))
 	} else {
 		pix, st, err = tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
 	}
