@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -328,4 +329,42 @@ func must(n int, err error) int {
 		panic(err)
 	}
 	return n
+}
+
+// BenchmarkLoopChunkTarget: the 50 M reduction and the uneven loop on 2
+// workers with chunks of other lengths than the default's, in wall time
+// against the default (metrics sum-T/default, uneven-T/default).
+func BenchmarkLoopChunkTarget(b *testing.B) {
+	xs := sumXs()
+	sumIn = xs
+	unevenCosts() // made before the first round, not in it
+	rt := tsys.New(tsys.Workers(2))
+	targets := []time.Duration{5 * time.Microsecond, 20 * time.Microsecond, 80 * time.Microsecond, 320 * time.Microsecond}
+	def := tsys.SetChunkTarget(0)
+	tsys.SetChunkTarget(def)
+	var forms []string
+	for _, d := range targets {
+		forms = append(forms, "sum-"+d.String(), "uneven-"+d.String())
+	}
+	got := rounds(b, forms, func(form string) {
+		kind, d, _ := strings.Cut(form, "-")
+		target, err := time.ParseDuration(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tsys.SetChunkTarget(tsys.SetChunkTarget(target))
+		if kind == "sum" {
+			_, _, err = tsys.Run(context.Background(), rt, benchSum.Task(), benchSum.Range(struct{}{}, 0, len(xs)))
+		} else {
+			_, _, err = tsys.Run(context.Background(), rt, benchUneven.Task(), benchUneven.Range(struct{}{}, 0, len(unevenCosts())))
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	})
+	for _, d := range targets {
+		for _, kind := range []string{"sum", "uneven"} {
+			reportRatio(b, got, kind+"-"+d.String(), kind+"-"+def.String(), kind+"-"+d.String()+"/default", false)
+		}
+	}
 }
