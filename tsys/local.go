@@ -82,7 +82,7 @@ func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int)
 		return identity
 	}
 	l := &closureLoop[R]{body: body, combine: combine}
-	return runSplit(c, loopTask[R](), Span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)}, runClosure[R], combine)
+	return runSplit(c, loopTask[R], Span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)}, runClosure[R], combine)
 }
 
 // Number is a type whose values Sum adds.
@@ -176,7 +176,7 @@ func closureTask[A, R any](shape string, make func(self **Task[A, R]) func(*Ctx,
 func loopTask[R any]() *Task[Span[*closureLoop[R]], R] {
 	return closureTask("loop", func(self **Task[Span[*closureLoop[R]], R]) func(*Ctx, Span[*closureLoop[R]]) R {
 		return func(c *Ctx, s Span[*closureLoop[R]]) R {
-			return runSplit(c, *self, s, runClosure[R], s.Env.combine)
+			return runSplit(c, loopTask[R], s, runClosure[R], s.Env.combine)
 		}
 	})
 }

@@ -14,6 +14,7 @@ package tsys
 // no registration: see For, ForEach, Map, Reduce and Sum.
 type Loop[E, R any] struct {
 	task    *Task[Span[E], R]
+	taskOf  func() *Task[Span[E], R] // the method value of Task, made once
 	body    func(c *Ctx, env E, lo, hi int) R
 	combine func(R, R) R
 }
@@ -49,6 +50,7 @@ func RegisterRange[E, R any](name string, body func(c *Ctx, env E, lo, hi int) R
 	}
 	l := &Loop[E, R]{body: body, combine: combine}
 	l.task = Register(name, l.run, opts...)
+	l.taskOf = l.Task
 	return l
 }
 
@@ -89,5 +91,5 @@ func (l *Loop[E, R]) Range(env E, lo, hi int, opts ...LoopOption) Span[E] {
 }
 
 func (l *Loop[E, R]) run(c *Ctx, s Span[E]) R {
-	return runSplit(c, l.task, s, l.body, l.combine)
+	return runSplit(c, l.taskOf, s, l.body, l.combine)
 }

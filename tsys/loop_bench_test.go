@@ -149,6 +149,7 @@ func BenchmarkLoopSum(b *testing.B) {
 	for _, f := range forms[1:] {
 		reportRatio(b, got, f, "serial", f+"-cpu/serial", true)
 	}
+	reportRatio(b, got, "hand/1", "hand/2", "hand-speedup", false)
 	for _, f := range []string{"range", "reduce", "grain", "index"} {
 		for _, w := range []string{"1", "2"} {
 			reportRatio(b, got, f+"/"+w, "hand/"+w, f+"/"+w+"-cpu/hand", true)
@@ -366,5 +367,43 @@ func BenchmarkLoopChunkTarget(b *testing.B) {
 		for _, kind := range []string{"sum", "uneven"} {
 			reportRatio(b, got, kind+"-"+d.String(), kind+"-"+def.String(), kind+"-"+d.String()+"/default", false)
 		}
+	}
+}
+
+// BenchmarkLoopSmall: what a loop costs to begin and end, beside its
+// iterations: Reduce over a few cheap iterations, inside a task, against
+// the plain loop (metric ns/loop: the difference per loop).
+func BenchmarkLoopSmall(b *testing.B) {
+	for _, n := range []int{16, 256, 4096} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			xs := sumXs()[:n]
+			const loops = 10_000
+			rt := tsys.New(tsys.Workers(1))
+			var plain, viaLoop []float64
+			for b.Loop() {
+				t0 := time.Now()
+				s := 0.0
+				for range loops {
+					s += sumTerms(xs)
+				}
+				t1 := time.Now()
+				v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) float64 {
+					s := 0.0
+					for range loops {
+						s += tsys.Reduce(c, 0, n, 0, func(_ *tsys.Ctx, lo, hi int) float64 { return sumTerms(xs[lo:hi]) },
+							func(a, b float64) float64 { return a + b })
+					}
+					return s
+				})
+				t2 := time.Now()
+				if err != nil || math.Abs(v-s) > 1e-9*math.Abs(s) {
+					b.Fatal(v, s, err)
+				}
+				plain = append(plain, float64(t1.Sub(t0).Nanoseconds())/loops)
+				viaLoop = append(viaLoop, float64(t2.Sub(t1).Nanoseconds())/loops)
+			}
+			b.ReportMetric(median(viaLoop)-median(plain), "ns/loop")
+			b.ReportMetric(median(viaLoop)/median(plain), "loop/plain")
+		})
 	}
 }

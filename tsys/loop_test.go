@@ -337,3 +337,62 @@ func TestLoopStopsWhenTheJobFails(t *testing.T) {
 		t.Fatalf("a panicking loop: %v", err)
 	}
 }
+
+// Loops over a slice held in their environment: one that only reads it,
+// declared ByValue, and one that writes the caller's memory through it.
+var (
+	sliceSum = tsys.RegisterRange("test.slice-sum", func(_ *tsys.Ctx, xs []int, lo, hi int) int {
+		s := 0
+		for _, x := range xs[lo:hi] {
+			s += x
+		}
+		return s
+	}, func(a, b int) int { return a + b }, tsys.ByValue())
+	sliceFill = tsys.RegisterRange("test.slice-fill", func(_ *tsys.Ctx, xs []int, lo, hi int) int {
+		for i := lo; i < hi; i++ {
+			xs[i] = i
+		}
+		return hi - lo
+	}, func(a, b int) int { return a + b })
+	sliceFillClaimed = tsys.RegisterRange("test.slice-fill-claimed", func(_ *tsys.Ctx, xs []int, lo, hi int) int {
+		for i := lo; i < hi; i++ {
+			xs[i] = i
+		}
+		return hi - lo
+	}, func(a, b int) int { return a + b }, tsys.ByValue()) // a false claim
+)
+
+// TestLoopFollowsTheRuleAboutArguments: a registered loop's pieces cross
+// nodes under Register's rule. A loop whose environment holds a slice
+// stays on its node unless declared ByValue, and says why; one that
+// writes through a falsely claimed ByValue environment shows its wrong
+// answer under CheckCopies on one node, as it would on a cluster.
+func TestLoopFollowsTheRuleAboutArguments(t *testing.T) {
+	if !sliceSum.Task().Lendable() || sliceFill.Task().Lendable() {
+		t.Fatalf("lendable: read-only ByValue %v, writing without ByValue %v", sliceSum.Task().Lendable(), sliceFill.Task().Lendable())
+	}
+	if err := sliceFill.Task().WhyLocal(); err == nil || !strings.Contains(err.Error(), "tsys.ByValue()") {
+		t.Fatalf("WhyLocal: %v", err)
+	}
+	xs := make([]int, 10_000)
+	for _, opts := range [][]tsys.Option{nil, {tsys.CheckCopies()}} {
+		rt := tsys.New(append(opts, tsys.Workers(2))...)
+		for i := range xs {
+			xs[i] = 1
+		}
+		if n, _, err := tsys.Run(context.Background(), rt, sliceSum.Task(), sliceSum.Range(xs, 0, len(xs))); err != nil || n != len(xs) {
+			t.Fatalf("%v: the sum is %d, %v", opts, n, err)
+		}
+		// The loop that stays home fills the caller's slice, copies or not.
+		clear(xs)
+		tsys.Run(context.Background(), rt, sliceFill.Task(), sliceFill.Range(xs, 0, len(xs)))
+		if xs[len(xs)-1] != len(xs)-1 {
+			t.Fatalf("%v: a loop that stays on its node left %d at the end", opts, xs[len(xs)-1])
+		}
+		clear(xs)
+		tsys.Run(context.Background(), rt, sliceFillClaimed.Task(), sliceFillClaimed.Range(xs, 0, len(xs)))
+		if filled := xs[len(xs)-1] == len(xs)-1; filled == (opts != nil) {
+			t.Fatalf("%v: the falsely claimed loop filled the caller's slice: %v", opts, filled)
+		}
+	}
+}

@@ -21,7 +21,8 @@ import "time"
 // A chunk holds about chunkTarget of work: the loop times each chunk and
 // sizes the next from it (chunkSizer), from one iteration up, and a piece
 // it lends carries what it learned. A piece is never cut smaller than two
-// chunks. Where the piece is cut is the partitioner's choice: half of what
+// chunks, nor before the loop has run half a chunkTarget of work, so a
+// short loop costs a few clock reads and no task. Where the piece is cut is the partitioner's choice: half of what
 // is left (halving, the default) or Cesar et al.'s factoring share, which
 // shrinks with the range and with the unevenness of the iterations.
 //
@@ -69,9 +70,11 @@ func planOf(opts []LoopOption) Plan {
 }
 
 // runSplit runs body over s's range, split as s.Plan says, pieces forked as
-// tasks of t, and returns the results combined in index order (R's zero
-// value for an empty range).
-func runSplit[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+// tasks of t(), and returns the results combined in index order (R's zero
+// value for an empty range). t is asked only when a piece is forked, since
+// finding the task of a loop of closures costs a lookup that a short loop
+// need not pay.
+func runSplit[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
 	switch {
 	case s.Lo >= s.Hi:
 		var zero R
@@ -84,18 +87,18 @@ func runSplit[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, 
 
 // runHalves is the fixed split of Grain: halves down to the grain, the
 // first forked, the second run here.
-func runHalves[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+func runHalves[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
 	if s.Hi-s.Lo <= s.Plan.Grain {
 		return body(c, s.Env, int(s.Lo), int(s.Hi))
 	}
 	mid := s.Lo + (s.Hi-s.Lo)/2
-	first := t.Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
+	first := t().Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
 	second := runHalves(c, t, Span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Plan: s.Plan}, body, combine)
 	return combine(first.Join(c), second)
 }
 
 // runAdaptive is lazy splitting (see the top of this file).
-func runAdaptive[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
 	var room [24]Forked[R]
 	forks := room[:0] // pieces lent, right to left
 	part := partitioner(s.Plan.Part)
@@ -104,30 +107,34 @@ func runAdaptive[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ct
 	first := !s.Plan.Later
 	lo, hi := s.Lo, s.Hi
 
-	// The first chunk runs before any piece is cut, so that pieces are
-	// sized by a measured chunk.
+	// No piece is cut before the loop has run about a chunk's worth of
+	// work: pieces are then sized by measured chunks, and a loop too short
+	// to be worth splitting runs as one, without a fork
+	// (BenchmarkLoopSmall).
 	n := min(size.n, hi-lo)
-	began := time.Now()
+	start := sinceEpoch()
+	began := start
 	acc := body(c, s.Env, int(lo), int(lo+n))
 	for {
-		now := time.Now()
-		took := now.Sub(began)
+		now := sinceEpoch()
+		took := now - began
 		began = now
 		size.observe(n, took)
 		if part == factoring {
 			costs.observe(n, took)
 		}
+		settled := now-start >= chunkTarget/2
 		lo += n
 		if lo >= hi {
 			break
 		}
-		if hi-lo > 2*size.n && !c.AllowCCall() {
+		if settled && hi-lo > 2*size.n && !c.AllowCCall() {
 			cv := costs.cv(float64(s.Plan.CV))
 			at := part.cut(lo, hi, size.n, c.executor().Workers(), cv, first)
 			first = false
 			piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
 			piece.Plan.Chunk, piece.Plan.CV, piece.Plan.Later = size.n, float32(cv), true
-			forks = append(forks, t.Fork(c, piece))
+			forks = append(forks, t().Fork(c, piece))
 			hi = at
 		}
 		n = min(size.n, hi-lo)
@@ -138,3 +145,11 @@ func runAdaptive[E, R any](c *Ctx, t *Task[Span[E], R], s Span[E], body func(*Ct
 	}
 	return acc
 }
+
+// epoch is the origin of sinceEpoch.
+var epoch = time.Now()
+
+// sinceEpoch is the clock of a loop's chunks: time.Since of a time with a
+// monotonic reading reads only the monotonic clock, half what time.Now
+// costs, and a short loop reads it a few times.
+func sinceEpoch() time.Duration { return time.Since(epoch) }
