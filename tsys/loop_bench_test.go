@@ -32,11 +32,14 @@ func measure(f func()) timed {
 	return timed{wall, c1 - c0}
 }
 
-// rounds runs every form once per benchmark iteration, in turn.
+// rounds runs every form once per benchmark iteration, in turn, each
+// round beginning one form later than the last, so that no form is always
+// the one that runs first (after the garbage collector's last cycle, say).
 func rounds(b *testing.B, forms []string, run func(form string)) map[string][]timed {
 	got := map[string][]timed{}
-	for b.Loop() {
-		for _, f := range forms {
+	for r := 0; b.Loop(); r++ {
+		for i := range forms {
+			f := forms[(r+i)%len(forms)]
 			got[f] = append(got[f], measure(func() { run(f) }))
 		}
 	}
