@@ -16,7 +16,10 @@ import "time"
 // the loop's end, through Join, and is split by the same rule when it
 // runs. So a loop with no thieves about is one plain loop with a question
 // between chunks, and a loop with many splits as much as they take, the
-// stolen pieces again; no grain is chosen by the program.
+// stolen pieces again; no grain is chosen by the program. A chunk run on
+// a yes counts as an inlined spawn in the run's Stats, a piece forked as
+// a spawn: the inline ratio of a loop says how much of it could have been
+// lent and was not.
 //
 // A chunk holds about chunkTarget of work: the loop times each chunk and
 // sizes the next from it (chunkSizer), from one iteration up, and a piece

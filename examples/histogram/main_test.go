@@ -1,29 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/internal/proctest"
 )
-
-// run runs the program's command line in this process: cli.Exec with the
-// program's own Config.
-func run(t *testing.T, args ...string) (code int, report map[string]any, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = cli.Exec(config, args, &out, &errb)
-	if out.Len() > 0 && strings.HasPrefix(out.String(), "{") {
-		if err := json.Unmarshal(out.Bytes(), &report); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out.String())
-		}
-	}
-	return code, report, errb.String()
-}
 
 // TestSummaryIsVerified: the parallel summary is the serial one, for sizes
 // from empty up, on 1 and 2 workers, with every spawn a task or none.
@@ -31,7 +14,7 @@ func TestSummaryIsVerified(t *testing.T) {
 	for _, n := range []string{"0", "1", "2", "17", "100003"} {
 		for _, extra := range [][]string{{"--workers", "1"}, {"--workers", "2"}, {"--workers", "2", "--inline", "off"}, {"--workers", "2", "--inline", "always"}} {
 			args := append([]string{"run", "histogram", "-n", n, "--bins", "7", "--json"}, extra...)
-			code, rep, stderr := run(t, args...)
+			code, rep, stderr := proctest.Exec(t, config, args...)
 			if code != 0 || rep["verified"] != true {
 				t.Fatalf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 			}
@@ -53,7 +36,7 @@ func TestBadFlags(t *testing.T) {
 		{"run", "histogram", "--bins", "0"},
 		{"run", "histogram", "--bin", "3"},
 	} {
-		if code, _, stderr := run(t, args...); code != 2 || !strings.Contains(stderr, "histogram: ") {
+		if code, _, stderr := proctest.Exec(t, config, args...); code != 2 || !strings.Contains(stderr, "histogram: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program", args, code, stderr)
 		}
 	}

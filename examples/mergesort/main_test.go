@@ -1,30 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
-	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/internal/proctest"
 )
-
-// run runs the program's command line in this process, as its tests
-// would: cli.Exec with the program's own Config.
-func run(t *testing.T, args ...string) (code int, report map[string]any, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = cli.Exec(config, args, &out, &errb)
-	if out.Len() > 0 && strings.HasPrefix(out.String(), "{") {
-		if err := json.Unmarshal(out.Bytes(), &report); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out.String())
-		}
-	}
-	return code, report, errb.String()
-}
 
 func TestSortIsVerified(t *testing.T) {
 	for _, args := range [][]string{
@@ -34,7 +17,7 @@ func TestSortIsVerified(t *testing.T) {
 		{"run", "sort", "-n", "50000", "--leaf", "1", "--inline", "off", "--json"},
 		{"run", "sort", "-n", "50000", "--serial", "--json"},
 	} {
-		code, rep, stderr := run(t, args...)
+		code, rep, stderr := proctest.Exec(t, config, args...)
 		if code != 0 || rep["verified"] != true {
 			t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 		}
@@ -45,7 +28,7 @@ func TestSortIsVerified(t *testing.T) {
 // every task on copies, as on other nodes, changes nothing.
 func TestSortUnderCheckCopies(t *testing.T) {
 	t.Setenv("TSYS_CHECK_COPIES", "1")
-	if code, rep, stderr := run(t, "run", "sort", "-n", "100000", "--json"); code != 0 || rep["verified"] != true {
+	if code, rep, stderr := proctest.Exec(t, config, "run", "sort", "-n", "100000", "--json"); code != 0 || rep["verified"] != true {
 		t.Fatalf("exit %d, verified %v\n%s", code, rep["verified"], stderr)
 	}
 }
@@ -56,7 +39,7 @@ func TestBadFlags(t *testing.T) {
 		{"run", "sort", "--leaf", "0"},
 		{"run", "sorting"},
 	} {
-		if code, _, stderr := run(t, args...); code != 2 || !strings.HasPrefix(stderr, "mergesort: ") {
+		if code, _, stderr := proctest.Exec(t, config, args...); code != 2 || !strings.HasPrefix(stderr, "mergesort: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program", args, code, stderr)
 		}
 	}
