@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/internal/clitest"
 	"github.com/tsys-go/tsys/internal/proctest"
 )
 
@@ -14,7 +15,7 @@ func TestSummaryIsVerified(t *testing.T) {
 	for _, n := range []string{"0", "1", "2", "17", "100003"} {
 		for _, extra := range [][]string{{"--workers", "1"}, {"--workers", "2"}, {"--workers", "2", "--inline", "off"}, {"--workers", "2", "--inline", "always"}} {
 			args := append([]string{"run", "histogram", "-n", n, "--bins", "7", "--json"}, extra...)
-			code, rep, stderr := proctest.Exec(t, config, args...)
+			code, rep, stderr := clitest.Exec(t, config, args...)
 			if code != 0 || rep["verified"] != true {
 				t.Fatalf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 			}
@@ -36,7 +37,7 @@ func TestBadFlags(t *testing.T) {
 		{"run", "histogram", "--bins", "0"},
 		{"run", "histogram", "--bin", "3"},
 	} {
-		if code, _, stderr := proctest.Exec(t, config, args...); code != 2 || !strings.Contains(stderr, "histogram: ") {
+		if code, _, stderr := clitest.Exec(t, config, args...); code != 2 || !strings.Contains(stderr, "histogram: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program", args, code, stderr)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/internal/clitest"
 	"github.com/tsys-go/tsys/internal/proctest"
 )
 
@@ -17,7 +18,7 @@ func TestSortIsVerified(t *testing.T) {
 		{"run", "sort", "-n", "50000", "--leaf", "1", "--inline", "off", "--json"},
 		{"run", "sort", "-n", "50000", "--serial", "--json"},
 	} {
-		code, rep, stderr := proctest.Exec(t, config, args...)
+		code, rep, stderr := clitest.Exec(t, config, args...)
 		if code != 0 || rep["verified"] != true {
 			t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 		}
@@ -28,7 +29,7 @@ func TestSortIsVerified(t *testing.T) {
 // every task on copies, as on other nodes, changes nothing.
 func TestSortUnderCheckCopies(t *testing.T) {
 	t.Setenv("TSYS_CHECK_COPIES", "1")
-	if code, rep, stderr := proctest.Exec(t, config, "run", "sort", "-n", "100000", "--json"); code != 0 || rep["verified"] != true {
+	if code, rep, stderr := clitest.Exec(t, config, "run", "sort", "-n", "100000", "--json"); code != 0 || rep["verified"] != true {
 		t.Fatalf("exit %d, verified %v\n%s", code, rep["verified"], stderr)
 	}
 }
@@ -39,7 +40,7 @@ func TestBadFlags(t *testing.T) {
 		{"run", "sort", "--leaf", "0"},
 		{"run", "sorting"},
 	} {
-		if code, _, stderr := proctest.Exec(t, config, args...); code != 2 || !strings.HasPrefix(stderr, "mergesort: ") {
+		if code, _, stderr := clitest.Exec(t, config, args...); code != 2 || !strings.HasPrefix(stderr, "mergesort: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program", args, code, stderr)
 		}
 	}

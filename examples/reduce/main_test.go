@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/internal/clitest"
 	"github.com/tsys-go/tsys/internal/proctest"
 )
 
@@ -18,7 +19,7 @@ func TestFixedSplitIsRepeatable(t *testing.T) {
 		{"run", "sum", "-n", "3000000", "--leaf", "16384", "--workers", "1", "--json"},
 		{"run", "sum", "-n", "3000000", "--leaf", "16384", "--workers", "2", "--inline", "off", "--json"},
 	} {
-		code, rep, stderr := proctest.Exec(t, config, args...)
+		code, rep, stderr := clitest.Exec(t, config, args...)
 		if code != 0 || rep["verified"] != true {
 			t.Fatalf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 		}
@@ -37,7 +38,7 @@ func TestAdaptiveSplitsAreVerified(t *testing.T) {
 		{"run", "sum", "-n", "3000000", "--workers", "2", "--split", "factoring", "--json"},
 		{"run", "sum", "-n", "3000000", "--workers", "2", "--split", "halving", "--inline", "off", "--json"},
 	} {
-		code, rep, stderr := proctest.Exec(t, config, args...)
+		code, rep, stderr := clitest.Exec(t, config, args...)
 		if code != 0 || rep["verified"] != true {
 			t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 		}
@@ -48,7 +49,7 @@ func TestSmallRanges(t *testing.T) {
 	for _, n := range []string{"0", "1", "17"} {
 		for _, extra := range [][]string{nil, {"--leaf", "4"}, {"--split", "factoring"}} {
 			args := append([]string{"run", "sum", "-n", n, "--workers", "2", "--json"}, extra...)
-			if code, rep, stderr := proctest.Exec(t, config, args...); code != 0 || rep["verified"] != true {
+			if code, rep, stderr := clitest.Exec(t, config, args...); code != 0 || rep["verified"] != true {
 				t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
 			}
 		}
@@ -65,7 +66,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"run", "sum", "--split", "thirds"}, "want halving or factoring"},
 		{[]string{"run", "sum", "--split", "factoring", "--leaf", "16"}, "give one or the other"},
 	} {
-		if code, _, stderr := proctest.Exec(t, config, c.args...); code != 2 || !strings.HasPrefix(stderr, "reduce: ") || !strings.Contains(stderr, c.want) {
+		if code, _, stderr := clitest.Exec(t, config, c.args...); code != 2 || !strings.HasPrefix(stderr, "reduce: ") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program and saying %q", c.args, code, stderr, c.want)
 		}
 	}
