@@ -66,6 +66,11 @@ func (x *Executor) Worker() *Worker { return x.w }
 // Workers returns the number of workers of the executor's pool.
 func (x *Executor) Workers() int { return len(x.pool.workers) }
 
+// Hungry returns how many workers of the pool are looking for work or
+// parked for want of it, at this moment: a loop about to begin gives each
+// a piece of its range.
+func (x *Executor) Hungry() int { return int(x.pool.nSpinning.Load() + x.pool.nIdle.Load()) }
+
 // Push puts a task frame in the executor's deque: the slow half of a spawn,
 // after AskSpawn (the cancellation point) said no.
 func (x *Executor) Push(h *Header) {

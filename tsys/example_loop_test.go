@@ -42,11 +42,12 @@ func ExampleLoop_Run() {
 	// Output: 66.6616
 }
 
-// Task and Range make a loop a job's root.
+// Task and Range make a loop a job's root; the root's argument is a Span.
 func ExampleLoop_Task() {
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exLoop.Task(), exLoop.Range(3, 0, 100))
-	fmt.Println(v)
-	// Output: 14850
+	whole := exSqrtSum.Range(1, 0, 100)
+	v, _, _ := tsys.Run(context.Background(), tsys.New(), exSqrtSum.Task(), whole)
+	fmt.Printf("[%d, %d): %.4f\n", whole.Lo, whole.Hi, v)
+	// Output: [0, 100): 661.4629
 }
 
 // The index form calls its body once per index: simple, and a few

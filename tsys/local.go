@@ -77,6 +77,13 @@ func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...L
 // Reduce combines body's results over the pieces of [lo, hi), in index
 // order: combine must be associative, need not be commutative, and
 // identity is its neutral element, the result of an empty range.
+//
+// The body is called once per chunk of about 20 us of iterations, on any
+// worker, and must join every Fork it makes before it returns; it gets
+// its own Ctx, to use instead of one it captured. Keep what a call costs
+// apart from its iterations (a large result it allocates, a combine that
+// copies) small beside that: the chunks grow to amortise it, but only as
+// far as noisy timings show it pays.
 func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts ...LoopOption) R {
 	if lo >= hi {
 		return identity
@@ -155,7 +162,7 @@ type closureShape struct {
 	typ   reflect.Type
 }
 
-func closureTask[A, R any](shape string, make func(self **Task[A, R]) func(*Ctx, A) R) *Task[A, R] {
+func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A) R) *Task[A, R] {
 	key := closureShape{shape, reflect.TypeFor[R]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
@@ -167,7 +174,12 @@ func closureTask[A, R any](shape string, make func(self **Task[A, R]) func(*Ctx,
 	}
 	var t *Task[A, R]
 	closureTasks.n++
-	t = register(fmt.Sprintf("tsys.%s[%v]#%d", shape, key.typ, closureTasks.n), make(&t), nil)
+	t = register(fmt.Sprintf("tsys.%s[%v]#%d", shape, key.typ, closureTasks.n), fn(&t), nil)
+	if t.Lendable() {
+		// Its name depends on the order of first uses, which differs
+		// between nodes: it must never be sent.
+		panic("tsys: the task of a closure " + shape + " is lendable")
+	}
 	closureTasks.byShape.Store(key, t)
 	return t
 }

@@ -35,6 +35,11 @@ type Span[E any] struct {
 // associative (the split varies from run to run; see Grain for a fixed
 // one) but need not be commutative, so results keep index order.
 //
+// The environment travels with every piece lent to another node, and under
+// CheckCopies is copied for every piece: keep it small (a scene, a seed,
+// parameters). A loop over data in this process's memory is a closure
+// loop (Reduce, For, Map), which stays on its node.
+//
 //	var Sum = tsys.RegisterRange("sum",
 //		func(c *tsys.Ctx, _ struct{}, lo, hi int) float64 {
 //			s := 0.0

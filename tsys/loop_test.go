@@ -396,3 +396,95 @@ func TestLoopFollowsTheRuleAboutArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopCallCostIsAmortised: a body whose every call costs far more than
+// a chunk's target (it allocates a large result, as a histogram of many
+// bins does) is called a few times, not once an iteration.
+func TestLoopCallCostIsAmortised(t *testing.T) {
+	var calls atomic.Int64
+	const n, bins = 20_000, 100_000
+	got := do(t, tsys.New(tsys.Workers(1)), func(c *tsys.Ctx) int {
+		counts := tsys.Reduce(c, 0, n, make([]int32, bins), func(_ *tsys.Ctx, lo, hi int) []int32 {
+			calls.Add(1)
+			counts := make([]int32, bins)
+			for i := lo; i < hi; i++ {
+				counts[i*7%bins]++
+			}
+			return counts
+		}, func(a, b []int32) []int32 {
+			for i := range a {
+				a[i] += b[i]
+			}
+			return a
+		})
+		total := 0
+		for _, k := range counts {
+			total += int(k)
+		}
+		return total
+	})
+	if got != n {
+		t.Fatalf("counted %d of %d", got, n)
+	}
+	if calls.Load() > n/4 {
+		t.Fatalf("%d calls of the body for %d iterations", calls.Load(), n)
+	}
+}
+
+// TestFewCostlyIterationsRunTogether: a loop of two iterations on two
+// workers gives the second to the hungry worker at once, instead of
+// running the first before anything can be cut. Each iteration waits
+// (boundedly) for the other to begin: run one after the other, the first
+// waits in vain. The other worker is made busy and idle again first, so
+// that it is hungry when the loop begins; a few attempts allow for its
+// being between states at that moment.
+func TestFewCostlyIterationsRunTogether(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2))
+	together := false
+	for attempt := 0; attempt < 5 && !together; attempt++ {
+		together = do(t, rt, func(c *tsys.Ctx) bool {
+			warm := joinProbe.Fork(c, 0)
+			for deadline := time.Now().Add(5 * time.Second); !warm.Ready() && time.Now().Before(deadline); {
+				time.Sleep(100 * time.Microsecond) // until the other worker took it
+			}
+			warm.Join(c)
+			var begun [2]atomic.Bool
+			return tsys.Reduce(c, 0, 2, true, func(_ *tsys.Ctx, lo, hi int) bool {
+				met := true
+				for i := lo; i < hi; i++ {
+					begun[i].Store(true)
+					other := &begun[1-i]
+					for deadline := time.Now().Add(5 * time.Second); !other.Load() && time.Now().Before(deadline); {
+						time.Sleep(100 * time.Microsecond)
+					}
+					met = met && other.Load()
+				}
+				return met
+			}, func(a, b bool) bool { return a && b })
+		})
+	}
+	if !together {
+		t.Fatal("in 5 attempts, the two iterations of a loop on 2 workers never ran at once")
+	}
+}
+
+var joinProbe = tsys.Register("test.join-probe", func(*tsys.Ctx, int) int { return 0 })
+
+// TestLoopRefusesWhatItCannotRun: a range of more than math.MaxInt
+// iterations, and a loop called without a task's Ctx, fail with a message
+// that says what to do.
+func TestLoopRefusesWhatItCannotRun(t *testing.T) {
+	_, _, err := tsys.Do(context.Background(), tsys.New(tsys.Workers(1)), func(c *tsys.Ctx) int {
+		tsys.For(c, math.MinInt, math.MaxInt, func(*tsys.Ctx, int, int) {})
+		return 0
+	})
+	if err == nil || !strings.Contains(err.Error(), "more than math.MaxInt iterations") {
+		t.Errorf("a loop over [MinInt, MaxInt): %v", err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "tsys.Do runs a function") {
+			t.Errorf("a loop without a Ctx: %v", r)
+		}
+	}()
+	tsys.Sum(nil, make([]int, 10))
+}

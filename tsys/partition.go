@@ -26,9 +26,49 @@ const maxGrowth = 16
 // chunkSizer learns how many iterations take about chunkTarget. It starts
 // from one iteration (or from what the loop that lent the piece learned),
 // so that a loop of costly iterations runs one before it is timed.
-type chunkSizer struct{ n int64 }
+//
+// A chunk's time is the cost of its iterations plus a cost per call of
+// the body (a result it allocates, the combine after it). When the call's
+// cost alone is longer than the target, no number of iterations makes a
+// chunk of the target's length, and sizing by length alone would shrink
+// the chunks to one iteration, paying the call once per iteration. So
+// the sizer looks at the cost of an iteration, chunk to chunk: it shrinks
+// a long chunk only when its iterations became costlier (or on the first
+// chunk it times), and when one iteration is longer than the target it
+// tries two: if that halves the cost of an iteration, the cost is the
+// call's, and the chunks grow for as long as growing pays.
+type chunkSizer struct {
+	n int64
+	// last is the size and the cost of an iteration of the chunk before,
+	// or of the lender's last chunk (size 0: none timed yet).
+	lastN   int64
+	lastPer float64
+	// growing: n was doubled to see whether fewer calls pay.
+	growing bool
+	// least is the largest size whose doubling paid: below it the call's
+	// cost dominates, so the chunks never shrink below it (a chunk that
+	// took long because the worker was descheduled would otherwise shrink
+	// them, and each smaller chunk, paying the call over fewer
+	// iterations, would look costlier still).
+	least int64
+	// probeIn counts the long chunks until the next trial of twice as
+	// many iterations.
+	probeIn int
+}
 
-func newChunkSizer(hint int64) chunkSizer { return chunkSizer{n: max(hint, 1)} }
+// probeEvery is how many long chunks run between two trials of a chunk
+// twice as long.
+const probeEvery = 4
+
+// newChunkSizer starts from what the lender learned: its chunk size n,
+// the time an iteration took and its least size (zeros: nothing
+// learned).
+func newChunkSizer(n int64, per time.Duration, least int64) chunkSizer {
+	if n > 0 && per > 0 {
+		return chunkSizer{n: n, lastN: n, lastPer: float64(per), least: least}
+	}
+	return chunkSizer{n: 1}
+}
 
 // observe takes the time a chunk of ran iterations took. A chunk cut short
 // by the end of the range says as much per iteration as a full one.
@@ -37,14 +77,41 @@ func (k *chunkSizer) observe(ran int64, took time.Duration) {
 		return
 	}
 	took = max(took, 1)
-	want := float64(ran) * float64(chunkTarget) / float64(took)
+	per := float64(took) / float64(ran)
+	lastN, lastPer, growing := k.lastN, k.lastPer, k.growing
+	k.lastN, k.lastPer, k.growing = ran, per, false
+	want := float64(chunkTarget) / per
 	switch {
 	case took < chunkTarget/2:
-		k.n = int64(min(want, float64(k.n)*maxGrowth, float64(math.MaxInt32)))
-	case took > 2*chunkTarget:
-		k.n = max(1, int64(want))
+		k.n = int64(min(want, float64(k.n)*maxGrowth, math.MaxInt32))
+	case took <= 2*chunkTarget:
+		// About right.
+	case ran > lastN && lastN > 0 && per < 0.8*lastPer:
+		// Doubling cut the cost of an iteration by a fifth or more: the
+		// call costs as much as its iterations, and fewer calls pay.
+		// (Timed chunks are noisy: a collection or a page fault may hide
+		// a gain, which the next trial finds.)
+		k.n, k.growing, k.least = min(2*ran, math.MaxInt32), true, max(k.least, ran)
+	case growing:
+		// Doubling did not pay: back to the size before it.
+		k.n = lastN
+	case lastN > 0 && per >= 1.25*lastPer || lastN == 0 && ran > 1:
+		// The iterations became costlier (or this is the first chunk
+		// timed): shrink to the target.
+		k.n = max(1, k.least, int64(want))
+	default:
+		// One long iteration, or iterations that cost what they did in a
+		// chunk longer than the target: the length is the iteration's
+		// own, or the call's. Now and then try twice as many.
+		if k.probeIn--; k.probeIn < 0 {
+			k.n, k.probeIn, k.growing = min(2*ran, math.MaxInt32), probeEvery, true
+		}
 	}
 }
+
+// cost is the time an iteration took in the last chunk timed, for the
+// pieces the loop lends.
+func (k *chunkSizer) cost() time.Duration { return time.Duration(k.lastPer) }
 
 // costStats keeps the mean and variance of the cost of one iteration, as
 // seen chunk by chunk (Welford's method): the unevenness of a loop at the

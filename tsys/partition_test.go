@@ -10,19 +10,32 @@ import (
 // TestChunkSizerConverges: fed the times of iterations of a fixed cost,
 // the chunk size settles within a factor of two of chunkTarget's worth,
 // growing at most maxGrowth times a step, and falls at once when the
-// iterations become costlier.
+// iterations become costlier. Iterations longer than the target run one
+// a chunk, but for a trial of two now and then.
 func TestChunkSizerConverges(t *testing.T) {
 	for _, per := range []time.Duration{1, 3, 50, 1000, 40_000, time.Millisecond} {
-		k := newChunkSizer(0)
-		for range 40 {
+		k := newChunkSizer(0, 0, 0)
+		twos := 0
+		for i := range 40 {
 			before := k.n
 			k.observe(k.n, time.Duration(k.n)*per)
-			if k.n > before*maxGrowth {
+			if k.n > before*maxGrowth && per < chunkTarget {
 				t.Fatalf("%v per iteration: grew from %d to %d", per, before, k.n)
 			}
+			if per >= chunkTarget && i > 0 {
+				if k.n > 2 {
+					t.Fatalf("%v per iteration: chunks of %d", per, k.n)
+				}
+				if k.n == 2 {
+					twos++
+				}
+			}
+		}
+		if twos > 40/probeEvery+1 {
+			t.Errorf("%v per iteration: %d trial chunks of two in 40", per, twos)
 		}
 		took := time.Duration(k.n) * per
-		if k.n > 1 && (took < chunkTarget/2 || took > 2*chunkTarget) || k.n == 1 && per < chunkTarget/2 {
+		if per < chunkTarget && (took < chunkTarget/2 || took > 2*chunkTarget) {
 			t.Errorf("%v per iteration: settled on %d iterations, %v a chunk", per, k.n, took)
 		}
 		// The iterations become 100 times costlier: one chunk later the
@@ -34,10 +47,56 @@ func TestChunkSizerConverges(t *testing.T) {
 	}
 }
 
+// callCost is a chunk's time when every call of the body costs 100 us
+// (it allocates a large result, say) and every iteration 5 ns.
+func callCost(n int64) time.Duration { return 100*time.Microsecond + time.Duration(n)*5 }
+
+// TestChunkSizerAmortisesACallsCost: when the call of the body costs more
+// than the target, the chunks grow until a call is a small part of a
+// chunk, instead of shrinking to one iteration; a piece lent with what the
+// lender learned keeps its size; and after a chunk that took 50 times too
+// long (the worker was descheduled), the size recovers.
+func TestChunkSizerAmortisesACallsCost(t *testing.T) {
+	k := newChunkSizer(0, 0, 0)
+	for range 60 {
+		k.observe(k.n, callCost(k.n))
+	}
+	for i := range 40 {
+		k.observe(k.n, callCost(k.n))
+		if k.n < 5000 {
+			t.Fatalf("chunk %d after settling: %d iterations, a call of the body each", i, k.n)
+		}
+	}
+	settled := k.n
+	lent := newChunkSizer(settled, time.Duration(float64(callCost(settled))/float64(settled)), k.least)
+	lent.observe(settled, callCost(settled))
+	if lent.n < settled {
+		t.Errorf("a lent piece's first chunk: size %d, lender's %d", lent.n, settled)
+	}
+	k.observe(k.n, 50*callCost(k.n))
+	for range 60 {
+		k.observe(k.n, callCost(k.n))
+	}
+	if k.n < 5000 {
+		t.Errorf("60 chunks after a slow one: %d iterations a chunk", k.n)
+	}
+}
+
+// TestChunkSizerLentPieceOfCostlierIterations: a piece lent with a size
+// learned on cheap iterations, whose own iterations cost 100 times more,
+// shrinks after its first chunk.
+func TestChunkSizerLentPieceOfCostlierIterations(t *testing.T) {
+	k := newChunkSizer(1000, 20, 0)
+	k.observe(1000, 1000*2*time.Microsecond)
+	if k.n > 10 {
+		t.Fatalf("iterations of 2 us in chunks of %d", k.n)
+	}
+}
+
 // TestChunkSizerTrustsShortChunks: a chunk cut short by the end of a range
 // is timed per iteration like a full one.
 func TestChunkSizerTrustsShortChunks(t *testing.T) {
-	k := chunkSizer{n: 1000}
+	k := newChunkSizer(1000, 0, 0)
 	k.observe(10, 10*chunkTarget) // ten iterations of a whole target each
 	if k.n != 1 {
 		t.Fatalf("10 iterations taking 10 targets: next chunk %d, want 1", k.n)

@@ -1,6 +1,9 @@
 package tsys
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // How a loop is split.
 //
@@ -16,16 +19,19 @@ import "time"
 // the loop's end, through Join, and is split by the same rule when it
 // runs. So a loop with no thieves about is one plain loop with a question
 // between chunks, and a loop with many splits as much as they take, the
-// stolen pieces again; no grain is chosen by the program. A chunk run on
+// stolen pieces again; no grain is chosen by the program. (On one worker
+// the default inlining keeps K = 2 pieces in the deque all the same: a
+// few forks a loop.) A chunk run on
 // a yes counts as an inlined spawn in the run's Stats, a piece forked as
 // a spawn: the inline ratio of a loop says how much of it could have been
 // lent and was not.
 //
 // A chunk holds about chunkTarget of work: the loop times each chunk and
 // sizes the next from it (chunkSizer), from one iteration up, and a piece
-// it lends carries what it learned. A piece is never cut smaller than two
-// chunks, nor before the loop has run half a chunkTarget of work, so a
-// short loop costs a few clock reads and no task. Where the piece is cut is the partitioner's choice: half of what
+// it lends carries what it learned. A piece is never cut smaller than a
+// chunk, nor, but for workers already hungry when the loop begins, before
+// the loop has run half a chunkTarget of work, so a short loop costs a few
+// clock reads and no task. Where the piece is cut is the partitioner's choice: half of what
 // is left (halving, the default) or Cesar et al.'s factoring share, which
 // shrinks with the range and with the unevenness of the iterations.
 //
@@ -59,6 +65,8 @@ func Factoring() LoopOption { return func(p *Plan) { p.Part = uint8(factoring) }
 type Plan struct {
 	Grain int64   // Grain's g; 0 for the adaptive split
 	Chunk int64   // iterations per chunk, as learned
+	Per   float32 // nanoseconds an iteration took, as learned
+	Least int64   // the least chunk worth a call of the body, as learned
 	CV    float32 // the iterations' coefficient of variation, as measured
 	Part  uint8   // the partitioner
 	Later bool    // the loop has exposed a piece already (factoring's first batch is over)
@@ -82,6 +90,10 @@ func runSplit[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func
 	case s.Lo >= s.Hi:
 		var zero R
 		return zero
+	case s.Hi-s.Lo < 0:
+		panic(fmt.Sprintf("tsys: a loop over [%d, %d) has more than math.MaxInt iterations; split the range into loops of fewer", s.Lo, s.Hi))
+	case c == nil:
+		panic("tsys: a loop runs inside a task: pass the task's *tsys.Ctx (tsys.Do runs a function as a job's root task)")
 	case s.Plan.Grain > 0:
 		return runHalves(c, t, s, body, combine)
 	}
@@ -102,15 +114,35 @@ func runHalves[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body fun
 
 // runAdaptive is lazy splitting (see the top of this file).
 func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
-	var room [24]Forked[R]
-	forks := room[:0] // pieces lent, right to left
+	// The pieces lent, right to left. A slice, made at the first fork, not
+	// an array on the stack: a Forked holds an R, and a large R (an array
+	// of counts) would make every loop clear a large frame.
+	var forks []Forked[R]
 	part := partitioner(s.Plan.Part)
-	size := newChunkSizer(s.Plan.Chunk)
+	size := newChunkSizer(s.Plan.Chunk, time.Duration(s.Plan.Per), s.Plan.Least)
 	var costs costStats
 	first := !s.Plan.Later
 	lo, hi := s.Lo, s.Hi
+	lend := func(cv float64) {
+		at := part.cut(lo, hi, size.n, c.executor().Workers(), cv, first)
+		first = false
+		piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
+		piece.Plan.Chunk, piece.Plan.Per, piece.Plan.Least = size.n, float32(size.cost()), size.least
+		piece.Plan.CV, piece.Plan.Later = float32(cv), true
+		forks = append(forks, t().Fork(c, piece))
+		hi = at
+	}
 
-	// No piece is cut before the loop has run about a chunk's worth of
+	// Workers of this node that are looking for work now get a piece each
+	// before the first chunk: a loop of a few costly iterations must not
+	// run its first ones alone while they wait.
+	for range c.executor().Hungry() {
+		if hi-lo < 2*size.n {
+			break
+		}
+		lend(float64(s.Plan.CV))
+	}
+	// Otherwise no piece is cut before the loop has run half a chunk's
 	// work: pieces are then sized by measured chunks, and a loop too short
 	// to be worth splitting runs as one, without a fork
 	// (BenchmarkLoopSmall).
@@ -126,19 +158,12 @@ func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body f
 		if part == factoring {
 			costs.observe(n, took)
 		}
-		settled := now-start >= chunkTarget/2
 		lo += n
 		if lo >= hi {
 			break
 		}
-		if settled && hi-lo > 2*size.n && !c.AllowCCall() {
-			cv := costs.cv(float64(s.Plan.CV))
-			at := part.cut(lo, hi, size.n, c.executor().Workers(), cv, first)
-			first = false
-			piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
-			piece.Plan.Chunk, piece.Plan.CV, piece.Plan.Later = size.n, float32(cv), true
-			forks = append(forks, t().Fork(c, piece))
-			hi = at
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() {
+			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
 		acc = combine(acc, body(c, s.Env, int(lo), int(lo+n)))
