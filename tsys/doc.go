@@ -40,7 +40,8 @@
 // become hungry (split.go), so no grain is chosen, and Grain fixes the
 // split where the rounding of a floating-point sum must repeat. For work
 // that stays on its node, closures need no registration: Join (rayon's
-// join), For, ForEach, Map, Reduce, Sum, Min and Max run inside any task,
+// join), For, ForEach, Map, Reduce, Fold, Sum, Min and Max run inside any
+// task,
 // and Do runs a closure as a job's root.
 //
 //	v, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) float64 {

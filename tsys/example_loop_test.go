@@ -176,6 +176,23 @@ func ExampleReduce() {
 	// Output: abcdefghijkl
 }
 
+// Fold builds a result in place, one per piece the runtime makes: here
+// counts per remainder, combined in index order.
+func ExampleFold() {
+	counts, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) [3]int {
+		return tsys.Fold(c, 0, 1000, func() [3]int { return [3]int{} },
+			func(_ *tsys.Ctx, lo, hi int, acc [3]int) [3]int {
+				for i := lo; i < hi; i++ {
+					acc[i%3]++
+				}
+				return acc
+			},
+			func(a, b [3]int) [3]int { return [3]int{a[0] + b[0], a[1] + b[1], a[2] + b[2]} })
+	})
+	fmt.Println(counts)
+	// Output: [334 333 333]
+}
+
 // Sum, Min and Max over a slice.
 func ExampleSum() {
 	xs := []int{4, -2, 9, 7, -5, 3}

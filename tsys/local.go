@@ -80,16 +80,50 @@ func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...L
 //
 // The body is called once per chunk of about 20 us of iterations, on any
 // worker, and must join every Fork it makes before it returns; it gets
-// its own Ctx, to use instead of one it captured. Keep what a call costs
-// apart from its iterations (a large result it allocates, a combine that
-// copies) small beside that: the chunks grow to amortise it, but only as
-// far as noisy timings show it pays.
+// its own Ctx, to use instead of one it captured. A body that makes a
+// large result (a histogram of many bins) makes one per chunk: use Fold,
+// which makes one per piece.
 func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts ...LoopOption) R {
 	if lo >= hi {
 		return identity
 	}
-	l := &closureLoop[R]{body: body, combine: combine}
-	return runSplit(c, loopTask[R], Span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)}, runClosure[R], combine)
+	return runClosures(c, lo, hi, &closureLoop[R]{
+		first:   body,
+		next:    func(c *Ctx, lo, hi int, acc R) R { return combine(acc, body(c, lo, hi)) },
+		combine: combine,
+	}, opts)
+}
+
+// Fold is Reduce for a result built up in place, rayon's fold: each piece
+// of [lo, hi) the runtime makes starts from identity() and body(c, lo',
+// hi', acc) folds the piece's iterations [lo', hi') into acc and returns
+// it; the pieces' results are combined in index order (combine(a, b), a
+// before b). identity() is also the result of an empty range. It makes a
+// large result (counts per bin, a slice to append to) once per piece
+// where Reduce makes one per chunk, and its body may change acc in place:
+// acc is the piece's own.
+//
+//	counts := tsys.Fold(c, 0, len(xs), func() []int { return make([]int, bins) },
+//		func(_ *tsys.Ctx, lo, hi int, counts []int) []int {
+//			for _, x := range xs[lo:hi] {
+//				counts[bin(x)]++
+//			}
+//			return counts
+//		}, addCounts)
+func Fold[R any](c *Ctx, lo, hi int, identity func() R, body func(c *Ctx, lo, hi int, acc R) R, combine func(a, b R) R, opts ...LoopOption) R {
+	if lo >= hi {
+		return identity()
+	}
+	return runClosures(c, lo, hi, &closureLoop[R]{
+		first:   func(c *Ctx, lo, hi int) R { return body(c, lo, hi, identity()) },
+		next:    body,
+		combine: combine,
+	}, opts)
+}
+
+func runClosures[R any](c *Ctx, lo, hi int, l *closureLoop[R], opts []LoopOption) R {
+	sh := closureShape(l)
+	return runSplit(c, &sh, Span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)})
 }
 
 // Number is a type whose values Sum adds.
@@ -141,29 +175,39 @@ func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOptio
 // closureLoop is the environment of a loop of closures. Being a pointer,
 // it keeps its loop's pieces on their node (Register's rule).
 type closureLoop[R any] struct {
-	body    func(c *Ctx, lo, hi int) R
+	first   func(c *Ctx, lo, hi int) R
+	next    func(c *Ctx, lo, hi int, acc R) R
 	combine func(a, b R) R
 }
 
-func runClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int) R { return l.body(c, lo, hi) }
+// closureShape is the shape of a loop of closures, for the split.
+func closureShape[R any](l *closureLoop[R]) shape[*closureLoop[R], R] {
+	return shape[*closureLoop[R], R]{first: firstClosure[R], next: nextClosure[R], combine: l.combine, task: loopTask[R]}
+}
+
+func firstClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int) R { return l.first(c, lo, hi) }
+
+func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
+	return l.next(c, lo, hi, acc)
+}
 
 // closureTasks holds the tasks that run closures, one per result type,
 // registered on first use: a generic function cannot register at init
 // for every type it will be instantiated with. Their names only need be
 // unique on this node, since their tasks never leave it.
 var closureTasks struct {
-	byShape sync.Map // closureShape -> *Task[A, R]
+	byShape sync.Map // closureKey -> *Task[A, R]
 	making  sync.Mutex
 	n       int
 }
 
-type closureShape struct {
+type closureKey struct {
 	shape string
 	typ   reflect.Type
 }
 
 func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A) R) *Task[A, R] {
-	key := closureShape{shape, reflect.TypeFor[R]()}
+	key := closureKey{shape, reflect.TypeFor[R]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
 	}
@@ -184,11 +228,13 @@ func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A
 	return t
 }
 
-// loopTask is the task of the pieces of Reduce (and of the loops on it).
+// loopTask is the task of the pieces of Reduce and Fold (and of the loops
+// on them).
 func loopTask[R any]() *Task[Span[*closureLoop[R]], R] {
 	return closureTask("loop", func(self **Task[Span[*closureLoop[R]], R]) func(*Ctx, Span[*closureLoop[R]]) R {
 		return func(c *Ctx, s Span[*closureLoop[R]]) R {
-			return runSplit(c, loopTask[R], s, runClosure[R], s.Env.combine)
+			sh := closureShape(s.Env)
+			return runSplit(c, &sh, s)
 		}
 	})
 }

@@ -13,10 +13,8 @@ package tsys
 // A loop that never leaves its node, over a slice or with closures, needs
 // no registration: see For, ForEach, Map, Reduce and Sum.
 type Loop[E, R any] struct {
-	task    *Task[Span[E], R]
-	taskOf  func() *Task[Span[E], R] // the method value of Task, made once
-	body    func(c *Ctx, env E, lo, hi int) R
-	combine func(R, R) R
+	task  *Task[Span[E], R]
+	shape shape[E, R]
 }
 
 // Span is a piece of a loop's range, [Lo, Hi), with the environment and
@@ -53,9 +51,14 @@ func RegisterRange[E, R any](name string, body func(c *Ctx, env E, lo, hi int) R
 	if body == nil || combine == nil {
 		panic("tsys.RegisterRange: a loop needs a body and a combine function")
 	}
-	l := &Loop[E, R]{body: body, combine: combine}
+	l := &Loop[E, R]{}
+	l.shape = shape[E, R]{
+		first:   body,
+		next:    func(c *Ctx, env E, lo, hi int, acc R) R { return combine(acc, body(c, env, lo, hi)) },
+		combine: combine,
+		task:    l.Task,
+	}
 	l.task = Register(name, l.run, opts...)
-	l.taskOf = l.Task
 	return l
 }
 
@@ -96,5 +99,5 @@ func (l *Loop[E, R]) Range(env E, lo, hi int, opts ...LoopOption) Span[E] {
 }
 
 func (l *Loop[E, R]) run(c *Ctx, s Span[E]) R {
-	return runSplit(c, l.taskOf, s, l.body, l.combine)
+	return runSplit(c, &l.shape, s)
 }

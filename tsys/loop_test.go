@@ -116,8 +116,8 @@ func do[R any](t *testing.T, rt *tsys.Runtime, f func(c *tsys.Ctx) R) R {
 	return v
 }
 
-// TestClosureLoopsMatchSerial: For, ForEach, Map, Reduce, Sum, Min and Max
-// give what the serial loop gives, for sizes from empty up, with every
+// TestClosureLoopsMatchSerial: For, ForEach, Map, Reduce, Fold, Sum, Min
+// and Max give what the serial loop gives, for sizes from empty up, with every
 // split and inlining policy. Reduce's combine is not commutative (a
 // concatenation), so order shows.
 func TestClosureLoopsMatchSerial(t *testing.T) {
@@ -189,6 +189,19 @@ func TestClosureLoopsMatchSerial(t *testing.T) {
 					})
 					if len(order) != n || !slices.IsSorted(order) || (n > 0 && order[n-1] != n-1) {
 						t.Fatalf("%s: Reduce gave %d indices, sorted %v", what, len(order), slices.IsSorted(order))
+					}
+
+					// Fold: each piece appends to a slice of its own.
+					folded := do(t, rt, func(c *tsys.Ctx) []int {
+						return tsys.Fold(c, 0, n, func() []int { return nil }, func(_ *tsys.Ctx, lo, hi int, acc []int) []int {
+							for i := lo; i < hi; i++ {
+								acc = append(acc, xs[i])
+							}
+							return acc
+						}, func(a, b []int) []int { return append(a, b...) }, opts...)
+					})
+					if !slices.Equal(folded, xs) && (n > 0 || folded != nil) {
+						t.Fatalf("%s: Fold gave %d elements, equal %v", what, len(folded), slices.Equal(folded, xs))
 					}
 
 					var sum, lo, hi int
@@ -487,4 +500,42 @@ func TestLoopRefusesWhatItCannotRun(t *testing.T) {
 		}
 	}()
 	tsys.Sum(nil, make([]int, 10))
+}
+
+// TestFoldMakesAResultPerPiece: Fold's identity is called once per piece
+// the runtime makes, not per chunk: far fewer times than the body, whose
+// result it folds into.
+func TestFoldMakesAResultPerPiece(t *testing.T) {
+	var identities, calls atomic.Int64
+	const n, bins = 2_000_000, 1000
+	counts := do(t, tsys.New(tsys.Workers(2)), func(c *tsys.Ctx) []int {
+		return tsys.Fold(c, 0, n, func() []int {
+			identities.Add(1)
+			return make([]int, bins)
+		}, func(_ *tsys.Ctx, lo, hi int, acc []int) []int {
+			calls.Add(1)
+			for i := lo; i < hi; i++ {
+				acc[i*31%bins]++
+			}
+			return acc
+		}, func(a, b []int) []int {
+			for i := range a {
+				a[i] += b[i]
+			}
+			return a
+		})
+	})
+	for i, k := range counts {
+		if k != n/bins {
+			t.Fatalf("bin %d counted %d, want %d", i, k, n/bins)
+		}
+	}
+	if identities.Load() > calls.Load() || calls.Load() > 2 && identities.Load() == calls.Load() {
+		t.Fatalf("%d results made for %d calls of the body", identities.Load(), calls.Load())
+	}
+	if got := do(t, tsys.New(), func(c *tsys.Ctx) []int {
+		return tsys.Fold(c, 5, 5, func() []int { return []int{42} }, nil, nil)
+	}); !slices.Equal(got, []int{42}) {
+		t.Fatalf("an empty Fold gave %v, want identity()", got)
+	}
 }

@@ -80,12 +80,24 @@ func planOf(opts []LoopOption) Plan {
 	return p
 }
 
-// runSplit runs body over s's range, split as s.Plan says, pieces forked as
-// tasks of t(), and returns the results combined in index order (R's zero
-// value for an empty range). t is asked only when a piece is forked, since
-// finding the task of a loop of closures costs a lookup that a short loop
-// need not pay.
-func runSplit[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+// shape is what the split needs of a loop: how a piece begins its result
+// with its first chunk and folds the next chunks into it, how two pieces'
+// results combine, and the task that runs a piece. A loop whose body
+// returns a result per chunk (RegisterRange, Reduce) folds by combining;
+// Fold's body folds into the result itself.
+type shape[E, R any] struct {
+	first   func(c *Ctx, env E, lo, hi int) R
+	next    func(c *Ctx, env E, lo, hi int, acc R) R
+	combine func(a, b R) R
+	// task is asked only when a piece is forked, since finding the task of
+	// a loop of closures costs a lookup that a short loop need not pay.
+	task func() *Task[Span[E], R]
+}
+
+// runSplit runs the loop over s's range, split as s.Plan says, and returns
+// the pieces' results combined in index order (R's zero value for an
+// empty range).
+func runSplit[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	switch {
 	case s.Lo >= s.Hi:
 		var zero R
@@ -95,25 +107,25 @@ func runSplit[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func
 	case c == nil:
 		panic("tsys: a loop runs inside a task: pass the task's *tsys.Ctx (tsys.Do runs a function as a job's root task)")
 	case s.Plan.Grain > 0:
-		return runHalves(c, t, s, body, combine)
+		return runHalves(c, sh, s)
 	}
-	return runAdaptive(c, t, s, body, combine)
+	return runAdaptive(c, sh, s)
 }
 
 // runHalves is the fixed split of Grain: halves down to the grain, the
 // first forked, the second run here.
-func runHalves[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+func runHalves[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	if s.Hi-s.Lo <= s.Plan.Grain {
-		return body(c, s.Env, int(s.Lo), int(s.Hi))
+		return sh.first(c, s.Env, int(s.Lo), int(s.Hi))
 	}
 	mid := s.Lo + (s.Hi-s.Lo)/2
-	first := t().Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
-	second := runHalves(c, t, Span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Plan: s.Plan}, body, combine)
-	return combine(first.Join(c), second)
+	first := sh.task().Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
+	second := runHalves(c, sh, Span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Plan: s.Plan})
+	return sh.combine(first.Join(c), second)
 }
 
 // runAdaptive is lazy splitting (see the top of this file).
-func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body func(*Ctx, E, int, int) R, combine func(R, R) R) R {
+func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	// The pieces lent, right to left. A slice, made at the first fork, not
 	// an array on the stack: a Forked holds an R, and a large R (an array
 	// of counts) would make every loop clear a large frame.
@@ -129,7 +141,7 @@ func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body f
 		piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
 		piece.Plan.Chunk, piece.Plan.Per, piece.Plan.Least = size.n, float32(size.cost()), size.least
 		piece.Plan.CV, piece.Plan.Later = float32(cv), true
-		forks = append(forks, t().Fork(c, piece))
+		forks = append(forks, sh.task().Fork(c, piece))
 		hi = at
 	}
 
@@ -149,7 +161,7 @@ func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body f
 	n := min(size.n, hi-lo)
 	start := sinceEpoch()
 	began := start
-	acc := body(c, s.Env, int(lo), int(lo+n))
+	acc := sh.first(c, s.Env, int(lo), int(lo+n))
 	for {
 		now := sinceEpoch()
 		took := now - began
@@ -166,10 +178,10 @@ func runAdaptive[E, R any](c *Ctx, t func() *Task[Span[E], R], s Span[E], body f
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
-		acc = combine(acc, body(c, s.Env, int(lo), int(lo+n)))
+		acc = sh.next(c, s.Env, int(lo), int(lo+n), acc)
 	}
 	for i := len(forks) - 1; i >= 0; i-- {
-		acc = combine(acc, forks[i].Join(c))
+		acc = sh.combine(acc, forks[i].Join(c))
 	}
 	return acc
 }

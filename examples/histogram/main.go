@@ -1,7 +1,7 @@
 // Command histogram summarises a large slice of samples in memory with
 // tsys's closure loops: their least, greatest and mean value (Min, Max,
 // Sum), the samples scaled to [0, 1] (Map) and a histogram of them
-// (Reduce, whose value is a slice of counts):
+// (Fold, each piece counting into a slice of its own):
 //
 //	go run ./examples/histogram run histogram -n 50000000 --bins 20
 //
@@ -86,8 +86,9 @@ func summarise(c *tsys.Ctx, xs []float64, bins int) summary {
 			out[i] = scale(x, lo, hi)
 		}
 	})
-	counts := tsys.Reduce(c, 0, len(scaled), make([]int, bins), func(_ *tsys.Ctx, a, b int) []int {
-		counts := make([]int, bins)
+	// Fold, not Reduce: a piece counts into a histogram of its own, made
+	// once per piece, where Reduce's body would make one per chunk.
+	counts := tsys.Fold(c, 0, len(scaled), func() []int { return make([]int, bins) }, func(_ *tsys.Ctx, a, b int, counts []int) []int {
 		for _, x := range scaled[a:b] {
 			counts[bin(x, bins)]++
 		}
