@@ -66,6 +66,11 @@ func (x *Executor) Worker() *Worker { return x.w }
 // Workers returns the number of workers of the executor's pool.
 func (x *Executor) Workers() int { return len(x.pool.workers) }
 
+// MayBeStolen reports whether a task pushed now could be taken by anyone
+// but this executor: the pool has other workers, or other nodes want work
+// from it. A loop with nobody to lend to runs whole.
+func (x *Executor) MayBeStolen() bool { return len(x.pool.workers) > 1 || x.pool.expose.Load() > 0 }
+
 // Hungry returns how many workers of the pool are looking for work or
 // parked for want of it, at this moment: a loop about to begin gives each
 // a piece of its range.
@@ -249,6 +254,40 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	x.Fast.Spawned = nil
 	x.forks--
 	return h
+}
+
+// Unfork takes back a forked task that nobody has taken, without running
+// it: if the frame p points into is still the newest in this worker's
+// deque, it is popped and recycled, and Unfork reports true; the Forked
+// is then spent, as by a Join, and its work is the caller's to do (a loop
+// runs the piece itself, on its own result). Otherwise nothing changes,
+// and the caller joins it. It is JoinForked without the run, so it keeps
+// the same books: the fork is uncounted, Spawned cleared, the credit
+// dropped, and the spawn counted as inlined, which in effect it was.
+// While work and span are measured, every fork must run as a task, and
+// Unfork declines.
+func (x *Executor) Unfork(p unsafe.Pointer) bool {
+	h, gen := untagFrame(p)
+	if h.Gen&genTag != gen {
+		panic(fmt.Sprintf("tsys: a Forked of task %q taken back after its Join", h.kind.Name))
+	}
+	if x.pool.ending.Load() {
+		panic(abortRun) // a cancellation point, as in JoinForked
+	}
+	if x.Fast.Measure || !(x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)) {
+		return false
+	}
+	x.offerWork(false)
+	x.flushCredit()
+	if counting {
+		x.w.stats.Spawns--
+		x.w.stats.Inlined++
+	}
+	h.Gen++
+	x.recycle(h)
+	x.Fast.Spawned = nil
+	x.forks--
+	return true
 }
 
 // maxReusable bounds the joined frames a worker keeps per kind. A fork

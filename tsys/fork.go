@@ -99,3 +99,8 @@ func (f Forked[R]) Join(c *Ctx) R {
 func joinForked[R any](c *Ctx, p unsafe.Pointer) R {
 	return (*cell[R])(unsafe.Pointer(c.executor().JoinForked(p))).res
 }
+
+// unfork takes back a fork that nobody has taken, without running it
+// (sched.Executor.Unfork), and reports whether it did; the Forked is then
+// spent. A fork that was a plain call has run already: false.
+func (f Forked[R]) unfork(c *Ctx) bool { return f.p != nil && c.executor().Unfork(f.p) }

@@ -15,13 +15,15 @@ import (
 // has no stealable work, because thieves took it or the loop just began,
 // or other nodes want work) the loop cuts off a piece of what is left and
 // forks it as a task, where a thief or another node may take it, and goes
-// on with the rest: lazy binary splitting. An unstolen piece comes back at
-// the loop's end, through Join, and is split by the same rule when it
-// runs. So a loop with no thieves about is one plain loop with a question
+// on with the rest: lazy binary splitting. When its own range is done,
+// the loop takes back the piece next to it if nobody took it
+// (sched.Executor.Unfork) and runs on into it, on the same result, cutting
+// pieces off it by the same rule; a piece that was taken is joined. So a loop with no thieves about is one plain loop with a question
 // between chunks, and a loop with many splits as much as they take, the
-// stolen pieces again; no grain is chosen by the program. (On one worker
-// the default inlining keeps K = 2 pieces in the deque all the same: a
-// few forks a loop.) A chunk run on
+// stolen pieces again; no grain is chosen by the program. A loop that
+// nobody could take a piece of (one worker, and no other node asking)
+// runs whole, though allowCCall, which keeps K tasks ready whoever may
+// take them, says no. A chunk run on
 // a yes counts as an inlined spawn in the run's Stats, a piece forked as
 // a spawn: the inline ratio of a loop says how much of it could have been
 // lent and was not.
@@ -126,10 +128,11 @@ func runHalves[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 
 // runAdaptive is lazy splitting (see the top of this file).
 func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
-	// The pieces lent, right to left. A slice, made at the first fork, not
-	// an array on the stack: a Forked holds an R, and a large R (an array
-	// of counts) would make every loop clear a large frame.
-	var forks []Forked[R]
+	// The pieces lent, right to left: the last is next to the range run
+	// here. A slice, made at the first fork, not an array on the stack: a
+	// Forked holds an R, and a large R (an array of counts) would make
+	// every loop clear a large frame.
+	var forks []lent[R]
 	part := partitioner(s.Plan.Part)
 	size := newChunkSizer(s.Plan.Chunk, time.Duration(s.Plan.Per), s.Plan.Least)
 	var costs costStats
@@ -141,7 +144,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 		piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
 		piece.Plan.Chunk, piece.Plan.Per, piece.Plan.Least = size.n, float32(size.cost()), size.least
 		piece.Plan.CV, piece.Plan.Later = float32(cv), true
-		forks = append(forks, sh.task().Fork(c, piece))
+		forks = append(forks, lent[R]{sh.task().Fork(c, piece), at, hi})
 		hi = at
 	}
 
@@ -171,19 +174,37 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			costs.observe(n, took)
 		}
 		lo += n
+		// The range run here is done: take back the piece next to it if
+		// nobody took it, and go on into it with the same result (no
+		// task, no combine, and Fold's result grows on); join the pieces
+		// that were taken.
 		if lo >= hi {
-			break
+			for lo >= hi && len(forks) > 0 {
+				f := forks[len(forks)-1]
+				forks = forks[:len(forks)-1]
+				if f.forked.unfork(c) {
+					lo, hi = f.lo, f.hi
+				} else {
+					acc = sh.combine(acc, f.forked.Join(c))
+				}
+			}
+			if lo >= hi {
+				return acc
+			}
+			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() && c.executor().MayBeStolen() {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
 		acc = sh.next(c, s.Env, int(lo), int(lo+n), acc)
 	}
-	for i := len(forks) - 1; i >= 0; i-- {
-		acc = sh.combine(acc, forks[i].Join(c))
-	}
-	return acc
+}
+
+// lent is a piece a loop forked, and its range.
+type lent[R any] struct {
+	forked Forked[R]
+	lo, hi int64
 }
 
 // epoch is the origin of sinceEpoch.
