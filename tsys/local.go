@@ -87,11 +87,7 @@ func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int)
 	if lo >= hi {
 		return identity
 	}
-	return runClosures(c, lo, hi, &closureLoop[R]{
-		first:   body,
-		next:    func(c *Ctx, lo, hi int, acc R) R { return combine(acc, body(c, lo, hi)) },
-		combine: combine,
-	}, opts)
+	return runClosures(c, lo, hi, &closureLoop[R]{body: body, combine: combine}, opts)
 }
 
 // Fold is Reduce for a result built up in place, rayon's fold: each piece
@@ -114,11 +110,7 @@ func Fold[R any](c *Ctx, lo, hi int, identity func() R, body func(c *Ctx, lo, hi
 	if lo >= hi {
 		return identity()
 	}
-	return runClosures(c, lo, hi, &closureLoop[R]{
-		first:   func(c *Ctx, lo, hi int) R { return body(c, lo, hi, identity()) },
-		next:    body,
-		combine: combine,
-	}, opts)
+	return runClosures(c, lo, hi, &closureLoop[R]{fold: body, identity: identity, combine: combine}, opts)
 }
 
 func runClosures[R any](c *Ctx, lo, hi int, l *closureLoop[R], opts []LoopOption) R {
@@ -175,9 +167,10 @@ func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOptio
 // closureLoop is the environment of a loop of closures. Being a pointer,
 // it keeps its loop's pieces on their node (Register's rule).
 type closureLoop[R any] struct {
-	first   func(c *Ctx, lo, hi int) R
-	next    func(c *Ctx, lo, hi int, acc R) R
-	combine func(a, b R) R
+	body     func(c *Ctx, lo, hi int) R        // Reduce's; nil for Fold
+	fold     func(c *Ctx, lo, hi int, acc R) R // Fold's
+	identity func() R                          // Fold's
+	combine  func(a, b R) R
 }
 
 // closureShape is the shape of a loop of closures, for the split.
@@ -185,10 +178,18 @@ func closureShape[R any](l *closureLoop[R]) shape[*closureLoop[R], R] {
 	return shape[*closureLoop[R], R]{first: firstClosure[R], next: nextClosure[R], combine: l.combine, task: loopTask[R]}
 }
 
-func firstClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int) R { return l.first(c, lo, hi) }
+func firstClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int) R {
+	if l.body == nil {
+		return l.fold(c, lo, hi, l.identity())
+	}
+	return l.body(c, lo, hi)
+}
 
 func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
-	return l.next(c, lo, hi, acc)
+	if l.body == nil {
+		return l.fold(c, lo, hi, acc)
+	}
+	return l.combine(acc, l.body(c, lo, hi))
 }
 
 // closureTasks holds the tasks that run closures, one per result type,
