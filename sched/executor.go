@@ -67,9 +67,12 @@ func (x *Executor) Worker() *Worker { return x.w }
 func (x *Executor) Workers() int { return len(x.pool.workers) }
 
 // MayBeStolen reports whether a task pushed now could be taken by anyone
-// but this executor: the pool has other workers, or other nodes want work
-// from it. A loop with nobody to lend to runs whole.
-func (x *Executor) MayBeStolen() bool { return len(x.pool.workers) > 1 || x.pool.expose.Load() > 0 }
+// but this executor: the pool has other workers, or, for a task that may
+// cross nodes (lendable), other nodes want work from it. A loop with
+// nobody to lend to runs whole.
+func (x *Executor) MayBeStolen(lendable bool) bool {
+	return len(x.pool.workers) > 1 || lendable && x.pool.expose.Load() > 0
+}
 
 // Hungry returns how many workers of the pool are looking for work or
 // parked for want of it, at this moment: a loop about to begin gives each

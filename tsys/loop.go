@@ -59,6 +59,7 @@ func RegisterRange[E, R any](name string, body func(c *Ctx, env E, lo, hi int) R
 		task:    l.Task,
 	}
 	l.task = Register(name, l.run, opts...)
+	l.shape.lendable = l.task.Lendable()
 	return l
 }
 

@@ -94,6 +94,9 @@ type shape[E, R any] struct {
 	// task is asked only when a piece is forked, since finding the task of
 	// a loop of closures costs a lookup that a short loop need not pay.
 	task func() *Task[Span[E], R]
+	// lendable: pieces may go to other nodes, so their wanting work is a
+	// reason to cut them (a loop of closures stays on its node).
+	lendable bool
 }
 
 // runSplit runs the loop over s's range, split as s.Plan says, and returns
@@ -193,7 +196,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			}
 			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() && c.executor().MayBeStolen() {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() && c.executor().MayBeStolen(sh.lendable) {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
