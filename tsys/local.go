@@ -43,7 +43,8 @@ func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, er
 
 // For runs body over [lo, hi) in pieces, in parallel, and returns when
 // every piece has run: body(c, lo', hi') runs the iterations [lo', hi')
-// as a plain loop. The pieces are sized by the runtime (see LoopOption).
+// as a plain loop. The pieces are sized by the runtime (see LoopOption);
+// the body's contract is Reduce's.
 func For(c *Ctx, lo, hi int, body func(c *Ctx, lo, hi int), opts ...LoopOption) {
 	Reduce(c, lo, hi, struct{}{}, func(c *Ctx, lo, hi int) struct{} {
 		body(c, lo, hi)

@@ -162,7 +162,10 @@ const (
 
 // cut returns where to cut [lo, hi): no piece, kept or exposed, is
 // smaller than minPiece. first says whether this is the first piece the
-// whole loop exposes (factoring's first batch).
+// whole loop exposes: factoring sizes it as a piece of DAF's first batch
+// and all later ones as pieces of its later batches (a work stealer hands
+// out one piece at a time, not a batch of P). P is this node's workers,
+// even when the thieves are other nodes.
 func (p partitioner) cut(lo, hi, minPiece int64, workers int, cv float64, first bool) int64 {
 	left := hi - lo
 	minPiece = max(minPiece, 1)
