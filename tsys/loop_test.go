@@ -410,40 +410,6 @@ func TestLoopFollowsTheRuleAboutArguments(t *testing.T) {
 	}
 }
 
-// TestLoopCallCostIsAmortised: a body whose every call costs far more than
-// a chunk's target (it allocates a large result, as a histogram of many
-// bins does) is called a few times, not once an iteration.
-func TestLoopCallCostIsAmortised(t *testing.T) {
-	var calls atomic.Int64
-	const n, bins = 20_000, 100_000
-	got := do(t, tsys.New(tsys.Workers(1)), func(c *tsys.Ctx) int {
-		counts := tsys.Reduce(c, 0, n, make([]int32, bins), func(_ *tsys.Ctx, lo, hi int) []int32 {
-			calls.Add(1)
-			counts := make([]int32, bins)
-			for i := lo; i < hi; i++ {
-				counts[i*7%bins]++
-			}
-			return counts
-		}, func(a, b []int32) []int32 {
-			for i := range a {
-				a[i] += b[i]
-			}
-			return a
-		})
-		total := 0
-		for _, k := range counts {
-			total += int(k)
-		}
-		return total
-	})
-	if got != n {
-		t.Fatalf("counted %d of %d", got, n)
-	}
-	if calls.Load() > n/4 {
-		t.Fatalf("%d calls of the body for %d iterations", calls.Load(), n)
-	}
-}
-
 // TestFewCostlyIterationsRunTogether: a loop of two iterations on two
 // workers gives the second to the hungry worker at once, instead of
 // running the first before anything can be cut. Each iteration waits

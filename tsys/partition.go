@@ -29,89 +29,117 @@ const maxGrowth = 16
 //
 // A chunk's time is the cost of its iterations plus a cost per call of
 // the body (a result it allocates, the combine after it). When the call's
-// cost alone is longer than the target, no number of iterations makes a
-// chunk of the target's length, and sizing by length alone would shrink
-// the chunks to one iteration, paying the call once per iteration. So
-// the sizer looks at the cost of an iteration, chunk to chunk: it shrinks
-// a long chunk only when its iterations became costlier (or on the first
-// chunk it times), and when one iteration is longer than the target it
-// tries two: if that halves the cost of an iteration, the cost is the
-// call's, and the chunks grow for as long as growing pays.
+// cost is about the target or more, no number of iterations makes a chunk
+// of the target's length, and sizing by length alone would shrink the
+// chunks to one iteration, paying the call once per iteration. So a chunk
+// longer than the target, or of the target's length and a few iterations,
+// is now and then followed by a trial of twice as many iterations: if that cuts an iteration's cost by a fifth, the cost is
+// the call's, and the chunks keep doubling while doubling pays, up to
+// eight times the shortest chunk seen (a bound on what timing noise, or
+// a run of cheap draws from uneven iterations, can make look like a
+// gain). The size a trial paid for is the least it shrinks to, until the
+// iterations become costlier than they were when the size was set: then
+// it shrinks to the target and forgets that least.
 type chunkSizer struct {
 	n int64
-	// last is the size and the cost of an iteration of the chunk before,
-	// or of the lender's last chunk (size 0: none timed yet).
+	// refPer is the cost of an iteration when n was last set, in ns (0:
+	// not yet timed).
+	refPer float64
+	// lastN and lastPer are the size and the cost of an iteration of the
+	// chunk before.
 	lastN   int64
 	lastPer float64
-	// growing: n was doubled to see whether fewer calls pay.
-	growing bool
-	// least is the largest size whose doubling paid: below it the call's
-	// cost dominates, so the chunks never shrink below it (a chunk that
-	// took long because the worker was descheduled would otherwise shrink
-	// them, and each smaller chunk, paying the call over fewer
-	// iterations, would look costlier still).
+	// trying: n was doubled to see whether fewer calls pay.
+	trying bool
+	// trialIn counts the chunks until the next trial.
+	trialIn int
+	// least is the largest size whose trial paid.
 	least int64
-	// probeIn counts the long chunks until the next trial of twice as
-	// many iterations.
-	probeIn int
+	// shortest is the shortest chunk since least was last forgotten, but
+	// for the first chunk timed: a piece's first chunk is the first call of
+	// its body (RegisterRange and Reduce combine nothing after it, Fold
+	// makes its result in it), and may cost otherwise than the rest.
+	shortest time.Duration
+	timed    bool
 }
 
-// probeEvery is how many long chunks run between two trials of a chunk
-// twice as long.
-const probeEvery = 4
+// trialEvery is how many chunks run between two trials of a chunk twice as
+// long.
+const trialEvery = 4
+
+// fewIterations is the size up to which a chunk of about the target is
+// tried doubled now and then.
+const fewIterations = 16
 
 // newChunkSizer starts from what the lender learned: its chunk size n,
-// the time an iteration took and its least size (zeros: nothing
+// the nanoseconds an iteration took and its least size (zeros: nothing
 // learned).
-func newChunkSizer(n int64, per time.Duration, least int64) chunkSizer {
+func newChunkSizer(n int64, per float64, least int64) chunkSizer {
 	if n > 0 && per > 0 {
-		return chunkSizer{n: n, lastN: n, lastPer: float64(per), least: least}
+		return chunkSizer{n: n, refPer: per, lastN: n, lastPer: per, least: least}
 	}
 	return chunkSizer{n: 1}
 }
 
-// observe takes the time a chunk of ran iterations took. A chunk cut short
-// by the end of the range says as much per iteration as a full one.
+// observe takes the time a chunk of ran iterations took.
 func (k *chunkSizer) observe(ran int64, took time.Duration) {
 	if ran <= 0 {
 		return
 	}
 	took = max(took, 1)
 	per := float64(took) / float64(ran)
-	lastN, lastPer, growing := k.lastN, k.lastPer, k.growing
-	k.lastN, k.lastPer, k.growing = ran, per, false
+	lastN, lastPer, trying := k.lastN, k.lastPer, k.trying
+	k.lastN, k.lastPer, k.trying = ran, per, false
+	if k.timed && (k.shortest == 0 || took < k.shortest) {
+		k.shortest = took
+	}
+	k.timed = true
 	want := float64(chunkTarget) / per
 	switch {
-	case took < chunkTarget/2:
-		k.n = int64(min(want, float64(k.n)*maxGrowth, math.MaxInt32))
-	case took <= 2*chunkTarget:
-		// About right.
-	case ran > lastN && lastN > 0 && per < 0.8*lastPer:
-		// Doubling cut the cost of an iteration by a fifth or more: the
-		// call costs as much as its iterations, and fewer calls pay.
-		// (Timed chunks are noisy: a collection or a page fault may hide
-		// a gain, which the next trial finds.)
-		k.n, k.growing, k.least = min(2*ran, math.MaxInt32), true, max(k.least, ran)
-	case growing:
-		// Doubling did not pay: back to the size before it.
+	case trying && ran > lastN && per < 0.8*lastPer:
+		// The trial paid: the call costs as much as its iterations.
+		k.least, k.refPer = max(k.least, ran), per
+		k.try(ran, took)
+	case trying:
+		// It did not: back to the size before it.
 		k.n = lastN
-	case lastN > 0 && per >= 1.25*lastPer || lastN == 0 && ran > 1:
-		// The iterations became costlier (or this is the first chunk
-		// timed): shrink to the target.
-		k.n = max(1, k.least, int64(want))
+	case took < chunkTarget/2:
+		// Short: grow toward the target. A chunk cut short by the end of
+		// the range (fewer than n) says nothing against n.
+		if ran >= k.n {
+			k.n, k.refPer = int64(min(want, float64(k.n)*maxGrowth, math.MaxInt32)), per
+		}
+	case k.refPer > 0 && per >= 1.25*k.refPer || k.refPer == 0 && ran > 1:
+		// The iterations became costlier than when n was set (or this is
+		// the first chunk timed): shrink to the target, and forget least.
+		k.least, k.shortest = 0, took
+		k.n, k.refPer = max(1, int64(want)), per
 	default:
-		// One long iteration, or iterations that cost what they did in a
-		// chunk longer than the target: the length is the iteration's
-		// own, or the call's. Now and then try twice as many.
-		if k.probeIn--; k.probeIn < 0 {
-			k.n, k.probeIn, k.growing = min(2*ran, math.MaxInt32), probeEvery, true
+		// A chunk of about the target or longer, its iterations costing
+		// what they did: now and then try twice as many, if it is longer
+		// than the target, or of a few iterations (a call that costs
+		// about the target, with cheap iterations, makes chunks of one).
+		if k.trialIn--; k.trialIn < 0 && ran >= k.n && (took > 2*chunkTarget || took < chunkTarget || ran <= fewIterations) {
+			k.trialIn = trialEvery
+			k.try(ran, took)
 		}
 	}
 }
 
-// cost is the time an iteration took in the last chunk timed, for the
-// pieces the loop lends.
-func (k *chunkSizer) cost() time.Duration { return time.Duration(k.lastPer) }
+// try doubles the size for a trial, unless the doubled chunk would take
+// more than eight times the shortest chunk seen: a call's cost is at most
+// that, and a chunk four times the call's spends three quarters of its
+// time on iterations.
+func (k *chunkSizer) try(ran int64, took time.Duration) {
+	if k.shortest > 0 && 2*took > 8*k.shortest {
+		return
+	}
+	k.n, k.trying = min(2*ran, math.MaxInt32), true
+}
+
+// cost is the nanoseconds an iteration took in the last chunk timed, for
+// the pieces the loop lends.
+func (k *chunkSizer) cost() float64 { return k.lastPer }
 
 // costStats keeps the mean and variance of the cost of one iteration, as
 // seen chunk by chunk (Welford's method): the unevenness of a loop at the

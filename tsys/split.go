@@ -137,7 +137,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	// every loop clear a large frame.
 	var forks []lent[R]
 	part := partitioner(s.Plan.Part)
-	size := newChunkSizer(s.Plan.Chunk, time.Duration(s.Plan.Per), s.Plan.Least)
+	size := newChunkSizer(s.Plan.Chunk, float64(s.Plan.Per), s.Plan.Least)
 	var costs costStats
 	first := !s.Plan.Later
 	lo, hi := s.Lo, s.Hi
@@ -155,7 +155,10 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	// before the first chunk: a loop of a few costly iterations must not
 	// run its first ones alone while they wait.
 	for range c.executor().Hungry() {
-		if hi-lo < 2*size.n {
+		// Once enough tasks are ready, the fork would be a plain call,
+		// which would split its piece again at once, down to single
+		// iterations: the hungry take what is ready.
+		if hi-lo < 2*size.n || c.AllowCCall() {
 			break
 		}
 		lend(float64(s.Plan.CV))
