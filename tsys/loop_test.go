@@ -505,3 +505,35 @@ func TestFoldMakesAResultPerPiece(t *testing.T) {
 		t.Fatalf("an empty Fold gave %v, want identity()", got)
 	}
 }
+
+// TestIdleWorkersDoNotSplitALoopToPieces: workers idle when a loop begins
+// get a piece each, and no more: under inline.Everything every other
+// worker is idle all the time, and a fork that became a plain call once
+// split its piece again at once, down to pieces of one iteration (a
+// million calls of the body for a million cheap iterations).
+func TestIdleWorkersDoNotSplitALoopToPieces(t *testing.T) {
+	const n = 1 << 20
+	xs := make([]int64, n)
+	for i := range xs {
+		xs[i] = int64(i)
+	}
+	for _, pol := range []inline.Policy{inline.Everything(), inline.Default()} {
+		var calls atomic.Int64
+		sum := do(t, tsys.New(tsys.Workers(4), tsys.Inline(pol)), func(c *tsys.Ctx) int64 {
+			return tsys.Reduce(c, 0, n, 0, func(_ *tsys.Ctx, lo, hi int) int64 {
+				calls.Add(1)
+				var s int64
+				for _, x := range xs[lo:hi] {
+					s += x
+				}
+				return s
+			}, func(a, b int64) int64 { return a + b })
+		})
+		if sum != int64(n)*(n-1)/2 {
+			t.Fatalf("%v: sum %d", pol, sum)
+		}
+		if calls.Load() > n/16 {
+			t.Errorf("%v, 4 workers: %d calls of the body for %d cheap iterations", pol, calls.Load(), n)
+		}
+	}
+}
