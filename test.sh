@@ -22,7 +22,7 @@ check_gofmt() {
   fi
 }
 
-race=(./inline/... ./internal/... ./sched/... ./tsys/... ./fishing/... ./balance/... ./net/... ./cluster/... ./monitor/... ./share/...)
+race=(./inline/... ./internal/... ./sched/... ./clusterpolicy/... ./tsys/... ./fishing/... ./balance/... ./net/... ./cluster/... ./monitor/... ./share/...)
 rest=(./apps/... ./cli/... ./cmd/... ./examples/... ./bench/... ./report/... ./policies/... ./sim/...)
 
 check_lists() {

@@ -9,7 +9,7 @@
 // number of nodes, and it moves tasks that a stealing scheduler would have
 // left where they were.
 //
-// Like every sched.Policy it is a state machine fed events with their time;
+// Like every clusterpolicy.Policy it is a state machine fed events with their time;
 // its engine (package cluster) carries out its actions:
 //
 //   - every Period (and at once when a worker finds nothing to do, at most
@@ -38,7 +38,7 @@
 // signals:
 //
 //   - The load signal is a node's speed: the share of a core its busy
-//     workers get, sched.Load's Rate over Busy (busy time that the CPU
+//     workers get, clusterpolicy.Load's Rate over Busy (busy time that the CPU
 //     really ran, over busy time), so a node sharing its core with another
 //     process shows it. It is filtered with their asymmetric filter,
 //     s' = (1-h) s + h s'_prev, h = HDown = 0.2 for a slow-down (trusted

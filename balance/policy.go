@@ -3,8 +3,8 @@ package balance
 import (
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/opts"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // The defaults of Params; doc.go says why.
@@ -48,9 +48,9 @@ func ParseParams(s string) (Params, error) {
 }
 
 // Policy is the balancing scheduler of one node. It implements
-// sched.Policy.
+// clusterpolicy.Policy.
 type Policy struct {
-	self sched.NodeID
+	self clusterpolicy.NodeID
 	p    Params
 
 	reporter
@@ -76,7 +76,7 @@ type Stats struct {
 
 // New makes the balancing policy of node self. Zero fields of p take their
 // defaults.
-func New(self sched.NodeID, p Params) *Policy {
+func New(self clusterpolicy.NodeID, p Params) *Policy {
 	s := &Policy{self: self, p: p.withDefaults(), peers: newPeerSet[peer]()}
 	s.settle(time.Time{}, s.p.Period, 0)
 	return s
@@ -88,35 +88,35 @@ func (s *Policy) Params() Params { return s.p }
 // Stats reports the policy's counters.
 func (s *Policy) Stats() Stats { return Stats{Reports: s.reports, Gives: s.gives} }
 
-// Name implements sched.Policy.
+// Name implements clusterpolicy.Policy.
 func (s *Policy) Name() string { return "balance" }
 
-// Tick implements sched.Policy: report the load every Period, and give
+// Tick implements clusterpolicy.Policy: report the load every Period, and give
 // to the peers below the limit that have not been served since they
 // reported.
-func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
+func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Action {
 	s.ready = self.Ready
-	var as []sched.Action
+	var as []clusterpolicy.Action
 	if s.due(now) {
 		as = append(as, s.report(now, s.p.Period))
 	}
-	s.peers.each(func(id sched.NodeID, pr *peer) { as = s.maybeGive(as, id, pr) })
+	s.peers.each(func(id clusterpolicy.NodeID, pr *peer) { as = s.maybeGive(as, id, pr) })
 	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
-// Hungry implements sched.Policy: a node out of work says so at once
+// Hungry implements clusterpolicy.Policy: a node out of work says so at once
 // (at most every Period/4), rather than at its next periodic report.
-func (s *Policy) Hungry(now time.Time) []sched.Action {
+func (s *Policy) Hungry(now time.Time) []clusterpolicy.Action {
 	s.ready = 0
 	as := s.hungry(now, s.p.Period, s.peers.len())
 	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
-// LoadReport implements sched.Policy: remember the peer's ready count, and
+// LoadReport implements clusterpolicy.Policy: remember the peer's ready count, and
 // give it a task if it is below the limit and this node holds more.
-func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
+func (s *Policy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterpolicy.Load) []clusterpolicy.Action {
 	pr := s.peers.get(from)
 	if pr == nil {
 		return nil
@@ -132,24 +132,24 @@ func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sc
 
 // maybeGive appends a Give of one task to pr when it is below the limit,
 // this node holds more, and it was not served since its last report.
-func (s *Policy) maybeGive(as []sched.Action, id sched.NodeID, pr *peer) []sched.Action {
+func (s *Policy) maybeGive(as []clusterpolicy.Action, id clusterpolicy.NodeID, pr *peer) []clusterpolicy.Action {
 	if !pr.heard || pr.served || pr.ready >= s.p.Limit || s.ready <= pr.ready {
 		return as
 	}
 	pr.served = true
 	s.ready-- // the task leaves; the next report says how many are left
 	s.gives++
-	return append(as, sched.Action{Kind: sched.Give, Node: id, Count: 1})
+	return append(as, clusterpolicy.Action{Kind: clusterpolicy.Give, Node: id, Count: 1})
 }
 
-// JobStarted implements sched.Policy.
-func (s *Policy) JobStarted(now time.Time) []sched.Action {
+// JobStarted implements clusterpolicy.Policy.
+func (s *Policy) JobStarted(now time.Time) []clusterpolicy.Action {
 	s.jobStarted(now, s.p.Period, s.peers.len())
 	return nil
 }
 
-// Membership implements sched.Policy.
-func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
+// Membership implements clusterpolicy.Policy.
+func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clusterpolicy.Action {
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:

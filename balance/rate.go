@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/opts"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // The defaults of RateParams; doc.go says why.
@@ -82,13 +82,13 @@ func ParseRateParams(s string) (RateParams, error) {
 
 // RatePolicy is rate-aware balancing after Siegell and Steenkiste: every
 // node reports its ready tasks and its speed (the share of a core its busy
-// workers get, from sched.Load's Rate and Busy) each period; a node whose
+// workers get, from clusterpolicy.Load's Rate and Busy) each period; a node whose
 // projected finish lags the balanced one by more than Threshold gives its
 // excess to the nodes that would finish early, in proportion to their
 // capacity, unless the learned cost of the move exceeds what it saves. It
-// implements sched.Policy.
+// implements clusterpolicy.Policy.
 type RatePolicy struct {
-	self sched.NodeID
+	self clusterpolicy.NodeID
 	p    RateParams
 
 	reporter
@@ -121,7 +121,7 @@ type RateStats struct {
 }
 
 // NewRate makes the rate-aware policy of node self.
-func NewRate(self sched.NodeID, p RateParams) *RatePolicy {
+func NewRate(self clusterpolicy.NodeID, p RateParams) *RatePolicy {
 	s := &RatePolicy{self: self, p: p.withDefaults(), peers: newPeerSet[rateNode]()}
 	s.me.speed = 1
 	s.moveCost = s.p.MoveCost
@@ -130,7 +130,7 @@ func NewRate(self sched.NodeID, p RateParams) *RatePolicy {
 	return s
 }
 
-// Name implements sched.Policy.
+// Name implements clusterpolicy.Policy.
 func (s *RatePolicy) Name() string { return "ratebalance" }
 
 // Params reports the parameters in use.
@@ -146,38 +146,38 @@ func (s *RatePolicy) Stats() RateStats {
 // Period is the balancing period in force.
 func (s *RatePolicy) Period() time.Duration { return s.period }
 
-// Tick implements sched.Policy: take this node's load, and every period
+// Tick implements clusterpolicy.Policy: take this node's load, and every period
 // report it and balance; between periods, balance when a peer is known to
 // have run dry (its report may have come while this node had no work to
 // give, at the start of a job).
-func (s *RatePolicy) Tick(now time.Time, self sched.Load) []sched.Action {
+func (s *RatePolicy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Action {
 	s.observe(&s.me, self)
 	if !s.due(now) {
-		var as []sched.Action
+		var as []clusterpolicy.Action
 		if s.dryPeer() {
 			as = s.balance(now)
 		}
 		s.settle(now, s.period, s.peers.len()) // the demand hold may have run out
 		return as
 	}
-	as := append([]sched.Action{s.report(now, s.period)}, s.balance(now)...)
+	as := append([]clusterpolicy.Action{s.report(now, s.period)}, s.balance(now)...)
 	s.settle(now, s.period, s.peers.len())
 	return as
 }
 
-// Hungry implements sched.Policy: a node out of work reports at once, at
+// Hungry implements clusterpolicy.Policy: a node out of work reports at once, at
 // most every quarter period, so that the others can place work on it.
-func (s *RatePolicy) Hungry(now time.Time) []sched.Action {
+func (s *RatePolicy) Hungry(now time.Time) []clusterpolicy.Action {
 	s.me.ready = 0
 	as := s.hungry(now, s.period, s.peers.len())
 	s.settle(now, s.period, s.peers.len())
 	return as
 }
 
-// LoadReport implements sched.Policy: take a peer's load, learn the cost
+// LoadReport implements clusterpolicy.Policy: take a peer's load, learn the cost
 // of a move from the first report after tasks were given to it, and
 // balance at once when the peer has run dry.
-func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
+func (s *RatePolicy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterpolicy.Load) []clusterpolicy.Action {
 	pr := s.peers.get(from)
 	if pr == nil {
 		return nil
@@ -193,7 +193,7 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 	}
 	s.observe(pr, l)
 	pr.heard = true
-	var as []sched.Action
+	var as []clusterpolicy.Action
 	if l.Ready == 0 {
 		s.holdDemand(now, s.period)
 		// A peer ran dry: balance now rather than leave it idle until
@@ -208,14 +208,14 @@ func (s *RatePolicy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) 
 // was given to it since.
 func (s *RatePolicy) dryPeer() bool {
 	dry := false
-	s.peers.each(func(_ sched.NodeID, pr *rateNode) { dry = dry || (pr.heard && pr.ready == 0) })
+	s.peers.each(func(_ clusterpolicy.NodeID, pr *rateNode) { dry = dry || (pr.heard && pr.ready == 0) })
 	return dry
 }
 
 // observe folds a load into what is known of n: the ready count as it is,
 // the speed through the asymmetric filter, and only when workers were
 // busy (an idle node's rate says nothing of its speed).
-func (s *RatePolicy) observe(n *rateNode, l sched.Load) {
+func (s *RatePolicy) observe(n *rateNode, l clusterpolicy.Load) {
 	n.ready, n.workers = l.Ready, max(l.Workers, 1)
 	if l.TaskTime > 0 {
 		n.taskTime = l.TaskTime
@@ -235,10 +235,10 @@ func (s *RatePolicy) observe(n *rateNode, l sched.Load) {
 // balanced one by more than the threshold, it gives its excess to the
 // nodes below their share, largest deficit first, each move checked
 // against its cost.
-func (s *RatePolicy) balance(now time.Time) []sched.Action {
+func (s *RatePolicy) balance(now time.Time) []clusterpolicy.Action {
 	ready, capacity := float64(s.me.ready), s.capacity(&s.me)
 	taskTime := s.me.taskTime
-	s.peers.each(func(_ sched.NodeID, pr *rateNode) {
+	s.peers.each(func(_ clusterpolicy.NodeID, pr *rateNode) {
 		if pr.heard {
 			ready += float64(pr.ready)
 			capacity += s.capacity(pr)
@@ -257,11 +257,11 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 	// out, so its last ready task may go to a node that has none.
 	excess := int(math.Ceil(float64(s.me.ready) - balanced*s.capacity(&s.me) - 1e-9))
 	type want struct {
-		id      sched.NodeID
+		id      clusterpolicy.NodeID
 		deficit float64
 	}
 	var wants []want
-	s.peers.each(func(id sched.NodeID, pr *rateNode) {
+	s.peers.each(func(id clusterpolicy.NodeID, pr *rateNode) {
 		// A share of under one task still earns a dry node one: across
 		// three or more nodes a handful of ready tasks gives every share
 		// less than one, and nothing would move to nodes with nothing.
@@ -276,7 +276,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 		}
 		return strings.Compare(string(a.id), string(b.id))
 	})
-	var as []sched.Action
+	var as []clusterpolicy.Action
 	for _, w := range wants {
 		if excess < 1 {
 			break
@@ -303,7 +303,7 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 		excess -= n
 		s.stats.Moves++
 		s.stats.TasksOut += int64(n)
-		as = append(as, sched.Action{Kind: sched.Give, Node: w.id, Count: n})
+		as = append(as, clusterpolicy.Action{Kind: clusterpolicy.Give, Node: w.id, Count: n})
 	}
 	return as
 }
@@ -312,14 +312,14 @@ func (s *RatePolicy) balance(now time.Time) []sched.Action {
 // a core each gets.
 func (s *RatePolicy) capacity(n *rateNode) float64 { return float64(n.workers) * n.speed }
 
-// JobStarted implements sched.Policy.
-func (s *RatePolicy) JobStarted(now time.Time) []sched.Action {
+// JobStarted implements clusterpolicy.Policy.
+func (s *RatePolicy) JobStarted(now time.Time) []clusterpolicy.Action {
 	s.jobStarted(now, s.period, s.peers.len())
 	return nil
 }
 
-// Membership implements sched.Policy.
-func (s *RatePolicy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
+// Membership implements clusterpolicy.Policy.
+func (s *RatePolicy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clusterpolicy.Action {
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:

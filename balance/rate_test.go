@@ -6,23 +6,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/clusterpolicy"
 )
 
-var _ sched.Policy = (*RatePolicy)(nil)
+var _ clusterpolicy.Policy = (*RatePolicy)(nil)
 
-func newRate(p RateParams, peers ...sched.NodeID) *RatePolicy {
+func newRate(p RateParams, peers ...clusterpolicy.NodeID) *RatePolicy {
 	s := NewRate("self", p)
 	for _, id := range peers {
-		s.Membership(t0, sched.MemberEvent{Node: id, Joined: true})
+		s.Membership(t0, clusterpolicy.MemberEvent{Node: id, Joined: true})
 	}
 	return s
 }
 
 // busy is the load of a node of one worker with ready tasks, busy all the
 // time at the given share of a core, its tasks worth 1 ms of CPU.
-func busy(ready int, share float64) sched.Load {
-	return sched.Load{Ready: ready, Workers: 1, Rate: share, Busy: 1, TaskTime: time.Millisecond}
+func busy(ready int, share float64) clusterpolicy.Load {
+	return clusterpolicy.Load{Ready: ready, Workers: 1, Rate: share, Busy: 1, TaskTime: time.Millisecond}
 }
 
 // TestSpeedFilterTrustsSlowDownsFast: the asymmetric filter follows a
@@ -41,7 +41,7 @@ func TestSpeedFilterTrustsSlowDownsFast(t *testing.T) {
 		t.Fatalf("one sample at full speed moved the estimate to %.3f", s.me.speed)
 	}
 	before := s.me.speed
-	s.observe(&s.me, sched.Load{Ready: 0, Workers: 1, Rate: 0, Busy: 0})
+	s.observe(&s.me, clusterpolicy.Load{Ready: 0, Workers: 1, Rate: 0, Busy: 0})
 	if s.me.speed != before {
 		t.Fatalf("an idle report changed the speed: %.3f -> %.3f", before, s.me.speed)
 	}
@@ -59,7 +59,7 @@ func TestPlacesWorkByCapacity(t *testing.T) {
 			s.LoadReport(t0, "p", busy(0, c.peerShare))
 		}
 		as := s.Tick(t0, busy(10, 1))
-		want := []sched.Action{{Kind: sched.Report}, {Kind: sched.Give, Node: "p", Count: c.want}}
+		want := []clusterpolicy.Action{{Kind: clusterpolicy.Report}, {Kind: clusterpolicy.Give, Node: "p", Count: c.want}}
 		if !reflect.DeepEqual(as, want) {
 			t.Errorf("peer at %.1f of a core: %v, want %v", c.peerShare, as, want)
 		}
@@ -74,7 +74,7 @@ func TestPlacesWorkByCapacity(t *testing.T) {
 func TestNothingMovesBelowTheThreshold(t *testing.T) {
 	s := newRate(RateParams{}, "p")
 	s.LoadReport(t0, "p", busy(10, 1))
-	if as := s.Tick(t0, busy(11, 1)); len(as) != 1 || as[0].Kind != sched.Report {
+	if as := s.Tick(t0, busy(11, 1)); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
 		t.Fatalf("11 against 10 ready: %v", as)
 	}
 }
@@ -94,7 +94,7 @@ func TestCostBenefitCancelsDearMoves(t *testing.T) {
 // mean time still go to a peer that ran dry (it would idle a period), and
 // not to one that has work.
 func TestDryPeerIsWorthAPeriod(t *testing.T) {
-	small := func(ready int) sched.Load {
+	small := func(ready int) clusterpolicy.Load {
 		l := busy(ready, 1)
 		l.TaskTime = 10 * time.Microsecond
 		return l
@@ -105,7 +105,7 @@ func TestDryPeerIsWorthAPeriod(t *testing.T) {
 	as := s.Tick(t0, small(40))
 	var gave []string
 	for _, a := range as[1:] {
-		if a.Kind == sched.Give {
+		if a.Kind == clusterpolicy.Give {
 			gave = append(gave, string(a.Node))
 		}
 	}
@@ -135,16 +135,16 @@ func TestPeriodAdaptsToTheLearnedMoveCost(t *testing.T) {
 // quarter period); requests are refused.
 func TestRateHungryAndRequests(t *testing.T) {
 	s := newRate(RateParams{MinPeriod: 8 * time.Millisecond}, "p")
-	if as := s.Hungry(t0); len(as) != 1 || as[0].Kind != sched.Report {
+	if as := s.Hungry(t0); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
 		t.Fatalf("hungry: %v", as)
 	}
 	if as := s.Hungry(t0.Add(time.Millisecond)); as != nil {
 		t.Fatalf("hungry again within a quarter period: %v", as)
 	}
-	if a := s.StealRequest(t0, "p", 1, 5); a.Kind != sched.Refuse {
+	if a := s.StealRequest(t0, "p", 1, 5); a.Kind != clusterpolicy.Refuse {
 		t.Fatalf("%+v", a)
 	}
-	if g := NewRate("alone", RateParams{}).Advice().HungryAfter; g.Before(sched.Never) {
+	if g := NewRate("alone", RateParams{}).Advice().HungryAfter; g.Before(clusterpolicy.Never) {
 		t.Fatalf("a lone node advises %v", g)
 	}
 }
@@ -181,7 +181,7 @@ func TestDryPeerIsServedAtOnce(t *testing.T) {
 	}
 	// p ran dry within the period: half of the 6 left goes at once.
 	as := s.LoadReport(t0.Add(time.Millisecond), "p", busy(0, 1))
-	if len(as) != 1 || as[0].Kind != sched.Give || as[0].Node != "p" || as[0].Count != 3 {
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Give || as[0].Node != "p" || as[0].Count != 3 {
 		t.Fatalf("a dry peer's report: %v, want a Give of 3 to p", as)
 	}
 }
@@ -196,7 +196,7 @@ func TestDryPeerHeardEarlyIsServedAtTheTick(t *testing.T) {
 		t.Fatalf("nothing to give yet, and gave %v", as)
 	}
 	as := s.Tick(t0.Add(2*time.Millisecond), busy(8, 1))
-	if len(as) != 1 || as[0].Kind != sched.Give || as[0].Node != "p" {
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Give || as[0].Node != "p" {
 		t.Fatalf("the tick after the dry report: %v, want a Give to p", as)
 	}
 	// Given to, p is no longer dry: the next tick waits for the period.
@@ -210,13 +210,13 @@ func TestDryPeerHeardEarlyIsServedAtTheTick(t *testing.T) {
 // last, the last one included (EP's few large tasks on 3 and 4 nodes).
 func TestFewTasksReachEveryDryNode(t *testing.T) {
 	s := newRate(RateParams{}, "a", "b", "c")
-	for _, p := range []sched.NodeID{"a", "b", "c"} {
+	for _, p := range []clusterpolicy.NodeID{"a", "b", "c"} {
 		s.LoadReport(t0, p, busy(0, 1))
 	}
 	as := s.Tick(t0, busy(2, 1))
 	gave := 0
 	for _, a := range as {
-		if a.Kind == sched.Give {
+		if a.Kind == clusterpolicy.Give {
 			if a.Count != 1 {
 				t.Errorf("gave %d to %s, want 1", a.Count, a.Node)
 			}

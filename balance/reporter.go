@@ -3,7 +3,7 @@ package balance
 import (
 	"time"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/clusterpolicy"
 )
 
 // reporter is what both balancing policies share: they report the node's
@@ -15,7 +15,7 @@ type reporter struct {
 	lastReport time.Time
 	nextReport time.Time
 	reports    int64
-	advice     sched.Advice
+	advice     clusterpolicy.Advice
 	// demandUntil: a peer reported it had run dry, or the job began, or
 	// this node ran dry; until then the node keeps exposeForPeers more
 	// tasks stealable, for pushes to find.
@@ -37,10 +37,10 @@ func (r *reporter) holdDemand(now time.Time, period time.Duration) {
 	}
 }
 
-// Advice implements sched.Policy.
-func (r *reporter) Advice() sched.Advice { return r.advice }
+// Advice implements clusterpolicy.Policy.
+func (r *reporter) Advice() clusterpolicy.Advice { return r.advice }
 
-// JobStarted is the part of sched.Policy's JobStarted both policies share:
+// JobStarted is the part of clusterpolicy.Policy's JobStarted both policies share:
 // every node of a fresh job wants work, so the first splits keep their big
 // pieces stealable.
 func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
@@ -52,49 +52,51 @@ func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
 func (r *reporter) due(now time.Time) bool { return !now.Before(r.nextReport) }
 
 // report counts a load report to every peer, the next due after period.
-func (r *reporter) report(now time.Time, period time.Duration) sched.Action {
+func (r *reporter) report(now time.Time, period time.Duration) clusterpolicy.Action {
 	r.lastReport = now
 	r.nextReport = now.Add(period)
 	r.reports++
-	return sched.Action{Kind: sched.Report}
+	return clusterpolicy.Action{Kind: clusterpolicy.Report}
 }
 
 // hungry reports at once, unless a report went out within a quarter
 // period or there is nobody to tell.
-func (r *reporter) hungry(now time.Time, period time.Duration, peers int) []sched.Action {
+func (r *reporter) hungry(now time.Time, period time.Duration, peers int) []clusterpolicy.Action {
 	r.holdDemand(now, period)
 	if peers == 0 || now.Sub(r.lastReport) < period/4 {
 		return nil
 	}
-	return []sched.Action{r.report(now, period)}
+	return []clusterpolicy.Action{r.report(now, period)}
 }
 
 // settle recomputes the advice at now: a hungry worker is worth hearing
 // from when a report may go out, and tasks are kept stealable while peers
 // want work.
 func (r *reporter) settle(now time.Time, period time.Duration, peers int) {
-	r.advice = sched.Advice{}
+	r.advice = clusterpolicy.Advice{}
 	if peers > 0 && now.Before(r.demandUntil) {
 		r.advice.Expose = exposeForPeers
 	}
 	switch {
 	case peers == 0:
-		r.advice.HungryAfter = sched.Never
+		r.advice.HungryAfter = clusterpolicy.Never
 	case !r.lastReport.IsZero():
 		r.advice.HungryAfter = r.lastReport.Add(period / 4)
 	}
 }
 
-// StealRequest implements sched.Policy: a balancing node answers no
+// StealRequest implements clusterpolicy.Policy: a balancing node answers no
 // request (a fishing node is refused when a job starts; one that asks
 // anyway gets nothing).
-func (r *reporter) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
-	return sched.Action{Kind: sched.Refuse, Node: from}
+func (r *reporter) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int) clusterpolicy.Action {
+	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
 }
 
-// StealReply implements sched.Policy: tasks pushed to this node arrive as
+// StealReply implements clusterpolicy.Policy: tasks pushed to this node arrive as
 // answers to no request; the next report tells the others.
-func (r *reporter) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
+func (r *reporter) StealReply(time.Time, clusterpolicy.NodeID, int) []clusterpolicy.Action {
+	return nil
+}
 
-// Pushed implements sched.Policy: nothing is deferred.
-func (r *reporter) Pushed(time.Time, int) []sched.Action { return nil }
+// Pushed implements clusterpolicy.Policy: nothing is deferred.
+func (r *reporter) Pushed(time.Time, int) []clusterpolicy.Action { return nil }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/sched"
 )
@@ -29,7 +30,7 @@ func missingKinds(kinds []string) []string {
 }
 
 // lacksReason says what a node that lacks a job's tasks tells its root.
-func lacksReason(node sched.NodeID, lacks []string, rootBinary string) string {
+func lacksReason(node clusterpolicy.NodeID, lacks []string, rootBinary string) string {
 	const shown = 5
 	names := strings.Join(lacks[:min(len(lacks), shown)], ", ")
 	if len(lacks) > shown {

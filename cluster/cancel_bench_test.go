@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/fishing"
-	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -47,7 +47,9 @@ func init() {
 // return after the cancel (run-ms), and EndJob after that, until the
 // other node had stopped and reported (end-ms); medians.
 func BenchmarkCancelAcrossNodes(b *testing.B) {
-	policy := func(self sched.NodeID, zone string) sched.Policy { return fishing.New(self, zone, fishing.Params{}) }
+	policy := func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
+		return fishing.New(self, zone, fishing.Params{})
+	}
 	root := testNode(b, Config{Policy: policy, Client: true})
 	server := testNode(b, Config{Policy: policy, Join: []string{root.GossipAddr()}})
 	waitUntil(b, "the root reaches the other node", func() bool { return root.Reachable() >= 1 })

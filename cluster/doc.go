@@ -6,7 +6,7 @@
 // # The engine of a policy
 //
 // Each job a Node serves or roots has an engine (engine.go) that hosts a
-// policy (sched.Policy) of its own: it hands it every event one at a time
+// policy (clusterpolicy.Policy) of its own: it hands it every event one at a time
 // under the engine's mutex, with the time it read (a worker is hungry, a
 // steal request or answer came, a push that a deferred request waits for,
 // a load report, a member joined, left or stopped taking part in the job,
@@ -15,7 +15,7 @@
 // worth reporting (an atomic the workers read), how many more ready tasks
 // to keep stealable, how many borrowed tasks to keep in hand, and whether
 // pushes are awaited. The node gossips its load, summed over its jobs,
-// with the rate of useful work a sched.RateMeter measures, every 100 ms.
+// with the rate of useful work a clusterpolicy.RateMeter measures, every 100 ms.
 //
 // # Messages
 //

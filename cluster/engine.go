@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
@@ -36,7 +37,7 @@ type engine struct {
 
 	// mu orders the policy's events and guards what follows.
 	mu       sync.Mutex
-	policy   sched.Policy
+	policy   clusterpolicy.Policy
 	loans    *ledger // the tasks lent to other nodes (ledger.go)
 	borrowed map[*sched.Header]loan
 	// orphaned is when gossip said the job's root died, on a node serving
@@ -48,12 +49,12 @@ type engine struct {
 	rootRefused bool
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
-	fishedAt map[sched.NodeID]time.Time
+	fishedAt map[clusterpolicy.NodeID]time.Time
 	// measured is the load the last tick measured; its rates go with the
 	// ready count of the moment into load reports.
-	measured sched.Load
-	offsets  map[sched.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
-	serving  *serving                       // the pool's serving run, for a job of another root
+	measured clusterpolicy.Load
+	offsets  map[clusterpolicy.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
+	serving  *serving                               // the pool's serving run, for a job of another root
 
 	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
 	// (0: now; math.MaxInt64: only another event can help), so that idle
@@ -69,10 +70,10 @@ type engine struct {
 
 	// useful, rate, busy and taskTime measure Load; only the tick
 	// goroutine uses them. usefulNow is the job's useful work so far.
-	useful    sched.UsefulWork
-	rate      sched.RateMeter
-	busy      sched.RateMeter
-	taskTime  sched.TaskTimeMeter
+	useful    clusterpolicy.UsefulWork
+	rate      clusterpolicy.RateMeter
+	busy      clusterpolicy.RateMeter
+	taskTime  clusterpolicy.TaskTimeMeter
 	usefulNow atomic.Int64
 
 	stealRequests atomic.Int64
@@ -92,7 +93,7 @@ type engine struct {
 
 // loan is what a borrower keeps of a borrowed task: where its result goes.
 type loan struct {
-	node sched.NodeID
+	node clusterpolicy.NodeID
 	id   uint64
 	// addr is where the lender asked for answers (its stealReply's
 	// ReplyTo): its result, or the task handed back, goes there when
@@ -111,8 +112,8 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 		policy:   n.makePolicy(),
 		loans:    newLedger(),
 		borrowed: map[*sched.Header]loan{},
-		fishedAt: map[sched.NodeID]time.Time{},
-		offsets:  map[sched.NodeID]time.Duration{},
+		fishedAt: map[clusterpolicy.NodeID]time.Time{},
+		offsets:  map[clusterpolicy.NodeID]time.Duration{},
 	}
 	n.jobsTotal.Add(1)
 	e.pool.SetRemote(e)
@@ -121,7 +122,7 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	e.mu.Lock()
 	for id, m := range n.memberMetas() {
 		if e.hears(id, m) {
-			e.policy.Membership(now, sched.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
+			e.policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
 			e.policy.LoadReport(now, id, m.Load)
 		}
 	}
@@ -131,13 +132,13 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 }
 
 // root is the node the job's root task runs on.
-func (e *engine) root() sched.NodeID { return sched.NodeID(e.info.Root) }
+func (e *engine) root() clusterpolicy.NodeID { return clusterpolicy.NodeID(e.info.Root) }
 
 // hears says whether e's policy is told of member id, from its gossiped
 // meta: every node that may serve the job and the job's root, but not a
 // client of another job, which serves none: a policy would fish from it,
 // or push to it, for nothing.
-func (e *engine) hears(id sched.NodeID, meta membership.Meta) bool {
+func (e *engine) hears(id clusterpolicy.NodeID, meta membership.Meta) bool {
 	return !meta.Client || id == e.root()
 }
 
@@ -156,7 +157,7 @@ const (
 
 // event hands the policy one event, at the time it is handled, and carries
 // out the actions it returns. Events reach the policy one at a time.
-func (e *engine) event(ev func(now time.Time) []sched.Action) {
+func (e *engine) event(ev func(now time.Time) []clusterpolicy.Action) {
 	e.mu.Lock()
 	acts := ev(time.Now())
 	e.advise()
@@ -174,7 +175,7 @@ func (e *engine) advise() {
 		a.Expose = math.MaxInt32
 	}
 	switch {
-	case !a.HungryAfter.Before(sched.Never):
+	case !a.HungryAfter.Before(clusterpolicy.Never):
 		e.hungryAfter.Store(math.MaxInt64)
 	case a.HungryAfter.Before(time.Unix(0, 1)):
 		e.hungryAfter.Store(0) // the zero time, or any time long past
@@ -253,18 +254,18 @@ func (e *engine) Pushed() {
 }
 
 // act carries out policy actions that leave the node.
-func (e *engine) act(acts []sched.Action) {
+func (e *engine) act(acts []clusterpolicy.Action) {
 	for _, a := range acts {
 		switch a.Kind {
-		case sched.Fish:
+		case clusterpolicy.Fish:
 			if !e.leaving() {
 				e.fish(a.Node, a.Count)
 			}
-		case sched.Give:
+		case clusterpolicy.Give:
 			e.push(a.Node, a.Count)
-		case sched.Refuse:
+		case clusterpolicy.Refuse:
 			e.refuse(a.Node)
-		case sched.Report:
+		case clusterpolicy.Report:
 			e.reportLoad()
 		}
 	}
@@ -272,7 +273,7 @@ func (e *engine) act(acts []sched.Action) {
 
 // measure gives the policy the time and the load the tick measured; the
 // tick goroutine calls it, with the process's CPU time.
-func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) sched.Load {
+func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpolicy.Load {
 	l := e.pool.Load()
 	busy := e.pool.BusyTime(now)
 	useful := e.useful.Add(busy, cpu, cpuOK)
@@ -280,7 +281,7 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) sched.Loa
 	l.Rate = e.rate.Observe(now, useful)
 	l.Busy = e.busy.Observe(now, busy)
 	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.TasksDone())
-	e.event(func(now time.Time) []sched.Action {
+	e.event(func(now time.Time) []clusterpolicy.Action {
 		e.measured = l
 		return e.policy.Tick(now, l)
 	})

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/fishing"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -44,7 +44,9 @@ func (g *gateKeeper) open() { close(*g.ch.Load()) }
 func twoWorkerNode(t *testing.T) *Node {
 	t.Helper()
 	n, err := Start(Config{Workers: 2, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler),
-		Policy: func(self sched.NodeID, zone string) sched.Policy { return fishing.New(self, zone, fishing.Params{}) }})
+		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
+			return fishing.New(self, zone, fishing.Params{})
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ var (
 
 // forget makes n drop peer from its members, as gossip does for a node it
 // declares dead (membership.Left): the peer may be alive, only slow.
-func forget(n *Node, peer sched.NodeID) {
+func forget(n *Node, peer clusterpolicy.NodeID) {
 	n.peersMu.Lock()
 	delete(n.peers, peer)
 	n.left[peer] = true

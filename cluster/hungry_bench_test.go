@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/fishing"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // BenchmarkHungry is what an idle worker pays, at every round of its search
@@ -22,19 +22,19 @@ func BenchmarkHungry(b *testing.B) {
 	}{
 		{"no-peer", func(*engine) {}},
 		{"peer-backing-off", func(e *engine) {
-			e.event(func(now time.Time) []sched.Action {
-				e.policy.Membership(now, sched.MemberEvent{Node: "p", Joined: true})
+			e.event(func(now time.Time) []clusterpolicy.Action {
+				e.policy.Membership(now, clusterpolicy.MemberEvent{Node: "p", Joined: true})
 				e.policy.Hungry(now) // a request to p goes out (and nowhere)
 				return nil
 			})
 			// p refuses: a backoff of an hour.
-			e.event(func(now time.Time) []sched.Action { return e.policy.StealReply(now, "p", 0) })
+			e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.StealReply(now, "p", 0) })
 		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			node, err := Start(Config{
 				Workers: 1, Inline: inline.Default(), Fast: true, Logger: slog.New(slog.DiscardHandler),
-				Policy: func(self sched.NodeID, zone string) sched.Policy {
+				Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
 					return fishing.New(self, zone, fishing.Params{RetryBackoff: time.Hour, MaxBackoff: time.Hour})
 				},
 			})

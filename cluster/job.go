@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
@@ -56,10 +57,10 @@ type Job struct {
 	// reported signals each, and each change of active: the peers that
 	// take part now, as their sharing policies say (jobPresence). ended
 	// stops invitations. The engine's mu guards them all.
-	peers    map[sched.NodeID]string
-	joinedAt map[sched.NodeID]time.Duration
-	reports  map[sched.NodeID]peerReport
-	active   map[sched.NodeID]bool
+	peers    map[clusterpolicy.NodeID]string
+	joinedAt map[clusterpolicy.NodeID]time.Duration
+	reports  map[clusterpolicy.NodeID]peerReport
+	active   map[clusterpolicy.NodeID]bool
 	reported chan struct{}
 	ended    bool
 	// inviting is held while a jobStart is sent, and by EndJob before it
@@ -104,9 +105,9 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: sched.LendableKinds(), peers: map[sched.NodeID]string{},
-		joinedAt: map[sched.NodeID]time.Duration{}, reports: map[sched.NodeID]peerReport{},
-		active: map[sched.NodeID]bool{}, reported: make(chan struct{}, 1)}
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: sched.LendableKinds(), peers: map[clusterpolicy.NodeID]string{},
+		joinedAt: map[clusterpolicy.NodeID]time.Duration{}, reports: map[clusterpolicy.NodeID]peerReport{},
+		active: map[clusterpolicy.NodeID]bool{}, reported: make(chan struct{}, 1)}
 	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
 	n.mu.Lock()
 	for _, e := range n.engines {
@@ -139,7 +140,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 // ended, or it is a client (which serves no job but its own); late says it
 // joined the cluster during the job. A node that cannot be reached is left
 // out of the job.
-func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
+func (n *Node) invite(j *Job, id clusterpolicy.NodeID, addr string, late bool) {
 	if m, _ := n.memberMeta(id); m.Client {
 		return
 	}
@@ -171,7 +172,7 @@ func (n *Node) invite(j *Job, id sched.NodeID, addr string, late bool) {
 
 // inviteLate invites a member that joined while this node is the root of
 // a running job, if it runs the same scheduler.
-func (n *Node) inviteLate(id sched.NodeID, meta membership.Meta) {
+func (n *Node) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
 	j := n.rootedJob()
 	if j == nil {
 		return
@@ -254,7 +255,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 	e.mu.Lock()
 	j.ended = true // no more invitations
 	j.inviting.Unlock()
-	waiting := map[sched.NodeID]string{}
+	waiting := map[clusterpolicy.NodeID]string{}
 	for id, addr := range j.peers {
 		if _, ok := j.reports[id]; !ok {
 			waiting[id] = addr
@@ -276,7 +277,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 		case <-timeout:
 			n.log.Warn("peers did not report the end of the job; the job's counters leave them out", "waited", reportWait, "missing", j.Waiting())
 			e.mu.Lock()
-			maps.DeleteFunc(j.peers, func(id sched.NodeID, _ string) bool { _, ok := j.reports[id]; return !ok })
+			maps.DeleteFunc(j.peers, func(id clusterpolicy.NodeID, _ string) bool { _, ok := j.reports[id]; return !ok })
 			e.mu.Unlock()
 		}
 	}
@@ -319,7 +320,7 @@ func (j *Job) missingReports() int {
 
 // peerGone: node id left or died during job j. It reported already if it
 // left gracefully (Drain); if not, nothing more will come from it.
-func (j *Job) peerGone(id sched.NodeID) {
+func (j *Job) peerGone(id clusterpolicy.NodeID) {
 	j.e.mu.Lock()
 	defer j.e.mu.Unlock()
 	if _, ok := j.reports[id]; !ok {
@@ -348,7 +349,7 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 
 // startServing begins work for another node's job, if this node's sharing
 // policy admits it (jobRefused says why not).
-func (n *Node) startServing(from sched.NodeID, m *jobStart) {
+func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
@@ -419,7 +420,7 @@ func (n *Node) startServing(from sched.NodeID, m *jobStart) {
 
 // refuse tells a job's root that this node will not serve the job, and
 // why.
-func (n *Node) refuse(root sched.NodeID, m *jobRefused) {
+func (n *Node) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 	if len(m.Lacks) > 0 {
 		n.log.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	} else {
@@ -464,7 +465,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 
 // refused: a node will not serve job j (admit says why); j runs without
 // it.
-func (n *Node) refused(peer sched.NodeID, m *jobRefused) {
+func (n *Node) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 	e := n.engineOf(m.Job)
 	if e == nil || e.rooted == nil {
 		return
@@ -508,7 +509,7 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 
 // endServing answers the root's jobEnd with this node's report and
 // timeline.
-func (n *Node) endServing(from sched.NodeID, job uint64) {
+func (n *Node) endServing(from clusterpolicy.NodeID, job uint64) {
 	e := n.engineOf(job)
 	if e == nil || e.rooted != nil || e.root() != from {
 		return
@@ -519,7 +520,7 @@ func (n *Node) endServing(from sched.NodeID, job uint64) {
 }
 
 // sendReport sends this node's part in a job to the job's root.
-func (n *Node) sendReport(root sched.NodeID, rootAddr string, job uint64, end servingEnd) {
+func (n *Node) sendReport(root clusterpolicy.NodeID, rootAddr string, job uint64, end servingEnd) {
 	payload, _ := json.Marshal(end.report)
 	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
 	addr, err := n.addressOf(root, rootAddr)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -44,7 +45,7 @@ type ledger struct {
 	open map[uint64]*openLoan
 	// rerun are the loans ended by rerunHere whose late result may still
 	// come; a late result removes its loan.
-	rerun map[uint64]sched.NodeID
+	rerun map[uint64]clusterpolicy.NodeID
 
 	opened      int64
 	ended       [loanEnds]int64
@@ -54,7 +55,7 @@ type ledger struct {
 // openLoan is a loan not yet ended.
 type openLoan struct {
 	h    *sched.Header
-	node sched.NodeID
+	node clusterpolicy.NodeID
 	// addr is where the borrower asked for answers (its stealRequest's
 	// ReplyTo, or its known address for a push): a query goes there when
 	// gossip no longer lists it.
@@ -103,11 +104,11 @@ const (
 )
 
 func newLedger() *ledger {
-	return &ledger{open: map[uint64]*openLoan{}, rerun: map[uint64]sched.NodeID{}}
+	return &ledger{open: map[uint64]*openLoan{}, rerun: map[uint64]clusterpolicy.NodeID{}}
 }
 
 // lend opens loan id of task h to node, which answers at addr.
-func (l *ledger) lend(id uint64, h *sched.Header, node sched.NodeID, addr string, now time.Time) {
+func (l *ledger) lend(id uint64, h *sched.Header, node clusterpolicy.NodeID, addr string, now time.Time) {
 	if _, ok := l.open[id]; ok {
 		throw(fmt.Sprintf("cluster: loan %d opened twice", id))
 	}
@@ -138,7 +139,7 @@ const (
 // settle takes a borrower's word that loan id is over: its result
 // (resultHome) or the task given back (handedBack). It returns the task
 // when the loan was open and lent to from.
-func (l *ledger) settle(id uint64, from sched.NodeID, how loanEnd) (*sched.Header, settled) {
+func (l *ledger) settle(id uint64, from clusterpolicy.NodeID, how loanEnd) (*sched.Header, settled) {
 	if how != resultHome && how != handedBack {
 		throw(fmt.Sprintf("cluster: a borrower's word cannot end a loan as %v", how))
 	}
@@ -154,7 +155,7 @@ func (l *ledger) settle(id uint64, from sched.NodeID, how loanEnd) (*sched.Heade
 }
 
 // lentTo lists the open loans of node.
-func (l *ledger) lentTo(node sched.NodeID) []uint64 {
+func (l *ledger) lentTo(node clusterpolicy.NodeID) []uint64 {
 	var ids []uint64
 	for id, lo := range l.open {
 		if lo.node == node {
@@ -185,7 +186,7 @@ func (l *ledger) rerunAll(ids []uint64) []*sched.Header {
 // still open when its borrower says it is gone gets no result, unless the
 // borrower's connection broke in between and the result came on a new
 // one, racing the answer; then it is a late result, dropped.
-func (l *ledger) heard(from sched.NodeID, held, gone []uint64, now time.Time) []*sched.Header {
+func (l *ledger) heard(from clusterpolicy.NodeID, held, gone []uint64, now time.Time) []*sched.Header {
 	for _, id := range held {
 		if lo, ok := l.open[id]; ok && lo.node == from {
 			lo.heard = now
@@ -202,7 +203,7 @@ func (l *ledger) heard(from sched.NodeID, held, gone []uint64, now time.Time) []
 
 // query is a question to a borrower about the loans it holds.
 type query struct {
-	node sched.NodeID
+	node clusterpolicy.NodeID
 	addr string
 	ids  []uint64
 }
@@ -211,8 +212,8 @@ type query struct {
 // loans quiet for loanAskEvery and not asked about within it) and the
 // tasks of loans silent for loanSilence, ended as rerunHere, with their
 // borrowers.
-func (l *ledger) due(now time.Time) (queries []query, silent map[sched.NodeID][]*sched.Header) {
-	byNode := map[sched.NodeID]int{}
+func (l *ledger) due(now time.Time) (queries []query, silent map[clusterpolicy.NodeID][]*sched.Header) {
+	byNode := map[clusterpolicy.NodeID]int{}
 	var overdue []uint64
 	for id, lo := range l.open {
 		switch {
@@ -232,7 +233,7 @@ func (l *ledger) due(now time.Time) (queries []query, silent map[sched.NodeID][]
 	for _, id := range overdue {
 		node := l.open[id].node
 		if silent == nil {
-			silent = map[sched.NodeID][]*sched.Header{}
+			silent = map[clusterpolicy.NodeID][]*sched.Header{}
 		}
 		silent[node] = append(silent[node], l.end(id, rerunHere))
 	}
@@ -267,7 +268,7 @@ func (l *ledger) check() {
 // pendingLoans are the open loans of one borrower: how many, and how long
 // since it last said it holds the quietest.
 type pendingLoans struct {
-	Node     sched.NodeID
+	Node     clusterpolicy.NodeID
 	Tasks    int
 	Quietest time.Duration
 }
@@ -275,7 +276,7 @@ type pendingLoans struct {
 // pending describes the open loans by borrower, for a person asking what
 // a job waits for.
 func (l *ledger) pending(now time.Time) []pendingLoans {
-	at := map[sched.NodeID]int{}
+	at := map[clusterpolicy.NodeID]int{}
 	var out []pendingLoans
 	for _, lo := range l.open {
 		i, ok := at[lo.node]

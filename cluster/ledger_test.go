@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -22,14 +23,14 @@ import (
 //   - at the end, every task lent was given back exactly once, or its
 //     loan ended with the job.
 func TestLedgerProperties(t *testing.T) {
-	nodes := []sched.NodeID{"a", "b", "c"}
+	nodes := []clusterpolicy.NodeID{"a", "b", "c"}
 	for seed := range uint64(300) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 24))
 			l := newLedger()
 			now := time.Unix(1000, 0)
 			type lentTo struct {
-				node sched.NodeID
+				node clusterpolicy.NodeID
 				h    *sched.Header
 			}
 			lent := map[uint64]lentTo{}     // every loan made

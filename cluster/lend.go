@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
 )
@@ -16,7 +17,7 @@ import (
 // of a job goes to the job's engine; one of a job this node does not serve
 // gets the answer that costs nothing: no task, or the task back.
 func (n *Node) handle(from string, tm *transport.Message) {
-	peer := sched.NodeID(from)
+	peer := clusterpolicy.NodeID(from)
 	msg, err := decodeMessage(tm)
 	if err != nil {
 		n.log.Warn("dropping a message that does not decode", "peer", peer, "err", err)
@@ -62,13 +63,13 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		case e == nil:
 		case e.rooted != nil:
 			e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
-		case peer == sched.NodeID(e.info.Root):
+		case peer == clusterpolicy.NodeID(e.info.Root):
 			// The job failed elsewhere: stop starting its tasks here too.
 			e.pool.Fail(&failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}})
 		}
 	case *loadReport:
 		if e := n.engineOf(m.Job); e != nil {
-			e.event(func(now time.Time) []sched.Action { return e.policy.LoadReport(now, peer, m.Load) })
+			e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.LoadReport(now, peer, m.Load) })
 		}
 	case *loanQuery:
 		n.rememberPeer(peer, m.ReplyTo)
@@ -90,8 +91,8 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		// Its policies stop giving it work now; the lent records stay
 		// until it has left memberlist, so its results still count.
 		for _, e := range n.engineList() {
-			e.event(func(now time.Time) []sched.Action {
-				return e.policy.Membership(now, sched.MemberEvent{Node: peer, Leaving: true})
+			e.event(func(now time.Time) []clusterpolicy.Action {
+				return e.policy.Membership(now, clusterpolicy.MemberEvent{Node: peer, Leaving: true})
 			})
 		}
 	case *jobRefused:
@@ -107,7 +108,7 @@ func (n *Node) handle(from string, tm *transport.Message) {
 
 // send sends m to node at its known transport address, or else at
 // fallback.
-func (n *Node) send(node sched.NodeID, fallback string, m message) error {
+func (n *Node) send(node clusterpolicy.NodeID, fallback string, m message) error {
 	addr, err := n.addressOf(node, fallback)
 	if err != nil {
 		return err
@@ -116,7 +117,7 @@ func (n *Node) send(node sched.NodeID, fallback string, m message) error {
 }
 
 // addressOf is node's known transport address, or else fallback.
-func (n *Node) addressOf(node sched.NodeID, fallback string) (string, error) {
+func (n *Node) addressOf(node clusterpolicy.NodeID, fallback string) (string, error) {
 	if a, ok := n.peer(node); ok {
 		return a, nil
 	}
@@ -146,7 +147,7 @@ func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sy
 
 // send is Node.send of a message of e's job: noted on its timeline and
 // counted in its report.
-func (e *engine) send(node sched.NodeID, fallback string, m message) error {
+func (e *engine) send(node clusterpolicy.NodeID, fallback string, m message) error {
 	addr, err := e.n.addressOf(node, fallback)
 	if err != nil {
 		return err
@@ -174,7 +175,7 @@ func messageBytes(tm *transport.Message) int { return len(tm.Body) + 2 }
 
 // rememberPeer learns a peer's transport address from a message, for a
 // peer whose gossip has not arrived yet.
-func (n *Node) rememberPeer(id sched.NodeID, addr string) {
+func (n *Node) rememberPeer(id clusterpolicy.NodeID, addr string) {
 	if addr == "" {
 		return
 	}
@@ -186,7 +187,7 @@ func (n *Node) rememberPeer(id sched.NodeID, addr string) {
 }
 
 // fish asks node for up to count tasks (a policy's Fish action).
-func (e *engine) fish(node sched.NodeID, count int) {
+func (e *engine) fish(node clusterpolicy.NodeID, count int) {
 	if addr, ok := e.n.peer(node); ok {
 		// Timed from before the send: the answer may come before Send
 		// returns.
@@ -206,20 +207,20 @@ func (e *engine) fish(node sched.NodeID, count int) {
 		e.n.log.Debug("fishing request not sent", "peer", node, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
-	e.event(func(now time.Time) []sched.Action { return e.policy.StealReply(now, node, 0) })
+	e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.StealReply(now, node, 0) })
 }
 
 // answerSteal lends tasks to a fishing node, or refuses.
-func (e *engine) answerSteal(from sched.NodeID, m *stealRequest) {
+func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 	reply := &stealReply{Job: m.Job, ID: m.ID}
 	e.mu.Lock()
 	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load().Ready)
 	e.advise()
 	switch {
-	case a.Kind == sched.Defer:
+	case a.Kind == clusterpolicy.Defer:
 		e.mu.Unlock()
 		return // answered from a later push, or refused on a tick
-	case a.Kind == sched.Give && a.Count > 0:
+	case a.Kind == clusterpolicy.Give && a.Count > 0:
 		reply.Tasks = e.lendLocked(from, m.ReplyTo, a.Count)
 	}
 	e.mu.Unlock()
@@ -230,7 +231,7 @@ func (e *engine) answerSteal(from sched.NodeID, m *stealRequest) {
 // answer to a request just received (a deferred answer). It always sends
 // one reply, with no task if none was left to lend, so that the asker's
 // request is over either way.
-func (e *engine) push(node sched.NodeID, count int) {
+func (e *engine) push(node clusterpolicy.NodeID, count int) {
 	addr, _ := e.n.peer(node)
 	e.mu.Lock()
 	recs := e.lendLocked(node, addr, count)
@@ -260,12 +261,12 @@ func (e *engine) reportLoad() {
 }
 
 // refuse answers node's deferred request with no task.
-func (e *engine) refuse(node sched.NodeID) { e.push(node, 0) }
+func (e *engine) refuse(node clusterpolicy.NodeID) { e.push(node, 0) }
 
 // lendLocked takes up to count of the job's oldest ready tasks here out of
 // the deques and opens a loan of each to node, which answers at addr.
 // e.mu is held.
-func (e *engine) lendLocked(to sched.NodeID, addr string, count int) []taskRecord {
+func (e *engine) lendLocked(to clusterpolicy.NodeID, addr string, count int) []taskRecord {
 	var recs []taskRecord
 	now := time.Now()
 	for _, h := range e.pool.Lend(count, lendable) {
@@ -286,7 +287,7 @@ func (e *engine) lendLocked(to sched.NodeID, addr string, count int) []taskRecor
 // sendTasks sends a reply carrying lent tasks (or none: a refusal) to
 // node, at its known address or else at fallback; tasks that cannot be
 // sent run here after all.
-func (e *engine) sendTasks(to sched.NodeID, fallback string, m *stealReply) {
+func (e *engine) sendTasks(to clusterpolicy.NodeID, fallback string, m *stealReply) {
 	m.ReplyTo = e.n.trAddr
 	// Counted before the send: the borrower may count them received, and
 	// the root add up the reports, before Send returns.
@@ -302,7 +303,7 @@ func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
 
 // takeBack runs here the tasks of a reply to node that could not be sent.
 // They never left, so they are not counted as run again.
-func (e *engine) takeBack(node sched.NodeID, recs []taskRecord) {
+func (e *engine) takeBack(node clusterpolicy.NodeID, recs []taskRecord) {
 	e.mu.Lock()
 	var back []*sched.Header
 	for _, r := range recs {
@@ -315,7 +316,7 @@ func (e *engine) takeBack(node sched.NodeID, recs []taskRecord) {
 }
 
 // lentTo lists the tasks lent to node id whose results have not come back.
-func (e *engine) lentTo(id sched.NodeID) []uint64 {
+func (e *engine) lentTo(id clusterpolicy.NodeID) []uint64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.loans.lentTo(id)
@@ -323,7 +324,7 @@ func (e *engine) lentTo(id sched.NodeID) []uint64 {
 
 // rerunLent runs here those of the tasks ids lent to peer whose results
 // have not come back, saying why.
-func (e *engine) rerunLent(peer sched.NodeID, ids []uint64, why string) {
+func (e *engine) rerunLent(peer clusterpolicy.NodeID, ids []uint64, why string) {
 	e.mu.Lock()
 	back := e.loans.rerunAll(ids)
 	e.mu.Unlock()
@@ -331,7 +332,7 @@ func (e *engine) rerunLent(peer sched.NodeID, ids []uint64, why string) {
 }
 
 // rerun runs here tasks whose loans to peer ended as rerunHere.
-func (e *engine) rerun(peer sched.NodeID, back []*sched.Header, why string) {
+func (e *engine) rerun(peer clusterpolicy.NodeID, back []*sched.Header, why string) {
 	if len(back) == 0 {
 		return
 	}
@@ -340,7 +341,7 @@ func (e *engine) rerun(peer sched.NodeID, back []*sched.Header, why string) {
 }
 
 // borrow takes in the tasks of a StealReply.
-func (e *engine) borrow(from sched.NodeID, m *stealReply) {
+func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 	e.mu.Lock()
 	now := time.Now()
 	if sent, ok := e.fishedAt[from]; ok {
@@ -435,7 +436,7 @@ func (e *engine) Return(h *sched.Header) {
 // resultArrived completes a lent task with the result its borrower sent,
 // or runs it here when the borrower gave it back. A result for a loan
 // already run here again is dropped and counted.
-func (e *engine) resultArrived(from sched.NodeID, m *result) {
+func (e *engine) resultArrived(from clusterpolicy.NodeID, m *result) {
 	how := resultHome
 	if m.Rerun {
 		how = handedBack
@@ -474,7 +475,7 @@ func (e *engine) resultArrived(from sched.NodeID, m *result) {
 }
 
 // reportArrived collects a peer's end-of-job report, and its timeline.
-func (n *Node) reportArrived(from sched.NodeID, m *jobReport) {
+func (n *Node) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 	var r peerReport
 	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
 		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)

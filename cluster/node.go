@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-sockaddr"
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/net/transport"
-	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -57,7 +57,7 @@ type Config struct {
 	Inline  inline.Policy
 	// Policy makes the node's cluster scheduler policy; nil makes a node
 	// that takes part in jobs but moves no work (--sched local).
-	Policy func(self sched.NodeID, zone string) sched.Policy
+	Policy func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy
 	// Share is how the node shares its workers between the jobs it serves
 	// at once (package share; nil: share.FCHP).
 	Share share.Policy
@@ -83,7 +83,7 @@ type Config struct {
 // Node is a runtime that is part of a cluster.
 type Node struct {
 	cfg  Config
-	name sched.NodeID
+	name clusterpolicy.NodeID
 	log  *slog.Logger
 	// rt is the node's own runtime: a job's root runs on it, and the first
 	// job it serves; a job served beside another gets a runtime of its
@@ -96,12 +96,12 @@ type Node struct {
 	trAddr        string // the transport's address as peers dial it
 
 	peersMu sync.RWMutex
-	peers   map[sched.NodeID]string // transport address of each member
+	peers   map[clusterpolicy.NodeID]string // transport address of each member
 	// metas are the members' metadata as gossip last brought it.
-	metas map[sched.NodeID]membership.Meta
+	metas map[clusterpolicy.NodeID]membership.Meta
 	// left are members that left or died: a late message of theirs must
 	// not make them peers again (rememberPeer) until they rejoin.
-	left map[sched.NodeID]bool
+	left map[clusterpolicy.NodeID]bool
 
 	// shareMu makes applyShares one at a time.
 	shareMu sync.Mutex
@@ -122,7 +122,7 @@ type Node struct {
 	// dropped are jobs this node dropped when their root stayed gone for
 	// RootGrace, with their roots, to ask about if a root comes back
 	// (suspect.go); at most maxDropped.
-	dropped map[uint64]sched.NodeID
+	dropped map[uint64]clusterpolicy.NodeID
 
 	nextID atomic.Uint64
 	// jobsTotal counts the engines the node has made: the jobs it served
@@ -187,16 +187,16 @@ func Start(cfg Config) (*Node, error) {
 	}
 	n := &Node{
 		cfg:     cfg,
-		name:    sched.NodeID(cfg.Name),
+		name:    clusterpolicy.NodeID(cfg.Name),
 		log:     cfg.Logger.With("node", cfg.Name),
 		share:   cfg.Share,
-		peers:   map[sched.NodeID]string{},
-		metas:   map[sched.NodeID]membership.Meta{},
-		left:    map[sched.NodeID]bool{},
+		peers:   map[clusterpolicy.NodeID]string{},
+		metas:   map[clusterpolicy.NodeID]membership.Meta{},
+		left:    map[clusterpolicy.NodeID]bool{},
 		engines: map[uint64]*engine{},
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
-		dropped:         map[uint64]sched.NodeID{},
+		dropped:         map[uint64]clusterpolicy.NodeID{},
 		pushed:          make(chan struct{}, 1),
 		shutdown:        make(chan struct{}),
 		tickStop:        make(chan struct{}),
@@ -288,7 +288,7 @@ func (n *Node) Members() []string {
 func (n *Node) checkSchedulers() error {
 	n.peersMu.RLock()
 	defer n.peersMu.RUnlock()
-	shares := map[string]sched.NodeID{}
+	shares := map[string]clusterpolicy.NodeID{}
 	if !n.cfg.Client {
 		shares[n.share.Name()] = n.name
 	}
@@ -345,17 +345,17 @@ func (n *Node) Close() error {
 	return err
 }
 
-func (n *Node) peer(id sched.NodeID) (string, bool) {
+func (n *Node) peer(id clusterpolicy.NodeID) (string, bool) {
 	n.peersMu.RLock()
 	defer n.peersMu.RUnlock()
 	a, ok := n.peers[id]
 	return a, ok
 }
 
-func (n *Node) peerList() map[sched.NodeID]string {
+func (n *Node) peerList() map[clusterpolicy.NodeID]string {
 	n.peersMu.RLock()
 	defer n.peersMu.RUnlock()
-	out := make(map[sched.NodeID]string, len(n.peers))
+	out := make(map[clusterpolicy.NodeID]string, len(n.peers))
 	for k, v := range n.peers {
 		out[k] = v
 	}
@@ -363,7 +363,7 @@ func (n *Node) peerList() map[sched.NodeID]string {
 }
 
 // memberMeta is member id's metadata, if gossip has brought it.
-func (n *Node) memberMeta(id sched.NodeID) (membership.Meta, bool) {
+func (n *Node) memberMeta(id clusterpolicy.NodeID) (membership.Meta, bool) {
 	n.peersMu.RLock()
 	defer n.peersMu.RUnlock()
 	m, ok := n.metas[id]
@@ -371,14 +371,14 @@ func (n *Node) memberMeta(id sched.NodeID) (membership.Meta, bool) {
 }
 
 // memberMetas are the other members' metadata.
-func (n *Node) memberMetas() map[sched.NodeID]membership.Meta {
+func (n *Node) memberMetas() map[clusterpolicy.NodeID]membership.Meta {
 	n.peersMu.RLock()
 	defer n.peersMu.RUnlock()
 	return maps.Clone(n.metas)
 }
 
 // makePolicy makes a scheduler policy for one job.
-func (n *Node) makePolicy() sched.Policy {
+func (n *Node) makePolicy() clusterpolicy.Policy {
 	if n.cfg.Policy == nil {
 		return noPolicy{}
 	}
@@ -467,7 +467,7 @@ func (n *Node) releaseRuntime(rt *tsys.Runtime) {
 
 // onMember hears membership changes.
 func (n *Node) onMember(ev membership.Event) {
-	id := sched.NodeID(ev.Member.Name)
+	id := clusterpolicy.NodeID(ev.Member.Name)
 	if id == n.name {
 		return
 	}
@@ -487,10 +487,10 @@ func (n *Node) onMember(ev membership.Event) {
 			if !e.hears(id, meta) {
 				continue
 			}
-			e.event(func(now time.Time) []sched.Action {
-				var acts []sched.Action
+			e.event(func(now time.Time) []clusterpolicy.Action {
+				var acts []clusterpolicy.Action
 				if !known {
-					acts = e.policy.Membership(now, sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
+					acts = e.policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
 				}
 				return append(acts, e.policy.LoadReport(now, id, meta.Load)...)
 			})
@@ -512,11 +512,11 @@ func (n *Node) onMember(ev membership.Event) {
 }
 
 // memberLeft tells e's job that node id left or died.
-func (n *Node) memberLeft(e *engine, id sched.NodeID, meta membership.Meta, failed bool) {
-	var acts []sched.Action
+func (n *Node) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
+	var acts []clusterpolicy.Action
 	if e.hears(id, meta) {
 		e.mu.Lock()
-		acts = e.policy.Membership(time.Now(), sched.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
+		acts = e.policy.Membership(time.Now(), clusterpolicy.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
 		e.advise()
 		e.mu.Unlock()
 	}
@@ -561,13 +561,13 @@ func (n *Node) tick() {
 		case <-n.pushed:
 			for _, e := range n.engineList() {
 				if e.pushed.Swap(false) {
-					e.event(func(now time.Time) []sched.Action { return e.policy.Pushed(now, e.pool.Load().Ready) })
+					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Load().Ready) })
 				}
 			}
 		case <-t.C:
 			now := time.Now()
 			cpu, cpuOK := cputime.Process()
-			total := sched.Load{Workers: n.rt.Workers()}
+			total := clusterpolicy.Load{Workers: n.rt.Workers()}
 			for _, e := range n.engineList() {
 				l := e.measure(now, cpu, cpuOK)
 				total.Ready += l.Ready
@@ -600,15 +600,19 @@ func throw(s string) { panic(s) }
 // refuses every request.
 type noPolicy struct{}
 
-func (noPolicy) Name() string                                                  { return "local" }
-func (noPolicy) Hungry(time.Time) []sched.Action                               { return nil }
-func (noPolicy) Pushed(time.Time, int) []sched.Action                          { return nil }
-func (noPolicy) Advice() sched.Advice                                          { return sched.Advice{HungryAfter: sched.Never} }
-func (noPolicy) Tick(time.Time, sched.Load) []sched.Action                     { return nil }
-func (noPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action        { return nil }
-func (noPolicy) LoadReport(time.Time, sched.NodeID, sched.Load) []sched.Action { return nil }
-func (noPolicy) Membership(time.Time, sched.MemberEvent) []sched.Action        { return nil }
-func (noPolicy) JobStarted(time.Time) []sched.Action                           { return nil }
-func (noPolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
-	return sched.Action{Kind: sched.Refuse, Node: from}
+func (noPolicy) Name() string                                 { return "local" }
+func (noPolicy) Hungry(time.Time) []clusterpolicy.Action      { return nil }
+func (noPolicy) Pushed(time.Time, int) []clusterpolicy.Action { return nil }
+func (noPolicy) Advice() clusterpolicy.Advice {
+	return clusterpolicy.Advice{HungryAfter: clusterpolicy.Never}
+}
+func (noPolicy) Tick(time.Time, clusterpolicy.Load) []clusterpolicy.Action              { return nil }
+func (noPolicy) StealReply(time.Time, clusterpolicy.NodeID, int) []clusterpolicy.Action { return nil }
+func (noPolicy) LoadReport(time.Time, clusterpolicy.NodeID, clusterpolicy.Load) []clusterpolicy.Action {
+	return nil
+}
+func (noPolicy) Membership(time.Time, clusterpolicy.MemberEvent) []clusterpolicy.Action { return nil }
+func (noPolicy) JobStarted(time.Time) []clusterpolicy.Action                            { return nil }
+func (noPolicy) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int) clusterpolicy.Action {
+	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
 }

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/net/transport"
-	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -221,10 +221,10 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 type memberPolicy struct {
 	noPolicy
 	mu    sync.Mutex
-	heard map[sched.NodeID]bool
+	heard map[clusterpolicy.NodeID]bool
 }
 
-func (p *memberPolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Action {
+func (p *memberPolicy) Membership(_ time.Time, ev clusterpolicy.MemberEvent) []clusterpolicy.Action {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if ev.Joined {
@@ -236,7 +236,7 @@ func (p *memberPolicy) Membership(_ time.Time, ev sched.MemberEvent) []sched.Act
 func (p *memberPolicy) heardOf(id string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.heard[sched.NodeID(id)]
+	return p.heard[clusterpolicy.NodeID(id)]
 }
 
 // TestPoliciesDoNotHearOtherJobsClients: a client (tsys run) serves no job
@@ -248,8 +248,8 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 	var mu sync.Mutex
 	policies := map[string][]*memberPolicy{}
 	start := func(client bool, join []string) *Node {
-		return testNode(t, Config{Client: client, Join: join, Policy: func(id sched.NodeID, _ string) sched.Policy {
-			p := &memberPolicy{heard: map[sched.NodeID]bool{}}
+		return testNode(t, Config{Client: client, Join: join, Policy: func(id clusterpolicy.NodeID, _ string) clusterpolicy.Policy {
+			p := &memberPolicy{heard: map[clusterpolicy.NodeID]bool{}}
 			mu.Lock()
 			policies[string(id)] = append(policies[string(id)], p)
 			mu.Unlock()
@@ -260,7 +260,7 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 	root := start(true, []string{server.GossipAddr()})
 	other := start(true, []string{server.GossipAddr()})
 	knows := func(n, m *Node) bool {
-		meta, ok := n.memberMeta(sched.NodeID(m.Name()))
+		meta, ok := n.memberMeta(clusterpolicy.NodeID(m.Name()))
 		return ok && meta.Client
 	}
 	waitUntil(t, "the nodes learn of each other", func() bool {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/cputime"
-	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -15,23 +15,29 @@ import (
 // reports it hears.
 type reportingPolicy struct {
 	mu    sync.Mutex
-	heard []sched.Load
+	heard []clusterpolicy.Load
 }
 
-func (p *reportingPolicy) Name() string                                           { return "test-reporting" }
-func (p *reportingPolicy) Advice() sched.Advice                                   { return sched.Advice{HungryAfter: sched.Never} }
-func (p *reportingPolicy) Hungry(time.Time) []sched.Action                        { return nil }
-func (p *reportingPolicy) JobStarted(time.Time) []sched.Action                    { return nil }
-func (p *reportingPolicy) Pushed(time.Time, int) []sched.Action                   { return nil }
-func (p *reportingPolicy) StealReply(time.Time, sched.NodeID, int) []sched.Action { return nil }
-func (p *reportingPolicy) Membership(time.Time, sched.MemberEvent) []sched.Action { return nil }
-func (p *reportingPolicy) StealRequest(_ time.Time, from sched.NodeID, _, _ int) sched.Action {
-	return sched.Action{Kind: sched.Refuse, Node: from}
+func (p *reportingPolicy) Name() string { return "test-reporting" }
+func (p *reportingPolicy) Advice() clusterpolicy.Advice {
+	return clusterpolicy.Advice{HungryAfter: clusterpolicy.Never}
 }
-func (p *reportingPolicy) Tick(time.Time, sched.Load) []sched.Action {
-	return []sched.Action{{Kind: sched.Report}}
+func (p *reportingPolicy) Hungry(time.Time) []clusterpolicy.Action      { return nil }
+func (p *reportingPolicy) JobStarted(time.Time) []clusterpolicy.Action  { return nil }
+func (p *reportingPolicy) Pushed(time.Time, int) []clusterpolicy.Action { return nil }
+func (p *reportingPolicy) StealReply(time.Time, clusterpolicy.NodeID, int) []clusterpolicy.Action {
+	return nil
 }
-func (p *reportingPolicy) LoadReport(_ time.Time, _ sched.NodeID, l sched.Load) []sched.Action {
+func (p *reportingPolicy) Membership(time.Time, clusterpolicy.MemberEvent) []clusterpolicy.Action {
+	return nil
+}
+func (p *reportingPolicy) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int) clusterpolicy.Action {
+	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
+}
+func (p *reportingPolicy) Tick(time.Time, clusterpolicy.Load) []clusterpolicy.Action {
+	return []clusterpolicy.Action{{Kind: clusterpolicy.Report}}
+}
+func (p *reportingPolicy) LoadReport(_ time.Time, _ clusterpolicy.NodeID, l clusterpolicy.Load) []clusterpolicy.Action {
 	p.mu.Lock()
 	p.heard = append(p.heard, l)
 	p.mu.Unlock()
@@ -60,7 +66,7 @@ var spin = tsys.Register("cluster.test.spin", func(_ *tsys.Ctx, d time.Duration)
 // measured, which a rate-aware balancer places work by.
 func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
 	start := func(p *reportingPolicy, join []string) *Node {
-		return testNode(t, Config{Join: join, Policy: func(sched.NodeID, string) sched.Policy { return p }})
+		return testNode(t, Config{Join: join, Policy: func(clusterpolicy.NodeID, string) clusterpolicy.Policy { return p }})
 	}
 	busyPol, heardPol := &reportingPolicy{}, &reportingPolicy{}
 	root := start(busyPol, nil)
@@ -76,7 +82,7 @@ func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
 	root.EndJob(job)
 	heardPol.mu.Lock()
 	defer heardPol.mu.Unlock()
-	best := sched.Load{}
+	best := clusterpolicy.Load{}
 	for _, l := range heardPol.heard {
 		if l.Busy > best.Busy {
 			best = l

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/share"
 )
 
@@ -134,13 +134,13 @@ func (e *engine) setActive(on bool) {
 // counts it; every engine of the job tells its policy, once gossip has
 // brought the peer (with its address: until then a policy could not reach
 // it, and it hears the peer join when gossip comes).
-func (n *Node) presenceArrived(peer sched.NodeID, m *jobPresence) {
+func (n *Node) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
 	e := n.engineOf(m.Job)
 	if e == nil {
 		return
 	}
 	meta, member := n.memberMeta(peer)
-	e.event(func(now time.Time) []sched.Action {
+	e.event(func(now time.Time) []clusterpolicy.Action {
 		if j := e.rooted; j != nil {
 			j.active[peer] = m.Active
 			notify(j.reported)
@@ -148,7 +148,7 @@ func (n *Node) presenceArrived(peer sched.NodeID, m *jobPresence) {
 		if !member || !e.hears(peer, meta) {
 			return nil
 		}
-		return e.policy.Membership(now, sched.MemberEvent{Node: peer, Zone: meta.Zone, Joined: m.Active, Leaving: !m.Active})
+		return e.policy.Membership(now, clusterpolicy.MemberEvent{Node: peer, Zone: meta.Zone, Joined: m.Active, Leaving: !m.Active})
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/sched"
 )
@@ -129,7 +130,7 @@ func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Sna
 // answerStats sends this node's snapshot, or with m.All the cluster's, to
 // whoever asked; gathering the cluster's waits for the peers, so it is
 // not done on the transport's reader.
-func (n *Node) answerStats(peer sched.NodeID, m *statsRequest) {
+func (n *Node) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 	answer := func(snaps []Snapshot) {
 		b, _ := json.Marshal(snaps)
 		if err := n.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}); err != nil {
@@ -148,7 +149,7 @@ func (n *Node) answerStats(peer sched.NodeID, m *statsRequest) {
 const gatherTimeout = 500 * time.Millisecond
 
 // statsArrived hands a peer's snapshot to whoever asked for it.
-func (n *Node) statsArrived(peer sched.NodeID, m *statsReply) {
+func (n *Node) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
 	var snaps []Snapshot
 	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
 		n.log.Warn("a peer's state does not decode", "peer", peer, "err", err)

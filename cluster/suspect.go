@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/clusterpolicy"
 )
 
 // Suspicion is not death. Gossip declares a node dead when it misses its
@@ -106,7 +106,7 @@ func (e *engine) rootIsBack() {
 // memberBack: node id is a member again, after gossip said it left or
 // died. Jobs it roots that this node serves go on; jobs of its that this
 // node dropped are asked about.
-func (n *Node) memberBack(id sched.NodeID) {
+func (n *Node) memberBack(id clusterpolicy.NodeID) {
 	for _, e := range n.engineList() {
 		if e.rooted == nil && e.root() == id {
 			e.rootIsBack()
@@ -200,7 +200,7 @@ func (n *Node) dropServed(e *engine) {
 
 // jobAsked answers a node that dropped job m.Job: a job this node still
 // roots invites it again.
-func (n *Node) jobAsked(from sched.NodeID, m *jobAsk) {
+func (n *Node) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 	e := n.engineOf(m.Job)
 	if e == nil || e.rooted == nil {
 		return // over: the asker has nothing to do
@@ -235,7 +235,7 @@ func (e *engine) checkLoans(now time.Time) {
 
 // answerLoans tells a lender which of the loans it asks about this node
 // holds. A job over here holds none.
-func (n *Node) answerLoans(from sched.NodeID, m *loanQuery) {
+func (n *Node) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 	st := &loanStatus{Job: m.Job}
 	held := map[uint64]bool{}
 	if e := n.engineOf(m.Job); e != nil {
@@ -260,7 +260,7 @@ func (n *Node) answerLoans(from sched.NodeID, m *loanQuery) {
 }
 
 // loansHeard takes a borrower's answer about its loans.
-func (e *engine) loansHeard(from sched.NodeID, m *loanStatus) {
+func (e *engine) loansHeard(from clusterpolicy.NodeID, m *loanStatus) {
 	e.mu.Lock()
 	lost := e.loans.heard(from, m.Held, m.Gone, time.Now())
 	e.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -54,7 +55,7 @@ func clockOffset(m *clockReading, arrival int64) time.Duration {
 
 // answerClock sends the root the readings that align this node's timeline,
 // at once on its jobEnd (which arrived at endAt).
-func (n *Node) answerClock(root sched.NodeID, m *jobEnd, endAt int64) {
+func (n *Node) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
 	e := n.engineOf(m.Job)
 	if e == nil || e.rooted != nil || e.pool.Timeline() == nil {
 		return
@@ -67,7 +68,7 @@ func (n *Node) answerClock(root sched.NodeID, m *jobEnd, endAt int64) {
 
 // clockArrived keeps a peer's clock offset for its timeline, which comes
 // after it on the same connection.
-func (e *engine) clockArrived(from sched.NodeID, m *clockReading) {
+func (e *engine) clockArrived(from clusterpolicy.NodeID, m *clockReading) {
 	arrival := time.Now().UnixNano()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -83,12 +84,12 @@ func (e *engine) noteSent(to string, m message, size int) {
 
 // lendFlow names the arrow from a lend to its borrow: the lender's name
 // and its id for the task, which both ends know.
-func lendFlow(lender sched.NodeID, id uint64) string {
+func lendFlow(lender clusterpolicy.NodeID, id uint64) string {
 	return string(lender) + "/" + strconv.FormatUint(id, 10)
 }
 
 // noteLent records tasks lent to node, each the start of an arrow.
-func (e *engine) noteLent(to sched.NodeID, recs []taskRecord) {
+func (e *engine) noteLent(to clusterpolicy.NodeID, recs []taskRecord) {
 	tl := e.pool.Timeline()
 	if tl == nil {
 		return
@@ -99,7 +100,7 @@ func (e *engine) noteLent(to sched.NodeID, recs []taskRecord) {
 }
 
 // noteBorrowed records a task borrowed from node, the end of its arrow.
-func (e *engine) noteBorrowed(from sched.NodeID, r taskRecord) {
+func (e *engine) noteBorrowed(from clusterpolicy.NodeID, r taskRecord) {
 	if tl := e.pool.Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: "borrowed " + r.Kind, Flow: lendFlow(from, r.ID), From: string(from)})
 	}
@@ -121,7 +122,7 @@ func (e *engine) encodeTimeline() []byte {
 
 // decodeTimeline reads a peer's timeline from its report, with the
 // offset its clock reading gave.
-func (e *engine) decodeTimeline(from sched.NodeID, b []byte) (*NodeTimeline, error) {
+func (e *engine) decodeTimeline(from clusterpolicy.NodeID, b []byte) (*NodeTimeline, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}

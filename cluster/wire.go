@@ -5,9 +5,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // The vocabulary nodes speak, carried by package transport as typed bodies.
@@ -230,7 +230,7 @@ type statsReply struct {
 // loadReport tells the receiver the sender's load during Job.
 type loadReport struct {
 	Job  uint64
-	Load sched.Load
+	Load clusterpolicy.Load
 }
 
 func (*stealRequest) msgType() transport.MsgType { return msgStealRequest }

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // sampleMessages holds one message of every type, with every field set.
@@ -29,7 +29,7 @@ func sampleMessages() []message {
 		&clockReading{Job: 9, EndSentAt: 1, EndAt: -2, At: 3},
 		&jobFailed{Job: 9, Err: "task panicked"},
 		&shutdown{},
-		&loadReport{Job: 9, Load: sched.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75, Busy: 1.9, TaskTime: 42 * time.Microsecond}},
+		&loadReport{Job: 9, Load: clusterpolicy.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75, Busy: 1.9, TaskTime: 42 * time.Microsecond}},
 		&result{Job: 3, Task: 10, Err: "node n2 is leaving the cluster", Rerun: true, Leaving: true},
 		&drainRequest{ReplyTo: "127.0.0.1:4001", Timeout: time.Minute},
 		&drained{Err: "node n2 is still running 3 borrowed tasks", Returned: 4, Finished: 1 << 40},
@@ -81,8 +81,8 @@ func TestMessageLimits(t *testing.T) {
 	noTasks := slices.Clone(start[:len(start)-2])
 	cases := map[string]*transport.Message{
 		"unknown type":          {Type: msgClock + 1},
-		"NaN rate":              encodeMessage(&loadReport{Load: sched.Load{Rate: math.NaN()}}),
-		"negative rate":         encodeMessage(&loadReport{Load: sched.Load{Rate: -1}}),
+		"NaN rate":              encodeMessage(&loadReport{Load: clusterpolicy.Load{Rate: math.NaN()}}),
+		"negative rate":         encodeMessage(&loadReport{Load: clusterpolicy.Load{Rate: -1}}),
 		"huge ready count":      {Type: msgLoadReport, Body: wire.AppendUvarint([]byte{1}, 1<<40)},
 		"long address":          encodeMessage(&stealRequest{ReplyTo: long}),
 		"long task name":        encodeMessage(&stealReply{Tasks: []taskRecord{{Kind: long}}}),

@@ -4,7 +4,7 @@
 // another node; that node answers with its oldest ready task(s), or with a
 // refusal.
 //
-// Like every sched.Policy, a fishing Policy is a state machine with no
+// Like every clusterpolicy.Policy, a fishing Policy is a state machine with no
 // goroutine, no socket, no lock and no clock: the engine hosting it calls its
 // methods one at a time on events, each with its time (a worker is hungry, a
 // request or an answer arrived, a node joined or left, a load report came,

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/xorshift"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // Policy must be usable where a node wants a scheduler.
-var _ sched.Policy = (*Policy)(nil)
+var _ clusterpolicy.Policy = (*Policy)(nil)
 
 // fakeClock is the time the tests feed the policy, moved by hand.
 type fakeClock struct{ d time.Duration }
@@ -28,15 +28,15 @@ type testPolicy struct {
 	clk *fakeClock
 }
 
-func (s testPolicy) StealReply(from sched.NodeID, n int) []sched.Action {
+func (s testPolicy) StealReply(from clusterpolicy.NodeID, n int) []clusterpolicy.Action {
 	return s.Policy.StealReply(s.clk.now(), from, n)
 }
 
-func (s testPolicy) LoadReport(from sched.NodeID, l sched.Load) []sched.Action {
+func (s testPolicy) LoadReport(from clusterpolicy.NodeID, l clusterpolicy.Load) []clusterpolicy.Action {
 	return s.Policy.LoadReport(s.clk.now(), from, l)
 }
 
-func (s testPolicy) Membership(ev sched.MemberEvent) []sched.Action {
+func (s testPolicy) Membership(ev clusterpolicy.MemberEvent) []clusterpolicy.Action {
 	return s.Policy.Membership(s.clk.now(), ev)
 }
 
@@ -47,7 +47,7 @@ func newTest(t *testing.T, p Params, peers ...string) (testPolicy, *fakeClock) {
 	clk := &fakeClock{}
 	s := testPolicy{New("self", "a", p), clk}
 	for i := 0; i+1 < len(peers); i += 2 {
-		if as := s.Membership(sched.MemberEvent{Node: sched.NodeID(peers[i]), Zone: peers[i+1], Joined: true}); as != nil {
+		if as := s.Membership(clusterpolicy.MemberEvent{Node: clusterpolicy.NodeID(peers[i]), Zone: peers[i+1], Joined: true}); as != nil {
 			t.Fatalf("join of %s while not hungry: %v", peers[i], as)
 		}
 	}
@@ -55,7 +55,7 @@ func newTest(t *testing.T, p Params, peers ...string) (testPolicy, *fakeClock) {
 }
 
 // mustFish: a worker of the node is hungry, and a request goes out.
-func mustFish(t *testing.T, s testPolicy) sched.NodeID {
+func mustFish(t *testing.T, s testPolicy) clusterpolicy.NodeID {
 	t.Helper()
 	if g := s.Advice().HungryAfter; g.After(s.clk.now()) {
 		t.Fatalf("advice says wait until %v, at %v", g.Sub(epoch), s.clk.d)
@@ -64,9 +64,9 @@ func mustFish(t *testing.T, s testPolicy) sched.NodeID {
 }
 
 // one checks that as is a single Fish and returns its victim.
-func one(t *testing.T, as []sched.Action) sched.NodeID {
+func one(t *testing.T, as []clusterpolicy.Action) clusterpolicy.NodeID {
 	t.Helper()
-	if len(as) != 1 || as[0].Kind != sched.Fish {
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Fish {
 		t.Fatalf("actions %v, want one Fish", as)
 	}
 	return as[0].Node
@@ -139,7 +139,7 @@ func TestDefaults(t *testing.T) {
 	if p.MaxBackoff != time.Second {
 		t.Errorf("MaxBackoff below RetryBackoff not raised: %v", p.MaxBackoff)
 	}
-	if a := New("n", "", Params{}).Advice(); a != (sched.Advice{HungryAfter: sched.Never}) {
+	if a := New("n", "", Params{}).Advice(); a != (clusterpolicy.Advice{HungryAfter: clusterpolicy.Never}) {
 		t.Errorf("a policy without peers advises %+v, want to wait for an event", a)
 	}
 }
@@ -147,7 +147,7 @@ func TestDefaults(t *testing.T) {
 func TestHungryAsksForTheLargestBatch(t *testing.T) {
 	s, _ := newTest(t, Params{TasksPerAnswer: 3, MaxTasksPerAnswer: 5}, "p", "a")
 	as := s.Hungry(epoch)
-	if len(as) != 1 || as[0] != (sched.Action{Kind: sched.Fish, Node: "p", Count: 5}) {
+	if len(as) != 1 || as[0] != (clusterpolicy.Action{Kind: clusterpolicy.Fish, Node: "p", Count: 5}) {
 		t.Fatalf("Hungry = %v, want Fish p 5 (the lender decides the batch)", as)
 	}
 	// One request in flight: another hungry worker sends nothing.
@@ -157,21 +157,21 @@ func TestHungryAsksForTheLargestBatch(t *testing.T) {
 func TestNoPeersParks(t *testing.T) {
 	s, _ := newTest(t, Params{})
 	mustPark(t, s)
-	if as := s.Tick(epoch, sched.Load{Workers: 2, Idle: 2}); as != nil {
+	if as := s.Tick(epoch, clusterpolicy.Load{Workers: 2, Idle: 2}); as != nil {
 		t.Fatalf("Tick without peers = %v", as)
 	}
 	// A peer joining a hungry node is asked at once.
-	as := s.Membership(sched.MemberEvent{Node: "p", Joined: true})
-	if len(as) != 1 || as[0].Kind != sched.Fish || as[0].Node != "p" {
+	as := s.Membership(clusterpolicy.MemberEvent{Node: "p", Joined: true})
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Fish || as[0].Node != "p" {
 		t.Fatalf("join while hungry = %v, want Fish p", as)
 	}
 }
 
 // counts fishes rounds times, answering each request with a task so that no
 // backoff builds up, and counts the victims.
-func counts(t *testing.T, s testPolicy, rounds int) map[sched.NodeID]int {
+func counts(t *testing.T, s testPolicy, rounds int) map[clusterpolicy.NodeID]int {
 	t.Helper()
-	c := map[sched.NodeID]int{}
+	c := map[clusterpolicy.NodeID]int{}
 	for range rounds {
 		v := mustFish(t, s)
 		c[v]++
@@ -183,7 +183,7 @@ func counts(t *testing.T, s testPolicy, rounds int) map[sched.NodeID]int {
 func TestRandomVictims(t *testing.T) {
 	s, _ := newTest(t, Params{}, "p", "a", "q", "a", "r", "b")
 	c := counts(t, s, 3000)
-	for _, v := range []sched.NodeID{"p", "q", "r"} {
+	for _, v := range []clusterpolicy.NodeID{"p", "q", "r"} {
 		if c[v] < 800 || c[v] > 1200 {
 			t.Errorf("victim %s chosen %d times of 3000: %v", v, c[v], c)
 		}
@@ -196,17 +196,17 @@ func TestLoadVictims(t *testing.T) {
 	if c := counts(t, s, 400); len(c) != 4 {
 		t.Errorf("no reports: victims %v, want all four", c)
 	}
-	s.LoadReport("p", sched.Load{Ready: 3})
-	s.LoadReport("q", sched.Load{Ready: 7})
-	s.LoadReport("r", sched.Load{Ready: 7})
-	s.LoadReport("z", sched.Load{Ready: 0})
-	s.LoadReport("stranger", sched.Load{Ready: 99}) // not a member: ignored
+	s.LoadReport("p", clusterpolicy.Load{Ready: 3})
+	s.LoadReport("q", clusterpolicy.Load{Ready: 7})
+	s.LoadReport("r", clusterpolicy.Load{Ready: 7})
+	s.LoadReport("z", clusterpolicy.Load{Ready: 0})
+	s.LoadReport("stranger", clusterpolicy.Load{Ready: 99}) // not a member: ignored
 	c := counts(t, s, 400)
 	if c["q"] == 0 || c["r"] == 0 || c["q"]+c["r"] != 400 {
 		t.Errorf("q and r tie at 7: victims %v", c)
 	}
 	// The best in backoff: the next best.
-	s.LoadReport("r", sched.Load{Ready: 0})
+	s.LoadReport("r", clusterpolicy.Load{Ready: 0})
 	v := mustFish(t, s)
 	if v != "q" {
 		t.Fatalf("victim %s, want q", v)
@@ -223,7 +223,7 @@ func TestLoadVictims(t *testing.T) {
 	if v != "r" && v != "z" {
 		t.Fatalf("victim %s after p refused, want r or z (reports are hints)", v)
 	}
-	other := map[sched.NodeID]sched.NodeID{"r": "z", "z": "r"}[v]
+	other := map[clusterpolicy.NodeID]clusterpolicy.NodeID{"r": "z", "z": "r"}[v]
 	if w := one(t, s.StealReply(v, 0)); w != other {
 		t.Fatalf("victim %s after %s refused, want %s", w, v, other)
 	}
@@ -233,13 +233,13 @@ func TestLoadVictims(t *testing.T) {
 	// Every peer refused and is in back-off: no request at all.
 	mustPark(t, s)
 	// An unreported peer is preferred to those known to be empty.
-	if v := one(t, s.Membership(sched.MemberEvent{Node: "new", Zone: "a", Joined: true})); v != "new" {
+	if v := one(t, s.Membership(clusterpolicy.MemberEvent{Node: "new", Zone: "a", Joined: true})); v != "new" {
 		t.Fatalf("victim %s, want new", v)
 	}
 	s.StealReply("new", 1)
 	// Once the back-offs are over, a report of work wins again.
 	clk.advance(time.Second)
-	s.LoadReport("z", sched.Load{Ready: 1})
+	s.LoadReport("z", clusterpolicy.Load{Ready: 1})
 	if v := mustFish(t, s); v != "z" {
 		t.Fatalf("victim %s, want z (its new report shows work)", v)
 	}
@@ -272,7 +272,7 @@ func TestZoneOneCrossRequest(t *testing.T) {
 	s, _ := newTest(t, Params{Victim: Zone, MaxInFlight: 4}, "a1", "a", "a2", "a", "b1", "b", "b2", "b", "c1", "c")
 	// Satin's CRS: local requests, plus one wide-area request alongside.
 	// A hungry node fills its free slots at once.
-	var got []sched.NodeID
+	var got []clusterpolicy.NodeID
 	for _, a := range s.Hungry(epoch) {
 		got = append(got, a.Node)
 	}
@@ -321,7 +321,7 @@ func TestBackoff(t *testing.T) {
 		t.Fatalf("backoff %v after success and refusal, want 5ms", pr.backoff)
 	}
 	// Another peer is asked while p backs off.
-	if v := one(t, s.Membership(sched.MemberEvent{Node: "q", Zone: "a", Joined: true})); v != "q" {
+	if v := one(t, s.Membership(clusterpolicy.MemberEvent{Node: "q", Zone: "a", Joined: true})); v != "q" {
 		t.Fatalf("victim %s, want q", v)
 	}
 	// No backoff at all.
@@ -360,13 +360,13 @@ func TestInFlightLimit(t *testing.T) {
 func TestPeerLeaves(t *testing.T) {
 	s, _ := newTest(t, Params{}, "p", "a", "q", "b")
 	v := mustFish(t, s)
-	other := sched.NodeID("q")
+	other := clusterpolicy.NodeID("q")
 	if v == "q" {
 		other = "p"
 	}
-	as := s.Membership(sched.MemberEvent{Node: v})
+	as := s.Membership(clusterpolicy.MemberEvent{Node: v})
 	// The node is hungry (it fished), so the freed slot is used at once.
-	if len(as) != 1 || as[0].Kind != sched.Fish || as[0].Node != other {
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Fish || as[0].Node != other {
 		t.Fatalf("leave of %s = %v, want Fish %s", v, as, other)
 	}
 	st := s.Stats()
@@ -378,22 +378,22 @@ func TestPeerLeaves(t *testing.T) {
 	if s.Stats().InFlight != 1 {
 		t.Fatal("late reply of a departed peer freed a slot")
 	}
-	s.Membership(sched.MemberEvent{Node: other})
+	s.Membership(clusterpolicy.MemberEvent{Node: other})
 	if len(s.peers) != 0 || len(s.index) != 0 || s.Stats().InFlight != 0 {
 		t.Fatalf("peers %v in flight %d", s.index, s.Stats().InFlight)
 	}
 	mustPark(t, s)
 	// Events about self are ignored.
-	s.Membership(sched.MemberEvent{Node: "self", Joined: true})
+	s.Membership(clusterpolicy.MemberEvent{Node: "self", Joined: true})
 	mustPark(t, s)
 	// A rejoin with a new zone moves the in-flight cross-zone count.
-	one(t, s.Membership(sched.MemberEvent{Node: "x", Zone: "b", Joined: true}))
+	one(t, s.Membership(clusterpolicy.MemberEvent{Node: "x", Zone: "b", Joined: true}))
 	s.StealReply("x", 1)
 	mustFish(t, s)
 	if s.cross != 1 {
 		t.Fatalf("cross %d", s.cross)
 	}
-	s.Membership(sched.MemberEvent{Node: "x", Zone: "a", Joined: true})
+	s.Membership(clusterpolicy.MemberEvent{Node: "x", Zone: "a", Joined: true})
 	if s.cross != 0 || len(s.peers) != 1 || !s.peers[0].same {
 		t.Fatalf("cross %d peers %v", s.cross, s.peers)
 	}
@@ -403,7 +403,7 @@ func TestTimeout(t *testing.T) {
 	s, clk := newTest(t, Params{}, "p", "a", "q", "a")
 	v := mustFish(t, s)
 	clk.advance(DefaultReplyTimeout - time.Millisecond)
-	if as := s.Tick(clk.now(), sched.Load{}); as != nil {
+	if as := s.Tick(clk.now(), clusterpolicy.Load{}); as != nil {
 		t.Fatalf("Tick before the timeout = %v", as)
 	}
 	if s.Stats().InFlight != 1 {
@@ -412,8 +412,8 @@ func TestTimeout(t *testing.T) {
 	clk.advance(time.Millisecond)
 	// Zero Load: nothing said about hunger; the node fished, so it is
 	// hungry, and asks the other peer.
-	as := s.Tick(clk.now(), sched.Load{})
-	if len(as) != 1 || as[0].Kind != sched.Fish || as[0].Node == v {
+	as := s.Tick(clk.now(), clusterpolicy.Load{})
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Fish || as[0].Node == v {
 		t.Fatalf("Tick at the timeout = %v, want Fish to the other peer", as)
 	}
 	st := s.Stats()
@@ -433,12 +433,12 @@ func TestTimeout(t *testing.T) {
 func TestHungry(t *testing.T) {
 	s, clk := newTest(t, Params{}, "p", "a", "q", "a")
 	// Not hungry: events send nothing.
-	if as := s.Tick(clk.now(), sched.Load{Workers: 1, Ready: 0, Idle: 0}); as != nil {
+	if as := s.Tick(clk.now(), clusterpolicy.Load{Workers: 1, Ready: 0, Idle: 0}); as != nil {
 		t.Fatalf("busy Tick = %v", as)
 	}
 	// Hungry by Tick: all slots filled.
-	as := s.Tick(clk.now(), sched.Load{Workers: 1, Idle: 1})
-	if len(as) != 1 || as[0].Kind != sched.Fish {
+	as := s.Tick(clk.now(), clusterpolicy.Load{Workers: 1, Idle: 1})
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Fish {
 		t.Fatalf("idle Tick = %v", as)
 	}
 	// A refusal sends the next request at once.
@@ -450,17 +450,17 @@ func TestHungry(t *testing.T) {
 	if as := s.StealReply(as2[0].Node, 0); as != nil {
 		t.Fatalf("after second refusal = %v", as)
 	}
-	if as := s.Tick(clk.now(), sched.Load{Workers: 1, Idle: 1}); as != nil {
+	if as := s.Tick(clk.now(), clusterpolicy.Load{Workers: 1, Idle: 1}); as != nil {
 		t.Fatalf("Tick in backoff = %v", as)
 	}
 	clk.advance(DefaultRetryBackoff)
-	if as := s.Tick(clk.now(), sched.Load{Workers: 1, Idle: 1}); len(as) != 1 {
+	if as := s.Tick(clk.now(), clusterpolicy.Load{Workers: 1, Idle: 1}); len(as) != 1 {
 		t.Fatalf("Tick after backoff = %v", as)
 	}
 	// Success ends the hunger.
 	s.StealReply(s.peers[0].id, 1)
 	s.StealReply(s.peers[1].id, 1)
-	if as := s.Tick(clk.now(), sched.Load{}); as != nil {
+	if as := s.Tick(clk.now(), clusterpolicy.Load{}); as != nil {
 		t.Fatalf("Tick after success = %v", as)
 	}
 }
@@ -484,9 +484,9 @@ func TestStealRequest(t *testing.T) {
 	} {
 		s := New("self", "", Params{TasksPerAnswer: c.tpa, MinReady: c.minReady, DeferFor: -1})
 		a := s.StealRequest(epoch, "p", c.wantCap, c.ready)
-		want := sched.Action{Kind: sched.Give, Node: "p", Count: c.want}
+		want := clusterpolicy.Action{Kind: clusterpolicy.Give, Node: "p", Count: c.want}
 		if c.want == 0 {
-			want = sched.Action{Kind: sched.Refuse, Node: "p"}
+			want = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: "p"}
 		}
 		if a != want {
 			t.Errorf("%+v: StealRequest = %+v, want %+v", c, a, want)
@@ -499,8 +499,8 @@ func TestStealRequest(t *testing.T) {
 // held for DeferFor is refused on a tick; a peer that leaves is forgotten.
 func TestDeferredAnswer(t *testing.T) {
 	s := New("self", "", Params{TasksPerAnswer: 2, DeferFor: 3 * time.Millisecond})
-	for _, p := range []sched.NodeID{"p", "q", "r"} {
-		if a := s.StealRequest(epoch, p, 2, 0); a != (sched.Action{Kind: sched.Defer, Node: p}) {
+	for _, p := range []clusterpolicy.NodeID{"p", "q", "r"} {
+		if a := s.StealRequest(epoch, p, 2, 0); a != (clusterpolicy.Action{Kind: clusterpolicy.Defer, Node: p}) {
 			t.Fatalf("StealRequest with nothing ready = %+v, want Defer", a)
 		}
 	}
@@ -508,18 +508,18 @@ func TestDeferredAnswer(t *testing.T) {
 	if d := s.Advice().Deferred; d != 3 {
 		t.Fatalf("Deferred %d, want 3", d)
 	}
-	s.Membership(epoch, sched.MemberEvent{Node: "r", Joined: true})
-	s.Membership(epoch, sched.MemberEvent{Node: "r"}) // r leaves
+	s.Membership(epoch, clusterpolicy.MemberEvent{Node: "r", Joined: true})
+	s.Membership(epoch, clusterpolicy.MemberEvent{Node: "r"}) // r leaves
 	as := s.Pushed(epoch.Add(time.Millisecond), 3)
-	want := []sched.Action{{Kind: sched.Give, Node: "q", Count: 2}}
+	want := []clusterpolicy.Action{{Kind: clusterpolicy.Give, Node: "q", Count: 2}}
 	if !reflect.DeepEqual(as, want) {
 		t.Fatalf("Pushed with 3 ready = %v, want %v (q is the oldest now, and 3 ready lend 2)", as, want)
 	}
 	if as := s.Pushed(epoch.Add(time.Millisecond), 0); as != nil {
 		t.Fatalf("Pushed with nothing ready = %v", as)
 	}
-	as = s.Tick(epoch.Add(3*time.Millisecond), sched.Load{Workers: 1})
-	if want := []sched.Action{{Kind: sched.Refuse, Node: "p"}}; !reflect.DeepEqual(as, want) {
+	as = s.Tick(epoch.Add(3*time.Millisecond), clusterpolicy.Load{Workers: 1})
+	if want := []clusterpolicy.Action{{Kind: clusterpolicy.Refuse, Node: "p"}}; !reflect.DeepEqual(as, want) {
 		t.Fatalf("Tick after DeferFor = %v, want %v", as, want)
 	}
 	if st := s.Stats(); st.Deferred != 4 || st.Lent != 1 || st.Refused != 1 || s.Advice().Deferred != 0 {
@@ -559,7 +559,7 @@ func TestBatchAdapts(t *testing.T) {
 	}
 	// The borrower's side: half of the last batch in reserve.
 	b := New("b", "", p)
-	b.Membership(epoch, sched.MemberEvent{Node: "p", Joined: true})
+	b.Membership(epoch, clusterpolicy.MemberEvent{Node: "p", Joined: true})
 	b.Hungry(epoch)
 	b.StealReply(epoch, "p", 6)
 	if r := b.Advice().Reserve; r != 3 {
@@ -578,11 +578,11 @@ func TestDemandExposes(t *testing.T) {
 	if e := s.Advice().Expose; e != 20 {
 		t.Fatalf("Expose %d after a refused request, want 20", e)
 	}
-	s.Tick(epoch.Add(9*time.Millisecond), sched.Load{Workers: 1})
+	s.Tick(epoch.Add(9*time.Millisecond), clusterpolicy.Load{Workers: 1})
 	if e := s.Advice().Expose; e != 20 {
 		t.Fatalf("Expose %d within the hold, want 20", e)
 	}
-	s.Tick(epoch.Add(10*time.Millisecond), sched.Load{Workers: 1})
+	s.Tick(epoch.Add(10*time.Millisecond), clusterpolicy.Load{Workers: 1})
 	if e := s.Advice().Expose; e != 0 {
 		t.Fatalf("Expose %d after the hold, want 0", e)
 	}
@@ -600,7 +600,7 @@ func TestDemandExposes(t *testing.T) {
 func TestScarceWorkHoldsDemand(t *testing.T) {
 	const hold = 10 * time.Millisecond
 	s := New("self", "", Params{Expose: 20, DemandHold: hold})
-	s.Membership(epoch, sched.MemberEvent{Node: "p", Joined: true})
+	s.Membership(epoch, clusterpolicy.MemberEvent{Node: "p", Joined: true})
 	at := epoch
 	for _, ev := range []struct {
 		name string
@@ -609,17 +609,17 @@ func TestScarceWorkHoldsDemand(t *testing.T) {
 		{"a fresh job", func(now time.Time) { s.JobStarted(now) }},
 		{"running dry", func(now time.Time) { s.Hungry(now) }},
 		{"borrowing", func(now time.Time) { s.StealReply(now, "p", 2) }},
-		{"a peer joining", func(now time.Time) { s.Membership(now, sched.MemberEvent{Node: "q", Joined: true}) }},
+		{"a peer joining", func(now time.Time) { s.Membership(now, clusterpolicy.MemberEvent{Node: "q", Joined: true}) }},
 	} {
 		at = at.Add(2 * hold)
-		if s.Tick(at, sched.Load{Workers: 1}); s.Advice().Expose != 0 {
+		if s.Tick(at, clusterpolicy.Load{Workers: 1}); s.Advice().Expose != 0 {
 			t.Fatalf("before %s: Expose %d, want 0", ev.name, s.Advice().Expose)
 		}
 		ev.do(at)
 		if e := s.Advice().Expose; e != 20 {
 			t.Fatalf("after %s: Expose %d, want 20", ev.name, e)
 		}
-		if s.Tick(at.Add(hold-time.Millisecond), sched.Load{Workers: 1}); s.Advice().Expose != 20 {
+		if s.Tick(at.Add(hold-time.Millisecond), clusterpolicy.Load{Workers: 1}); s.Advice().Expose != 20 {
 			t.Fatalf("within the hold after %s: Expose %d, want 20", ev.name, s.Advice().Expose)
 		}
 	}
@@ -629,10 +629,10 @@ func TestScarceWorkHoldsDemand(t *testing.T) {
 // holds, so Fishing keeps it among its victims until it has left.
 func TestLeavingPeerIsStillAsked(t *testing.T) {
 	s := New("self", "", Params{})
-	s.Membership(epoch, sched.MemberEvent{Node: "p", Joined: true})
-	s.Membership(epoch, sched.MemberEvent{Node: "p", Leaving: true})
+	s.Membership(epoch, clusterpolicy.MemberEvent{Node: "p", Joined: true})
+	s.Membership(epoch, clusterpolicy.MemberEvent{Node: "p", Leaving: true})
 	as := s.Hungry(epoch)
-	if len(as) != 1 || as[0].Kind != sched.Fish || as[0].Node != "p" {
+	if len(as) != 1 || as[0].Kind != clusterpolicy.Fish || as[0].Node != "p" {
 		t.Fatalf("hungry beside a draining peer: %v, want to fish it", as)
 	}
 }
@@ -666,22 +666,22 @@ func TestEventSequences(t *testing.T) {
 	}
 }
 
-func runEvents(t *testing.T, seed uint64) []sched.Action {
+func runEvents(t *testing.T, seed uint64) []clusterpolicy.Action {
 	rng := xorshift.Seed(seed)
-	names := []sched.NodeID{"p", "q", "r", "s"}
+	names := []clusterpolicy.NodeID{"p", "q", "r", "s"}
 	p := Params{Victim: Victim(rng.Below(3)), MaxInFlight: 1 + rng.Below(3), TasksPerAnswer: 1 + rng.Below(4)}
 	s := New("self", "a", p)
 	now := epoch
-	var all []sched.Action
-	flying := map[sched.NodeID]bool{}
-	live := map[sched.NodeID]bool{}
-	record := func(as []sched.Action) {
+	var all []clusterpolicy.Action
+	flying := map[clusterpolicy.NodeID]bool{}
+	live := map[clusterpolicy.NodeID]bool{}
+	record := func(as []clusterpolicy.Action) {
 		for _, a := range as {
-			if a.Kind == sched.Give || a.Kind == sched.Refuse {
+			if a.Kind == clusterpolicy.Give || a.Kind == clusterpolicy.Refuse {
 				all = append(all, a) // a deferred request answered
 				continue
 			}
-			if a.Kind != sched.Fish {
+			if a.Kind != clusterpolicy.Fish {
 				t.Fatalf("seed %d: action %+v from a fishing event", seed, a)
 			}
 			if flying[a.Node] || !live[a.Node] {
@@ -708,23 +708,23 @@ func runEvents(t *testing.T, seed uint64) []sched.Action {
 				delete(flying, peer)
 			}
 			live[peer] = joined
-			record(s.Membership(now, sched.MemberEvent{Node: peer, Zone: string(rune('a' + rng.Below(2))), Joined: joined}))
+			record(s.Membership(now, clusterpolicy.MemberEvent{Node: peer, Zone: string(rune('a' + rng.Below(2))), Joined: joined}))
 		case 2:
 			if flying[peer] {
 				delete(flying, peer)
 				record(s.StealReply(now, peer, rng.Below(3)))
 			}
 		case 3:
-			record(s.LoadReport(now, peer, sched.Load{Ready: rng.Below(10)}))
+			record(s.LoadReport(now, peer, clusterpolicy.Load{Ready: rng.Below(10)}))
 		case 4:
 			a := s.StealRequest(now, peer, 1+rng.Below(8), rng.Below(20))
-			if a.Kind == sched.Give && (a.Count < 1 || a.Node != peer) {
+			if a.Kind == clusterpolicy.Give && (a.Count < 1 || a.Node != peer) {
 				t.Fatalf("seed %d: %+v", seed, a)
 			}
 			all = append(all, a)
 		case 5:
 			// Timeouts free slots without a reply.
-			as := s.Tick(now, sched.Load{Workers: 2, Idle: rng.Below(3), Ready: rng.Below(2)})
+			as := s.Tick(now, clusterpolicy.Load{Workers: 2, Idle: rng.Below(3), Ready: rng.Below(2)})
 			for pr := range flying {
 				if i, ok := s.index[pr]; ok && !s.peers[i].inFlight {
 					delete(flying, pr)

@@ -5,14 +5,14 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/xorshift"
-	"github.com/tsys-go/tsys/sched"
 )
 
-// Policy is the fishing scheduler of one node. It implements sched.Policy:
+// Policy is the fishing scheduler of one node. It implements clusterpolicy.Policy:
 // a state machine fed events with their time, one at a time, by its engine.
 type Policy struct {
-	self sched.NodeID
+	self clusterpolicy.NodeID
 	zone string
 	p    Params
 	name string
@@ -25,13 +25,13 @@ type Policy struct {
 	// demandUntil: a peer asked for work recently; until then the node
 	// keeps Params.Expose more tasks stealable.
 	demandUntil time.Time
-	advice      sched.Advice
+	advice      clusterpolicy.Advice
 	// deferred are requests held for the next push, oldest first, at most
 	// one per peer.
 	deferred []deferredRequest
 	// askers is what the node knows of the peers that ask it for work:
 	// the batch each is lent.
-	askers map[sched.NodeID]*asker
+	askers map[clusterpolicy.NodeID]*asker
 	// demandBatch is the batch of the last request: Expose keeps room for
 	// a few of them.
 	demandBatch int
@@ -40,9 +40,9 @@ type Policy struct {
 	lastIn int
 
 	peers   []*peer
-	index   map[sched.NodeID]int // position in peers
-	flying  int                  // requests in flight
-	cross   int                  // ... of them to another zone
+	index   map[clusterpolicy.NodeID]int // position in peers
+	flying  int                          // requests in flight
+	cross   int                          // ... of them to another zone
 	rng     xorshift.State
 	scratch []*peer
 	other   []*peer
@@ -51,7 +51,7 @@ type Policy struct {
 
 // peer is what the policy knows of another node.
 type peer struct {
-	id       sched.NodeID
+	id       clusterpolicy.NodeID
 	zone     string
 	same     bool // same zone as this node
 	ready    int  // Ready of its last load report
@@ -84,7 +84,7 @@ func (a *asker) adapt(now time.Time, p Params) {
 
 // deferredRequest is a request answered later (Defer).
 type deferredRequest struct {
-	from sched.NodeID
+	from clusterpolicy.NodeID
 	want int
 	at   time.Time
 }
@@ -106,7 +106,7 @@ type Stats struct {
 
 // New makes the fishing policy of node self, of the given zone. Zero fields
 // of p take their defaults.
-func New(self sched.NodeID, zone string, p Params) *Policy {
+func New(self clusterpolicy.NodeID, zone string, p Params) *Policy {
 	p = p.withDefaults()
 	h := fnv.New64a()
 	h.Write([]byte(self))
@@ -115,11 +115,11 @@ func New(self sched.NodeID, zone string, p Params) *Policy {
 		zone:   zone,
 		p:      p,
 		name:   "fishing:" + p.Victim.String(),
-		index:  make(map[sched.NodeID]int),
-		askers: make(map[sched.NodeID]*asker),
+		index:  make(map[clusterpolicy.NodeID]int),
+		askers: make(map[clusterpolicy.NodeID]*asker),
 		rng:    xorshift.Seed(h.Sum64()),
 	}
-	s.advice.HungryAfter = sched.Never // no peer yet
+	s.advice.HungryAfter = clusterpolicy.Never // no peer yet
 	return s
 }
 
@@ -134,28 +134,28 @@ func (s *Policy) Stats() Stats {
 	return st
 }
 
-// Name implements sched.Policy: "fishing:random", "fishing:load" or
+// Name implements clusterpolicy.Policy: "fishing:random", "fishing:load" or
 // "fishing:zone".
 func (s *Policy) Name() string { return s.name }
 
-// Advice implements sched.Policy.
-func (s *Policy) Advice() sched.Advice { return s.advice }
+// Advice implements clusterpolicy.Policy.
+func (s *Policy) Advice() clusterpolicy.Advice { return s.advice }
 
-// Hungry implements sched.Policy: the node becomes hungry, fills its free
+// Hungry implements clusterpolicy.Policy: the node becomes hungry, fills its free
 // request slots, and holds demand (holdDemand).
-func (s *Policy) Hungry(now time.Time) []sched.Action {
+func (s *Policy) Hungry(now time.Time) []clusterpolicy.Action {
 	s.hungry = true
 	s.holdDemand(now)
 	defer s.settle(now)
 	return s.refill(now)
 }
 
-// StealRequest implements sched.Policy: lend min(want, the peer's batch,
+// StealRequest implements clusterpolicy.Policy: lend min(want, the peer's batch,
 // ceil(ready/2)) tasks; with fewer than MinReady ready, hold the request for
 // the next push (for at most DeferFor), or refuse when DeferFor < 0. Either
 // way the request shows that a peer wants work: for DemandHold the node
 // keeps Expose (and at least 8 batches) more tasks stealable.
-func (s *Policy) StealRequest(now time.Time, from sched.NodeID, want, ready int) sched.Action {
+func (s *Policy) StealRequest(now time.Time, from clusterpolicy.NodeID, want, ready int) clusterpolicy.Action {
 	a := s.askers[from]
 	if a == nil {
 		a = &asker{batch: s.p.TasksPerAnswer}
@@ -172,27 +172,27 @@ func (s *Policy) StealRequest(now time.Time, from sched.NodeID, want, ready int)
 		s.forget(from) // a peer asks again only once its last request is over
 		s.deferred = append(s.deferred, deferredRequest{from: from, want: want, at: now})
 		s.stats.Deferred++
-		return sched.Action{Kind: sched.Defer, Node: from}
+		return clusterpolicy.Action{Kind: clusterpolicy.Defer, Node: from}
 	}
 	s.stats.Refused++
-	return sched.Action{Kind: sched.Refuse, Node: from}
+	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
 }
 
 // give counts n tasks lent to from.
-func (s *Policy) give(now time.Time, from sched.NodeID, n int) sched.Action {
+func (s *Policy) give(now time.Time, from clusterpolicy.NodeID, n int) clusterpolicy.Action {
 	if a := s.askers[from]; a != nil {
 		a.lastGive = now
 	}
 	s.stats.Lent++
 	s.stats.TasksOut += int64(n)
-	return sched.Action{Kind: sched.Give, Node: from, Count: n}
+	return clusterpolicy.Action{Kind: clusterpolicy.Give, Node: from, Count: n}
 }
 
-// Pushed implements sched.Policy: answer the deferred requests, oldest
+// Pushed implements clusterpolicy.Policy: answer the deferred requests, oldest
 // first, from what is ready now (NewTS's deferred answer: the next task
 // spawned goes to the node that asked).
-func (s *Policy) Pushed(now time.Time, ready int) []sched.Action {
-	var as []sched.Action
+func (s *Policy) Pushed(now time.Time, ready int) []clusterpolicy.Action {
+	var as []clusterpolicy.Action
 	// One budget for them all: the node never lends more than it would
 	// to a single request.
 	budget := lend(ready, s.p.MaxTasksPerAnswer, s.p)
@@ -212,16 +212,16 @@ func (s *Policy) Pushed(now time.Time, ready int) []sched.Action {
 }
 
 // forget drops a deferred request of from, if any.
-func (s *Policy) forget(from sched.NodeID) {
+func (s *Policy) forget(from clusterpolicy.NodeID) {
 	s.deferred = slices.DeleteFunc(s.deferred, func(d deferredRequest) bool { return d.from == from })
 }
 
 // expireDeferred refuses the deferred requests held for DeferFor: the
 // asker may find work elsewhere.
-func (s *Policy) expireDeferred(now time.Time) []sched.Action {
-	var as []sched.Action
+func (s *Policy) expireDeferred(now time.Time) []clusterpolicy.Action {
+	var as []clusterpolicy.Action
 	for len(s.deferred) > 0 && now.Sub(s.deferred[0].at) >= s.p.DeferFor {
-		as = append(as, sched.Action{Kind: sched.Refuse, Node: s.deferred[0].from})
+		as = append(as, clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: s.deferred[0].from})
 		s.stats.Refused++
 		s.deferred = s.deferred[1:]
 	}
@@ -237,10 +237,10 @@ func lend(ready, batch int, p Params) int {
 	return min(batch, (ready+1)/2)
 }
 
-// StealReply implements sched.Policy. It frees the slot of the request to
+// StealReply implements clusterpolicy.Policy. It frees the slot of the request to
 // from; n == 0 starts or doubles from's backoff, n > 0 resets it. After a
 // refusal a hungry node asks another eligible peer at once.
-func (s *Policy) StealReply(now time.Time, from sched.NodeID, n int) []sched.Action {
+func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []clusterpolicy.Action {
 	if n > 0 {
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
@@ -265,8 +265,8 @@ func (s *Policy) StealReply(now time.Time, from sched.NodeID, n int) []sched.Act
 	return s.refill(now)
 }
 
-// LoadReport implements sched.Policy: remember l.Ready for Load victims.
-func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sched.Action {
+// LoadReport implements clusterpolicy.Policy: remember l.Ready for Load victims.
+func (s *Policy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterpolicy.Load) []clusterpolicy.Action {
 	i, ok := s.index[from]
 	if !ok {
 		return nil
@@ -275,18 +275,18 @@ func (s *Policy) LoadReport(now time.Time, from sched.NodeID, l sched.Load) []sc
 	return s.refill(now)
 }
 
-// JobStarted implements sched.Policy: every node of a fresh job wants work,
+// JobStarted implements clusterpolicy.Policy: every node of a fresh job wants work,
 // so the first splits keep their big pieces stealable (holdDemand).
-func (s *Policy) JobStarted(now time.Time) []sched.Action {
+func (s *Policy) JobStarted(now time.Time) []clusterpolicy.Action {
 	s.holdDemand(now)
 	s.settle(now)
 	return nil
 }
 
-// Membership implements sched.Policy: a joining node becomes a peer, a
+// Membership implements clusterpolicy.Policy: a joining node becomes a peer, a
 // departed one is forgotten along with any request in flight to it, and
 // one that drains (Leaving) stays a victim: it still lends what it holds.
-func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action {
+func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clusterpolicy.Action {
 	if ev.Node == s.self || ev.Leaving {
 		// A draining node is still worth asking: it lends what it holds,
 		// and Fishing never gives a peer work it did not ask for.
@@ -326,11 +326,11 @@ func (s *Policy) Membership(now time.Time, ev sched.MemberEvent) []sched.Action 
 	return s.refill(now)
 }
 
-// Tick implements sched.Policy: requests unanswered for ReplyTimeout are
+// Tick implements clusterpolicy.Policy: requests unanswered for ReplyTimeout are
 // forgotten (counting as refusals), deferred requests held for DeferFor
 // are refused, self updates whether the node is hungry, and a hungry node
 // fills its free request slots.
-func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
+func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Action {
 	refusals := s.expireDeferred(now)
 	for _, pr := range s.peers {
 		if pr.inFlight && now.Sub(pr.sentAt) >= s.p.ReplyTimeout {
@@ -347,8 +347,8 @@ func (s *Policy) Tick(now time.Time, self sched.Load) []sched.Action {
 
 // refill sends requests while the node is hungry, a slot is free and a peer
 // is eligible, and settles the advice.
-func (s *Policy) refill(now time.Time) []sched.Action {
-	var as []sched.Action
+func (s *Policy) refill(now time.Time) []clusterpolicy.Action {
+	var as []clusterpolicy.Action
 	if s.hungry {
 		for s.flying < s.p.MaxInFlight {
 			pr := s.choose(now)
@@ -363,14 +363,14 @@ func (s *Policy) refill(now time.Time) []sched.Action {
 }
 
 // send records a request to pr and returns the action.
-func (s *Policy) send(pr *peer, now time.Time) sched.Action {
+func (s *Policy) send(pr *peer, now time.Time) clusterpolicy.Action {
 	pr.inFlight, pr.sentAt = true, now
 	s.flying++
 	if !pr.same {
 		s.cross++
 	}
 	s.stats.Requests++
-	return sched.Action{Kind: sched.Fish, Node: pr.id, Count: s.p.MaxTasksPerAnswer}
+	return clusterpolicy.Action{Kind: clusterpolicy.Fish, Node: pr.id, Count: s.p.MaxTasksPerAnswer}
 }
 
 // land clears pr's request, if any.
@@ -496,14 +496,14 @@ func (s *Policy) settle(now time.Time) {
 // hungryAfter is the earliest time a Hungry event could send a request.
 func (s *Policy) hungryAfter(now time.Time) time.Time {
 	if s.flying >= s.p.MaxInFlight || len(s.peers) == 0 {
-		return sched.Never
+		return clusterpolicy.Never
 	}
 	if len(s.candidates(now)) > 0 {
 		return time.Time{}
 	}
 	// Only a backoff running out can make a candidate without an event;
 	// the earliest one is a safe time to look again.
-	next := sched.Never
+	next := clusterpolicy.Never
 	for _, pr := range s.peers {
 		if !pr.inFlight && pr.until.After(now) && pr.until.Before(next) {
 			next = pr.until

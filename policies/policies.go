@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	"github.com/tsys-go/tsys/balance"
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/fishing"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // Factory makes the cluster scheduler policy of a node; nil for local,
 // whose nodes move no work between them.
-type Factory func(self sched.NodeID, zone string) sched.Policy
+type Factory func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy
 
 // Name is the scheduler's name as reports give it.
 func (p Factory) Name() string {
@@ -37,19 +37,19 @@ func Parse(s string) (Factory, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--sched %s: %w", s, err)
 		}
-		return func(self sched.NodeID, zone string) sched.Policy { return fishing.New(self, zone, p) }, nil
+		return func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy { return fishing.New(self, zone, p) }, nil
 	case "balance":
 		p, err := balance.ParseParams(arg)
 		if err != nil {
 			return nil, fmt.Errorf("--sched %s: %w", s, err)
 		}
-		return func(self sched.NodeID, _ string) sched.Policy { return balance.New(self, p) }, nil
+		return func(self clusterpolicy.NodeID, _ string) clusterpolicy.Policy { return balance.New(self, p) }, nil
 	case "ratebalance":
 		p, err := balance.ParseRateParams(arg)
 		if err != nil {
 			return nil, fmt.Errorf("--sched %s: %w", s, err)
 		}
-		return func(self sched.NodeID, _ string) sched.Policy { return balance.NewRate(self, p) }, nil
+		return func(self clusterpolicy.NodeID, _ string) clusterpolicy.Policy { return balance.NewRate(self, p) }, nil
 	}
 	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS], balance[:limit=L,period=P] or ratebalance[:OPTIONS]", s)
 }

@@ -1,6 +1,6 @@
 // Package sched is the scheduler of one node: deques, workers, the
-// executors that run tasks, and the policy interface that decides where
-// idle workers look for work.
+// executors that run tasks; the policy interface that decides where idle
+// workers look for work across nodes is package clusterpolicy's.
 //
 // # The pieces
 //
@@ -90,13 +90,12 @@
 //
 // # The cluster seam
 //
-// A Policy is a cluster scheduler written as a pure state machine: the
-// engine hosting it (package cluster in a node, a simulator, a test) calls
-// its methods one at a time, each carrying the time of the event, and
-// carries out the Actions it returns (Fish, Give, Refuse). A policy holds
-// no lock, reads no clock and starts no goroutine, so fed the same events
-// it gives the same actions. Between events it gives Advice, which the
-// engine publishes in atomics for the workers: when asking the policy about
+// A cluster scheduler is a clusterpolicy.Policy, a pure state machine that
+// package clusterpolicy defines with everything it exchanges (node ids,
+// loads, member events, actions, advice, the rate meter), so that the
+// policies, the simulator and membership depend on it, not on this
+// package. Between events a policy gives Advice, which the engine
+// publishes in this package's atomics for the workers: when asking the policy about
 // a hungry worker could lead anywhere (HungryAfter), so that an idle
 // worker's check costs one atomic load; and how many more ready tasks to
 // keep stealable (Expose), the scheduler's say in allowCCall: a node that

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/tsys-go/tsys/clusterpolicy"
 )
 
 // Remote is how a pool reaches other nodes: the cluster engine implements
@@ -135,8 +137,8 @@ func (p *Pool) Complete(h *Header) { h.complete(p) }
 // not those a busy worker keeps private above its deque's public floor
 // (deque.go), which a request from another node makes public at the
 // worker's next push or pop (SetWanted, Executor.offerWork).
-func (p *Pool) Load() Load {
-	l := Load{Workers: len(p.workers), Idle: int(p.nIdle.Load())}
+func (p *Pool) Load() clusterpolicy.Load {
+	l := clusterpolicy.Load{Workers: len(p.workers), Idle: int(p.nIdle.Load())}
 	for _, w := range p.workers {
 		l.Ready += w.dq.Len()
 	}
@@ -195,7 +197,7 @@ func (p *Pool) Serve(ctx context.Context, stop <-chan struct{}) (Stats, error) {
 
 // ErrRemote wraps an error reported by another node.
 type ErrRemote struct {
-	Node NodeID
+	Node clusterpolicy.NodeID
 	Err  string
 }
 

@@ -3,7 +3,7 @@ package sim
 import (
 	"time"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/clusterpolicy"
 )
 
 // What an event is.
@@ -69,6 +69,6 @@ type message struct {
 	from  int
 	want  int
 	tasks []Task
-	load  sched.Load
+	load  clusterpolicy.Load
 	group int32
 }

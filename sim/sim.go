@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/xorshift"
 	"github.com/tsys-go/tsys/policies"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // Config is one simulation: a workload on a model of a cluster under a
@@ -41,7 +41,7 @@ type sim struct {
 	seq   uint64
 	queue eventQueue
 	nodes []*node
-	byID  map[sched.NodeID]int
+	byID  map[clusterpolicy.NodeID]int
 	// groups are the task groups: the root's, and one per lent task.
 	groups []group
 	done   bool
@@ -123,9 +123,9 @@ func (w *worker) steal() (Task, bool) {
 // policy and its counters.
 type node struct {
 	i        int
-	id       sched.NodeID
-	pol      sched.Policy
-	advice   sched.Advice
+	id       clusterpolicy.NodeID
+	pol      clusterpolicy.Policy
+	advice   clusterpolicy.Advice
 	ws       []worker
 	injected []Task
 	dead     bool
@@ -144,7 +144,7 @@ type node struct {
 	// what the last tick window saw, for the load a tick reports
 	windowBusy, windowUseful time.Duration
 	lastTick                 time.Duration
-	measured                 sched.Load
+	measured                 clusterpolicy.Load
 	costSum                  time.Duration
 	costN                    int64
 	counts                   NodeResult
@@ -182,7 +182,7 @@ func Run(cfg Config) (*Result, error) {
 		cfg.Stall = 10 * time.Second
 	}
 	began := time.Now()
-	s := &sim{cfg: cfg, m: cfg.Model, w: cfg.Workload, calls: cfg.Workload.CallsLast(), byID: map[sched.NodeID]int{}}
+	s := &sim{cfg: cfg, m: cfg.Model, w: cfg.Workload, calls: cfg.Workload.CallsLast(), byID: map[clusterpolicy.NodeID]int{}}
 	s.start()
 	for !s.done {
 		if len(s.queue) == 0 {
@@ -219,7 +219,7 @@ func (s *sim) state() string {
 func (s *sim) start() {
 	m := s.m
 	for i := range m.Nodes {
-		n := &node{i: i, id: sched.NodeID(fmt.Sprintf("n%d", i)), ws: make([]worker, m.Workers),
+		n := &node{i: i, id: clusterpolicy.NodeID(fmt.Sprintf("n%d", i)), ws: make([]worker, m.Workers),
 			rng: xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1)}
 		if s.cfg.Sched != nil {
 			n.pol = s.cfg.Sched(n.id, fmt.Sprintf("z%d", m.zone(i)))
@@ -235,7 +235,7 @@ func (s *sim) start() {
 		}
 		for _, o := range s.nodes {
 			if o.member {
-				s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: s.zoneOf(o), Joined: true}))
+				s.act(n, n.pol.Membership(s.at(), clusterpolicy.MemberEvent{Node: o.id, Zone: s.zoneOf(o), Joined: true}))
 			}
 		}
 		n.advice = n.pol.Advice()
@@ -275,10 +275,10 @@ func (s *sim) join(n *node) {
 			continue
 		}
 		if o.pol != nil {
-			s.act(o, o.pol.Membership(s.at(), sched.MemberEvent{Node: n.id, Zone: s.zoneOf(n), Joined: true}))
+			s.act(o, o.pol.Membership(s.at(), clusterpolicy.MemberEvent{Node: n.id, Zone: s.zoneOf(n), Joined: true}))
 		}
 		if n.pol != nil {
-			s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: o.id, Zone: s.zoneOf(o), Joined: true}))
+			s.act(n, n.pol.Membership(s.at(), clusterpolicy.MemberEvent{Node: o.id, Zone: s.zoneOf(o), Joined: true}))
 		}
 	}
 	root := s.nodes[0]
@@ -360,7 +360,7 @@ func (s *sim) bounce(n *node, msg *message) {
 func (s *sim) left(n *node) {
 	for _, o := range s.nodes {
 		if o != n && o.member && !o.dead && !o.gone && o.pol != nil {
-			s.act(o, o.pol.Membership(s.at(), sched.MemberEvent{Node: n.id, Leaving: true}))
+			s.act(o, o.pol.Membership(s.at(), clusterpolicy.MemberEvent{Node: n.id, Leaving: true}))
 		}
 	}
 }
@@ -607,28 +607,28 @@ func (s *sim) tick(n *node) {
 
 // load is the node's load now: counts as they are, rates as the last tick
 // measured them.
-func (s *sim) load(n *node) sched.Load {
+func (s *sim) load(n *node) clusterpolicy.Load {
 	l := n.measured
 	l.Ready, l.Workers, l.Idle = n.ready(), len(n.ws), n.parked
 	return l
 }
 
 // act carries out a policy's actions, then reads its advice.
-func (s *sim) act(n *node, as []sched.Action) {
+func (s *sim) act(n *node, as []clusterpolicy.Action) {
 	for _, a := range as {
 		switch a.Kind {
-		case sched.Fish:
+		case clusterpolicy.Fish:
 			if n.draining {
 				continue // a leaving node asks for nothing
 			}
 			n.counts.Requests++
 			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count}, 0)
-		case sched.Give:
+		case clusterpolicy.Give:
 			s.give(n, s.byID[a.Node], a.Count)
-		case sched.Refuse:
+		case clusterpolicy.Refuse:
 			s.send(n, s.byID[a.Node], &message{kind: msgReply}, 0)
-		case sched.Defer:
-		case sched.Report:
+		case clusterpolicy.Defer:
+		case clusterpolicy.Report:
 			for _, o := range s.nodes {
 				if o != n {
 					n.counts.StatusMessages++
@@ -706,7 +706,7 @@ func (s *sim) deliver(n *node, msg *message) {
 			return
 		}
 		a := n.pol.StealRequest(s.at(), from, msg.want, n.ready())
-		s.act(n, []sched.Action{a})
+		s.act(n, []clusterpolicy.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))
 		if n.draining {
@@ -775,7 +775,7 @@ func (s *sim) detect(dead *node) {
 		if n.dead || n.pol == nil {
 			continue
 		}
-		s.act(n, n.pol.Membership(s.at(), sched.MemberEvent{Node: dead.id, Joined: false}))
+		s.act(n, n.pol.Membership(s.at(), clusterpolicy.MemberEvent{Node: dead.id, Joined: false}))
 	}
 	for g := range s.groups {
 		gr := &s.groups[g]

@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/net/transport"
-	"github.com/tsys-go/tsys/sched"
 	"math"
 )
 
@@ -22,9 +22,9 @@ const MaxMetaSize = 512
 // apart from some other memberlist user that found its way into the cluster.
 const metaMagic = 'T'
 
-// Load is the node's load as the scheduler measures it (sched.Load),
+// Load is the node's load as the scheduler measures it (clusterpolicy.Load),
 // gossiped in its metadata: counts as int32, the rate as float32.
-type Load = sched.Load
+type Load = clusterpolicy.Load
 
 // Meta is the metadata a node gossips about itself.
 //

@@ -1,4 +1,4 @@
-package sched
+package clusterpolicy
 
 import (
 	"math"
