@@ -22,8 +22,8 @@ func init() {
 	register(App{Name: "nqueens", Summary: "count all n-queens solutions (-n N)", Flags: nqueensFlags})
 	// UTS keeps 8 ready tasks before it inlines: on T3's thin binomial
 	// chains a thief then finds work at once, where with 2 it mostly finds
-	// an empty deque (2 workers vs 1: 1.87 against 1.67; T1 is no worse;
-	// bench/README.md, "choosing K").
+	// an empty deque, and T1 is no worse (BenchmarkInlineK; bench/README.md,
+	// "Choosing K").
 	register(App{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Flags: utsFlags, InlineK: 8})
 	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Flags: epFlags})
 	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Flags: rtFlags})

@@ -66,8 +66,8 @@ func (w *Work) UnmarshalBinary(b []byte) error {
 // spawned as a range that splits in halves rather than one by one. A binomial root
 // has 2000 children, each the start of a thin chain: spawned in a loop, a
 // thief takes one chain at a time and soon only crumbs; split in halves, a
-// thief takes half of what is left (2 workers on T3: 1.11x -> see
-// bench/README.md).
+// thief takes half of what is left (bench/README.md, "UTS T3 on 2
+// workers").
 const wide = 32
 
 // Task searches the subtree below a node, one task per child. Work

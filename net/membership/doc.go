@@ -90,8 +90,7 @@
 // several seconds). Config.Fast (tests, loopback) uses probe interval 200 ms,
 // probe timeout 100 ms, gossip every 50 ms, suspicion multiplier 2 (400 ms
 // below 10 nodes, no confirmations awaited), push/pull every 5 s: a stopped
-// node is reported Left/Failed about 0.6-1.3 s after it stops (measured
-// 0.75 s with three nodes under -race).
+// node is reported Left/Failed a second or so after it stops.
 //
 // # Shutdown
 //
