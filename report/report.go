@@ -10,7 +10,7 @@ import (
 )
 
 // Report is the --json object of `tsys run`. Field names are a contract
-// (CLI-CONTRACT.md): add, never rename.
+// (docs/CLI.md): add, never rename.
 type Report struct {
 	App         string         `json:"app"`
 	Params      map[string]any `json:"params"`

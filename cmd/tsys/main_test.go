@@ -214,7 +214,7 @@ func TestRefusedRunKeepsOutputFiles(t *testing.T) {
 	}
 }
 
-// TestJSONContract checks the --json object's fields (CLI-CONTRACT.md).
+// TestJSONContract checks the --json object's fields (docs/CLI.md).
 func TestJSONContract(t *testing.T) {
 	code, stdout, stderr := run(t, "run", "nqueens", "-n", "8", "--workers", "2", "--json")
 	if code != 0 {
