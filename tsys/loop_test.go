@@ -512,9 +512,9 @@ func TestFoldMakesAResultPerPiece(t *testing.T) {
 
 // TestIdleWorkersDoNotSplitALoopToPieces: workers idle when a loop begins
 // get a piece each, and no more: under inline.Everything every other
-// worker is idle all the time, and a fork that became a plain call once
-// split its piece again at once, down to pieces of one iteration (a
-// million calls of the body for a million cheap iterations).
+// worker is idle all the time, and a piece forked for them that became a
+// plain call must not split itself again at once, down to pieces of one
+// iteration.
 func TestIdleWorkersDoNotSplitALoopToPieces(t *testing.T) {
 	const n = 1 << 20
 	xs := make([]int64, n)

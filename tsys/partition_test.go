@@ -166,8 +166,8 @@ func TestCutKeepsPiecesWhole(t *testing.T) {
 	}
 }
 
-// The cases below come from a review of the sizer: each failed on a
-// version of it.
+// The cases below are the sizer's hard ones: noise, spikes, rising costs,
+// a call's cost near the target, short tails, lent pieces.
 
 // TestChunkSizer_LentPieceForgetsSubNanosecondCost: an iteration cheaper than
 // a nanosecond (a sum) is carried to a lent piece through time.Duration,
