@@ -369,8 +369,16 @@ func TestAlteredOnTheWire(t *testing.T) {
 			b.in.wait(t, 1)
 			waitFor(t, "the protocol error", func() bool { return b.Stats().ProtocolErrors == 1 })
 			b.log.waitLog(t, "closing connection: bad data from peer")
-			if _, m := b.in.get(0); m.ID != 0 || b.in.len() != 1 {
-				t.Fatalf("b got %d messages, the first %+v; want the first only", b.in.len(), m)
+			// The third message may reach b on a new connection when a
+			// learned of the close before sending it; the altered second
+			// never may.
+			if n := b.in.len(); n > 2 {
+				t.Fatalf("b got %d messages of the 3 sent, the altered one among them", n)
+			}
+			for i := range b.in.len() {
+				if _, m := b.in.get(i); m.ID != []uint64{0, 2}[i] {
+					t.Fatalf("b's message %d is %+v; want the first, then at most the third", i, m)
+				}
 			}
 			b.log.waitLog(t, "sealed frame 1 does not open")
 			// a learns the connection is gone and dials anew.
