@@ -475,7 +475,11 @@ func (n *Node) onMember(ev membership.Event) {
 	switch ev.Kind {
 	case membership.Joined, membership.Updated:
 		n.peersMu.Lock()
-		_, known := n.peers[id]
+		// Known to gossip, not merely by address: a job's start or a
+		// steal request can bring a node's address (rememberPeer) before
+		// gossip brings the node, and the job's policy hears of a peer
+		// only here or when its engine is made.
+		_, known := n.metas[id]
 		delete(n.left, id)
 		n.peers[id] = meta.Transport
 		n.metas[id] = meta

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/fishing"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/net/transport"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -288,6 +290,34 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 		}
 		if p.heardOf(other.Name()) {
 			t.Errorf("the job's policy on %s was told of %s, a client of no part in the job", c.node.Name(), other.Name())
+		}
+	}
+}
+
+// TestRootHeardFirstOverTCP: a job's start often reaches a node over TCP
+// before gossip has told it of the job's root. Gossip's word that the root
+// joined, coming after, still makes the root a peer of the job's policy:
+// the node's idle worker fishes from it. The root is a bare transport on
+// real TCP; its gossip is the event the membership layer would deliver.
+func TestRootHeardFirstOverTCP(t *testing.T) {
+	node := testNode(t, Config{Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
+		return fishing.New(self, zone, fishing.Params{})
+	}})
+	root := newBarePeer(t, "root-heard-first-over-tcp")
+	const job = 11
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	node.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
+		Name: "root-heard-first-over-tcp", Meta: membership.Meta{Transport: root.addr()},
+	}})
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		select {
+		case m := <-root.replies:
+			if r, ok := m.(*stealRequest); ok && r.Job == job {
+				return
+			}
+		case <-time.After(time.Until(deadline)):
+			t.Fatal("the node never asked the job's root for work: its policy does not know the root")
 		}
 	}
 }
