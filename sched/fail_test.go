@@ -111,3 +111,17 @@ func TestFailAfterTheRunIsDropped(t *testing.T) {
 		t.Fatal("the next run did not end")
 	}
 }
+
+// TestFailBeforeAnyRunIsDropped: a pool that has not run yet (a job's
+// pool on a serving node, before its serving run starts) is told the
+// job failed elsewhere: nothing breaks, and its first run starts clean.
+func TestFailBeforeAnyRunIsDropped(t *testing.T) {
+	p := NewPool(1, inline.Default())
+	p.Fail(errors.New("the job failed on another node"))
+	if p.Failed() {
+		t.Error("a failure before any run counted")
+	}
+	if _, err := p.Run(context.Background(), newFrame(func(*Executor) {})); err != nil {
+		t.Errorf("the first run failed: %v", err)
+	}
+}

@@ -297,10 +297,16 @@ func (p *Pool) endRun() error {
 // one is the run's, as errgroup's Wait returns the first. So is an error
 // once the run is over (ending without an error): a task that returns
 // its context's cause after its node stopped serving, or the root's
-// answer was in, has not failed the job.
+// answer was in, has not failed the job; nor has one before any run.
 func (p *Pool) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.failed == nil {
+		// No run has begun: the cluster makes a job's pool before its
+		// serving run starts, and a peer's word that the job failed can
+		// come in between. It fails no run, as after one.
+		return
+	}
 	if p.err != nil || p.ending.Load() || p.root != nil && p.root.Done() {
 		return
 	}
