@@ -704,17 +704,21 @@ func TestNodeJoinsMidJob(t *testing.T) {
 // it has not started.
 func TestNodeDrainsMidJob(t *testing.T) {
 	const sched = "fishing:random,tasks=4"
+	// Gossip is slow to declare a node dead here: a process starved for
+	// the 0.4 s --fast allows (a loaded machine) would be, and its loans
+	// re-run, the safety net this test does not look at.
+	patient := []string{"--sched", sched, "--suspicion-mult", "10"}
 	for _, how := range []string{"tsys drain", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
-			seed, err := startNode(t, "--bind", "127.0.0.1:0", "--sched", sched)
+			seed, err := startNode(t, append([]string{"--bind", "127.0.0.1:0"}, patient...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			leaver, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--log-level", "debug", "--sched", sched)
+			leaver, err := startNode(t, append([]string{"--bind", "127.0.0.1:0", "--join", seed.Gossip, "--log-level", "debug"}, patient...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wait := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip, "--sched", sched)
+			wait := startJob(t, append([]string{"ep", "--class", "A", "--workers", "1", "--join", seed.Gossip}, patient...)...)
 			leaver.WaitFor(t, "borrowed tasks", 20*time.Second)
 			asked := time.Now()
 			if how == "SIGTERM" {
