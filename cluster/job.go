@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/invariant"
 	"github.com/tsys-go/tsys/net/membership"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/share"
@@ -119,7 +120,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 		if n.stopping.Load() > 0 {
 			return nil, fmt.Errorf("node %s is still stopping a job it served; begin the job again in a moment", n.name)
 		}
-		throw("cluster: the node's runtime is taken, and no engine has it")
+		invariant.Throw("cluster: the node's runtime is taken, and no engine has it")
 	}
 	j.e = n.newEngine(info, j, n.rt)
 	n.engines[j.ID] = j.e

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/invariant"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -110,7 +111,7 @@ func newLedger() *ledger {
 // lend opens loan id of task h to node, which answers at addr.
 func (l *ledger) lend(id uint64, h *sched.Header, node clusterpolicy.NodeID, addr string, now time.Time) {
 	if _, ok := l.open[id]; ok {
-		throw(fmt.Sprintf("cluster: loan %d opened twice", id))
+		invariant.Throw(fmt.Sprintf("cluster: loan %d opened twice", id))
 	}
 	l.open[id] = &openLoan{h: h, node: node, addr: addr, heard: now, asked: now}
 	l.opened++
@@ -141,7 +142,7 @@ const (
 // when the loan was open and lent to from.
 func (l *ledger) settle(id uint64, from clusterpolicy.NodeID, how loanEnd) (*sched.Header, settled) {
 	if how != resultHome && how != handedBack {
-		throw(fmt.Sprintf("cluster: a borrower's word cannot end a loan as %v", how))
+		invariant.Throw(fmt.Sprintf("cluster: a borrower's word cannot end a loan as %v", how))
 	}
 	if lo, ok := l.open[id]; ok && lo.node == from {
 		return l.end(id, how), settledOpen
@@ -256,11 +257,11 @@ func (l *ledger) check() {
 		sum += n
 	}
 	if sum != l.opened {
-		throw(fmt.Sprintf("cluster: loan ledger broken: %d opened, %d open, ended %v", l.opened, len(l.open), l.ended))
+		invariant.Throw(fmt.Sprintf("cluster: loan ledger broken: %d opened, %d open, ended %v", l.opened, len(l.open), l.ended))
 	}
 	for id := range l.rerun {
 		if _, ok := l.open[id]; ok {
-			throw(fmt.Sprintf("cluster: loan ledger broken: loan %d both open and re-run", id))
+			invariant.Throw(fmt.Sprintf("cluster: loan ledger broken: loan %d both open and re-run", id))
 		}
 	}
 }

@@ -596,10 +596,6 @@ func (n *Node) tick() {
 	}
 }
 
-// throw reports a broken invariant of the node: its state is not what
-// the code around it was written for, and going on would lose work.
-func throw(s string) { panic(s) }
-
 // noPolicy is the policy of a node that moves no work: it never fishes and
 // refuses every request.
 type noPolicy struct{}

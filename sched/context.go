@@ -3,6 +3,8 @@ package sched
 import (
 	"context"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/invariant"
 )
 
 // Context is the context of the run the executor serves: cancelled when
@@ -18,7 +20,7 @@ func (x *Executor) Context() context.Context { return x.pool.runCtx }
 // the run has failed or ended is dropped, and so is the task's result.
 func (x *Executor) FailTask(err error) {
 	if err == nil {
-		throw("FailTask with a nil error")
+		invariant.Throw("FailTask with a nil error")
 	}
 	x.pool.fail(err)
 	panic(abortRun)

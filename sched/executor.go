@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/tsys-go/tsys/internal/invariant"
 )
 
 // Executor is a goroutine that runs tasks on behalf of the worker it holds.
@@ -475,7 +477,7 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 	forks := x.forks
 	defer func() {
 		if r := recover(); r != nil {
-			if b, ok := r.(brokenInvariant); ok {
+			if b, ok := r.(invariant.Broken); ok {
 				panic(b)
 			}
 			if r != abortRun {

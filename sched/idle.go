@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/invariant"
 )
 
 // The idle protocol: how a worker that runs out of work looks for more,
@@ -199,21 +201,9 @@ func (p *Pool) hasWork() bool {
 // then sleep through work or spin forever.
 func (p *Pool) checkCount(what string, n int32) {
 	if n < 0 {
-		throw(fmt.Sprintf("sched: %d executors %s: a transition of the idle protocol was made from the wrong state", n, what))
+		invariant.Throw(fmt.Sprintf("sched: %d executors %s: a transition of the idle protocol was made from the wrong state", n, what))
 	}
 }
-
-// throw reports a broken invariant of the scheduler. It is a bug in tsys,
-// not in the program it runs, so it is not recovered as a task's panic.
-func throw(msg string) {
-	panic(brokenInvariant(msg))
-}
-
-// brokenInvariant is the panic value of throw; the executor loop lets it
-// through instead of reporting it as a TaskPanic.
-type brokenInvariant string
-
-func (b brokenInvariant) Error() string { return string(b) }
 
 // idleClock is the idle time of one worker, readable while it runs: the
 // rate of useful work is measured from it (Pool.BusyTime).

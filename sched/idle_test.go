@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/invariant"
 )
 
 // TestIdleProtocolThrowsOnAWrongTransition: leaving the looking state
@@ -14,7 +15,7 @@ func TestIdleProtocolThrowsOnAWrongTransition(t *testing.T) {
 	p := NewPool(2, inline.Default())
 	defer func() {
 		r := recover()
-		b, ok := r.(brokenInvariant)
+		b, ok := r.(invariant.Broken)
 		if !ok || !strings.Contains(string(b), "looking") {
 			t.Fatalf("recovered %v, want a broken invariant about looking executors", r)
 		}
