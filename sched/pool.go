@@ -399,37 +399,47 @@ func (p *Pool) resume(x *Executor) {
 // handOff gives the worker of a blocking executor to a waiter that is ready
 // to resume, or else to a new executor.
 func (p *Pool) handOff(w *Worker) {
-	p.mu.Lock()
-	if n := len(p.resumable); n > 0 {
-		y := p.resumable[0]
-		p.resumable = slices.Delete(p.resumable, 0, 1)
-		p.nResumable.Add(-1)
-		p.mu.Unlock()
+	if y, _, ok := popOldest(&p.mu, &p.resumable, &p.nResumable); ok {
 		// y may be the blocking executor itself, if its result came
 		// already: it then takes its own worker back.
 		y.wake <- w
 		return
 	}
-	p.mu.Unlock()
 	p.startExecutor(w)
 }
 
 // passToResumable gives x's worker to the longest-waiting resumable
 // executor. x then has nothing left to do and its goroutine ends.
 func (p *Pool) passToResumable(x *Executor) bool {
-	p.mu.Lock()
-	if len(p.resumable) == 0 {
-		p.mu.Unlock()
+	y, _, ok := popOldest(&p.mu, &p.resumable, &p.nResumable)
+	if !ok {
 		return false
 	}
-	y := p.resumable[0]
-	p.resumable = slices.Delete(p.resumable, 0, 1)
-	p.nResumable.Add(-1)
-	p.mu.Unlock()
 	x.flushCredit()
 	x.publishWork(false)
 	w := x.w
 	x.w = nil
 	y.wake <- w
 	return true
+}
+
+// popOldest removes and returns the oldest element of *q, one of the
+// pool's queues, and decrements n, returning what it left; ok is false
+// when *q is empty. mu guards *q and must not be held by the caller; the
+// element is taken and n decremented under it, so two callers never take
+// the same element. n is *q's length for those that read it without mu
+// (hasWork, the executor loop), who may see it late: one that saw it
+// non-zero may find *q empty here, where it is looked at again under mu.
+// Whoever adds to *q does it under mu and adds to n with it.
+func popOldest[T any](mu *sync.Mutex, q *[]T, n *atomic.Int32) (v T, left int32, ok bool) {
+	mu.Lock()
+	if len(*q) == 0 {
+		mu.Unlock()
+		return v, 0, false
+	}
+	v = (*q)[0]
+	*q = slices.Delete(*q, 0, 1)
+	left = n.Add(-1)
+	mu.Unlock()
+	return v, left, true
 }

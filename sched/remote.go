@@ -3,7 +3,6 @@ package sched
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -56,15 +55,10 @@ func (p *Pool) Inject(hs ...*Header) {
 // borrowed work: it reports Hungry now, so that the next tasks are on their
 // way while the last ones run.
 func (p *Pool) takeInjected() *Header {
-	p.mu.Lock()
-	if len(p.injected) == 0 {
-		p.mu.Unlock()
+	h, left, ok := popOldest(&p.mu, &p.injected, &p.nInjected)
+	if !ok {
 		return nil
 	}
-	h := p.injected[0]
-	p.injected = slices.Delete(p.injected, 0, 1)
-	left := p.nInjected.Add(-1)
-	p.mu.Unlock()
 	if left < p.reserve.Load() && p.remote != nil {
 		p.remote.Hungry()
 	}
