@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tsys-go/tsys/cluster"
 )
@@ -34,7 +33,7 @@ func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return Usagef("%s: want a node's task address HOST:PORT, got %d arguments", fs.Name()[strings.LastIndex(fs.Name(), " ")+1:], fs.NArg())
+		return Usagef("%s: want a node's task address HOST:PORT, got %d arguments", verbOf(fs), fs.NArg())
 	}
 	a.addr = fs.Arg(0)
 	if a.keyFile != "" {

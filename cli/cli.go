@@ -250,6 +250,17 @@ func (e usageError) Error() string { return e.msg }
 // what to write instead.
 func Usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// NewFlagSet makes the flag set of a verb, named as the verb's usage
+// names it ("tsys drain"); its last word is the verb, which
+// ParseFlagsOnly's message names. It reports a flag error to ParseFlags
+// rather than exiting, and writes the error and its -h to stderr, the
+// writer the verb was given (a test's buffer), not os.Stderr.
+func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
 // ParseFlags parses a command's flags: a flag error is bad usage (exit
 // 2), -h is ErrHelp (exit 0).
 func ParseFlags(fs *flag.FlagSet, args []string) error {
@@ -260,6 +271,25 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 		return usageError{err.Error()}
 	}
 	return nil
+}
+
+// ParseFlagsOnly parses the command line of a verb that takes flags and
+// nothing else, as ParseFlags does: an argument after the flags is bad
+// usage too.
+func ParseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	if err := ParseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("%s: unexpected argument %q", verbOf(fs), fs.Arg(0))
+	}
+	return nil
+}
+
+// verbOf is the verb whose flag set NewFlagSet made: the last word of its
+// name, which its messages begin with.
+func verbOf(fs *flag.FlagSet) string {
+	return fs.Name()[strings.LastIndex(fs.Name(), " ")+1:]
 }
 
 // CheckRun checks the command line of `run ARGS` as run would, without

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -15,8 +14,7 @@ import (
 // listens at ADDR (its banner's "tasks" address) leaves the cluster
 // gracefully, and the command reports when it is out.
 func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(c.name+" drain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := NewFlagSet(c.name+" drain", stderr)
 	var ask askFlags
 	ask.register(fs, stderr, "drain")
 	timeout := fs.Duration("timeout", time.Minute, "how long the node may take to finish the tasks it started")

@@ -59,8 +59,7 @@ func ExampleCommand() {
 	cfg := cli.Config{Name: "doubler", Commands: []cli.Command{{
 		Name: "twice", Usage: "[-v] N", Summary: "print twice N",
 		Run: func(args []string, stdout, stderr io.Writer) error {
-			fs := flag.NewFlagSet("twice", flag.ContinueOnError)
-			fs.SetOutput(stderr)
+			fs := cli.NewFlagSet("doubler twice", stderr)
 			verbose := fs.Bool("v", false, "say what is doubled")
 			if err := cli.ParseFlags(fs, args); err != nil {
 				return err

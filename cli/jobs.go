@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -17,8 +16,7 @@ import (
 // jobsCommand runs `tsys jobs ADDR`: what runs where, as the node whose
 // task transport listens at ADDR sees the cluster.
 func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(c.name+" jobs", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := NewFlagSet(c.name+" jobs", stderr)
 	var ask askFlags
 	ask.register(fs, stderr, "jobs")
 	asJSON := fs.Bool("json", false, "print one JSON object: jobs, and every node's state")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,8 +56,7 @@ func (l loadFlags) start(executable func() (string, error)) (stop func(), err er
 // hogCommand runs `tsys hog [--cpu N] F[:ON/OFF]`: competing CPU load, until
 // it is interrupted.
 func (c *command) hogCommand(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet(c.name+" hog", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := NewFlagSet(c.name+" hog", stderr)
 	cpu := fs.Int("cpu", -1, "pin the hog to this CPU (Linux; -1: do not pin)")
 	if err := ParseFlags(fs, args); err != nil {
 		return err

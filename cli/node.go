@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,8 +22,7 @@ import (
 // nodeCommand runs `tsys node`: a long-lived node that serves work to the
 // cluster until it is interrupted or asked to stop.
 func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(c.name+" node", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := NewFlagSet(c.name+" node", stderr)
 	var netf netFlags
 	netf.register(fs, "127.0.0.1:7946")
 	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...]; empty for the first node")
@@ -44,11 +42,8 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	var load loadFlags
 	fs.IntVar(&load.cpu, "cpu", -1, "pin the node to this CPU (Linux; -1: do not pin)")
 	fs.StringVar(&load.hog, "hog", "", "run competing CPU load beside the workers: F (a fraction of a core) or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
-	if err := ParseFlags(fs, args); err != nil {
+	if err := ParseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return Usagef("node: unexpected argument %q", fs.Arg(0))
 	}
 	if err := netf.check(*join, *httpAddr); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -13,8 +12,7 @@ import (
 // cluster's nodes ask of every request to a routable --http address (but
 // /healthz), for Prometheus (a bearer token) and browsers (?token=).
 func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(c.name+" token", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := NewFlagSet(c.name+" token", stderr)
 	keyFile := fs.String("key-file", "", "the cluster's key file")
 	if err := ParseFlags(fs, args); err != nil {
 		return err

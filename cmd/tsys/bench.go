@@ -177,8 +177,7 @@ func splitPresets(args []string) ([]bench.Preset, []string, error) {
 
 // benchOnce runs one benchmark and writes its folder.
 func benchOnce(block, command string, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("tsys bench", stderr)
 	var f benchFlags
 	f.register(fs)
 	fs.Usage = func() {
@@ -189,11 +188,8 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("bench: unexpected argument %q", fs.Arg(0))
 	}
 	m, err := f.matrix()
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"github.com/tsys-go/tsys/cli"
 	"io"
@@ -24,8 +23,7 @@ import (
 // simCommand runs `tsys sim`: the schedulers' real policies on simulated
 // nodes, one run or a sweep over node counts and schedulers.
 func simCommand(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tsys sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("tsys sim", stderr)
 	// A model file, read first, gives the flags their defaults: a flag
 	// given overrides it.
 	m, nodesDefault := sim.Defaults(), "64"
@@ -62,11 +60,8 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
 	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("sim: unexpected argument %q", fs.Arg(0))
 	}
 	if *validate {
 		if *reps < 1 {
