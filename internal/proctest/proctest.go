@@ -2,7 +2,10 @@
 // tests: it builds the binary, starts node processes and waits for their
 // banners, and runs jobs whose --json report it decodes. The tests of the
 // tsys command and of the examples share it, so that a cluster test of a
-// user's program is the same few lines as one of tsys's own apps.
+// user's program is the same few lines as one of tsys's own apps. Its
+// LockedBuffer, which holds a process's output, is also where any test
+// collects what concurrent code writes (a logger's lines, a proxy's
+// frames).
 package proctest
 
 import (
@@ -44,8 +47,9 @@ func Build(pkg, dir string, race bool) (string, error) {
 	return bin, nil
 }
 
-// LockedBuffer is a process's output that a test may read while the
-// process writes it.
+// LockedBuffer is what code running concurrently with a test writes (a
+// process's output, a logger's lines, a proxy's frames), which the test
+// may read while it is written. Its zero value is empty and ready.
 type LockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -57,10 +61,19 @@ func (l *LockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+// String is what was written so far.
 func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Bytes is a copy of what was written so far: writes go on after it
+// returns.
+func (l *LockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
 }
 
 // Node is a node process (PROGRAM node ...).

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/tsys-go/tsys/internal/proctest"
 )
 
 var (
@@ -212,8 +213,8 @@ func FuzzReadSealedFrame(f *testing.F) {
 // tap is a TCP proxy between a dialler and a node that records what the
 // dialler sends and may alter the frames it sends after the handshake.
 type tap struct {
-	mu   sync.Mutex
-	seen bytes.Buffer
+	mu   sync.Mutex // guards startTap's connections
+	seen proctest.LockedBuffer
 }
 
 // startTap listens on loopback and forwards each connection to target,
@@ -269,9 +270,7 @@ func startTap(t *testing.T, target string, handshakeFrames int, alter func(i int
 					if _, err := io.ReadFull(br, frame[headerLen:]); err != nil {
 						return
 					}
-					tp.mu.Lock()
 					tp.seen.Write(frame)
-					tp.mu.Unlock()
 					if k := i - handshakeFrames; k >= 0 && alter != nil {
 						frame = alter(k, frame)
 					}
@@ -283,12 +282,6 @@ func startTap(t *testing.T, target string, handshakeFrames int, alter func(i int
 		}
 	})
 	return tp, ln.Addr().String()
-}
-
-func (tp *tap) bytes() []byte {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	return bytes.Clone(tp.seen.Bytes())
 }
 
 // TestSealedOnTheWire: with a key, what crosses the wire after the
@@ -311,7 +304,7 @@ func TestSealedOnTheWire(t *testing.T) {
 		if _, m := b.in.get(1); !bytes.Equal(m.Payload, big) {
 			t.Fatal("the large message arrived altered")
 		}
-		seen := tp.bytes()
+		seen := tp.seen.Bytes()
 		got, _ := readAll(seen, nil) // the plain frames' payloads, decompressed
 		plain := bytes.Contains(seen, []byte("rt.tile")) || bytes.Contains(bytes.Join(got, nil), []byte("rt.tile"))
 		if key == nil && !plain {
