@@ -110,14 +110,16 @@
 //     and wide-area stealing.
 //   - TasksPerAnswer = 1: the oldest task of a divide-and-conquer program
 //     carries a large share of the remaining work, and one is enough to feed
-//     a whole node, whose workers split it by local stealing. NewTS moved
-//     1.86 tasks on average on EP with 2 nodes, 1 being ideal. A fixed
-//     larger batch speeds up binomial UTS trees but slows EP, UTS T1 and RT,
-//     whose thieves cannot use what they get, hence the adaptive batch.
-//   - MaxTasksPerAnswer = 8, QuickReturn = 5 ms: on binomial UTS trees the
-//     batch settles at 4 to 8, while EP, T1 and RT never ask back within
-//     5 ms and keep batches of 1 (bench/README.md, "Stealing across nodes on
-//     binomial trees").
+//     a whole node, whose workers split it by local stealing (tsys bench
+//     counts the tasks moved: bench/README.md, "Two nodes against one"). A
+//     fixed larger batch speeds up binomial UTS trees but slows EP, UTS T1
+//     and RT, whose thieves cannot use what they get, hence the adaptive
+//     batch.
+//   - MaxTasksPerAnswer = 8, QuickReturn = 5 ms: on binomial UTS trees,
+//     whose stolen subtrees are mostly tiny, a thief soon asks again and its
+//     batch grows, while the coarse tasks of EP, T1 and RT keep a thief busy
+//     for longer than QuickReturn and their batches stay at 1
+//     (bench/README.md, "Stealing across nodes on binomial trees").
 //   - RetryBackoff = 0.5 ms, doubling to MaxBackoff = 20 ms: a refused node
 //     stops flooding a peer that has nothing (a few round trips on a LAN),
 //     while a peer that gets work again is asked within at most 20 ms. An

@@ -94,8 +94,9 @@ func LevelRange(id int32) (lo, hi, def int32, ok bool) {
 }
 
 // DefaultJob is the sphereflake of level 3 (820 spheres), 640x480 pixels,
-// 3x3 samples per pixel, reflections up to depth 4: about 1.5-2 s of
-// serial rendering on one core of a (shared) AMD EPYC.
+// 3x3 samples per pixel, reflections up to depth 4: a second or so of
+// serial rendering on one core (BenchmarkApps/rtBalls/serial;
+// bench/README.md, "Absolute times").
 func DefaultJob() Job {
 	return Job{Scene: SceneBalls, Level: 3, Width: 640, Height: 480, Samples: 3, MaxDepth: 4}
 }

@@ -236,13 +236,13 @@
 // bytes, and batches of the scheduler's small messages. The question is
 // the CPU spent per byte saved against a byte's wire time (8 ns at
 // 1 Gbit/s). On rendered images s2 spends less than that per saved byte,
-// so it pays on gigabit Ethernet; zstd saves a few more points for about
-// five times the CPU, at best break-even there, and CPU is what a
-// work-stealing runtime is short of. Hence s2. Batches of small messages
-// compress poorly and cost s2 more per saved byte than the wire does at
-// any size, and frames under 4 KiB are almost always such batches, while
-// result payloads worth compressing (a 64x64 tile is 12 KiB) are larger.
-// Hence the 4 KiB threshold. Where the wire is cheaper than the CPU (all
-// nodes on one machine, or 10 Gbit/s and faster) set CompressThreshold to
-// -1.
+// so it pays on gigabit Ethernet; zstd saves a few bytes more, but spends
+// about a byte's wire time of CPU on each, break-even at best, and CPU is
+// what a work-stealing runtime is short of. Hence s2. Batches of small
+// messages compress poorly and cost s2 more per saved byte than the wire
+// does at any size, and frames under 4 KiB are almost always such
+// batches, while result payloads worth compressing (a 64x64 tile is
+// 12 KiB) are larger. Hence the 4 KiB threshold. Where the wire is
+// cheaper than the CPU (all nodes on one machine, or 10 Gbit/s and
+// faster) set CompressThreshold to -1.
 package transport
