@@ -57,8 +57,8 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 		// reports it has none, only to have it handed back. Fishing
 		// peers still ask it for what it holds.
 		tm := encodeMessage(&leaving{})
-		for id, addr := range n.peerList() {
-			if err := n.transmitEncoded(addr, &leaving{}, tm, false); err != nil {
+		for id, addr := range n.peers.list() {
+			if err := n.out.transmitEncoded(addr, &leaving{}, tm, false, nil); err != nil {
 				n.log.Debug("a peer did not hear this node is leaving", "peer", id, "err", err)
 			}
 		}
@@ -111,7 +111,7 @@ func (n *Node) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 	if err != nil {
 		answer.Err = err.Error()
 	}
-	if err := n.transmit(m.ReplyTo, answer, true); err != nil {
+	if err := n.out.transmit(m.ReplyTo, answer, true, nil); err != nil {
 		n.log.Warn("could not answer the drain request", "by", peer, "err", err)
 	}
 	if answer.Err == "" {
@@ -160,7 +160,7 @@ func (e *engine) handBackUnstarted() {
 func (e *engine) handBack(l loan) {
 	e.handedBack.Add(1)
 	m := &result{Job: e.info.ID, Task: l.id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the job", e.n.name)}
-	if err := e.send(l.node, l.addr, m); err != nil {
+	if err := e.n.out.send(l.node, l.addr, m, e); err != nil {
 		e.n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", l.node, "err", err)
 	}
 }

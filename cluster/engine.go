@@ -53,8 +53,8 @@ type engine struct {
 	// measured is the load the last tick measured; its rates go with the
 	// ready count of the moment into load reports.
 	measured clusterpolicy.Load
-	offsets  map[clusterpolicy.NodeID]time.Duration // peers' clocks against this one's, for the job's timeline
-	serving  *serving                               // the pool's serving run, for a job of another root
+	timeline *jobTimeline
+	serving  *serving // the pool's serving run, for a job of another root
 
 	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
 	// (0: now; math.MaxInt64: only another event can help), so that idle
@@ -113,14 +113,14 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 		loans:    newLedger(),
 		borrowed: map[*sched.Header]loan{},
 		fishedAt: map[clusterpolicy.NodeID]time.Time{},
-		offsets:  map[clusterpolicy.NodeID]time.Duration{},
 	}
+	e.timeline = newJobTimeline(n.name, e.pool, n.log)
 	n.jobsTotal.Add(1)
 	e.pool.SetRemote(e)
 	e.pool.SetShare(e.pool.Workers())
 	now := time.Now()
 	e.mu.Lock()
-	for id, m := range n.memberMetas() {
+	for id, m := range n.peers.members() {
 		if e.hears(id, m) {
 			e.policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
 			e.policy.LoadReport(now, id, m.Load)
@@ -212,7 +212,7 @@ func (e *engine) Failed(err error) {
 	m := &jobFailed{Job: e.info.ID, Err: err.Error()}
 	go func() {
 		for _, addr := range e.failureRecipients() {
-			if err := e.transmit(addr, m, false); err != nil {
+			if err := e.n.out.transmit(addr, m, false, e); err != nil {
 				e.n.log.Debug("could not tell a node the job failed", "addr", addr, "err", err)
 			}
 		}
@@ -229,7 +229,7 @@ func (e *engine) failureRecipients() []string {
 			to = append(to, addr)
 		}
 		e.mu.Unlock()
-	} else if addr, err := e.n.addressOf(e.root(), e.rootAddr); err == nil {
+	} else if addr, err := e.n.peers.addressOf(e.root(), e.rootAddr); err == nil {
 		to = append(to, addr)
 	}
 	return to

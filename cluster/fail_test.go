@@ -133,10 +133,7 @@ var (
 // forget makes n drop peer from its members, as gossip does for a node it
 // declares dead (membership.Left): the peer may be alive, only slow.
 func forget(n *Node, peer clusterpolicy.NodeID) {
-	n.peersMu.Lock()
-	delete(n.peers, peer)
-	n.left[peer] = true
-	n.peersMu.Unlock()
+	n.peers.left(peer)
 }
 
 // TestAnswersReachALenderGossipDropped: a lender that gossip dropped

@@ -127,10 +127,10 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	n.home = j.e
 	n.mu.Unlock()
 	j.e.pool.SetWorkSpan(o.MeasureWorkSpan)
-	j.e.setTimeline(o.TimelineCap)
+	j.e.timeline.record(o.TimelineCap)
 	// A member that joins from here on is invited by onMember; one that
 	// both this list and onMember see is invited once (invite).
-	for id, addr := range n.peerList() {
+	for id, addr := range n.peers.list() {
 		n.invite(j, id, addr, false)
 	}
 	j.e.event(j.e.policy.JobStarted)
@@ -142,7 +142,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 // joined the cluster during the job. A node that cannot be reached is left
 // out of the job.
 func (n *Node) invite(j *Job, id clusterpolicy.NodeID, addr string, late bool) {
-	if m, _ := n.memberMeta(id); m.Client {
+	if m, _ := n.peers.meta(id); m.Client {
 		return
 	}
 	e := j.e
@@ -163,7 +163,7 @@ func (n *Node) invite(j *Job, id clusterpolicy.NodeID, addr string, late bool) {
 		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
 		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
 		Tasks: j.tasks, Binary: buildinfo.Binary()}
-	if err := e.transmit(addr, start, true); err != nil {
+	if err := e.n.out.transmit(addr, start, true, e); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		e.mu.Lock()
 		delete(j.peers, id)
@@ -264,7 +264,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 	}
 	e.mu.Unlock()
 	for id, addr := range waiting {
-		if err := e.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true); err != nil {
+		if err := e.n.out.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true, e); err != nil {
 			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
 			e.mu.Lock()
 			delete(j.peers, id)
@@ -394,7 +394,7 @@ func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	// running.
 	go func() {
 		for _, o := range old {
-			if _, alive := n.peer(o.root()); alive {
+			if _, alive := n.peers.addr(o.root()); alive {
 				// Its root has moved on to a job of its own.
 				n.stopEngine(o)
 			} else {
@@ -406,7 +406,7 @@ func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	}()
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
-	e.setTimeline(e.timelineCap(m.TimelineCap))
+	e.timeline.record(e.timeline.capFor(m.TimelineCap))
 	n.applyShares()
 	e.event(e.policy.JobStarted)
 	go func() {
@@ -415,7 +415,7 @@ func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 		if err != nil && !errors.As(err, new(*failedAtRoot)) {
 			n.log.Warn("a task of the job failed here", "err", err)
 		}
-		s.done <- servingEnd{report: e.report(st), timeline: e.encodeTimeline()}
+		s.done <- servingEnd{report: e.report(st), timeline: e.timeline.encode()}
 	}()
 }
 
@@ -427,7 +427,7 @@ func (n *Node) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 	} else {
 		n.log.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	}
-	if err := n.send(root, "", m); err != nil {
+	if err := n.out.send(root, "", m, nil); err != nil {
 		n.log.Warn("could not refuse a job", "root", root, "err", err)
 	}
 }
@@ -450,7 +450,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 		if e.rooted != nil {
 			return nil, fmt.Sprintf("node %s is the root of job %x; it serves no other job", n.name, e.info.ID)
 		}
-		_, alive := n.peer(e.root())
+		_, alive := n.peers.addr(e.root())
 		if e.info.Root == j.Root || !alive {
 			replaced = append(replaced, e)
 			continue
@@ -524,12 +524,12 @@ func (n *Node) endServing(from clusterpolicy.NodeID, job uint64) {
 func (n *Node) sendReport(root clusterpolicy.NodeID, rootAddr string, job uint64, end servingEnd) {
 	payload, _ := json.Marshal(end.report)
 	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
-	addr, err := n.addressOf(root, rootAddr)
+	addr, err := n.peers.addressOf(root, rootAddr)
 	if err != nil {
 		n.log.Warn("the job's root is gone; the report is dropped", "root", root, "err", err)
 		return
 	}
-	if err := n.transmit(addr, rep, true); err != nil {
+	if err := n.out.transmit(addr, rep, true, nil); err != nil {
 		n.log.Warn("could not report to the job's root", "root", root, "err", err)
 	}
 }
@@ -539,14 +539,4 @@ func (n *Node) sendReport(root clusterpolicy.NodeID, rootAddr string, job uint64
 type servingEnd struct {
 	report   NodeReport
 	timeline []byte
-}
-
-// setTimeline has the pool record a timeline of the next run, of at most
-// capacity events per worker; none when capacity is 0.
-func (e *engine) setTimeline(capacity int) {
-	if capacity <= 0 {
-		e.pool.SetTimeline(nil)
-		return
-	}
-	e.pool.SetTimeline(sched.NewTimeline(capacity))
 }

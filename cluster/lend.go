@@ -25,14 +25,14 @@ func (n *Node) handle(from string, tm *transport.Message) {
 	}
 	switch m := msg.(type) {
 	case *stealRequest:
-		n.rememberPeer(peer, m.ReplyTo)
+		n.peers.learn(peer, m.ReplyTo)
 		if e := n.engineOf(m.Job); e != nil {
 			e.answerSteal(peer, m)
 		} else {
-			n.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: n.trAddr})
+			n.out.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: n.trAddr}, nil)
 		}
 	case *stealReply:
-		n.rememberPeer(peer, m.ReplyTo)
+		n.peers.learn(peer, m.ReplyTo)
 		if e := n.engineOf(m.Job); e != nil {
 			e.borrow(peer, m)
 		} else {
@@ -47,14 +47,14 @@ func (n *Node) handle(from string, tm *transport.Message) {
 			n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
 		}
 	case *jobStart:
-		n.rememberPeer(peer, m.ReplyTo)
+		n.peers.learn(peer, m.ReplyTo)
 		n.startServing(peer, m)
 	case *jobEnd:
 		n.answerClock(peer, m, time.Now().UnixNano())
 		go n.endServing(peer, m.Job)
 	case *clockReading:
 		if e := n.engineOf(m.Job); e != nil {
-			e.clockArrived(peer, m)
+			e.timeline.clockArrived(peer, m)
 		}
 	case *jobReport:
 		n.reportArrived(peer, m)
@@ -72,14 +72,14 @@ func (n *Node) handle(from string, tm *transport.Message) {
 			e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.LoadReport(now, peer, m.Load) })
 		}
 	case *loanQuery:
-		n.rememberPeer(peer, m.ReplyTo)
+		n.peers.learn(peer, m.ReplyTo)
 		n.answerLoans(peer, m)
 	case *loanStatus:
 		if e := n.engineOf(m.Job); e != nil {
 			e.loansHeard(peer, m)
 		}
 	case *jobAsk:
-		n.rememberPeer(peer, m.ReplyTo)
+		n.peers.learn(peer, m.ReplyTo)
 		n.jobAsked(peer, m)
 	case *jobPresence:
 		n.presenceArrived(peer, m)
@@ -106,97 +106,17 @@ func (n *Node) handle(from string, tm *transport.Message) {
 	}
 }
 
-// send sends m to node at its known transport address, or else at
-// fallback.
-func (n *Node) send(node clusterpolicy.NodeID, fallback string, m message) error {
-	addr, err := n.addressOf(node, fallback)
-	if err != nil {
-		return err
-	}
-	return n.transmit(addr, m, false)
-}
-
-// addressOf is node's known transport address, or else fallback.
-func (n *Node) addressOf(node clusterpolicy.NodeID, fallback string) (string, error) {
-	if a, ok := n.peer(node); ok {
-		return a, nil
-	}
-	if fallback == "" {
-		return "", fmt.Errorf("node %s has no address for %s", n.name, node)
-	}
-	return fallback, nil
-}
-
-// transmit sends m to addr, waiting until it is written when sync is set.
-// Every message leaves through here or transmitEncoded.
-func (n *Node) transmit(addr string, m message, sync bool) error {
-	return n.transmitEncoded(addr, m, encodeMessage(m), sync)
-}
-
-// transmitEncoded is transmit of m already encoded as tm: a message to
-// every peer is encoded once.
-func (n *Node) transmitEncoded(addr string, m message, tm *transport.Message, sync bool) error {
-	c := &n.sentByType[m.msgType()-msgStealRequest]
-	c.messages.Add(1)
-	c.bytes.Add(int64(len(tm.Body)))
-	if sync {
-		return n.tr.SendSync(addr, tm)
-	}
-	return n.tr.Send(addr, tm)
-}
-
-// send is Node.send of a message of e's job: noted on its timeline and
-// counted in its report.
-func (e *engine) send(node clusterpolicy.NodeID, fallback string, m message) error {
-	addr, err := e.n.addressOf(node, fallback)
-	if err != nil {
-		return err
-	}
-	return e.transmit(addr, m, false)
-}
-
-// transmit is Node.transmit of a message of e's job.
-func (e *engine) transmit(addr string, m message, sync bool) error {
-	return e.transmitEncoded(addr, m, encodeMessage(m), sync)
-}
-
-// transmitEncoded is Node.transmitEncoded of a message of e's job.
-func (e *engine) transmitEncoded(addr string, m message, tm *transport.Message, sync bool) error {
-	e.noteSent(addr, m, len(tm.Body))
-	e.messagesSent.Add(1)
-	e.bytesSent.Add(int64(messageBytes(tm)))
-	return e.n.transmitEncoded(addr, m, tm, sync)
-}
-
-// messageBytes is what a message counts for in a job's bytes_sent: its
-// type and body, before framing and compression, which the transport
-// does for every job's messages together.
-func messageBytes(tm *transport.Message) int { return len(tm.Body) + 2 }
-
-// rememberPeer learns a peer's transport address from a message, for a
-// peer whose gossip has not arrived yet.
-func (n *Node) rememberPeer(id clusterpolicy.NodeID, addr string) {
-	if addr == "" {
-		return
-	}
-	n.peersMu.Lock()
-	if _, ok := n.peers[id]; !ok && !n.left[id] {
-		n.peers[id] = addr
-	}
-	n.peersMu.Unlock()
-}
-
 // fish asks node for up to count tasks (a policy's Fish action).
 func (e *engine) fish(node clusterpolicy.NodeID, count int) {
-	if addr, ok := e.n.peer(node); ok {
+	if addr, ok := e.n.peers.addr(node); ok {
 		// Timed from before the send: the answer may come before Send
 		// returns.
 		e.mu.Lock()
 		e.fishedAt[node] = time.Now()
 		e.mu.Unlock()
-		err := e.transmit(addr, &stealRequest{
+		err := e.n.out.transmit(addr, &stealRequest{
 			Job: e.info.ID, ID: e.n.nextID.Add(1), Want: int32(count), ReplyTo: e.n.trAddr,
-		}, false)
+		}, false, e)
 		if err == nil {
 			e.stealRequests.Add(1)
 			return
@@ -232,7 +152,7 @@ func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 // one reply, with no task if none was left to lend, so that the asker's
 // request is over either way.
 func (e *engine) push(node clusterpolicy.NodeID, count int) {
-	addr, _ := e.n.peer(node)
+	addr, _ := e.n.peers.addr(node)
 	e.mu.Lock()
 	recs := e.lendLocked(node, addr, count)
 	e.mu.Unlock()
@@ -250,8 +170,8 @@ func (e *engine) reportLoad() {
 	m := &loadReport{Job: e.info.ID, Load: l}
 	tm := encodeMessage(m)
 	size := int64(messageBytes(tm))
-	for id, addr := range e.n.peerList() {
-		if err := e.transmitEncoded(addr, m, tm, false); err != nil {
+	for id, addr := range e.n.peers.list() {
+		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
 			e.n.log.Debug("load report not sent", "peer", id, "err", err)
 			continue
 		}
@@ -280,7 +200,7 @@ func (e *engine) lendLocked(to clusterpolicy.NodeID, addr string, count int) []t
 		e.loans.lend(id, h, to, addr, now)
 		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
 	}
-	e.noteLent(to, recs)
+	e.timeline.lent(to, recs)
 	return recs
 }
 
@@ -292,7 +212,7 @@ func (e *engine) sendTasks(to clusterpolicy.NodeID, fallback string, m *stealRep
 	// Counted before the send: the borrower may count them received, and
 	// the root add up the reports, before Send returns.
 	e.tasksSent.Add(int64(len(m.Tasks)))
-	if err := e.send(to, fallback, m); err != nil && len(m.Tasks) > 0 {
+	if err := e.n.out.send(to, fallback, m, e); err != nil && len(m.Tasks) > 0 {
 		e.tasksSent.Add(-int64(len(m.Tasks)))
 		e.n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
 		e.takeBack(to, m.Tasks)
@@ -378,7 +298,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		}
 		h.MarkBorrowed()
 		h.SetSpanClock(r.Span)
-		e.noteBorrowed(from, r)
+		e.timeline.borrowed(from, r)
 		e.mu.Lock()
 		e.borrowed[h] = l
 		e.mu.Unlock()
@@ -397,7 +317,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 
 // refuseTask sends a borrowed task back to its lender to run at home.
 func (n *Node) refuseTask(l loan, job uint64, why string) {
-	if err := n.send(l.node, l.addr, &result{Job: job, Task: l.id, Rerun: true, Err: why}); err != nil {
+	if err := n.out.send(l.node, l.addr, &result{Job: job, Task: l.id, Rerun: true, Err: why}, nil); err != nil {
 		n.log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", l.node, "err", err)
 	}
 }
@@ -428,7 +348,7 @@ func (e *engine) Return(h *sched.Header) {
 	// To the lender even when gossip no longer lists it: one that is
 	// only slow waits for this result, and one that died has re-run the
 	// task and drops it.
-	if err := e.send(loan.node, loan.addr, m); err != nil {
+	if err := e.n.out.send(loan.node, loan.addr, m, e); err != nil {
 		e.n.log.Warn("a result could not be sent; its lender re-runs the task if it is gone", "peer", loan.node, "err", err)
 	}
 }
@@ -486,7 +406,7 @@ func (n *Node) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 		n.log.Debug("a job report for no job of this node", "peer", from)
 		return
 	}
-	tl, err := e.decodeTimeline(from, m.Timeline)
+	tl, err := e.timeline.decode(from, m.Timeline)
 	if err != nil {
 		n.log.Warn("a peer's timeline is left out", "peer", from, "err", err)
 	}

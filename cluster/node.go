@@ -95,18 +95,15 @@ type Node struct {
 	tr            *transport.Transport
 	trAddr        string // the transport's address as peers dial it
 
-	peersMu sync.RWMutex
-	peers   map[clusterpolicy.NodeID]string // transport address of each member
-	// metas are the members' metadata as gossip last brought it.
-	metas map[clusterpolicy.NodeID]membership.Meta
-	// left are members that left or died: a late message of theirs must
-	// not make them peers again (rememberPeer) until they rejoin.
-	left map[clusterpolicy.NodeID]bool
+	// peers is what the node knows of the other members (peers.go).
+	peers *peerBook
+	// out is where the node's messages leave (send.go).
+	out *outbox
 
 	// shareMu makes applyShares one at a time.
 	shareMu sync.Mutex
 	// mu guards the engines, the runtimes and the snapshot waiters. Taken
-	// before an engine's mu and before peersMu.
+	// before an engine's mu.
 	mu sync.Mutex
 	// engines are the jobs this node roots or serves, by id (engine.go).
 	engines map[uint64]*engine
@@ -128,9 +125,6 @@ type Node struct {
 	// jobsTotal counts the engines the node has made: the jobs it served
 	// or rooted, on any runtime (Snapshot.JobsTotal).
 	jobsTotal atomic.Int64
-	// sentByType counts the messages and body bytes sent, by type, since
-	// the node started (Snapshot).
-	sentByType [len(vocabulary)]struct{ messages, bytes atomic.Int64 }
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
@@ -190,9 +184,7 @@ func Start(cfg Config) (*Node, error) {
 		name:    clusterpolicy.NodeID(cfg.Name),
 		log:     cfg.Logger.With("node", cfg.Name),
 		share:   cfg.Share,
-		peers:   map[clusterpolicy.NodeID]string{},
-		metas:   map[clusterpolicy.NodeID]membership.Meta{},
-		left:    map[clusterpolicy.NodeID]bool{},
+		peers:   newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 		engines: map[uint64]*engine{},
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
@@ -212,6 +204,7 @@ func Start(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("task transport: %w", err)
 	}
+	n.out = &outbox{tr: n.tr, peers: n.peers}
 	_, port, _ := net.SplitHostPort(n.tr.Addr())
 	n.trAddr = net.JoinHostPort(advHost, port)
 	n.ml, err = membership.Start(membership.Config{
@@ -286,13 +279,11 @@ func (n *Node) Members() []string {
 // or two nodes that share their workers differently (their choices would
 // not agree).
 func (n *Node) checkSchedulers() error {
-	n.peersMu.RLock()
-	defer n.peersMu.RUnlock()
 	shares := map[string]clusterpolicy.NodeID{}
 	if !n.cfg.Client {
 		shares[n.share.Name()] = n.name
 	}
-	for id, m := range n.metas {
+	for id, m := range n.peers.members() {
 		if m.Scheduler != n.schedulerName {
 			return fmt.Errorf("node %s runs scheduler %q, this node %q: start every node of a cluster with the same --sched", id, m.Scheduler, n.schedulerName)
 		}
@@ -315,11 +306,7 @@ func (n *Node) checkSchedulers() error {
 // Reachable reports how many other members this node can send tasks to:
 // those whose transport address gossip has brought. A job begun now runs on
 // them and this node.
-func (n *Node) Reachable() int {
-	n.peersMu.RLock()
-	defer n.peersMu.RUnlock()
-	return len(n.peers)
-}
+func (n *Node) Reachable() int { return n.peers.reachable() }
 
 // ShutdownRequested is closed when another node asked this one to stop,
 // or a drain it was asked for has taken it out of the cluster.
@@ -343,38 +330,6 @@ func (n *Node) Close() error {
 		err = errors.Join(n.ml.Leave(time.Second), n.ml.Shutdown(), n.tr.Close())
 	})
 	return err
-}
-
-func (n *Node) peer(id clusterpolicy.NodeID) (string, bool) {
-	n.peersMu.RLock()
-	defer n.peersMu.RUnlock()
-	a, ok := n.peers[id]
-	return a, ok
-}
-
-func (n *Node) peerList() map[clusterpolicy.NodeID]string {
-	n.peersMu.RLock()
-	defer n.peersMu.RUnlock()
-	out := make(map[clusterpolicy.NodeID]string, len(n.peers))
-	for k, v := range n.peers {
-		out[k] = v
-	}
-	return out
-}
-
-// memberMeta is member id's metadata, if gossip has brought it.
-func (n *Node) memberMeta(id clusterpolicy.NodeID) (membership.Meta, bool) {
-	n.peersMu.RLock()
-	defer n.peersMu.RUnlock()
-	m, ok := n.metas[id]
-	return m, ok
-}
-
-// memberMetas are the other members' metadata.
-func (n *Node) memberMetas() map[clusterpolicy.NodeID]membership.Meta {
-	n.peersMu.RLock()
-	defer n.peersMu.RUnlock()
-	return maps.Clone(n.metas)
 }
 
 // makePolicy makes a scheduler policy for one job.
@@ -474,16 +429,7 @@ func (n *Node) onMember(ev membership.Event) {
 	meta := ev.Member.Meta
 	switch ev.Kind {
 	case membership.Joined, membership.Updated:
-		n.peersMu.Lock()
-		// Known to gossip, not merely by address: a job's start or a
-		// steal request can bring a node's address (rememberPeer) before
-		// gossip brings the node, and the job's policy hears of a peer
-		// only here or when its engine is made.
-		_, known := n.metas[id]
-		delete(n.left, id)
-		n.peers[id] = meta.Transport
-		n.metas[id] = meta
-		n.peersMu.Unlock()
+		known := !n.peers.joined(id, meta)
 		if !known {
 			n.memberBack(id)
 		}
@@ -504,11 +450,7 @@ func (n *Node) onMember(ev membership.Event) {
 			go n.inviteLate(id, meta)
 		}
 	case membership.Left:
-		n.peersMu.Lock()
-		delete(n.peers, id)
-		delete(n.metas, id)
-		n.left[id] = true
-		n.peersMu.Unlock()
+		n.peers.left(id)
 		for _, e := range n.engineList() {
 			n.memberLeft(e, id, meta, ev.Failed)
 		}

@@ -262,7 +262,7 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 	root := start(true, []string{server.GossipAddr()})
 	other := start(true, []string{server.GossipAddr()})
 	knows := func(n, m *Node) bool {
-		meta, ok := n.memberMeta(clusterpolicy.NodeID(m.Name()))
+		meta, ok := n.peers.meta(clusterpolicy.NodeID(m.Name()))
 		return ok && meta.Client
 	}
 	waitUntil(t, "the nodes learn of each other", func() bool {

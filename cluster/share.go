@@ -62,14 +62,12 @@ func (n *Node) servingNodes(jobs []share.Job) []string {
 	for _, j := range jobs {
 		roots[j.Root] = true
 	}
-	n.peersMu.RLock()
 	out := []string{string(n.name)}
-	for id, m := range n.metas {
+	for id, m := range n.peers.members() {
 		if !m.Client && !roots[string(id)] {
 			out = append(out, string(id))
 		}
 	}
-	n.peersMu.RUnlock()
 	slices.Sort(out)
 	return out
 }
@@ -123,8 +121,8 @@ func (e *engine) setActive(on bool) {
 	e.n.log.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
 	tm := encodeMessage(m)
-	for id, addr := range e.n.peerList() {
-		if err := e.transmitEncoded(addr, m, tm, false); err != nil {
+	for id, addr := range e.n.peers.list() {
+		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
 			e.n.log.Debug("a peer did not hear whether this node takes part in the job", "peer", id, "err", err)
 		}
 	}
@@ -139,7 +137,7 @@ func (n *Node) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
 	if e == nil {
 		return
 	}
-	meta, member := n.memberMeta(peer)
+	meta, member := n.peers.meta(peer)
 	e.event(func(now time.Time) []clusterpolicy.Action {
 		if j := e.rooted; j != nil {
 			j.active[peer] = m.Active

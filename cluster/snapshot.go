@@ -66,8 +66,8 @@ func (n *Node) Snapshot() Snapshot {
 	l := pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
 	s.Sent = make(map[string]MessageCount, len(vocabulary))
-	for i := range n.sentByType {
-		c := &n.sentByType[i]
+	for i := range n.out.byType {
+		c := &n.out.byType[i]
 		s.Sent[vocabulary[i].name] = MessageCount{Messages: c.messages.Load(), Bytes: c.bytes.Load()}
 	}
 	n.mu.Lock()
@@ -92,7 +92,7 @@ func hexID(id uint64) string { return fmt.Sprintf("%x", id) }
 // ClusterSnapshot returns this node's snapshot and those of the other
 // members that answer within timeout, asked over the task transport.
 func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Snapshot {
-	peers := n.peerList()
+	peers := n.peers.list()
 	id := n.nextID.Add(1)
 	replies := make(chan Snapshot, len(peers))
 	n.mu.Lock()
@@ -105,7 +105,7 @@ func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Sna
 	}()
 	asked := 0
 	for peer, addr := range peers {
-		if err := n.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr}, false); err != nil {
+		if err := n.out.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr}, false, nil); err != nil {
 			n.log.Debug("a peer was not asked for its state", "peer", peer, "err", err)
 			continue
 		}
@@ -133,7 +133,7 @@ func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Sna
 func (n *Node) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 	answer := func(snaps []Snapshot) {
 		b, _ := json.Marshal(snaps)
-		if err := n.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}); err != nil {
+		if err := n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
 			n.log.Debug("a state request was not answered", "peer", peer, "err", err)
 		}
 	}

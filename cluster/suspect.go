@@ -123,7 +123,7 @@ func (n *Node) memberBack(id clusterpolicy.NodeID) {
 	n.mu.Unlock()
 	for _, job := range ask {
 		n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", fmt.Sprintf("%x", job))
-		if err := n.send(id, "", &jobAsk{Job: job, ReplyTo: n.trAddr}); err != nil {
+		if err := n.out.send(id, "", &jobAsk{Job: job, ReplyTo: n.trAddr}, nil); err != nil {
 			n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
 		}
 	}
@@ -134,7 +134,7 @@ func (n *Node) memberBack(id clusterpolicy.NodeID) {
 // no longer needs it), and the job is remembered, to ask its root about.
 func (n *Node) dropOrphans(now time.Time) {
 	for _, e := range n.engineList() {
-		if _, back := n.peer(e.root()); back {
+		if _, back := n.peers.addr(e.root()); back {
 			e.rootIsBack()
 			continue
 		}
@@ -175,7 +175,7 @@ func (n *Node) abandon(e *engine) {
 	n.mu.Unlock()
 	// A root that came back before the job was remembered found nothing
 	// to be asked about: ask now.
-	if _, back := n.peer(root); back {
+	if _, back := n.peers.addr(root); back {
 		n.memberBack(root)
 	}
 	go n.dropServed(e)
@@ -224,7 +224,7 @@ func (e *engine) checkLoans(now time.Time) {
 	e.loans.check()
 	e.mu.Unlock()
 	for _, q := range queries {
-		if err := e.send(q.node, q.addr, &loanQuery{Job: e.info.ID, IDs: q.ids, ReplyTo: e.n.trAddr}); err != nil {
+		if err := e.n.out.send(q.node, q.addr, &loanQuery{Job: e.info.ID, IDs: q.ids, ReplyTo: e.n.trAddr}, e); err != nil {
 			e.n.log.Debug("a loan query was not sent", "peer", q.node, "err", err)
 		}
 	}
@@ -254,7 +254,7 @@ func (n *Node) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 			st.Gone = append(st.Gone, id)
 		}
 	}
-	if err := n.send(from, m.ReplyTo, st); err != nil {
+	if err := n.out.send(from, m.ReplyTo, st, nil); err != nil {
 		n.log.Debug("a loan status was not sent", "peer", from, "err", err)
 	}
 }

@@ -3,7 +3,9 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -31,10 +33,40 @@ type NodeTimeline struct {
 // node's timeline inside one report.
 const timelineEventBytes = 80
 
-// timelineCap is the events per worker a node keeps for a root that asked
-// for want: no more than its report can carry.
-func (e *engine) timelineCap(want uint64) int {
-	fit := maxPayload / 2 / timelineEventBytes / max(e.pool.Workers()+1, 1)
+// jobTimeline is a job's timeline on this node: the pool's recorder, the
+// arrows of the tasks lent and borrowed, and the peers' clocks against
+// this node's. Its methods may be called from any goroutine: the pool's
+// recorder is safe for concurrent use, and mu guards the offsets.
+type jobTimeline struct {
+	self clusterpolicy.NodeID
+	pool *sched.Pool
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	offsets map[clusterpolicy.NodeID]time.Duration // peers' clocks against this one's
+}
+
+func newJobTimeline(self clusterpolicy.NodeID, pool *sched.Pool, log *slog.Logger) *jobTimeline {
+	return &jobTimeline{self: self, pool: pool, log: log, offsets: map[clusterpolicy.NodeID]time.Duration{}}
+}
+
+// record has the pool record a timeline of the next run, of at most
+// capacity events per worker; none when capacity is 0.
+func (t *jobTimeline) record(capacity int) {
+	if capacity <= 0 {
+		t.pool.SetTimeline(nil)
+		return
+	}
+	t.pool.SetTimeline(sched.NewTimeline(capacity))
+}
+
+// recording says whether the pool records a timeline.
+func (t *jobTimeline) recording() bool { return t.pool.Timeline() != nil }
+
+// capFor is the events per worker a node keeps for a root that asked for
+// want: no more than its report can carry.
+func (t *jobTimeline) capFor(want uint64) int {
+	fit := maxPayload / 2 / timelineEventBytes / max(t.pool.Workers()+1, 1)
 	return int(min(want, uint64(fit)))
 }
 
@@ -57,27 +89,27 @@ func clockOffset(m *clockReading, arrival int64) time.Duration {
 // at once on its jobEnd (which arrived at endAt).
 func (n *Node) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
 	e := n.engineOf(m.Job)
-	if e == nil || e.rooted != nil || e.pool.Timeline() == nil {
+	if e == nil || e.rooted != nil || !e.timeline.recording() {
 		return
 	}
 	r := &clockReading{Job: m.Job, EndSentAt: m.SentAt, EndAt: endAt, At: time.Now().UnixNano()}
-	if err := e.send(root, "", r); err != nil {
+	if err := n.out.send(root, "", r, e); err != nil {
 		n.log.Warn("clock reading not sent; the timeline may be misaligned", "err", err)
 	}
 }
 
 // clockArrived keeps a peer's clock offset for its timeline, which comes
 // after it on the same connection.
-func (e *engine) clockArrived(from clusterpolicy.NodeID, m *clockReading) {
+func (t *jobTimeline) clockArrived(from clusterpolicy.NodeID, m *clockReading) {
 	arrival := time.Now().UnixNano()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.offsets[from] = clockOffset(m, arrival)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.offsets[from] = clockOffset(m, arrival)
 }
 
-// noteSent records a message on the job's timeline, if one records.
-func (e *engine) noteSent(to string, m message, size int) {
-	if tl := e.pool.Timeline(); tl != nil {
+// sent records a message on the timeline, if one records.
+func (t *jobTimeline) sent(to string, m message, size int) {
+	if tl := t.pool.Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: messageName(m), To: to, Bytes: size})
 	}
 }
@@ -88,41 +120,41 @@ func lendFlow(lender clusterpolicy.NodeID, id uint64) string {
 	return string(lender) + "/" + strconv.FormatUint(id, 10)
 }
 
-// noteLent records tasks lent to node, each the start of an arrow.
-func (e *engine) noteLent(to clusterpolicy.NodeID, recs []taskRecord) {
-	tl := e.pool.Timeline()
+// lent records tasks lent to node, each the start of an arrow.
+func (t *jobTimeline) lent(to clusterpolicy.NodeID, recs []taskRecord) {
+	tl := t.pool.Timeline()
 	if tl == nil {
 		return
 	}
 	for _, r := range recs {
-		tl.Note(sched.Note{Name: "lent " + r.Kind, Flow: lendFlow(e.n.name, r.ID), Start: true, To: string(to)})
+		tl.Note(sched.Note{Name: "lent " + r.Kind, Flow: lendFlow(t.self, r.ID), Start: true, To: string(to)})
 	}
 }
 
-// noteBorrowed records a task borrowed from node, the end of its arrow.
-func (e *engine) noteBorrowed(from clusterpolicy.NodeID, r taskRecord) {
-	if tl := e.pool.Timeline(); tl != nil {
+// borrowed records a task borrowed from node, the end of its arrow.
+func (t *jobTimeline) borrowed(from clusterpolicy.NodeID, r taskRecord) {
+	if tl := t.pool.Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: "borrowed " + r.Kind, Flow: lendFlow(from, r.ID), From: string(from)})
 	}
 }
 
-// encodeTimeline is the node's timeline of the job it served, for its
-// report; nil when it recorded none.
-func (e *engine) encodeTimeline() []byte {
-	if e.pool.Timeline() == nil {
+// encode is the node's timeline of the job, for its report; nil when it
+// recorded none.
+func (t *jobTimeline) encode() []byte {
+	if !t.recording() {
 		return nil
 	}
-	b, err := json.Marshal(e.pool.TimelineData(string(e.n.name)))
+	b, err := json.Marshal(t.pool.TimelineData(string(t.self)))
 	if err != nil || len(b) > maxPayload {
-		e.n.log.Warn("the timeline does not fit the report; it is left out", "bytes", len(b), "err", err)
+		t.log.Warn("the timeline does not fit the report; it is left out", "bytes", len(b), "err", err)
 		return nil
 	}
 	return b
 }
 
-// decodeTimeline reads a peer's timeline from its report, with the
-// offset its clock reading gave.
-func (e *engine) decodeTimeline(from clusterpolicy.NodeID, b []byte) (*NodeTimeline, error) {
+// decode reads a peer's timeline from its report, with the offset its
+// clock reading gave.
+func (t *jobTimeline) decode(from clusterpolicy.NodeID, b []byte) (*NodeTimeline, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -130,11 +162,11 @@ func (e *engine) decodeTimeline(from clusterpolicy.NodeID, b []byte) (*NodeTimel
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("a peer's timeline does not decode: %w", err)
 	}
-	e.mu.Lock()
-	off, ok := e.offsets[from]
-	e.mu.Unlock()
+	t.mu.Lock()
+	off, ok := t.offsets[from]
+	t.mu.Unlock()
 	if !ok {
-		e.n.log.Warn("no clock reading came with a peer's timeline; taking its clock as this node's", "peer", from)
+		t.log.Warn("no clock reading came with a peer's timeline; taking its clock as this node's", "peer", from)
 	}
 	return &NodeTimeline{Data: d, Offset: off}, nil
 }
