@@ -88,7 +88,7 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	}
 	for _, e := range engines {
 		if end, ok := n.stopEngine(e); ok {
-			n.sendReport(e.root(), e.rootAddr, e.info.ID, end)
+			n.sendReport(e.root(), e.rootWatch.addr, e.info.ID, end)
 		}
 	}
 	rep := DrainReport{Returned: handedBack(), Finished: finished, Took: time.Since(began)}

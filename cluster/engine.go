@@ -27,26 +27,18 @@ type engine struct {
 	info share.Job
 	// rooted is the job when this node is its root; nil when it serves.
 	rooted *Job
-	// rootAddr is where the root of a job served here asked for answers
-	// (its jobStart's ReplyTo): reports and failures go there when gossip
-	// no longer lists the root, which may be only slow.
-	rootAddr string
-	rt       *tsys.Runtime
-	pool     *sched.Pool
-	began    time.Time // when this node began its part in the job
+	// rootWatch is what the node knows of the root of a job it serves
+	// beyond gossip (suspect.go).
+	rootWatch *rootWatch
+	rt        *tsys.Runtime
+	pool      *sched.Pool
+	began     time.Time // when this node began its part in the job
 
 	// mu orders the policy's events and guards what follows.
 	mu       sync.Mutex
 	policy   clusterpolicy.Policy
 	loans    *ledger // the tasks lent to other nodes (ledger.go)
 	borrowed map[*sched.Header]loan
-	// orphaned is when gossip said the job's root died, on a node serving
-	// it; zero while the root is a member. Such a node serves on for
-	// RootGrace, in case the root was only slow (Node.dropOrphans).
-	orphaned time.Time
-	// rootRefused: while orphaned, the root's host refused a connection to
-	// its task port (probeRoot): its process is gone.
-	rootRefused bool
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
 	fishedAt map[clusterpolicy.NodeID]time.Time
@@ -109,10 +101,11 @@ type loan struct {
 func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	e := &engine{
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
-		policy:   n.makePolicy(),
-		loans:    newLedger(),
-		borrowed: map[*sched.Header]loan{},
-		fishedAt: map[clusterpolicy.NodeID]time.Time{},
+		policy:    n.makePolicy(),
+		loans:     newLedger(),
+		borrowed:  map[*sched.Header]loan{},
+		fishedAt:  map[clusterpolicy.NodeID]time.Time{},
+		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
 	n.jobsTotal.Add(1)
@@ -229,7 +222,7 @@ func (e *engine) failureRecipients() []string {
 			to = append(to, addr)
 		}
 		e.mu.Unlock()
-	} else if addr, err := e.n.peers.addressOf(e.root(), e.rootAddr); err == nil {
+	} else if addr, err := e.n.peers.addressOf(e.root(), e.rootWatch.addr); err == nil {
 		to = append(to, addr)
 	}
 	return to

@@ -380,7 +380,7 @@ func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	}
 	rt := n.idleRuntime()
 	e := n.newEngine(info, nil, rt)
-	e.rootAddr = m.ReplyTo
+	e.rootWatch.addr = m.ReplyTo
 	// s, not e.serving, from here on: once e is in n.engines, stopEngine
 	// may take e.serving away under e.mu.
 	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
@@ -516,7 +516,7 @@ func (n *Node) endServing(from clusterpolicy.NodeID, job uint64) {
 		return
 	}
 	if end, ok := n.stopEngine(e); ok {
-		n.sendReport(from, e.rootAddr, job, end)
+		n.sendReport(from, e.rootWatch.addr, job, end)
 	}
 }
 

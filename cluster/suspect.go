@@ -7,6 +7,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -54,51 +55,98 @@ const checkEvery = 100 * time.Millisecond
 // their root, to ask about should the root come back.
 const maxDropped = 16
 
-// rootGone: gossip says the root of e's job died. The node serves on.
-func (e *engine) rootGone(now time.Time) {
-	e.mu.Lock()
-	first := e.orphaned.IsZero()
-	if first {
-		e.orphaned, e.rootRefused = now, false
-	}
-	e.mu.Unlock()
-	if first {
-		e.n.log.Warn("gossip says the job's root died; serving the job on in case it is only slow", "root", e.root(), "for", e.n.cfg.RootGrace)
-		go e.probeRoot()
-	}
+// rootWatch is what a node serving a job knows of the job's root beyond
+// gossip: where the root asked for answers, and, once gossip says the root
+// died, since when (the job is orphaned) and whether its host refused a
+// connection since. Safe for concurrent use; its lock is a leaf.
+type rootWatch struct {
+	// addr is where the root asked for answers (its jobStart's ReplyTo):
+	// reports and failures go there when gossip no longer lists the
+	// root, which may be only slow. Set before the engine is shared.
+	addr string
+
+	mu       sync.Mutex
+	orphaned time.Time // zero while the root is a member
+	refused  bool      // while orphaned, the root's host refused a connection (probe)
 }
 
-// probeRoot tells a root that is gone from one that is only slow, where it
+// gone: gossip says the root died at now. It reports whether that is news
+// (the job was not orphaned yet); then the caller probes the root.
+func (w *rootWatch) gone(now time.Time) (news bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.orphaned.IsZero() {
+		return false
+	}
+	w.orphaned, w.refused = now, false
+	return true
+}
+
+// back: the root is heard again. It reports whether the job was orphaned.
+func (w *rootWatch) back() (wasOrphaned bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	was := !w.orphaned.IsZero()
+	w.orphaned, w.refused = time.Time{}, false
+	return was
+}
+
+// isOrphaned says whether gossip has the root dead.
+func (w *rootWatch) isOrphaned() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.orphaned.IsZero()
+}
+
+// due says, at now, whether the job must be dropped: orphaned for grace,
+// or its root's host refused a connection. It says so once. since is when
+// the job became orphaned.
+func (w *rootWatch) due(now time.Time, grace time.Duration) (drop, refused bool, since time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	since, refused = w.orphaned, w.refused
+	drop = !since.IsZero() && (refused || now.Sub(since) >= grace)
+	if drop {
+		w.orphaned = time.Time{}
+	}
+	return drop, refused, since
+}
+
+// probe tells a root that is gone from one that is only slow, where it
 // can: a dial of its task address that the root's host refuses means its
 // process is gone (a stopped or starved process's port still accepts), and
 // the job is dropped at once rather than after RootGrace. A dial that times
 // out (the host is gone, or cut off) says nothing.
-func (e *engine) probeRoot() {
-	if e.rootAddr == "" {
+func (w *rootWatch) probe() {
+	if w.addr == "" {
 		return
 	}
-	nc, err := net.DialTimeout("tcp", e.rootAddr, rootProbeTimeout)
+	nc, err := net.DialTimeout("tcp", w.addr, rootProbeTimeout)
 	if err == nil {
 		nc.Close()
 		return
 	}
 	if errors.Is(err, syscall.ECONNREFUSED) {
-		e.mu.Lock()
-		e.rootRefused = true
-		e.mu.Unlock()
+		w.mu.Lock()
+		w.refused = true
+		w.mu.Unlock()
 	}
 }
 
-// rootProbeTimeout bounds probeRoot's dial.
+// rootProbeTimeout bounds probe's dial.
 const rootProbeTimeout = time.Second
+
+// rootGone: gossip says the root of e's job died. The node serves on.
+func (e *engine) rootGone(now time.Time) {
+	if e.rootWatch.gone(now) {
+		e.n.log.Warn("gossip says the job's root died; serving the job on in case it is only slow", "root", e.root(), "for", e.n.cfg.RootGrace)
+		go e.rootWatch.probe()
+	}
+}
 
 // rootIsBack: the root of e's job is heard again.
 func (e *engine) rootIsBack() {
-	e.mu.Lock()
-	was := !e.orphaned.IsZero()
-	e.orphaned, e.rootRefused = time.Time{}, false
-	e.mu.Unlock()
-	if was {
+	if e.rootWatch.back() {
 		e.n.log.Info("the job's root is back; serving on", "root", e.root())
 	}
 }
@@ -138,13 +186,7 @@ func (n *Node) dropOrphans(now time.Time) {
 			e.rootIsBack()
 			continue
 		}
-		e.mu.Lock()
-		since, refused := e.orphaned, e.rootRefused
-		due := !since.IsZero() && (refused || now.Sub(since) >= n.cfg.RootGrace)
-		if due {
-			e.orphaned = time.Time{} // dropped once
-		}
-		e.mu.Unlock()
+		due, refused, since := e.rootWatch.due(now, n.cfg.RootGrace)
 		switch {
 		case due && refused:
 			n.log.Warn("the job's root refuses connections: its process is gone; dropping the job and handing its borrowed tasks back", "root", e.root())

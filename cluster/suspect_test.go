@@ -43,10 +43,7 @@ func TestSuspectedRootKeepsItsJob(t *testing.T) {
 	}
 	comesBack(node, "root", root.addr())
 	e := node.engineOf(job)
-	e.mu.Lock()
-	orphaned := !e.orphaned.IsZero()
-	e.mu.Unlock()
-	if orphaned {
+	if e.rootWatch.isOrphaned() {
 		t.Error("the root came back, and the node still counts its job orphaned")
 	}
 }
