@@ -78,7 +78,7 @@ func BenchmarkCancelAcrossNodes(b *testing.B) {
 			b.Fatal("the job was not cancelled")
 		}
 		at := <-cancelled
-		if st := server.engineOf(job.ID); st != nil {
+		if st := server.jobs.of(job.ID); st != nil {
 			b.Fatal("the other node still serves the job after its end")
 		}
 		runMs = append(runMs, float64(returned.Sub(at))/1e6)
@@ -90,7 +90,7 @@ func BenchmarkCancelAcrossNodes(b *testing.B) {
 
 // borrowing reports whether n serves job and holds tasks it borrowed.
 func borrowing(n *Node, job uint64) bool {
-	e := n.engineOf(job)
+	e := n.jobs.of(job)
 	if e == nil {
 		return false
 	}

@@ -46,7 +46,7 @@ func (n *Node) Drain(ctx context.Context) (DrainReport, error) {
 // empty is Drain up to leaving: steps 1 to 4.
 func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	began := time.Now()
-	if j := n.rootedJob(); j != nil {
+	if j := n.jobs.rooted(); j != nil {
 		// Its job's root task runs here, and its borrowers report here.
 		return DrainReport{}, fmt.Errorf("node %s is the root of a running job; it can leave when the job ends", n.name)
 	}
@@ -63,7 +63,7 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 			}
 		}
 	}
-	engines := n.engineList()
+	engines := n.jobs.list()
 	for _, e := range engines {
 		e.withdraw()
 		// Every worker, whatever the sharing: what it holds goes first.
@@ -126,7 +126,7 @@ func (n *Node) Draining() bool { return n.draining.Load() }
 // holding is how many borrowed tasks the node has not finished, over all
 // its jobs.
 func (n *Node) holding() (sum int) {
-	for _, e := range n.engineList() {
+	for _, e := range n.jobs.list() {
 		sum += e.holding()
 	}
 	return sum

@@ -81,7 +81,7 @@ func TestFailureReachesTheRootAtOnce(t *testing.T) {
 	root := newBarePeer(t, "root")
 	const job = 93
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{
 		{ID: 1, Kind: blocking.Name(), Arg: encodeInt64(1)},
 		{ID: 2, Kind: failing.Name(), Arg: encodeInt64(7)},
@@ -100,15 +100,15 @@ func TestRootsFailureStopsTheNode(t *testing.T) {
 	root := newBarePeer(t, "root")
 	const job = 94
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
-	e := node.engineOf(job)
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	e := node.jobs.of(job)
 	root.send(node, &jobFailed{Job: job, Err: "a task failed on the root"})
 	waitUntil(t, "the node's run of the job fails", e.pool.Failed)
 	// A stranger's word does not fail a job.
 	other := newBarePeer(t, "other")
 	const job2 = 95
 	root.send(node, &jobStart{Job: job2, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the second job", func() bool { return node.engineOf(job2) != nil })
+	waitUntil(t, "the node serves the second job", func() bool { return node.jobs.of(job2) != nil })
 	other.send(node, &jobFailed{Job: job2, Err: "not yours to fail"})
 	root.send(node, &jobFailed{Job: job2 + 1, Err: "no such job"})
 	// A peer's messages are handled in the order it sent them: once the
@@ -117,7 +117,7 @@ func TestRootsFailureStopsTheNode(t *testing.T) {
 		p.send(node, &statsRequest{ID: 1, ReplyTo: p.addr()})
 		await[*statsReply](p, "a stats request")
 	}
-	if node.engineOf(job2).pool.Failed() {
+	if node.jobs.of(job2).pool.Failed() {
 		t.Error("a node that is not the job's root failed it")
 	}
 }
@@ -147,7 +147,7 @@ func TestAnswersReachALenderGossipDropped(t *testing.T) {
 	lender := newBarePeer(t, "lender")
 	const job = 96
 	lender.send(node, &jobStart{Job: job, ReplyTo: lender.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(21)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	forget(node, "lender")

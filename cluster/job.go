@@ -110,22 +110,21 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 		joinedAt: map[clusterpolicy.NodeID]time.Duration{}, reports: map[clusterpolicy.NodeID]peerReport{},
 		active: map[clusterpolicy.NodeID]bool{}, reported: make(chan struct{}, 1)}
 	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
-	n.mu.Lock()
-	for _, e := range n.engines {
-		n.mu.Unlock()
+	n.jobs.mu.Lock()
+	for _, e := range n.jobs.engines {
+		n.jobs.mu.Unlock()
 		return nil, fmt.Errorf("node %s is serving job %x of %s; run a job's root on a node of its own (tsys run --join)", n.name, e.info.ID, e.info.Root)
 	}
-	if !n.takeRuntime(n.rt) {
-		n.mu.Unlock()
+	if !n.jobs.takeLocked(n.rt) {
+		n.jobs.mu.Unlock()
 		if n.stopping.Load() > 0 {
 			return nil, fmt.Errorf("node %s is still stopping a job it served; begin the job again in a moment", n.name)
 		}
 		invariant.Throw("cluster: the node's runtime is taken, and no engine has it")
 	}
 	j.e = n.newEngine(info, j, n.rt)
-	n.engines[j.ID] = j.e
-	n.home = j.e
-	n.mu.Unlock()
+	n.jobs.enterLocked(j.e)
+	n.jobs.mu.Unlock()
 	j.e.pool.SetWorkSpan(o.MeasureWorkSpan)
 	j.e.timeline.record(o.TimelineCap)
 	// A member that joins from here on is invited by onMember; one that
@@ -174,7 +173,7 @@ func (n *Node) invite(j *Job, id clusterpolicy.NodeID, addr string, late bool) {
 // inviteLate invites a member that joined while this node is the root of
 // a running job, if it runs the same scheduler.
 func (n *Node) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
-	j := n.rootedJob()
+	j := n.jobs.rooted()
 	if j == nil {
 		return
 	}
@@ -183,18 +182,6 @@ func (n *Node) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
 		return
 	}
 	n.invite(j, id, meta.Transport, true)
-}
-
-// rootedJob is the job this node is the root of, or nil.
-func (n *Node) rootedJob() *Job {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	for _, e := range n.engines {
-		if e.rooted != nil {
-			return e.rooted
-		}
-	}
-	return nil
 }
 
 // AwaitNodes waits until at least MinNodes nodes take part in job j (as
@@ -293,7 +280,7 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 	}
 	e.loans.close()
 	e.mu.Unlock()
-	n.removeEngine(e)
+	n.jobs.remove(e)
 	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
 	return reports
 }
@@ -342,7 +329,7 @@ func notify(c chan struct{}) {
 // Own returns this node's counters of the job it is the root of, given its
 // pool's.
 func (n *Node) Own(pool sched.Stats) NodeReport {
-	if j := n.rootedJob(); j != nil {
+	if j := n.jobs.rooted(); j != nil {
 		return j.e.report(pool)
 	}
 	return NodeReport{Node: string(n.name), Workers: n.rt.Workers(), Stats: pool}
@@ -354,16 +341,16 @@ func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
-	n.mu.Lock()
-	if e, ok := n.engines[m.Job]; ok {
-		n.mu.Unlock()
+	n.jobs.mu.Lock()
+	if e, ok := n.jobs.engines[m.Job]; ok {
+		n.jobs.mu.Unlock()
 		// Its root invites it again: it is alive, whatever gossip said.
 		e.rootIsBack()
 		return
 	}
 	old, reason := n.admit(info)
 	if reason != "" {
-		n.mu.Unlock()
+		n.jobs.mu.Unlock()
 		n.refuse(from, &jobRefused{Job: m.Job, Reason: reason})
 		return
 	}
@@ -371,25 +358,22 @@ func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	// a draining node, one its sharing policy keeps for other jobs) says
 	// why it would not, not which tasks it lacks.
 	if lacks := missingKinds(m.Tasks); len(lacks) > 0 {
-		n.mu.Unlock()
+		n.jobs.mu.Unlock()
 		n.refuse(from, &jobRefused{Job: m.Job, Reason: lacksReason(n.name, lacks, m.Binary), Lacks: lacks})
 		return
 	}
 	for _, o := range old {
-		delete(n.engines, o.info.ID)
+		delete(n.jobs.engines, o.info.ID)
 	}
-	rt := n.idleRuntime()
+	rt := n.jobs.idleRuntimeLocked()
 	e := n.newEngine(info, nil, rt)
 	e.rootWatch.addr = m.ReplyTo
 	// s, not e.serving, from here on: once e is in n.engines, stopEngine
 	// may take e.serving away under e.mu.
 	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
 	e.serving = s
-	n.engines[m.Job] = e
-	if rt == n.rt {
-		n.home = e
-	}
-	n.mu.Unlock()
+	n.jobs.enterLocked(e)
+	n.jobs.mu.Unlock()
 	// Not on this connection's reader: stopping waits for the tasks
 	// running.
 	go func() {
@@ -435,7 +419,7 @@ func (n *Node) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 // admit says why this node cannot serve job j now (empty: it can), and
 // which jobs j replaces: those whose root is gone, and the root's own
 // earlier job (a root runs one job at a time, so the old one is over even
-// if its end did not arrive). n.mu held.
+// if its end did not arrive). n.jobs.mu held.
 func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 	if n.draining.Load() {
 		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
@@ -446,7 +430,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 		return nil, fmt.Sprintf("node %s is a client (a run): it roots its own job and serves no other", n.name)
 	}
 	var keep []share.Job
-	for _, e := range n.engines {
+	for _, e := range n.jobs.engines {
 		if e.rooted != nil {
 			return nil, fmt.Sprintf("node %s is the root of job %x; it serves no other job", n.name, e.info.ID)
 		}
@@ -467,7 +451,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 // refused: a node will not serve job j (admit says why); j runs without
 // it.
 func (n *Node) refused(peer clusterpolicy.NodeID, m *jobRefused) {
-	e := n.engineOf(m.Job)
+	e := n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return
 	}
@@ -488,7 +472,7 @@ func (n *Node) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 // still holds of it, and returns its report; ok is false when another
 // caller stopped it (and reports).
 func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
-	n.forgetEngine(e)
+	n.jobs.forget(e)
 	e.mu.Lock()
 	s := e.serving
 	e.serving = nil
@@ -503,7 +487,7 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 	defer n.stopping.Add(-1)
 	close(s.stop)
 	end = <-s.done
-	n.releaseRuntime(e.rt)
+	n.jobs.release(e.rt)
 	n.applyShares()
 	return end, true
 }
@@ -511,7 +495,7 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 // endServing answers the root's jobEnd with this node's report and
 // timeline.
 func (n *Node) endServing(from clusterpolicy.NodeID, job uint64) {
-	e := n.engineOf(job)
+	e := n.jobs.of(job)
 	if e == nil || e.rooted != nil || e.root() != from {
 		return
 	}

@@ -26,14 +26,14 @@ func (n *Node) handle(from string, tm *transport.Message) {
 	switch m := msg.(type) {
 	case *stealRequest:
 		n.peers.learn(peer, m.ReplyTo)
-		if e := n.engineOf(m.Job); e != nil {
+		if e := n.jobs.of(m.Job); e != nil {
 			e.answerSteal(peer, m)
 		} else {
 			n.out.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: n.trAddr}, nil)
 		}
 	case *stealReply:
 		n.peers.learn(peer, m.ReplyTo)
-		if e := n.engineOf(m.Job); e != nil {
+		if e := n.jobs.of(m.Job); e != nil {
 			e.borrow(peer, m)
 		} else {
 			for _, r := range m.Tasks {
@@ -41,7 +41,7 @@ func (n *Node) handle(from string, tm *transport.Message) {
 			}
 		}
 	case *result:
-		if e := n.engineOf(m.Job); e != nil {
+		if e := n.jobs.of(m.Job); e != nil {
 			e.resultArrived(peer, m)
 		} else {
 			n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
@@ -53,13 +53,13 @@ func (n *Node) handle(from string, tm *transport.Message) {
 		n.answerClock(peer, m, time.Now().UnixNano())
 		go n.endServing(peer, m.Job)
 	case *clockReading:
-		if e := n.engineOf(m.Job); e != nil {
+		if e := n.jobs.of(m.Job); e != nil {
 			e.timeline.clockArrived(peer, m)
 		}
 	case *jobReport:
 		n.reportArrived(peer, m)
 	case *jobFailed:
-		switch e := n.engineOf(m.Job); {
+		switch e := n.jobs.of(m.Job); {
 		case e == nil:
 		case e.rooted != nil:
 			e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
@@ -68,14 +68,14 @@ func (n *Node) handle(from string, tm *transport.Message) {
 			e.pool.Fail(&failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}})
 		}
 	case *loadReport:
-		if e := n.engineOf(m.Job); e != nil {
+		if e := n.jobs.of(m.Job); e != nil {
 			e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.LoadReport(now, peer, m.Load) })
 		}
 	case *loanQuery:
 		n.peers.learn(peer, m.ReplyTo)
 		n.answerLoans(peer, m)
 	case *loanStatus:
-		if e := n.engineOf(m.Job); e != nil {
+		if e := n.jobs.of(m.Job); e != nil {
 			e.loansHeard(peer, m)
 		}
 	case *jobAsk:
@@ -90,7 +90,7 @@ func (n *Node) handle(from string, tm *transport.Message) {
 	case *leaving:
 		// Its policies stop giving it work now; the lent records stay
 		// until it has left memberlist, so its results still count.
-		for _, e := range n.engineList() {
+		for _, e := range n.jobs.list() {
 			e.event(func(now time.Time) []clusterpolicy.Action {
 				return e.policy.Membership(now, clusterpolicy.MemberEvent{Node: peer, Leaving: true})
 			})
@@ -401,7 +401,7 @@ func (n *Node) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}
-	e := n.engineOf(m.Job)
+	e := n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		n.log.Debug("a job report for no job of this node", "peer", from)
 		return

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -87,7 +86,7 @@ type Node struct {
 	log  *slog.Logger
 	// rt is the node's own runtime: a job's root runs on it, and the first
 	// job it serves; a job served beside another gets a runtime of its
-	// own (idleRuntime).
+	// own (jobTable.idleRuntimeLocked).
 	rt            *tsys.Runtime
 	share         share.Policy
 	schedulerName string
@@ -102,17 +101,11 @@ type Node struct {
 
 	// shareMu makes applyShares one at a time.
 	shareMu sync.Mutex
-	// mu guards the engines, the runtimes and the snapshot waiters. Taken
-	// before an engine's mu.
+	// jobs are the jobs this node roots or serves, with their engines and
+	// runtimes (jobs.go).
+	jobs *jobTable
+	// mu guards the snapshot waiters and the dropped jobs.
 	mu sync.Mutex
-	// engines are the jobs this node roots or serves, by id (engine.go).
-	engines map[uint64]*engine
-	// home is the engine that last ran on rt, whose counters the node's
-	// Snapshot shows beside rt's workers.
-	home *engine
-	// runtimes are the node's runtimes no engine uses now, rt among them
-	// when it is free.
-	runtimes []*tsys.Runtime
 	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
 	// answers, by request id.
 	snapshotWaiters map[uint64]chan Snapshot
@@ -180,12 +173,11 @@ func Start(cfg Config) (*Node, error) {
 		cfg.Share = share.FCHP{}
 	}
 	n := &Node{
-		cfg:     cfg,
-		name:    clusterpolicy.NodeID(cfg.Name),
-		log:     cfg.Logger.With("node", cfg.Name),
-		share:   cfg.Share,
-		peers:   newPeerBook(clusterpolicy.NodeID(cfg.Name)),
-		engines: map[uint64]*engine{},
+		cfg:   cfg,
+		name:  clusterpolicy.NodeID(cfg.Name),
+		log:   cfg.Logger.With("node", cfg.Name),
+		share: cfg.Share,
+		peers: newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
 		dropped:         map[uint64]clusterpolicy.NodeID{},
@@ -194,8 +186,8 @@ func Start(cfg Config) (*Node, error) {
 		tickStop:        make(chan struct{}),
 		tickDone:        make(chan struct{}),
 	}
-	n.rt = n.newRuntime()
-	n.runtimes = []*tsys.Runtime{n.rt}
+	n.jobs = newJobTable(n.newRuntime)
+	n.rt = n.jobs.main
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
@@ -322,7 +314,7 @@ func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
 		close(n.tickStop)
 		<-n.tickDone
-		for _, e := range n.engineList() {
+		for _, e := range n.jobs.list() {
 			if e.rooted == nil {
 				n.stopEngine(e)
 			}
@@ -345,81 +337,6 @@ func (n *Node) newRuntime() *tsys.Runtime {
 	return tsys.New(tsys.Workers(n.cfg.Workers), tsys.Inline(n.cfg.Inline))
 }
 
-// engineOf is the engine of job, or nil when this node neither roots nor
-// serves it.
-func (n *Node) engineOf(job uint64) *engine {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.engines[job]
-}
-
-// engineList is the node's engines, in the order of their jobs' arrival
-// (share.Sort).
-func (n *Node) engineList() []*engine {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.enginesLocked()
-}
-
-// enginesLocked is engineList with n.mu held.
-func (n *Node) enginesLocked() []*engine {
-	out := slices.Collect(maps.Values(n.engines))
-	slices.SortFunc(out, func(a, b *engine) int { return share.Compare(a.info, b.info) })
-	return out
-}
-
-// idleRuntime takes a runtime no engine uses, the node's own first, or
-// makes one. n.mu held.
-func (n *Node) idleRuntime() *tsys.Runtime {
-	if n.takeRuntime(n.rt) {
-		return n.rt
-	}
-	if k := len(n.runtimes); k > 0 {
-		rt := n.runtimes[k-1]
-		n.runtimes = n.runtimes[:k-1]
-		return rt
-	}
-	return n.newRuntime()
-}
-
-// takeRuntime takes rt from the idle runtimes, if it is there. n.mu held.
-func (n *Node) takeRuntime(rt *tsys.Runtime) bool {
-	i := slices.Index(n.runtimes, rt)
-	if i < 0 {
-		return false
-	}
-	n.runtimes = slices.Delete(n.runtimes, i, i+1)
-	return true
-}
-
-// removeEngine forgets e, and frees its runtime for the next job: e's
-// run is over.
-func (n *Node) removeEngine(e *engine) {
-	n.forgetEngine(e)
-	n.releaseRuntime(e.rt)
-}
-
-// forgetEngine takes e out of the node's engines: messages of its job no
-// longer reach it. Its runtime stays taken until its run has stopped
-// (releaseRuntime): a job given that runtime before would have its
-// borrowed tasks cleared with the old run's.
-func (n *Node) forgetEngine(e *engine) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.engines[e.info.ID] == e {
-		delete(n.engines, e.info.ID)
-	}
-}
-
-// releaseRuntime frees rt, whose run has stopped, for the next job.
-func (n *Node) releaseRuntime(rt *tsys.Runtime) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !slices.Contains(n.runtimes, rt) {
-		n.runtimes = append(n.runtimes, rt)
-	}
-}
-
 // onMember hears membership changes.
 func (n *Node) onMember(ev membership.Event) {
 	id := clusterpolicy.NodeID(ev.Member.Name)
@@ -433,7 +350,7 @@ func (n *Node) onMember(ev membership.Event) {
 		if !known {
 			n.memberBack(id)
 		}
-		for _, e := range n.engineList() {
+		for _, e := range n.jobs.list() {
 			if !e.hears(id, meta) {
 				continue
 			}
@@ -451,7 +368,7 @@ func (n *Node) onMember(ev membership.Event) {
 		}
 	case membership.Left:
 		n.peers.left(id)
-		for _, e := range n.engineList() {
+		for _, e := range n.jobs.list() {
 			n.memberLeft(e, id, meta, ev.Failed)
 		}
 	}
@@ -505,7 +422,7 @@ func (n *Node) tick() {
 		case <-n.tickStop:
 			return
 		case <-n.pushed:
-			for _, e := range n.engineList() {
+			for _, e := range n.jobs.list() {
 				if e.pushed.Swap(false) {
 					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Load().Ready) })
 				}
@@ -514,7 +431,7 @@ func (n *Node) tick() {
 			now := time.Now()
 			cpu, cpuOK := cputime.Process()
 			total := clusterpolicy.Load{Workers: n.rt.Workers()}
-			for _, e := range n.engineList() {
+			for _, e := range n.jobs.list() {
 				l := e.measure(now, cpu, cpuOK)
 				total.Ready += l.Ready
 				total.Idle += l.Idle
@@ -525,7 +442,7 @@ func (n *Node) tick() {
 			n.applyShares()
 			if now.Sub(lastCheck) > checkEvery {
 				lastCheck = now
-				for _, e := range n.engineList() {
+				for _, e := range n.jobs.list() {
 					e.checkLoans(now)
 				}
 				n.dropOrphans(now)

@@ -212,11 +212,11 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 			t.Errorf("reason %q does not say %q", r.Reason, want)
 		}
 	}
-	if node.engineOf(job) != nil {
+	if node.jobs.of(job) != nil {
 		t.Error("the node serves a job it refused")
 	}
 	root.send(node, &jobStart{Job: job + 1, ReplyTo: root.addr(), Tasks: []string{double.Name()}})
-	waitUntil(t, "the node serves a job whose tasks it has", func() bool { return node.engineOf(job+1) != nil })
+	waitUntil(t, "the node serves a job whose tasks it has", func() bool { return node.jobs.of(job+1) != nil })
 }
 
 // memberPolicy moves no work and records the members it hears of.
@@ -272,7 +272,7 @@ func TestPoliciesDoNotHearOtherJobsClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the server serves the job", func() bool { return server.engineOf(job.ID) != nil })
+	waitUntil(t, "the server serves the job", func() bool { return server.jobs.of(job.ID) != nil })
 	root.EndJob(job)
 	mu.Lock()
 	defer mu.Unlock()
@@ -306,7 +306,7 @@ func TestRootHeardFirstOverTCP(t *testing.T) {
 	root := newBarePeer(t, "root-heard-first-over-tcp")
 	const job = 11
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	node.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
 		Name: "root-heard-first-over-tcp", Meta: membership.Meta{Transport: root.addr()},
 	}})

@@ -32,10 +32,9 @@ import (
 func (n *Node) applyShares() {
 	n.shareMu.Lock()
 	defer n.shareMu.Unlock()
-	n.mu.Lock()
 	var served []*engine
 	v := share.View{Self: string(n.name), Workers: n.rt.Workers()}
-	for _, e := range n.enginesLocked() {
+	for _, e := range n.jobs.list() {
 		if e.rooted != nil {
 			continue
 		}
@@ -44,7 +43,6 @@ func (n *Node) applyShares() {
 		l := e.pool.Load()
 		v.Busy = append(v.Busy, min(e.pool.Share(), l.Workers-l.Idle))
 	}
-	n.mu.Unlock()
 	if len(served) == 0 {
 		return
 	}
@@ -133,7 +131,7 @@ func (e *engine) setActive(on bool) {
 // brought the peer (with its address: until then a policy could not reach
 // it, and it hears the peer join when gossip comes).
 func (n *Node) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
-	e := n.engineOf(m.Job)
+	e := n.jobs.of(m.Job)
 	if e == nil {
 		return
 	}
@@ -169,7 +167,7 @@ type JobShare struct {
 // shares lists what the node gives each of its jobs, in order.
 func (n *Node) shares() []JobShare {
 	var out []JobShare
-	for _, e := range n.engineList() {
+	for _, e := range n.jobs.list() {
 		active := e.rooted != nil || e.presence.Load() == presenceActive
 		held := e.holding()
 		out = append(out, JobShare{

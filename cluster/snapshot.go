@@ -70,10 +70,7 @@ func (n *Node) Snapshot() Snapshot {
 		c := &n.out.byType[i]
 		s.Sent[vocabulary[i].name] = MessageCount{Messages: c.messages.Load(), Bytes: c.bytes.Load()}
 	}
-	n.mu.Lock()
-	home := n.home
-	current := home != nil && n.engines[home.info.ID] == home
-	n.mu.Unlock()
+	home, current := n.jobs.homeEngine()
 	if home != nil {
 		s.Net = home.counters()
 		home.mu.Lock()

@@ -155,7 +155,7 @@ func (e *engine) rootIsBack() {
 // died. Jobs it roots that this node serves go on; jobs of its that this
 // node dropped are asked about.
 func (n *Node) memberBack(id clusterpolicy.NodeID) {
-	for _, e := range n.engineList() {
+	for _, e := range n.jobs.list() {
 		if e.rooted == nil && e.root() == id {
 			e.rootIsBack()
 		}
@@ -181,7 +181,7 @@ func (n *Node) memberBack(id clusterpolicy.NodeID) {
 // borrowed task goes back to its lender (a lender alive runs it; one dead
 // no longer needs it), and the job is remembered, to ask its root about.
 func (n *Node) dropOrphans(now time.Time) {
-	for _, e := range n.engineList() {
+	for _, e := range n.jobs.list() {
 		if _, back := n.peers.addr(e.root()); back {
 			e.rootIsBack()
 			continue
@@ -205,7 +205,7 @@ func (n *Node) dropOrphans(now time.Time) {
 // running here.
 func (n *Node) abandon(e *engine) {
 	root := e.root()
-	n.forgetEngine(e) // its job's messages, and the root's return, are no longer its
+	n.jobs.forget(e) // its job's messages, and the root's return, are no longer its
 	n.mu.Lock()
 	if len(n.dropped) >= maxDropped {
 		for job := range n.dropped {
@@ -243,7 +243,7 @@ func (n *Node) dropServed(e *engine) {
 // jobAsked answers a node that dropped job m.Job: a job this node still
 // roots invites it again.
 func (n *Node) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
-	e := n.engineOf(m.Job)
+	e := n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return // over: the asker has nothing to do
 	}
@@ -280,7 +280,7 @@ func (e *engine) checkLoans(now time.Time) {
 func (n *Node) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 	st := &loanStatus{Job: m.Job}
 	held := map[uint64]bool{}
-	if e := n.engineOf(m.Job); e != nil {
+	if e := n.jobs.of(m.Job); e != nil {
 		e.mu.Lock()
 		for _, l := range e.borrowed {
 			if l.node == from {

@@ -30,11 +30,11 @@ func TestSuspectedRootKeepsItsJob(t *testing.T) {
 	root := newBarePeer(t, "root")
 	const job = 97
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(4)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	declareDead(node, "root")
-	if node.engineOf(job) == nil {
+	if node.jobs.of(job) == nil {
 		t.Fatal("the node dropped the job as soon as gossip declared its root dead")
 	}
 	gate.open()
@@ -42,7 +42,7 @@ func TestSuspectedRootKeepsItsJob(t *testing.T) {
 		t.Errorf("reply %+v: want task 1's result, 8", r)
 	}
 	comesBack(node, "root", root.addr())
-	e := node.engineOf(job)
+	e := node.jobs.of(job)
 	if e.rootWatch.isOrphaned() {
 		t.Error("the root came back, and the node still counts its job orphaned")
 	}
@@ -60,14 +60,14 @@ func TestOrphanedJobHandsBackAndAsks(t *testing.T) {
 	root := newBarePeer(t, "root")
 	const job = 98
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 3, Kind: gated.Name(), Arg: encodeInt64(5)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	declareDead(node, "root")
 	if r := await[*result](root, "the task handed back"); r.Task != 3 || !r.Rerun || !r.Leaving {
 		t.Errorf("reply %+v: want task 3 handed back", r)
 	}
-	waitUntil(t, "the node drops the job", func() bool { return node.engineOf(job) == nil })
+	waitUntil(t, "the node drops the job", func() bool { return node.jobs.of(job) == nil })
 	comesBack(node, "root", root.addr())
 	if m := await[*jobAsk](root, "the root's return"); m.Job != job || m.ReplyTo != node.TransportAddr() {
 		t.Errorf("ask %+v: want job %d, answers at %s", m, job, node.TransportAddr())
@@ -84,7 +84,7 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 	lender := newBarePeer(t, "lender")
 	const job = 99
 	lender.send(node, &jobStart{Job: job, ReplyTo: lender.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.engineOf(job) != nil })
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 5, Kind: gated.Name(), Arg: encodeInt64(1)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	lender.send(node, &loanQuery{Job: job, IDs: []uint64{5, 6}, ReplyTo: lender.addr()})
@@ -122,15 +122,15 @@ func TestJobStoppingKeepsItsRuntime(t *testing.T) {
 	first, second := newBarePeer(t, "first"), newBarePeer(t, "second")
 	const jobA, jobB = 101, 102
 	first.send(node, &jobStart{Job: jobA, ReplyTo: first.addr()})
-	waitUntil(t, "the node serves the first job", func() bool { return node.engineOf(jobA) != nil })
-	a := node.engineOf(jobA)
+	waitUntil(t, "the node serves the first job", func() bool { return node.jobs.of(jobA) != nil })
+	a := node.jobs.of(jobA)
 	first.send(node, &stealReply{Job: jobA, ReplyTo: first.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(1)}}})
 	waitUntil(t, "the node holds the first job's task", func() bool { return borrowing(node, jobA) })
 	first.send(node, &jobEnd{Job: jobA})
-	waitUntil(t, "the first job is stopping", func() bool { return node.engineOf(jobA) == nil })
+	waitUntil(t, "the first job is stopping", func() bool { return node.jobs.of(jobA) == nil })
 	second.send(node, &jobStart{Job: jobB, ReplyTo: second.addr()})
-	waitUntil(t, "the node serves the second job", func() bool { return node.engineOf(jobB) != nil })
-	if node.engineOf(jobB).rt == a.rt {
+	waitUntil(t, "the node serves the second job", func() bool { return node.jobs.of(jobB) != nil })
+	if node.jobs.of(jobB).rt == a.rt {
 		gate.open() // so that the node can close
 		t.Fatal("the second job was given the runtime of the job still stopping")
 	}
