@@ -98,7 +98,7 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 
 // drainFor drains the node as a drainRequest from peer asks, answers it,
 // and leaves; the process that runs the node hears ShutdownRequested.
-func (n *Node) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
+func (n inbox) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 	timeout := m.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute

@@ -337,7 +337,7 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 
 // startServing begins work for another node's job, if this node's sharing
 // policy admits it (jobRefused says why not).
-func (n *Node) startServing(from clusterpolicy.NodeID, m *jobStart) {
+func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
@@ -450,7 +450,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 
 // refused: a node will not serve job j (admit says why); j runs without
 // it.
-func (n *Node) refused(peer clusterpolicy.NodeID, m *jobRefused) {
+func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 	e := n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return
@@ -494,7 +494,7 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 
 // endServing answers the root's jobEnd with this node's report and
 // timeline.
-func (n *Node) endServing(from clusterpolicy.NodeID, job uint64) {
+func (n inbox) endServing(from clusterpolicy.NodeID, job uint64) {
 	e := n.jobs.of(job)
 	if e == nil || e.rooted != nil || e.root() != from {
 		return

@@ -16,7 +16,7 @@ import (
 // broken peer, and nothing from the network may stop this node. A message
 // of a job goes to the job's engine; one of a job this node does not serve
 // gets the answer that costs nothing: no task, or the task back.
-func (n *Node) handle(from string, tm *transport.Message) {
+func (n inbox) handle(from string, tm *transport.Message) {
 	peer := clusterpolicy.NodeID(from)
 	msg, err := decodeMessage(tm)
 	if err != nil {
@@ -395,7 +395,7 @@ func (e *engine) resultArrived(from clusterpolicy.NodeID, m *result) {
 }
 
 // reportArrived collects a peer's end-of-job report, and its timeline.
-func (n *Node) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
+func (n inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 	var r peerReport
 	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
 		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)

@@ -192,7 +192,7 @@ func Start(cfg Config) (*Node, error) {
 
 	n.tr, err = transport.Listen(transport.Config{
 		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: n.log,
-	}, n.handle)
+	}, inbox{n}.handle)
 	if err != nil {
 		return nil, fmt.Errorf("task transport: %w", err)
 	}
@@ -204,14 +204,14 @@ func Start(cfg Config) (*Node, error) {
 		JoinTimeout: cfg.JoinTimeout, ProbeInterval: cfg.ProbeInterval, SuspicionMult: cfg.SuspicionMult,
 		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion,
 			Scheduler: n.schedulerName, Share: n.share.Name(), Client: cfg.Client},
-	}, n.onMember)
+	}, inbox{n}.onMember)
 	if err != nil {
 		n.tr.Close()
 		return nil, err
 	}
 	for _, m := range n.ml.Members() {
 		if m.Name != cfg.Name {
-			n.onMember(membership.Event{Kind: membership.Joined, Member: m})
+			inbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: m})
 		}
 	}
 	go n.tick()
@@ -338,7 +338,7 @@ func (n *Node) newRuntime() *tsys.Runtime {
 }
 
 // onMember hears membership changes.
-func (n *Node) onMember(ev membership.Event) {
+func (n inbox) onMember(ev membership.Event) {
 	id := clusterpolicy.NodeID(ev.Member.Name)
 	if id == n.name {
 		return
@@ -375,7 +375,7 @@ func (n *Node) onMember(ev membership.Event) {
 }
 
 // memberLeft tells e's job that node id left or died.
-func (n *Node) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
+func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
 	var acts []clusterpolicy.Action
 	if e.hears(id, meta) {
 		e.mu.Lock()

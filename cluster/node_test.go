@@ -307,7 +307,7 @@ func TestRootHeardFirstOverTCP(t *testing.T) {
 	const job = 11
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	node.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
+	inbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
 		Name: "root-heard-first-over-tcp", Meta: membership.Meta{Transport: root.addr()},
 	}})
 	for deadline := time.Now().Add(10 * time.Second); ; {

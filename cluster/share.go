@@ -130,7 +130,7 @@ func (e *engine) setActive(on bool) {
 // counts it; every engine of the job tells its policy, once gossip has
 // brought the peer (with its address: until then a policy could not reach
 // it, and it hears the peer join when gossip comes).
-func (n *Node) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
+func (n inbox) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
 	e := n.jobs.of(m.Job)
 	if e == nil {
 		return

@@ -127,7 +127,7 @@ func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Sna
 // answerStats sends this node's snapshot, or with m.All the cluster's, to
 // whoever asked; gathering the cluster's waits for the peers, so it is
 // not done on the transport's reader.
-func (n *Node) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
+func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 	answer := func(snaps []Snapshot) {
 		b, _ := json.Marshal(snaps)
 		if err := n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
@@ -146,7 +146,7 @@ func (n *Node) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 const gatherTimeout = 500 * time.Millisecond
 
 // statsArrived hands a peer's snapshot to whoever asked for it.
-func (n *Node) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
+func (n inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
 	var snaps []Snapshot
 	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
 		n.log.Warn("a peer's state does not decode", "peer", peer, "err", err)

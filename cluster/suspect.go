@@ -242,7 +242,7 @@ func (n *Node) dropServed(e *engine) {
 
 // jobAsked answers a node that dropped job m.Job: a job this node still
 // roots invites it again.
-func (n *Node) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
+func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 	e := n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return // over: the asker has nothing to do
@@ -277,7 +277,7 @@ func (e *engine) checkLoans(now time.Time) {
 
 // answerLoans tells a lender which of the loans it asks about this node
 // holds. A job over here holds none.
-func (n *Node) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
+func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 	st := &loanStatus{Job: m.Job}
 	held := map[uint64]bool{}
 	if e := n.jobs.of(m.Job); e != nil {

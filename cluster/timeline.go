@@ -87,7 +87,7 @@ func clockOffset(m *clockReading, arrival int64) time.Duration {
 
 // answerClock sends the root the readings that align this node's timeline,
 // at once on its jobEnd (which arrived at endAt).
-func (n *Node) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
+func (n inbox) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
 	e := n.jobs.of(m.Job)
 	if e == nil || e.rooted != nil || !e.timeline.recording() {
 		return
