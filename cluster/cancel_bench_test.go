@@ -96,7 +96,7 @@ func borrowing(n *Node, job uint64) bool {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return len(e.borrowed) > 0
+	return e.borrowed.len() > 0
 }
 
 func medianOf(xs []float64) float64 {

@@ -127,7 +127,7 @@ func (n *Node) Draining() bool { return n.draining.Load() }
 // its jobs.
 func (n *Node) holding() (sum int) {
 	for _, e := range n.jobs.list() {
-		sum += e.holding()
+		sum += e.borrowed.len()
 	}
 	return sum
 }
@@ -138,9 +138,7 @@ func (n *Node) holding() (sum int) {
 func (e *engine) handBackUnstarted() {
 	var own []*sched.Header
 	for _, h := range e.pool.WithdrawInjected() {
-		e.mu.Lock()
-		l, ok := e.borrowed[h]
-		e.mu.Unlock()
+		l, ok := e.borrowed.loanOf(h)
 		if !ok {
 			own = append(own, h)
 			continue
@@ -148,9 +146,7 @@ func (e *engine) handBackUnstarted() {
 		// Held until handed back, as a result is until sent: a query
 		// meanwhile must not hear it is gone.
 		e.handBack(l)
-		e.mu.Lock()
-		delete(e.borrowed, h)
-		e.mu.Unlock()
+		e.borrowed.settled(h)
 	}
 	e.pool.Inject(own...)
 }

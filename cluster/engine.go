@@ -17,35 +17,38 @@ import (
 // engine is one job on this node: the pool its tasks run in, the
 // scheduler policy that moves them, and the loans between this node and
 // its peers. A node has one engine for the job it is the root of, or one
-// for each job it serves (Node.engines); a message of a job goes to the
-// job's engine, and results, counters and failures stay with it.
+// for each job it serves (jobTable); a message of a job goes to the job's
+// engine, and results, counters and failures stay with it.
 //
-// Lock order: the node's mu before an engine's mu; neither is held while
-// sending.
+// Its parts: the policy and the ledger are pure state machines, driven
+// under mu; the borrowed tasks (borrowBook), the timeline (jobTimeline)
+// and the root's state (rootWatch) each have a lock of their own, taken
+// after mu if at all. Lock order: the job table's mu before an engine's
+// mu; no lock is held while sending.
 type engine struct {
 	n    *Node
 	info share.Job
 	// rooted is the job when this node is its root; nil when it serves.
 	rooted *Job
-	// rootWatch is what the node knows of the root of a job it serves
-	// beyond gossip (suspect.go).
-	rootWatch *rootWatch
-	rt        *tsys.Runtime
-	pool      *sched.Pool
-	began     time.Time // when this node began its part in the job
+	rt     *tsys.Runtime
+	pool   *sched.Pool
+	began  time.Time // when this node began its part in the job
 
-	// mu orders the policy's events and guards what follows.
-	mu       sync.Mutex
-	policy   clusterpolicy.Policy
-	loans    *ledger // the tasks lent to other nodes (ledger.go)
-	borrowed map[*sched.Header]loan
+	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
+	timeline  *jobTimeline // the job's timeline here (timeline.go)
+	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
+
+	// mu orders the policy's events and the ledger's transitions, and
+	// guards what follows.
+	mu     sync.Mutex
+	policy clusterpolicy.Policy
+	loans  *ledger // the tasks lent to other nodes (ledger.go)
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
 	fishedAt map[clusterpolicy.NodeID]time.Time
 	// measured is the load the last tick measured; its rates go with the
 	// ready count of the moment into load reports.
 	measured clusterpolicy.Load
-	timeline *jobTimeline
 	serving  *serving // the pool's serving run, for a job of another root
 
 	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
@@ -83,17 +86,6 @@ type engine struct {
 	bytesSent     atomic.Int64
 }
 
-// loan is what a borrower keeps of a borrowed task: where its result goes.
-type loan struct {
-	node clusterpolicy.NodeID
-	id   uint64
-	// addr is where the lender asked for answers (its stealReply's
-	// ReplyTo): its result, or the task handed back, goes there when
-	// gossip no longer lists the lender. A lender gossip suspects may
-	// well be alive, waiting for it.
-	addr string
-}
-
 // newEngine makes the engine of job on runtime rt, with a policy of its
 // own that has heard of every peer, as if each had just joined. What the
 // policy answers to that is dropped: the engine holds no task yet, and
@@ -103,7 +95,7 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
 		policy:    n.makePolicy(),
 		loans:     newLedger(),
-		borrowed:  map[*sched.Header]loan{},
+		borrowed:  newBorrowBook(),
 		fishedAt:  map[clusterpolicy.NodeID]time.Time{},
 		rootWatch: &rootWatch{},
 	}
@@ -309,13 +301,4 @@ func (e *engine) counters() sched.Stats {
 func (e *engine) report(pool sched.Stats) NodeReport {
 	pool.Add(e.counters())
 	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: pool, PerWorker: e.pool.WorkerStats(), FirstWorkNs: e.firstWork.Load()}
-}
-
-// holding is how many borrowed tasks the engine has not finished. Every
-// task of a job served here descends from one, so at zero the node holds
-// nothing of the job.
-func (e *engine) holding() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return len(e.borrowed)
 }

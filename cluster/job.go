@@ -478,7 +478,7 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 	e.serving = nil
 	e.loans.close()
 	e.loans.check()
-	clear(e.borrowed)
+	e.borrowed.clear()
 	e.mu.Unlock()
 	if s == nil {
 		return servingEnd{}, false

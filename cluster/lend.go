@@ -299,9 +299,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		h.MarkBorrowed()
 		h.SetSpanClock(r.Span)
 		e.timeline.borrowed(from, r)
-		e.mu.Lock()
-		e.borrowed[h] = l
-		e.mu.Unlock()
+		e.borrowed.add(h, l)
 		hs = append(hs, h)
 	}
 	if len(hs) > 0 {
@@ -327,17 +325,11 @@ func (e *engine) Return(h *sched.Header) {
 	// The loan stays held until its result is on its way, so that an
 	// answer to the lender's query never says it is gone before the
 	// result goes ahead of that answer.
-	e.mu.Lock()
-	loan, ok := e.borrowed[h]
-	e.mu.Unlock()
+	loan, ok := e.borrowed.loanOf(h)
 	if !ok {
 		return // its job is over here
 	}
-	defer func() {
-		e.mu.Lock()
-		delete(e.borrowed, h)
-		e.mu.Unlock()
-	}()
+	defer e.borrowed.settled(h)
 	m := &result{Job: e.info.ID, Task: loan.id, Span: h.SpanClock()}
 	value, err := h.Kind().EncodeResult(h)
 	if err != nil {

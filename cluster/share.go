@@ -87,7 +87,7 @@ func (e *engine) grant(g share.Grant) {
 		e.setActive(g.Active)
 	}
 	workers := g.Workers
-	if !g.Active && (e.holding() > 0 || e.pool.Load().Ready > 0) {
+	if !g.Active && (e.borrowed.len() > 0 || e.pool.Load().Ready > 0) {
 		// It runs what it started to the end, and what comes back to it:
 		// a task it lent to a node that died, or could not send.
 		workers = e.pool.Workers()
@@ -169,7 +169,7 @@ func (n *Node) shares() []JobShare {
 	var out []JobShare
 	for _, e := range n.jobs.list() {
 		active := e.rooted != nil || e.presence.Load() == presenceActive
-		held := e.holding()
+		held := e.borrowed.len()
 		out = append(out, JobShare{
 			Job: hexID(e.info.ID), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
 			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: e.pool.TasksDone(),

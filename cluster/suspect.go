@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -228,14 +227,9 @@ func (n *Node) abandon(e *engine) {
 // held until it is on its way, so that a lender's query meanwhile does not
 // hear it is gone and run it again.
 func (n *Node) dropServed(e *engine) {
-	e.mu.Lock()
-	held := maps.Clone(e.borrowed)
-	e.mu.Unlock()
-	for h, l := range held {
+	for h, l := range e.borrowed.held() {
 		e.handBack(l)
-		e.mu.Lock()
-		delete(e.borrowed, h)
-		e.mu.Unlock()
+		e.borrowed.settled(h)
 	}
 	n.stopEngine(e)
 }
@@ -279,15 +273,9 @@ func (e *engine) checkLoans(now time.Time) {
 // holds. A job over here holds none.
 func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 	st := &loanStatus{Job: m.Job}
-	held := map[uint64]bool{}
+	var held map[uint64]bool
 	if e := n.jobs.of(m.Job); e != nil {
-		e.mu.Lock()
-		for _, l := range e.borrowed {
-			if l.node == from {
-				held[l.id] = true
-			}
-		}
-		e.mu.Unlock()
+		held = e.borrowed.heldFrom(from)
 	}
 	for _, id := range m.IDs {
 		if held[id] {
