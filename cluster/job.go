@@ -204,7 +204,7 @@ func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, servin
 			return time.Since(began), nil
 		}
 		if !told && waiting != nil && time.Since(began) >= awaitQuietly {
-			waiting(have, len(n.servingNodes(nil))-1) // but this one
+			waiting(have, len(n.sharing.servingNodes(nil))-1) // but this one
 			told = true
 		}
 		select {
@@ -391,7 +391,7 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
 	e.timeline.record(e.timeline.capFor(m.TimelineCap))
-	n.applyShares()
+	n.sharing.apply()
 	e.event(e.policy.JobStarted)
 	go func() {
 		// A failure here reached the root as it happened (engine.Failed).
@@ -442,7 +442,7 @@ func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
 		keep = append(keep, e.info)
 	}
 	share.Sort(keep)
-	if ok, why := n.share.Admit(share.View{Self: string(n.name), Workers: n.rt.Workers(), Jobs: keep}, j); !ok {
+	if ok, why := n.sharing.admits(j, keep); !ok {
 		return nil, why
 	}
 	return replaced, ""
@@ -488,7 +488,7 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 	close(s.stop)
 	end = <-s.done
 	n.jobs.release(e.rt)
-	n.applyShares()
+	n.sharing.apply()
 	return end, true
 }
 

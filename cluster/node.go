@@ -88,7 +88,6 @@ type Node struct {
 	// job it serves; a job served beside another gets a runtime of its
 	// own (jobTable.idleRuntimeLocked).
 	rt            *tsys.Runtime
-	share         share.Policy
 	schedulerName string
 	ml            *membership.Membership
 	tr            *transport.Transport
@@ -99,8 +98,8 @@ type Node struct {
 	// out is where the node's messages leave (send.go).
 	out *outbox
 
-	// shareMu makes applyShares one at a time.
-	shareMu sync.Mutex
+	// sharing carries out the sharing policy's grants (share.go).
+	sharing *sharing
 	// jobs are the jobs this node roots or serves, with their engines and
 	// runtimes (jobs.go).
 	jobs *jobTable
@@ -176,7 +175,6 @@ func Start(cfg Config) (*Node, error) {
 		cfg:   cfg,
 		name:  clusterpolicy.NodeID(cfg.Name),
 		log:   cfg.Logger.With("node", cfg.Name),
-		share: cfg.Share,
 		peers: newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
@@ -188,6 +186,7 @@ func Start(cfg Config) (*Node, error) {
 	}
 	n.jobs = newJobTable(n.newRuntime)
 	n.rt = n.jobs.main
+	n.sharing = &sharing{self: n.name, workers: n.rt.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
@@ -203,7 +202,7 @@ func Start(cfg Config) (*Node, error) {
 		Name: cfg.Name, Bind: cfg.Bind, Advertise: cfg.Advertise, Join: cfg.Join, Key: cfg.Key, Fast: cfg.Fast, Logger: n.log,
 		JoinTimeout: cfg.JoinTimeout, ProbeInterval: cfg.ProbeInterval, SuspicionMult: cfg.SuspicionMult,
 		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion,
-			Scheduler: n.schedulerName, Share: n.share.Name(), Client: cfg.Client},
+			Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Client: cfg.Client},
 	}, inbox{n}.onMember)
 	if err != nil {
 		n.tr.Close()
@@ -273,7 +272,7 @@ func (n *Node) Members() []string {
 func (n *Node) checkSchedulers() error {
 	shares := map[string]clusterpolicy.NodeID{}
 	if !n.cfg.Client {
-		shares[n.share.Name()] = n.name
+		shares[n.sharing.policy.Name()] = n.name
 	}
 	for id, m := range n.peers.members() {
 		if m.Scheduler != n.schedulerName {
@@ -439,7 +438,7 @@ func (n *Node) tick() {
 				total.Busy += l.Busy
 				total.TaskTime = max(total.TaskTime, l.TaskTime)
 			}
-			n.applyShares()
+			n.sharing.apply()
 			if now.Sub(lastCheck) > checkEvery {
 				lastCheck = now
 				for _, e := range n.jobs.list() {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -26,15 +27,28 @@ import (
 // The root of a job waits for the least nodes it asked for (AwaitNodes)
 // by counting the jobPresence messages that say a node takes part.
 
-// applyShares asks the sharing policy for each served job's grant and
-// carries it out. One at a time: the tick, a job's start and its end all
-// call it.
-func (n *Node) applyShares() {
-	n.shareMu.Lock()
-	defer n.shareMu.Unlock()
+// sharing is the node's side of its sharing policy: on every tick, a
+// job's start and its end, it asks the policy for each served job's grant
+// and carries it out (apply). Safe for concurrent use: apply runs one at a
+// time, under mu, which is taken before the job table's.
+type sharing struct {
+	self    clusterpolicy.NodeID
+	workers int // the node's own runtime's
+	policy  share.Policy
+	jobs    *jobTable
+	peers   *peerBook
+
+	mu sync.Mutex
+}
+
+// apply asks the sharing policy for each served job's grant and carries
+// it out.
+func (s *sharing) apply() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var served []*engine
-	v := share.View{Self: string(n.name), Workers: n.rt.Workers()}
-	for _, e := range n.jobs.list() {
+	v := share.View{Self: string(s.self), Workers: s.workers}
+	for _, e := range s.jobs.list() {
 		if e.rooted != nil {
 			continue
 		}
@@ -46,8 +60,8 @@ func (n *Node) applyShares() {
 	if len(served) == 0 {
 		return
 	}
-	v.Nodes = n.servingNodes(v.Jobs)
-	for i, g := range n.share.Grants(v) {
+	v.Nodes = s.servingNodes(v.Jobs)
+	for i, g := range s.policy.Grants(v) {
 		served[i].grant(g)
 	}
 }
@@ -55,19 +69,25 @@ func (n *Node) applyShares() {
 // servingNodes are the cluster's nodes that serve jobs, by name: the
 // members that are not clients and root none of jobs, this node among
 // them.
-func (n *Node) servingNodes(jobs []share.Job) []string {
+func (s *sharing) servingNodes(jobs []share.Job) []string {
 	roots := map[string]bool{}
 	for _, j := range jobs {
 		roots[j.Root] = true
 	}
-	out := []string{string(n.name)}
-	for id, m := range n.peers.members() {
+	out := []string{string(s.self)}
+	for id, m := range s.peers.members() {
 		if !m.Client && !roots[string(id)] {
 			out = append(out, string(id))
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// admits says whether the policy lets the node serve job j beside the
+// jobs it keeps, and if not, why.
+func (s *sharing) admits(j share.Job, keep []share.Job) (bool, string) {
+	return s.policy.Admit(share.View{Self: string(s.self), Workers: s.workers, Jobs: keep}, j)
 }
 
 // grant carries out the sharing policy's grant for e's job. A draining
@@ -82,7 +102,7 @@ func (e *engine) grant(g share.Grant) {
 	if g.Active {
 		presence = presenceActive
 	}
-	// applyShares runs one at a time (shareMu): a swap sees every change.
+	// sharing.apply runs one at a time: a swap sees every change.
 	if e.presence.Swap(presence) != presence {
 		e.setActive(g.Active)
 	}
@@ -165,9 +185,9 @@ type JobShare struct {
 }
 
 // shares lists what the node gives each of its jobs, in order.
-func (n *Node) shares() []JobShare {
+func (s *sharing) shares() []JobShare {
 	var out []JobShare
-	for _, e := range n.jobs.list() {
+	for _, e := range s.jobs.list() {
 		active := e.rooted != nil || e.presence.Load() == presenceActive
 		held := e.borrowed.len()
 		out = append(out, JobShare{

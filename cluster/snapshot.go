@@ -60,8 +60,8 @@ func (n *Node) Snapshot() Snapshot {
 	run := pool.Runs() // before the counters, which are then this run's or later
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
-		Scheduler: n.schedulerName, Share: n.share.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.shares(),
+		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
+		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(),
 	}
 	l := pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
