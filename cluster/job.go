@@ -130,7 +130,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	// A member that joins from here on is invited by onMember; one that
 	// both this list and onMember see is invited once (invite).
 	for id, addr := range n.peers.list() {
-		n.invite(j, id, addr, false)
+		j.invite(id, addr, false)
 	}
 	j.e.event(j.e.policy.JobStarted)
 	return j, nil
@@ -140,7 +140,8 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 // ended, or it is a client (which serves no job but its own); late says it
 // joined the cluster during the job. A node that cannot be reached is left
 // out of the job.
-func (n *Node) invite(j *Job, id clusterpolicy.NodeID, addr string, late bool) {
+func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
+	n := j.e.n
 	if m, _ := n.peers.meta(id); m.Client {
 		return
 	}
@@ -172,7 +173,7 @@ func (n *Node) invite(j *Job, id clusterpolicy.NodeID, addr string, late bool) {
 
 // inviteLate invites a member that joined while this node is the root of
 // a running job, if it runs the same scheduler.
-func (n *Node) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
+func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
 	j := n.jobs.rooted()
 	if j == nil {
 		return
@@ -181,7 +182,7 @@ func (n *Node) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
 		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", n.schedulerName)
 		return
 	}
-	n.invite(j, id, meta.Transport, true)
+	j.invite(id, meta.Transport, true)
 }
 
 // AwaitNodes waits until at least MinNodes nodes take part in job j (as

@@ -248,7 +248,7 @@ func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 	}
 	e.mu.Unlock()
 	n.log.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
-	n.invite(j, from, m.ReplyTo, true)
+	j.invite(from, m.ReplyTo, true)
 }
 
 // checkLoans asks borrowers about the loans they have held quietly, and
