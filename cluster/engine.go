@@ -20,10 +20,10 @@ import (
 // for each job it serves (jobTable); a message of a job goes to the job's
 // engine, and results, counters and failures stay with it.
 //
-// Its parts: the policy and the ledger are pure state machines, driven
-// under mu; the borrowed tasks (borrowBook), the timeline (jobTimeline)
-// and the root's state (rootWatch) each have a lock of their own, taken
-// after mu if at all. Lock order: the job table's mu before an engine's
+// Its parts: the policy, a pure state machine, is driven under mu; the
+// lent tasks (lender), the borrowed ones (borrowBook), the timeline
+// (jobTimeline) and the root's state (rootWatch) each have a lock of
+// their own, taken after mu if at all. Lock order: the job table's mu before an engine's
 // mu; no lock is held while sending.
 type engine struct {
 	n    *Node
@@ -34,15 +34,15 @@ type engine struct {
 	pool   *sched.Pool
 	began  time.Time // when this node began its part in the job
 
+	lender    *lender      // the tasks lent to other nodes (lender.go)
 	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
 	timeline  *jobTimeline // the job's timeline here (timeline.go)
 	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
 
-	// mu orders the policy's events and the ledger's transitions, and
-	// guards what follows.
+	// mu orders the policy's events and guards what follows, and the
+	// fields of a rooted job (Job).
 	mu     sync.Mutex
 	policy clusterpolicy.Policy
-	loans  *ledger // the tasks lent to other nodes (ledger.go)
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
 	fishedAt map[clusterpolicy.NodeID]time.Time
@@ -94,12 +94,12 @@ func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	e := &engine{
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
 		policy:    n.makePolicy(),
-		loans:     newLedger(),
 		borrowed:  newBorrowBook(),
 		fishedAt:  map[clusterpolicy.NodeID]time.Time{},
 		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
+	e.lender = &lender{e: e, ledger: newLedger()}
 	n.jobsTotal.Add(1)
 	e.pool.SetRemote(e)
 	e.pool.SetShare(e.pool.Workers())
@@ -276,9 +276,7 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpo
 // counters are the engine's network counters for its job; the re-runs
 // and late results are the ledger's.
 func (e *engine) counters() sched.Stats {
-	e.mu.Lock()
-	rerun, late := e.loans.ended[rerunHere], e.loans.lateResults
-	e.mu.Unlock()
+	rerun, late := e.lender.counts()
 	return sched.Stats{
 		RemoteSteals:  e.remoteSteals.Load(),
 		StatusSent:    e.statusSent.Load(),

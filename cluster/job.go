@@ -279,8 +279,8 @@ func (n *Node) EndJob(j *Job) []NodeReport {
 			j.Timelines = append(j.Timelines, *r.timeline)
 		}
 	}
-	e.loans.close()
 	e.mu.Unlock()
+	e.lender.close()
 	n.jobs.remove(e)
 	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
 	return reports
@@ -477,10 +477,9 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 	e.mu.Lock()
 	s := e.serving
 	e.serving = nil
-	e.loans.close()
-	e.loans.check()
-	e.borrowed.clear()
 	e.mu.Unlock()
+	e.lender.close()
+	e.borrowed.clear()
 	if s == nil {
 		return servingEnd{}, false
 	}

@@ -42,7 +42,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 		}
 	case *result:
 		if e := n.jobs.of(m.Job); e != nil {
-			e.resultArrived(peer, m)
+			e.lender.resultArrived(peer, m)
 		} else {
 			n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
 		}
@@ -76,7 +76,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 		n.answerLoans(peer, m)
 	case *loanStatus:
 		if e := n.jobs.of(m.Job); e != nil {
-			e.loansHeard(peer, m)
+			e.lender.heard(peer, m)
 		}
 	case *jobAsk:
 		n.peers.learn(peer, m.ReplyTo)
@@ -141,10 +141,10 @@ func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 		e.mu.Unlock()
 		return // answered from a later push, or refused on a tick
 	case a.Kind == clusterpolicy.Give && a.Count > 0:
-		reply.Tasks = e.lendLocked(from, m.ReplyTo, a.Count)
+		reply.Tasks = e.lender.lend(from, m.ReplyTo, a.Count)
 	}
 	e.mu.Unlock()
-	e.sendTasks(from, m.ReplyTo, reply)
+	e.lender.send(from, m.ReplyTo, reply)
 }
 
 // push sends up to count tasks to node: a policy's Give outside the
@@ -154,9 +154,9 @@ func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 func (e *engine) push(node clusterpolicy.NodeID, count int) {
 	addr, _ := e.n.peers.addr(node)
 	e.mu.Lock()
-	recs := e.lendLocked(node, addr, count)
+	recs := e.lender.lend(node, addr, count)
 	e.mu.Unlock()
-	e.sendTasks(node, "", &stealReply{Job: e.info.ID, Tasks: recs})
+	e.lender.send(node, "", &stealReply{Job: e.info.ID, Tasks: recs})
 }
 
 // reportLoad sends this node's load to every peer (a policy's Report),
@@ -182,83 +182,6 @@ func (e *engine) reportLoad() {
 
 // refuse answers node's deferred request with no task.
 func (e *engine) refuse(node clusterpolicy.NodeID) { e.push(node, 0) }
-
-// lendLocked takes up to count of the job's oldest ready tasks here out of
-// the deques and opens a loan of each to node, which answers at addr.
-// e.mu is held.
-func (e *engine) lendLocked(to clusterpolicy.NodeID, addr string, count int) []taskRecord {
-	var recs []taskRecord
-	now := time.Now()
-	for _, h := range e.pool.Lend(count, lendable) {
-		arg, err := h.Kind().EncodeArg(h)
-		if err != nil {
-			e.n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
-			e.pool.Inject(h)
-			continue
-		}
-		id := e.n.nextID.Add(1)
-		e.loans.lend(id, h, to, addr, now)
-		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
-	}
-	e.timeline.lent(to, recs)
-	return recs
-}
-
-// sendTasks sends a reply carrying lent tasks (or none: a refusal) to
-// node, at its known address or else at fallback; tasks that cannot be
-// sent run here after all.
-func (e *engine) sendTasks(to clusterpolicy.NodeID, fallback string, m *stealReply) {
-	m.ReplyTo = e.n.trAddr
-	// Counted before the send: the borrower may count them received, and
-	// the root add up the reports, before Send returns.
-	e.tasksSent.Add(int64(len(m.Tasks)))
-	if err := e.n.out.send(to, fallback, m, e); err != nil && len(m.Tasks) > 0 {
-		e.tasksSent.Add(-int64(len(m.Tasks)))
-		e.n.log.Warn("lent tasks not sent; running them here", "peer", to, "err", err)
-		e.takeBack(to, m.Tasks)
-	}
-}
-
-func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
-
-// takeBack runs here the tasks of a reply to node that could not be sent.
-// They never left, so they are not counted as run again.
-func (e *engine) takeBack(node clusterpolicy.NodeID, recs []taskRecord) {
-	e.mu.Lock()
-	var back []*sched.Header
-	for _, r := range recs {
-		if h, ok := e.loans.settle(r.ID, node, handedBack); ok == settledOpen {
-			back = append(back, h)
-		}
-	}
-	e.mu.Unlock()
-	e.pool.Inject(back...)
-}
-
-// lentTo lists the tasks lent to node id whose results have not come back.
-func (e *engine) lentTo(id clusterpolicy.NodeID) []uint64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.loans.lentTo(id)
-}
-
-// rerunLent runs here those of the tasks ids lent to peer whose results
-// have not come back, saying why.
-func (e *engine) rerunLent(peer clusterpolicy.NodeID, ids []uint64, why string) {
-	e.mu.Lock()
-	back := e.loans.rerunAll(ids)
-	e.mu.Unlock()
-	e.rerun(peer, back, why)
-}
-
-// rerun runs here tasks whose loans to peer ended as rerunHere.
-func (e *engine) rerun(peer clusterpolicy.NodeID, back []*sched.Header, why string) {
-	if len(back) == 0 {
-		return
-	}
-	e.n.log.Warn("running lent tasks here again; a result the borrower still sends is dropped", "peer", peer, "tasks", len(back), "why", why)
-	e.pool.Inject(back...)
-}
 
 // borrow takes in the tasks of a StealReply.
 func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
@@ -342,47 +265,6 @@ func (e *engine) Return(h *sched.Header) {
 	// task and drops it.
 	if err := e.n.out.send(loan.node, loan.addr, m, e); err != nil {
 		e.n.log.Warn("a result could not be sent; its lender re-runs the task if it is gone", "peer", loan.node, "err", err)
-	}
-}
-
-// resultArrived completes a lent task with the result its borrower sent,
-// or runs it here when the borrower gave it back. A result for a loan
-// already run here again is dropped and counted.
-func (e *engine) resultArrived(from clusterpolicy.NodeID, m *result) {
-	how := resultHome
-	if m.Rerun {
-		how = handedBack
-	}
-	e.mu.Lock()
-	h, s := e.loans.settle(m.Task, from, how)
-	e.mu.Unlock()
-	switch s {
-	case settledLate:
-		e.n.log.Info("a result came after its task ran here again; dropped", "peer", from, "id", m.Task)
-		return
-	case settledStray:
-		e.n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
-		return
-	}
-	switch {
-	case m.Rerun && m.Leaving:
-		e.n.log.Debug("a leaving node handed a task back; running it here", "peer", from)
-		e.tasksReturned.Add(1)
-		e.pool.Inject(h)
-	case m.Rerun:
-		e.n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
-		e.tasksReturned.Add(1)
-		e.pool.Inject(h)
-	case m.Err != "":
-		e.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
-	default:
-		if err := h.Kind().DecodeResult(h, m.Value); err != nil {
-			e.n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
-			e.pool.Inject(h)
-			return
-		}
-		h.SetSpanClock(m.Span)
-		e.pool.Complete(h)
 	}
 }
 

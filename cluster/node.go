@@ -386,14 +386,14 @@ func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Me
 		e.rooted.peerGone(id)
 	}
 	if failed {
-		e.rerunLent(id, e.lentTo(id), "gossip declared the borrower dead")
+		e.lender.rerunLent(id, e.lender.lentTo(id), "gossip declared the borrower dead")
 	} else {
 		// A node that leaves gracefully sent its results before it
 		// left, but gossip may bring the news first: give them time.
 		// Only what it holds now: a node of the same name may come
 		// back and borrow anew meanwhile.
-		held := e.lentTo(id)
-		time.AfterFunc(n.cfg.LeaveGrace, func() { e.rerunLent(id, held, "the borrower left holding them") })
+		held := e.lender.lentTo(id)
+		time.AfterFunc(n.cfg.LeaveGrace, func() { e.lender.rerunLent(id, held, "the borrower left holding them") })
 	}
 	if e.rooted == nil && e.root() == id {
 		if failed {
@@ -442,7 +442,7 @@ func (n *Node) tick() {
 			if now.Sub(lastCheck) > checkEvery {
 				lastCheck = now
 				for _, e := range n.jobs.list() {
-					e.checkLoans(now)
+					e.lender.check(now)
 				}
 				n.dropOrphans(now)
 			}

@@ -251,24 +251,6 @@ func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 	j.invite(from, m.ReplyTo, true)
 }
 
-// checkLoans asks borrowers about the loans they have held quietly, and
-// runs here those whose borrowers have been silent for loanSilence. It
-// checks the ledger's invariant.
-func (e *engine) checkLoans(now time.Time) {
-	e.mu.Lock()
-	queries, silent := e.loans.due(now)
-	e.loans.check()
-	e.mu.Unlock()
-	for _, q := range queries {
-		if err := e.n.out.send(q.node, q.addr, &loanQuery{Job: e.info.ID, IDs: q.ids, ReplyTo: e.n.trAddr}, e); err != nil {
-			e.n.log.Debug("a loan query was not sent", "peer", q.node, "err", err)
-		}
-	}
-	for node, back := range silent {
-		e.rerun(node, back, fmt.Sprintf("no word from the borrower about them for %v", loanSilence))
-	}
-}
-
 // answerLoans tells a lender which of the loans it asks about this node
 // holds. A job over here holds none.
 func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
@@ -289,14 +271,6 @@ func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 	}
 }
 
-// loansHeard takes a borrower's answer about its loans.
-func (e *engine) loansHeard(from clusterpolicy.NodeID, m *loanStatus) {
-	e.mu.Lock()
-	lost := e.loans.heard(from, m.Held, m.Gone, time.Now())
-	e.mu.Unlock()
-	e.rerun(from, lost, "the borrower no longer holds them: their results were lost")
-}
-
 // Waiting says what job j waits for now, for a person whose job has run
 // too long (tsys run --timeout): the tasks lent to each node and how long
 // since that node last said it holds them, the peers whose end-of-job
@@ -305,7 +279,7 @@ func (j *Job) Waiting() string {
 	e := j.e
 	now := time.Now()
 	e.mu.Lock()
-	pending := e.loans.pending(now)
+	pending := e.lender.pending(now)
 	var unreported []string
 	if j.ended {
 		for id := range j.peers {

@@ -101,12 +101,13 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 // again here is dropped and counted, and a second copy of it is not
 // counted again.
 func TestLateResultIsCountedOnce(t *testing.T) {
-	e := &engine{loans: newLedger(), n: testNode(t, Config{})}
+	e := &engine{n: testNode(t, Config{})}
 	e.pool = e.n.rt.Pool()
-	e.loans.lend(1, new(sched.Header), "b", "", time.Now())
-	e.loans.rerunAll([]uint64{1})
-	e.resultArrived("b", &result{Task: 1})
-	e.resultArrived("b", &result{Task: 1})
+	e.lender = &lender{e: e, ledger: newLedger()}
+	e.lender.ledger.lend(1, new(sched.Header), "b", "", time.Now())
+	e.lender.ledger.rerunAll([]uint64{1})
+	e.lender.resultArrived("b", &result{Task: 1})
+	e.lender.resultArrived("b", &result{Task: 1})
 	if got := e.counters().LateResults; got != 1 {
 		t.Errorf("%d late results counted, want 1", got)
 	}
