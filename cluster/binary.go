@@ -22,7 +22,7 @@ import (
 func missingKinds(kinds []string) []string {
 	var out []string
 	for _, name := range kinds {
-		if k, ok := sched.LookupKind(name); !ok || k.EncodeArg == nil {
+		if k, ok := sched.LookupKind(name); !ok || !k.Lendable() {
 			out = append(out, name)
 		}
 	}

@@ -203,24 +203,12 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 			e.handBack(l)
 			continue
 		}
-		kind, ok := sched.LookupKind(r.Kind)
-		if !ok {
-			e.n.log.Warn("a peer lent a task of an unknown kind; is it running another binary?", "peer", from, "task", r.Kind)
-			e.n.refuseTask(l, m.Job, fmt.Sprintf("node %s has no task named %q", e.n.name, r.Kind))
+		h, refusal := borrowedTask(e.n.name, r)
+		if refusal != "" {
+			e.n.log.Warn("a peer lent a task this node cannot run; is it running another binary?", "peer", from, "task", r.Kind, "why", refusal)
+			e.n.refuseTask(l, m.Job, refusal)
 			continue
 		}
-		if kind.NewFromArg == nil {
-			e.n.refuseTask(l, m.Job, fmt.Sprintf("task %q cannot cross nodes", r.Kind))
-			continue
-		}
-		h, err := kind.NewFromArg(r.Arg)
-		if err != nil {
-			e.n.log.Warn("a lent task's argument does not decode", "peer", from, "err", err)
-			e.n.refuseTask(l, m.Job, err.Error())
-			continue
-		}
-		h.MarkBorrowed()
-		h.SetSpanClock(r.Span)
 		e.timeline.borrowed(from, r)
 		e.borrowed.add(h, l)
 		hs = append(hs, h)
@@ -254,7 +242,7 @@ func (e *engine) Return(h *sched.Header) {
 	}
 	defer e.borrowed.settled(h)
 	m := &result{Job: e.info.ID, Task: loan.id, Span: h.SpanClock()}
-	value, err := h.Kind().EncodeResult(h)
+	value, err := resultBytes(h)
 	if err != nil {
 		m.Rerun, m.Err = true, fmt.Sprintf("node %s cannot encode the result of %q: %v", e.n.name, h.Kind().Name, err)
 	} else {

@@ -55,17 +55,17 @@ func (l *lender) lend(to clusterpolicy.NodeID, addr string, count int) []taskRec
 	var recs []taskRecord
 	now := time.Now()
 	for _, h := range l.e.pool.Lend(count, lendable) {
-		arg, err := h.Kind().EncodeArg(h)
+		id := l.e.n.nextID.Add(1)
+		r, err := lentRecord(id, h)
 		if err != nil {
 			l.e.n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
 			l.e.pool.Inject(h)
 			continue
 		}
-		id := l.e.n.nextID.Add(1)
 		l.mu.Lock()
 		l.ledger.lend(id, h, to, addr, now)
 		l.mu.Unlock()
-		recs = append(recs, taskRecord{ID: id, Kind: h.Kind().Name, Arg: arg, Span: h.SpanClock()})
+		recs = append(recs, r)
 	}
 	l.e.timeline.lent(to, recs)
 	return recs
@@ -85,8 +85,6 @@ func (l *lender) send(to clusterpolicy.NodeID, fallback string, m *stealReply) {
 		l.takeBack(to, m.Tasks)
 	}
 }
-
-func lendable(h *sched.Header) bool { return h.Kind().EncodeArg != nil }
 
 // takeBack runs here the tasks of a reply to node that could not be sent.
 // They never left, so they are not counted as run again.
@@ -158,7 +156,7 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 	case m.Err != "":
 		l.e.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
 	default:
-		if err := h.Kind().DecodeResult(h, m.Value); err != nil {
+		if err := completeWith(h, m.Value); err != nil {
 			l.e.n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
 			l.e.pool.Inject(h)
 			return

@@ -46,7 +46,7 @@ func LendableKinds() []string {
 	defer registry.RUnlock()
 	var out []string
 	for _, k := range registry.kinds {
-		if k.EncodeArg != nil {
+		if k.Lendable() {
 			out = append(out, k.Name)
 		}
 	}

@@ -20,13 +20,27 @@ type Kind struct {
 	// and stores its result in the frame.
 	Run func(h *Header, x *Executor)
 
-	// The codec of a task that crosses nodes: the argument travels to the
-	// borrower, the result back to the lender. A kind whose types cannot
-	// be encoded returns errors here and its tasks are never lent.
-	EncodeArg    func(h *Header) ([]byte, error)
-	NewFromArg   func(arg []byte) (*Header, error)
-	EncodeResult func(h *Header) ([]byte, error)
-	DecodeResult func(h *Header, res []byte) error
+	// Codec makes and reads the bytes of a task that crosses nodes; nil
+	// for a task that stays on its node.
+	Codec Codec
+}
+
+// Lendable says whether the kind's tasks may run on other nodes.
+func (k *Kind) Lendable() bool { return k.Codec != nil }
+
+// Codec is how a task crosses nodes: its argument travels to the
+// borrower, which makes the task anew from it; its result travels back
+// to the lender, which stores it in the frame its waiters wait on. Package
+// tsys implements it for each registered task whose argument and result
+// may be copied; the cluster calls it, from one place (cluster/codec.go).
+// Its methods may be called from any goroutine, for frames of the kind
+// only; an error says the value cannot cross (the task then runs where it
+// is).
+type Codec interface {
+	EncodeArg(h *Header) ([]byte, error)
+	NewFromArg(arg []byte) (*Header, error)
+	EncodeResult(h *Header) ([]byte, error)
+	DecodeResult(h *Header, res []byte) error
 }
 
 // The state word of a task. The done bit is set once, when the result is

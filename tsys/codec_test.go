@@ -12,12 +12,12 @@ type point struct{ X, Y int32 }
 func TestCodecs(t *testing.T) {
 	for _, name := range []string{"fib", "test.producer", "test.sleeper"} {
 		k, ok := sched.LookupKind(name)
-		if !ok || k.EncodeArg == nil {
+		if !ok || !k.Lendable() {
 			t.Fatalf("%s: not found or not lendable", name)
 		}
 	}
 	// A task taking a future cannot cross nodes.
-	if k, _ := sched.LookupKind("test.consumer"); k.EncodeArg != nil {
+	if k, _ := sched.LookupKind("test.consumer"); k.Lendable() {
 		t.Error("a task whose argument is a Future was made lendable")
 	}
 	if !pointTask.Lendable() || !bytesTask.Lendable() || !mapTask.Lendable() {
@@ -25,7 +25,7 @@ func TestCodecs(t *testing.T) {
 	}
 	roundTrip(t, "test.point", []byte{1, 0, 0, 0, 2, 0, 0, 0})
 	if k, _ := sched.LookupKind("test.point"); true {
-		if _, err := k.NewFromArg([]byte{1, 2, 3}); err == nil {
+		if _, err := k.Codec.NewFromArg([]byte{1, 2, 3}); err == nil {
 			t.Error("a truncated argument was accepted")
 		}
 	}
@@ -34,11 +34,11 @@ func TestCodecs(t *testing.T) {
 func roundTrip(t *testing.T, name string, arg []byte) {
 	t.Helper()
 	k, _ := sched.LookupKind(name)
-	h, err := k.NewFromArg(arg)
+	h, err := k.Codec.NewFromArg(arg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := k.EncodeArg(h)
+	back, err := k.Codec.EncodeArg(h)
 	if err != nil || string(back) != string(arg) {
 		t.Fatalf("%s: %v, %v", name, back, err)
 	}

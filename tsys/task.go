@@ -134,10 +134,7 @@ func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Tas
 	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow}
 	t.kind = sched.Kind{Name: name, Run: t.run}
 	if t.local = whyLocal[A, R](t, o); t.local == nil {
-		t.kind.EncodeArg = t.encodeArg
-		t.kind.NewFromArg = t.newFromArg
-		t.kind.EncodeResult = t.encodeResult
-		t.kind.DecodeResult = t.decodeResult
+		t.kind.Codec = wireCodec[A, R]{t}
 	}
 	if err := sched.RegisterKind(&t.kind); err != nil {
 		panic("tsys.Register: " + err.Error())
@@ -164,32 +161,36 @@ func whyLocal[A, R any](t *Task[A, R], o taskOptions) error {
 
 // Lendable reports whether the task's tasks may run on other nodes (see
 // Register for the rule).
-func (t *Task[A, R]) Lendable() bool { return t.kind.EncodeArg != nil }
+func (t *Task[A, R]) Lendable() bool { return t.kind.Lendable() }
 
 // WhyLocal says why the task's tasks stay on their node, or returns nil
 // if they may run on others.
 func (t *Task[A, R]) WhyLocal() error { return t.local }
 
-func (t *Task[A, R]) encodeArg(h *sched.Header) ([]byte, error) {
-	return t.args.enc(&(*frame[A, R])(unsafe.Pointer(h)).arg)
+// wireCodec is a task's sched.Codec: its argument and result through the
+// task's codecs (codec.go), in the task's frame.
+type wireCodec[A, R any] struct{ t *Task[A, R] }
+
+func (w wireCodec[A, R]) EncodeArg(h *sched.Header) ([]byte, error) {
+	return w.t.args.enc(&(*frame[A, R])(unsafe.Pointer(h)).arg)
 }
 
-func (t *Task[A, R]) newFromArg(b []byte) (*sched.Header, error) {
+func (w wireCodec[A, R]) NewFromArg(b []byte) (*sched.Header, error) {
 	f := &frame[A, R]{}
-	if err := t.args.dec(b, &f.arg); err != nil {
-		return nil, fmt.Errorf("task %q: decoding its argument: %w", t.kind.Name, err)
+	if err := w.t.args.dec(b, &f.arg); err != nil {
+		return nil, fmt.Errorf("task %q: decoding its argument: %w", w.t.kind.Name, err)
 	}
-	f.Init(&t.kind)
+	f.Init(&w.t.kind)
 	return &f.Header, nil
 }
 
-func (t *Task[A, R]) encodeResult(h *sched.Header) ([]byte, error) {
-	return t.results.enc(&(*frame[A, R])(unsafe.Pointer(h)).res)
+func (w wireCodec[A, R]) EncodeResult(h *sched.Header) ([]byte, error) {
+	return w.t.results.enc(&(*frame[A, R])(unsafe.Pointer(h)).res)
 }
 
-func (t *Task[A, R]) decodeResult(h *sched.Header, b []byte) error {
-	if err := t.results.dec(b, &(*frame[A, R])(unsafe.Pointer(h)).res); err != nil {
-		return fmt.Errorf("task %q: decoding its result: %w", t.kind.Name, err)
+func (w wireCodec[A, R]) DecodeResult(h *sched.Header, b []byte) error {
+	if err := w.t.results.dec(b, &(*frame[A, R])(unsafe.Pointer(h)).res); err != nil {
+		return fmt.Errorf("task %q: decoding its result: %w", w.t.kind.Name, err)
 	}
 	return nil
 }
@@ -238,7 +239,7 @@ func (t *Task[A, R]) Call(c *Ctx, a A) R { return t.fn(c, a) }
 // run is the scheduler's entry into a frame of this task.
 func (t *Task[A, R]) run(h *sched.Header, x *sched.Executor) {
 	f := (*frame[A, R])(unsafe.Pointer(h))
-	if x.Fast.CheckCopies && t.kind.EncodeArg != nil {
+	if x.Fast.CheckCopies && t.kind.Lendable() {
 		t.runOnCopies(f, x)
 		return
 	}
