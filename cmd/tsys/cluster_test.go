@@ -567,17 +567,24 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 	}
 }
 
+// patientGossip makes a test's processes slow to declare a peer dead. With
+// --fast, a process starved for 0.4 s (a loaded machine, a race build) is
+// declared dead and its loans run again: the safety net, right, but not
+// what a test that counts no task run twice after a graceful change looks
+// at.
+var patientGossip = []string{"--suspicion-mult", "10"}
+
 // TestJobsShareNodesByEquipartition: on three nodes that share by Kale's
 // dynamic equipartition, a first job gets all three; a second takes one
 // of them; a third that needs all three waits, says so, and runs when the
 // others are done. Every answer is right.
 func TestJobsShareNodesByEquipartition(t *testing.T) {
-	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--share", "equi")
+	seed, err := startNode(t, append([]string{"--bind", "127.0.0.1:0", "--share", "equi"}, patientGossip...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := startNode(t, "--bind", "127.0.0.1:0", "--join", seed.Gossip, "--share", "equi"); err != nil {
+		if _, err := startNode(t, append([]string{"--bind", "127.0.0.1:0", "--join", seed.Gossip, "--share", "equi"}, patientGossip...)...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -594,9 +601,9 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 			return true
 		}
 	}
-	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	first := startJob(t, append([]string{"ep", "--class", "A", "--workers", "1", "--join", seed.Gossip}, patientGossip...)...)
 	pollJobs(t, seed.Tasks, 30*time.Second, "the first job on all 3 nodes", dealt(3))
-	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
+	second := startJob(t, append([]string{"ep", "--class", "A", "--workers", "1", "--join", seed.Gossip}, patientGossip...)...)
 	pollJobs(t, seed.Tasks, 30*time.Second, "2 nodes for the first job, 1 for the second", dealt(2, 1))
 	third := startJobLogged(t, "uts", "--tree", "T5", "--workers", "1", "--join", seed.Gossip, "--min-nodes", "3")
 	for i, obj := range []map[string]any{first(), second()} {
@@ -704,10 +711,7 @@ func TestNodeJoinsMidJob(t *testing.T) {
 // it has not started.
 func TestNodeDrainsMidJob(t *testing.T) {
 	const sched = "fishing:random,tasks=4"
-	// Gossip is slow to declare a node dead here: a process starved for
-	// the 0.4 s --fast allows (a loaded machine) would be, and its loans
-	// re-run, the safety net this test does not look at.
-	patient := []string{"--sched", sched, "--suspicion-mult", "10"}
+	patient := append([]string{"--sched", sched}, patientGossip...)
 	for _, how := range []string{"tsys drain", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
 			seed, err := startNode(t, append([]string{"--bind", "127.0.0.1:0"}, patient...)...)
