@@ -15,7 +15,7 @@ import (
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/monitor"
-	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/schedspec"
 	"github.com/tsys-go/tsys/share"
 )
 
@@ -59,7 +59,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if *workers < 1 {
 		return Usagef("--workers %d: want at least 1", *workers)
 	}
-	pol, err := policies.Parse(*schedName)
+	pol, err := schedspec.Parse(*schedName)
 	if err != nil {
 		return usageError{err.Error()}
 	}

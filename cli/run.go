@@ -19,9 +19,9 @@ import (
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/outfile"
-	"github.com/tsys-go/tsys/policies"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/schedspec"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -81,7 +81,7 @@ type runConfig struct {
 	job    Job
 	common commonFlags
 	inline inline.Policy
-	policy policies.Factory
+	policy schedspec.Factory
 	key    []byte
 	// loads are the pinning and hogs of the nodes, this process first.
 	loads []loadFlags
@@ -153,7 +153,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 			cfg.common.sched = "fishing:random"
 		}
 	}
-	if cfg.policy, err = policies.Parse(cfg.common.sched); err != nil {
+	if cfg.policy, err = schedspec.Parse(cfg.common.sched); err != nil {
 		return nil, usageError{err.Error()}
 	}
 	if !cfg.clustered() && cfg.policy.Name() != "local" {

@@ -3,6 +3,34 @@
 // transport (net/transport), and carries out what the scheduler policy
 // (e.g. package fishing) decides, knowing nothing of policy itself.
 //
+// # Parts
+//
+// Each part is a type with its own lock and its contract written on it:
+//
+//   - Node (node.go): what its user calls (Start, BeginJob, EndJob, Drain,
+//     Snapshot, Close) and the tick (node.go) that drives the rest.
+//   - inbox (inbox.go): what the node does on others' word, the
+//     transport's and gossip's handlers.
+//   - peerBook (peers.go): the members' addresses and gossiped metadata.
+//   - outbox (send.go): where every message leaves, counted by type and by
+//     job.
+//   - jobTable (jobs.go): the jobs the node roots or serves, their engines
+//     and runtimes; sharing (sharing.go) deals the workers out between them.
+//   - engine (engine.go): one job here, its pool and its policy; its lent
+//     tasks are a lender (lender.go, over the ledger, ledger.go), its
+//     borrowed ones a borrowBook (borrowed.go), its timeline a jobTimeline
+//     (timeline.go), its root's state a rootWatch (suspect.go). A task's
+//     bytes are made and read in codec.go alone.
+//
+// Lock order: sharing, then the job table, then an engine's, then a
+// lender's; the others are leaves. No lock is held while sending.
+//
+// Where to start: a new message is a type in messages.go and a case in
+// inbox's handle; a new per-job counter is a field of the engine counted
+// where it happens and reported in engine.counters; a new scheduler
+// policy is a clusterpolicy.Policy in a package of its own, named in
+// package schedspec, and needs nothing here.
+//
 // # The engine of a policy
 //
 // Each job a Node serves or roots has an engine (engine.go) that hosts a
@@ -19,7 +47,7 @@
 //
 // # Messages
 //
-// wire.go is the vocabulary nodes speak: steal requests and replies,
+// messages.go is the vocabulary nodes speak: steal requests and replies,
 // results, job start, end, report and failure, shutdown; each a message
 // type of the transport with a field for each thing it says. A message
 // that does not decode is dropped with a warning, never trusted.
@@ -45,7 +73,7 @@
 // jobs from several roots run at once and each keeps its results and
 // failures. Every message names its job and goes to its engine. How the
 // node shares its workers between the jobs is its sharing policy (package
-// share; share.go here carries out its grants): fchp, equi or exclusive.
+// share; sharing.go here carries out its grants): fchp, equi or exclusive.
 // The root of a job serves no other job, and neither does a client
 // (Config.Client, tsys run): roots do not invite one, and one declines an
 // invitation, so that it can always begin its own job; the policies of

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
 
@@ -13,7 +13,7 @@ import (
 // between nodes, no message overhead.
 func simulate(t *testing.T, sched string, nodes int, tweak func(*sim.Model)) *sim.Result {
 	t.Helper()
-	f, err := policies.Parse(sched)
+	f, err := schedspec.Parse(sched)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@
 //
 // A node serving several jobs runs a pool per job, and its sharing policy
 // sets how many of each pool's workers may run tasks (Pool.SetShare,
-// share.go): the others wait between tasks, off the CPU.
+// workershare.go): the others wait between tasks, off the CPU.
 //
 // # The cluster seam
 //

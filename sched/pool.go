@@ -39,7 +39,7 @@ type Pool struct {
 	// wanted: another node's request waits for this node's next push
 	// (SetWanted).
 	wanted atomic.Bool
-	// share is how many workers may run tasks (share.go); shareWake is
+	// share is how many workers may run tasks (workershare.go); shareWake is
 	// closed when it grows. shareMu guards shareWake.
 	share     atomic.Int32
 	shareMu   sync.Mutex

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsys-go/tsys/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/xorshift"
-	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/schedspec"
 )
 
 // Config is one simulation: a workload on a model of a cluster under a
@@ -17,9 +17,9 @@ import (
 type Config struct {
 	Model    Model
 	Workload Workload
-	// Sched makes each node's policy (policies.Parse); nil runs every node
+	// Sched makes each node's policy (schedspec.Parse); nil runs every node
 	// without one (local: only node 0 works).
-	Sched policies.Factory
+	Sched schedspec.Factory
 	Seed  uint64
 	// Stall ends a run that completes no task for this long of virtual
 	// time while nothing is on its way (a policy that never asks again);

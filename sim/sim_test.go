@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
-	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/schedspec"
 )
 
 func mustRun(t *testing.T, sched, app string, nodes, workers int, tweak func(*Model)) *Result {
@@ -18,7 +18,7 @@ func mustRun(t *testing.T, sched, app string, nodes, workers int, tweak func(*Mo
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := policies.Parse(sched)
+	f, err := schedspec.Parse(sched)
 	if err != nil {
 		t.Fatal(err)
 	}

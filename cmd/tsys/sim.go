@@ -16,7 +16,7 @@ import (
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
-	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
 
@@ -108,14 +108,14 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	type named struct {
 		name string
-		f    policies.Factory
+		f    schedspec.Factory
 	}
 	var pols []named
 	for _, s := range strings.Split(*scheds, ";") {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		f, err := policies.Parse(s)
+		f, err := schedspec.Parse(s)
 		if err != nil {
 			return cli.Usagef("%s", err.Error())
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/tsys-go/tsys/apps/ep"
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/bench"
-	"github.com/tsys-go/tsys/policies"
+	"github.com/tsys-go/tsys/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
 
@@ -124,7 +124,7 @@ func simValidate(reps int, stdout, stderr io.Writer) error {
 				if rtt > 0 {
 					m.Latency = max(rtt/2-2*m.Overhead, 0)
 				}
-				f, err := policies.Parse(sc)
+				f, err := schedspec.Parse(sc)
 				if err != nil {
 					return err
 				}
