@@ -94,10 +94,11 @@ func fakeRun(args []string) (*report.Report, error) {
 		secs = 1.0
 	}
 	r := &report.Report{App: args[0], Verified: true, Nodes: nodes, Workers: 1, WallSeconds: secs,
-		Stats: sched.Stats{TasksRun: 100, LocalSteals: 0, RemoteSteals: 10, TasksSent: 10, MessagesSent: int64(20 * nodes), IdleNanos: int64(0.1 * secs * 1e9 * float64(nodes))}}
+		Stats: cluster.JobStats{Stats: sched.Stats{TasksRun: 100, LocalSteals: 0, IdleNanos: int64(0.1 * secs * 1e9 * float64(nodes))},
+			NetStats: cluster.NetStats{RemoteSteals: 10, TasksSent: 10, MessagesSent: int64(20 * nodes)}}}
 	for i := 0; i < nodes; i++ {
-		st := sched.Stats{TasksRun: 50, BusyNanos: int64(secs * 0.9e9), IdleNanos: int64(secs * 0.1e9)}
-		r.PerNode = append(r.PerNode, cluster.NodeReport{Node: fmt.Sprint("n", i), Workers: 1, Stats: st, PerWorker: []sched.Stats{st}})
+		st := cluster.JobStats{Stats: sched.Stats{TasksRun: 50, BusyNanos: int64(secs * 0.9e9), IdleNanos: int64(secs * 0.1e9)}}
+		r.PerNode = append(r.PerNode, cluster.NodeReport{Node: fmt.Sprint("n", i), Workers: 1, Stats: st, PerWorker: []cluster.JobStats{st}})
 	}
 	if strings.Contains(line, "balance") {
 		r.Stats.StatusSent = 30

@@ -8,25 +8,36 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/cluster"
 )
 
-// counterNames are sched.Stats' JSON names, in field order: every counter
-// a run reports becomes a column.
+// counters are cluster.JobStats' fields, those of its embedded
+// sched.Stats then cluster.NetStats, in field order: every counter a run
+// reports becomes a column, named as in the --json object.
+var counters = func() []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[cluster.JobStats]()) {
+		if !f.Anonymous {
+			out = append(out, f)
+		}
+	}
+	return out
+}()
+
+// counterNames are the counters' JSON names.
 var counterNames = func() []string {
-	t := reflect.TypeFor[sched.Stats]()
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	names := make([]string, len(counters))
+	for i, f := range counters {
+		names[i], _, _ = strings.Cut(f.Tag.Get("json"), ",")
 	}
 	return names
 }()
 
-func counterValues(s sched.Stats) []string {
+func counterValues(s cluster.JobStats) []string {
 	v := reflect.ValueOf(s)
-	out := make([]string, v.NumField())
-	for i := range out {
-		out[i] = strconv.FormatInt(v.Field(i).Int(), 10)
+	out := make([]string, len(counters))
+	for i, f := range counters {
+		out[i] = strconv.FormatInt(v.FieldByIndex(f.Index).Int(), 10)
 	}
 	return out
 }
@@ -74,7 +85,7 @@ func WriteWorkersCSV(w io.Writer, r *Results) error {
 		c := r.Cells[s.Cell]
 		for _, wk := range s.Report.WorkerProfiles() {
 			row := []string{strconv.Itoa(s.Seq), c.Job.String(), c.Config.String(), c.Load.String(), wk.Node, strconv.Itoa(wk.ID)}
-			cw.Write(append(row, counterValues(wk.Counts)...))
+			cw.Write(append(row, counterValues(cluster.JobStats{Stats: wk.Counts})...))
 		}
 	}
 	cw.Flush()

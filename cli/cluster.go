@@ -16,7 +16,6 @@ import (
 	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/monitor"
 	"github.com/tsys-go/tsys/report"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // runCluster runs a job on several nodes: with --nodes N it starts N-1 node
@@ -95,7 +94,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	rep.WallSeconds = time.Since(start).Seconds()
 	reports := append([]cluster.NodeReport{node.Own(st)}, node.EndJob(job)...)
 	rep.Nodes = len(reports)
-	rep.Stats = sched.Stats{}
+	rep.Stats = cluster.JobStats{}
 	for _, r := range reports {
 		rep.Stats.Add(r.Stats)
 		rep.PerNode = append(rep.PerNode, r)

@@ -369,10 +369,10 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			l := rt.Pool().Load()
 			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
 		})
-		res, rep.Stats, err = cfg.job.Run(ctx, rt)
+		res, rep.Stats.Stats, err = cfg.job.Run(ctx, rt)
 		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()
-		rep.PerWorker = rt.WorkerStats()
+		rep.PerWorker = cluster.WorkerStats(rt.WorkerStats())
 		if cfg.common.workspan {
 			work, span := rt.WorkSpan()
 			rep.WorkSpan = report.NewWorkSpan(work, span, cfg.common.workers, rep.WallSeconds)

@@ -275,9 +275,9 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpo
 
 // counters are the engine's network counters for its job; the re-runs
 // and late results are the ledger's.
-func (e *engine) counters() sched.Stats {
+func (e *engine) counters() NetStats {
 	rerun, late := e.lender.counts()
-	return sched.Stats{
+	return NetStats{
 		RemoteSteals:  e.remoteSteals.Load(),
 		StatusSent:    e.statusSent.Load(),
 		StatusBytes:   e.statusBytes.Load(),
@@ -297,6 +297,6 @@ func (e *engine) counters() sched.Stats {
 
 // report is the engine's report of its job, given its pool's counters.
 func (e *engine) report(pool sched.Stats) NodeReport {
-	pool.Add(e.counters())
-	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: pool, PerWorker: e.pool.WorkerStats(), FirstWorkNs: e.firstWork.Load()}
+	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: JobStats{pool, e.counters()},
+		PerWorker: WorkerStats(e.pool.WorkerStats()), FirstWorkNs: e.firstWork.Load()}
 }

@@ -23,12 +23,12 @@ import (
 
 // NodeReport is one node's counters for a job.
 type NodeReport struct {
-	Node    string      `json:"node"`
-	Workers int         `json:"workers"`
-	Stats   sched.Stats `json:"stats"`
+	Node    string   `json:"node"`
+	Workers int      `json:"workers"`
+	Stats   JobStats `json:"stats"`
 	// PerWorker are the node's workers' own counters; the network's are
-	// the node's, in Stats only.
-	PerWorker []sched.Stats `json:"per_worker,omitempty"`
+	// the node's, in Stats only (WorkerStats).
+	PerWorker []JobStats `json:"per_worker,omitempty"`
 	// JoinedAtNs is when, after the job began, the root invited a node
 	// that joined the cluster during the job (0: it was there at the
 	// start). FirstWorkNs is how long after its start on the job the node
@@ -333,7 +333,7 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 	if j := n.jobs.rooted(); j != nil {
 		return j.e.report(pool)
 	}
-	return NodeReport{Node: string(n.name), Workers: n.rt.Workers(), Stats: pool}
+	return NodeReport{Node: string(n.name), Workers: n.rt.Workers(), Stats: JobStats{Stats: pool}}
 }
 
 // startServing begins work for another node's job, if this node's sharing

@@ -32,7 +32,7 @@ type Snapshot struct {
 	// Workers are the workers' counters (sched.Pool.Live); Net the node's
 	// network counters for the job (lent, borrowed, requests, re-runs).
 	Workers   []sched.Stats   `json:"workers"`
-	Net       sched.Stats     `json:"net"`
+	Net       NetStats        `json:"net"`
 	Transport transport.Stats `json:"transport"`
 	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted, on any of its runtimes
 	// Share is how the node shares its workers between jobs (--share);

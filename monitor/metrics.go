@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -46,20 +47,21 @@ var workerCounters = []struct {
 	{newMetric("idle_seconds_total", "Time the worker looked for work or was parked during jobs.", prometheus.CounterValue, "node", "worker"), func(s *sched.Stats) float64 { return float64(s.IdleNanos) / 1e9 }},
 }
 
-// nodeCounters are the node's network counters of a job.
+// nodeCounters are the node's network counters of a job, from
+// cluster.NetStats.
 var nodeCounters = []struct {
 	m   metric
-	get func(s *sched.Stats) float64
+	get func(s *cluster.NetStats) float64
 }{
-	{newMetric("tasks_lent_total", "Tasks lent to other nodes.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.TasksSent) }},
-	{newMetric("tasks_borrowed_total", "Tasks borrowed from other nodes.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.TasksReceived) }},
-	{newMetric("steal_requests_total", "Requests for work sent to other nodes.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.StealRequests) }},
-	{newMetric("steal_answers_total", "Answers to those requests, with tasks or without.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.StealAnswers) }},
-	{newMetric("tasks_rerun_total", "Lent tasks run again here because their borrower died, was silent too long, or no longer held them.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.TasksRerun) }},
-	{newMetric("late_results_total", "Results of lent tasks that had already run again here (their borrower was only slow); dropped.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.LateResults) }},
-	{newMetric("tasks_returned_total", "Lent tasks handed back unstarted.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.TasksReturned) }},
-	{newMetric("status_messages_total", "Load reports sent to other nodes (balancing schedulers).", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.StatusSent) }},
-	{newMetric("useful_seconds_total", "Busy time the CPU really ran, measured each tick.", prometheus.CounterValue, "node"), func(s *sched.Stats) float64 { return float64(s.UsefulNs) / 1e9 }},
+	{newMetric("tasks_lent_total", "Tasks lent to other nodes.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.TasksSent) }},
+	{newMetric("tasks_borrowed_total", "Tasks borrowed from other nodes.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.TasksReceived) }},
+	{newMetric("steal_requests_total", "Requests for work sent to other nodes.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.StealRequests) }},
+	{newMetric("steal_answers_total", "Answers to those requests, with tasks or without.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.StealAnswers) }},
+	{newMetric("tasks_rerun_total", "Lent tasks run again here because their borrower died, was silent too long, or no longer held them.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.TasksRerun) }},
+	{newMetric("late_results_total", "Results of lent tasks that had already run again here (their borrower was only slow); dropped.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.LateResults) }},
+	{newMetric("tasks_returned_total", "Lent tasks handed back unstarted.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.TasksReturned) }},
+	{newMetric("status_messages_total", "Load reports sent to other nodes (balancing schedulers).", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.StatusSent) }},
+	{newMetric("useful_seconds_total", "Busy time the CPU really ran, measured each tick.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.UsefulNs) / 1e9 }},
 }
 
 var (

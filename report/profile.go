@@ -39,14 +39,14 @@ func (r *Report) WorkerProfiles() []Worker {
 	if len(r.PerNode) == 0 {
 		out := make([]Worker, len(r.PerWorker))
 		for i, s := range r.PerWorker {
-			out[i] = Worker{ID: i, Counts: s}
+			out[i] = Worker{ID: i, Counts: s.Stats}
 		}
 		return out
 	}
 	var out []Worker
 	for k, n := range r.PerNode {
 		for i, s := range n.PerWorker {
-			out = append(out, Worker{Node: n.Node, NodeIndex: k, ID: i, Counts: s})
+			out = append(out, Worker{Node: n.Node, NodeIndex: k, ID: i, Counts: s.Stats})
 		}
 	}
 	return out

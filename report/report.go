@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/tsys-go/tsys/cluster"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // Report is the --json object of `tsys run`. Field names are a contract
@@ -23,11 +22,13 @@ type Report struct {
 	WallSeconds float64        `json:"wall_seconds"`
 	// WaitedSeconds is how long a job on a shared cluster waited for the
 	// least nodes it asked for (--min-nodes), before its wall time began.
-	WaitedSeconds float64       `json:"waited_seconds,omitempty"`
-	Stats         sched.Stats   `json:"stats"`
-	PerNode       []NodeReport  `json:"per_node,omitempty"`
-	PerWorker     []sched.Stats `json:"per_worker,omitempty"`
-	WorkSpan      *WorkSpan     `json:"workspan,omitempty"`
+	WaitedSeconds float64 `json:"waited_seconds,omitempty"`
+	// Stats are the run's counters, summed over its nodes; PerWorker, on
+	// a run without a cluster, its workers' (cluster.WorkerStats).
+	Stats     cluster.JobStats   `json:"stats"`
+	PerNode   []NodeReport       `json:"per_node,omitempty"`
+	PerWorker []cluster.JobStats `json:"per_worker,omitempty"`
+	WorkSpan  *WorkSpan          `json:"workspan,omitempty"`
 }
 
 // NodeReport is one node's part of a cluster run.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -14,8 +15,10 @@ import (
 func TestTextNamesTheLoadedWorkers(t *testing.T) {
 	r := &Report{App: "uts", Verified: true, Nodes: 2, Workers: 1, Scheduler: "fishing:random", WallSeconds: 1,
 		PerNode: []NodeReport{
-			{Node: "a", Workers: 1, Stats: sched.Stats{TasksRun: 90, StealRequests: 3, StealAnswers: 3}, PerWorker: []sched.Stats{{TasksRun: 90, BusyNanos: 9e8, IdleNanos: 1e8}}},
-			{Node: "b", Workers: 1, Stats: sched.Stats{TasksRun: 10, StatusSent: 4}, PerWorker: []sched.Stats{{TasksRun: 10, BusyNanos: 2e8, IdleNanos: 8e8}}},
+			{Node: "a", Workers: 1, Stats: cluster.JobStats{Stats: sched.Stats{TasksRun: 90}, NetStats: cluster.NetStats{StealRequests: 3, StealAnswers: 3}},
+				PerWorker: cluster.WorkerStats([]sched.Stats{{TasksRun: 90, BusyNanos: 9e8, IdleNanos: 1e8}})},
+			{Node: "b", Workers: 1, Stats: cluster.JobStats{Stats: sched.Stats{TasksRun: 10}, NetStats: cluster.NetStats{StatusSent: 4}},
+				PerWorker: cluster.WorkerStats([]sched.Stats{{TasksRun: 10, BusyNanos: 2e8, IdleNanos: 8e8}})},
 		}}
 	var buf bytes.Buffer
 	r.WriteText(&buf, "done")
@@ -29,7 +32,7 @@ func TestTextNamesTheLoadedWorkers(t *testing.T) {
 	if strings.Contains(out[strings.Index(out, "node b:"):], "asked for work") {
 		t.Errorf("node b asked for nothing:\n%s", out)
 	}
-	one := &Report{App: "fib", Verified: true, Nodes: 1, Workers: 1, Scheduler: "local", PerWorker: []sched.Stats{{TasksRun: 1}}}
+	one := &Report{App: "fib", Verified: true, Nodes: 1, Workers: 1, Scheduler: "local", PerWorker: cluster.WorkerStats([]sched.Stats{{TasksRun: 1}})}
 	buf.Reset()
 	one.WriteText(&buf, "1")
 	if strings.Contains(buf.String(), "most loaded") || strings.Contains(buf.String(), "busy share") {
