@@ -90,7 +90,7 @@
 // it in its pool; when it completes, the result goes back in a result
 // message, and the lender completes the task's future, releasing whoever
 // waits on it. Each node counts its requests, their answers and the time it
-// waited for them (Stats.StealRequests, StealAnswers, StealWaitNs).
+// waited for them (NetStats.StealRequests, StealAnswers, StealWaitNs).
 //
 // Nothing lent is lost: every loan stays in the lender's ledger
 // (ledger.go) until it ends, exactly once: its result came home, the
@@ -124,6 +124,18 @@
 // joining (ask.go): tsys drain, and tsys jobs through a stats request
 // that gathers every member's Snapshot (snapshot.go), as the dashboard
 // does.
+//
+// # Counters
+//
+// Each engine counts what its job does across nodes (NetStats, stats.go):
+// tasks lent, borrowed, run again and handed back, late results, messages
+// and bytes sent, requests for work and the wait for their answers, the
+// load reports, and the useful time its ticks measure. The node's
+// scheduler counts the rest (sched.Stats). A node's report of a job
+// (NodeReport, the jobReport message) has both in a JobStats, whose
+// embedded parts make one flat JSON object of counters, and the root
+// sums the nodes' into the job's. A Snapshot has them apart: the
+// workers' sched.Stats, and the node's NetStats for its current job.
 //
 // # Trust
 //

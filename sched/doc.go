@@ -101,6 +101,16 @@
 // keep stealable (Expose), the scheduler's say in allowCCall: a node that
 // inlines every spawn while its peers starve has nothing to lend them.
 //
+// # Counters
+//
+// Stats are what this node's scheduler counts, per worker (Pool.WorkerStats,
+// Pool.Live) or summed over the pool for a run (Pool.Run's result, which
+// package tsys returns as tsys.Stats): spawns and inlined calls, tasks
+// run, steals between the workers, waits, idle, busy and work time. What a
+// node does for a job across nodes (tasks lent and borrowed, messages,
+// requests for work, re-runs) package cluster counts (cluster.NetStats),
+// and a cluster job's report holds both (cluster.JobStats).
+//
 // # Runs
 //
 // Pool.Run pushes the root task and starts one executor per worker; it

@@ -13,7 +13,9 @@ import (
 	"github.com/tsys-go/tsys/sched"
 )
 
-// Stats are the runtime's counters for one run (see sched.Stats).
+// Stats are the runtime's counters for one run: its scheduler's, on this
+// node (see sched.Stats). On a cluster, what the node did for a job
+// across nodes is counted apart (cluster.NetStats).
 type Stats = sched.Stats
 
 // TaskPanic is the error of a run in which a task panicked; it names the
