@@ -26,8 +26,10 @@
 // lender's; the others are leaves. No lock is held while sending.
 //
 // Where to start: a new message is a type in messages.go and a case in
-// inbox's handle; a new per-job counter is a field of the engine counted
-// where it happens and reported in engine.counters; a new scheduler
+// inbox's handle; a new per-job counter is a field of NetStats
+// (stats.go) and of the engine, counted where it happens and copied in
+// engine.counters, then a line in package monitor makes it a metric; a
+// new scheduler
 // policy is a clusterpolicy.Policy in a package of its own, named in
 // package schedspec, and needs nothing here.
 //
