@@ -1,0 +1,149 @@
+// Command testnode is the node process of package cluster's process
+// tests (cluster/process_test.go): the command line every tsys program
+// has (package cli: node, run --join, drain, jobs), with one program, sum,
+// whose work a test can pace and check leaf by leaf.
+//
+//	testnode node --bind 127.0.0.1:0 [--join SEED] [--workers W] [--sched S] [--share P]
+//	testnode run sum -n N --leaf L --pace D --hold FILE --ledger DIR --tag T --join SEED --json
+//
+// sum adds i*i for i below N, halving the range down to leaves of at most
+// L terms, each a task that may run on any node. A leaf sleeps D while the
+// file --hold exists, so that a test keeps the job running for as long as
+// it needs (to start a node, drain one, kill one), however loaded the
+// machine, and then lets it finish at full speed by removing the file.
+// Each leaf, once done, appends "TAG LO" to DIR/PID, its process's own
+// file: the test reads there which process ran which leaf, and how many
+// times. The answer is checked against (N-1)N(2N-1)/6.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+func main() { cli.Main(config) }
+
+// Span is a piece of the sum, and how its leaves run and where they say
+// so: the whole of it crosses nodes with the task.
+type Span struct {
+	Lo, Hi, Leaf int64
+	Pace         time.Duration
+	Hold, Ledger string
+	Tag          string
+}
+
+// Sum is the task: a range halved down to leaves.
+var Sum *tsys.Task[Span, int64]
+
+func init() { Sum = tsys.RegisterErr("cluster.testnode.sum", sum) }
+
+func sum(c *tsys.Ctx, s Span) (int64, error) {
+	if s.Hi-s.Lo <= s.Leaf {
+		return leaf(s)
+	}
+	mid := s.Lo + (s.Hi-s.Lo)/2
+	left, right := s, s
+	left.Hi, right.Lo = mid, mid
+	r := Sum.Fork(c, right)
+	l, err := sum(c, left)
+	if err != nil {
+		return 0, err
+	}
+	return l + r.Join(c), nil
+}
+
+// leaf sums its terms, sleeps while the job is held, and writes down that
+// it ran here.
+func leaf(s Span) (int64, error) {
+	var v int64
+	for i := s.Lo; i < s.Hi; i++ {
+		v += i * i
+	}
+	if s.Hold != "" {
+		if _, err := os.Stat(s.Hold); err == nil {
+			time.Sleep(s.Pace)
+		}
+	}
+	if s.Ledger != "" {
+		if err := record(s.Ledger, fmt.Sprintf("%s %d\n", s.Tag, s.Lo)); err != nil {
+			return 0, err
+		}
+	}
+	return v, nil
+}
+
+var ledger struct {
+	sync.Mutex
+	files map[string]*os.File
+}
+
+// record appends line to this process's file in dir, in one write.
+func record(dir, line string) error {
+	ledger.Lock()
+	defer ledger.Unlock()
+	f := ledger.files[dir]
+	if f == nil {
+		var err error
+		f, err = os.OpenFile(filepath.Join(dir, strconv.Itoa(os.Getpid())), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return err
+		}
+		if ledger.files == nil {
+			ledger.files = map[string]*os.File{}
+		}
+		ledger.files[dir] = f
+	}
+	_, err := f.WriteString(line)
+	return err
+}
+
+var config = cli.Config{Name: "testnode", Programs: []cli.Program{{
+	Name:    "sum",
+	Summary: "sum of i*i for i below N in leaves of L terms, paced while --hold exists (-n N --leaf L --pace D --hold FILE --ledger DIR --tag T)",
+	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+		var s Span
+		fs.Int64Var(&s.Hi, "n", 1<<10, "terms")
+		fs.Int64Var(&s.Leaf, "leaf", 16, "terms of a leaf")
+		fs.DurationVar(&s.Pace, "pace", 20*time.Millisecond, "how long a leaf sleeps while --hold exists")
+		fs.StringVar(&s.Hold, "hold", "", "file whose existence paces the leaves")
+		fs.StringVar(&s.Ledger, "ledger", "", "directory where each process writes down the leaves it ran")
+		fs.StringVar(&s.Tag, "tag", "sum", "the job's name in the ledger (one word)")
+		return func() (cli.Job, error) {
+			// Beyond 2^18 terms the sum leaves the integers a float64
+			// holds exactly, as the --json report carries it.
+			if s.Hi < 0 || s.Hi > 1<<18 || s.Leaf < 1 || s.Pace < 0 {
+				return nil, errors.New("want 0 <= n <= 2^18, leaf >= 1, pace >= 0")
+			}
+			if s.Tag == "" || strings.ContainsAny(s.Tag, " \t\n") {
+				return nil, fmt.Errorf("--tag %q: want one word", s.Tag)
+			}
+			return job{cli.TaskJob(Sum, s, map[string]any{"n": s.Hi, "leaf": s.Leaf, "tag": s.Tag}), s.Hi}, nil
+		}
+	},
+}}}
+
+// job is sum's cli.Job, verified against the closed form.
+type job struct {
+	cli.Job
+	n int64
+}
+
+// want is the sum of i*i for i below n.
+func want(n int64) int64 { return (n - 1) * n * (2*n - 1) / 6 }
+
+func (j job) Verify(r cli.Result) (bool, error) {
+	if got := r.Value.(int64); got != want(j.n) {
+		return true, fmt.Errorf("sum %d, want %d", got, want(j.n))
+	}
+	return true, nil
+}
