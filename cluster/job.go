@@ -171,9 +171,12 @@ func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
 	}
 }
 
-// inviteLate invites a member that joined while this node is the root of
-// a running job, if it runs the same scheduler.
-func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
+// inviteLate invites a member that gossip brought at seen, if this node
+// is the root of a running job and the member runs the same scheduler. A
+// member seen before the job began was in BeginJob's list: it is not one
+// that joined during the job, though this may invite it before BeginJob
+// does.
+func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
 	j := n.jobs.rooted()
 	if j == nil {
 		return
@@ -182,7 +185,7 @@ func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta) {
 		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", n.schedulerName)
 		return
 	}
-	j.invite(id, meta.Transport, true)
+	j.invite(id, meta.Transport, seen.After(j.e.began))
 }
 
 // AwaitNodes waits until at least MinNodes nodes take part in job j (as

@@ -363,7 +363,7 @@ func (n inbox) onMember(ev membership.Event) {
 		}
 		if !known {
 			// Not on memberlist's goroutine: inviting dials the newcomer.
-			go n.inviteLate(id, meta)
+			go n.inviteLate(id, meta, time.Now())
 		}
 	case membership.Left:
 		n.peers.left(id)

@@ -321,3 +321,35 @@ func TestRootHeardFirstOverTCP(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberSeenBeforeTheJobIsNoLateJoiner: a member gossip brought
+// before a job began was there at its start, and the report does not
+// say it joined during the job, though the invitation its arrival set off
+// (inviteLate, on a goroutine of its own) may reach the job before
+// BeginJob's own; a member brought after the job began is reported as
+// joining it. TestProcessNodeJoinsMidJob met the race: its seed was
+// reported as joining 78 µs into the job.
+func TestMemberSeenBeforeTheJobIsNoLateJoiner(t *testing.T) {
+	node := testNode(t, Config{})
+	seenBefore := time.Now()
+	job, err := node.BeginJob(JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not ended: EndJob would wait for reports from the bare transports.
+	early, late := newBarePeer(t, "early"), newBarePeer(t, "late")
+	inbox{node}.inviteLate("early", membership.Meta{Transport: early.addr(), Scheduler: node.schedulerName}, seenBefore)
+	inbox{node}.inviteLate("late", membership.Meta{Transport: late.addr(), Scheduler: node.schedulerName}, time.Now())
+	for _, p := range []*barePeer{early, late} {
+		if m, ok := p.next("an invitation").(*jobStart); !ok || m.Job != job.ID {
+			t.Fatalf("%+v: want an invitation to job %x", m, job.ID)
+		}
+	}
+	job.e.mu.Lock()
+	_, earlyLate := job.joinedAt["early"]
+	_, lateLate := job.joinedAt["late"]
+	job.e.mu.Unlock()
+	if earlyLate || !lateLate {
+		t.Errorf("reported as joining during the job: the member seen before it %v, the one seen after %v; want false, true", earlyLate, lateLate)
+	}
+}
