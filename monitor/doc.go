@@ -11,6 +11,9 @@
 //   - /metrics: the same numbers for Prometheus (metrics.go), counters
 //     kept monotonic across jobs, with Go's, the process's and
 //     memberlist's own metrics.
+//     To add a metric of a job's counters, add the counter to
+//     cluster.NetStats (or sched.Stats, for the scheduler's own) where it
+//     is counted, and one line to the lists in metrics.go.
 //   - /debug/pprof/: Go's profiles.
 //   - /healthz: 200 once the node has joined its cluster and is not
 //     draining; 503 while it drains, so that an orchestrator stops

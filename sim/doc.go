@@ -1,6 +1,6 @@
 // Package sim is a deterministic discrete-event simulation of a tsys
 // cluster that runs the real scheduler policies: every node holds the
-// clusterpolicy.Policy that --sched makes (package policies), receives the events a
+// clusterpolicy.Policy that --sched makes (package schedspec), receives the events a
 // cluster.Node hands it (Hungry, StealRequest, StealReply, Pushed,
 // LoadReport, Membership, Tick, each with the virtual time), and the
 // simulator carries out its actions (Fish, Give, Refuse, Defer, Report)
