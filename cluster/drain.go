@@ -75,14 +75,14 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 		}
 		return sum
 	}
-	finished := int64(n.holding())
+	finished := int64(n.jobs.holding())
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	for n.holding() > 0 {
+	for n.jobs.holding() > 0 {
 		select {
 		case <-ctx.Done():
 			return DrainReport{Returned: handedBack(), Took: time.Since(began)},
-				fmt.Errorf("node %s is still running %d borrowed tasks: %w", n.name, n.holding(), ctx.Err())
+				fmt.Errorf("node %s is still running %d borrowed tasks: %w", n.name, n.jobs.holding(), ctx.Err())
 		case <-tick.C:
 		}
 	}
@@ -122,15 +122,6 @@ func (n inbox) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 
 // Draining reports whether Drain has begun.
 func (n *Node) Draining() bool { return n.draining.Load() }
-
-// holding is how many borrowed tasks the node has not finished, over all
-// its jobs.
-func (n *Node) holding() (sum int) {
-	for _, e := range n.jobs.list() {
-		sum += e.borrowed.len()
-	}
-	return sum
-}
 
 // handBackUnstarted returns to their lenders the borrowed tasks of e's job
 // no worker has started. Tasks of the job's own that wait there (lent

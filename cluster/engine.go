@@ -90,7 +90,7 @@ type engine struct {
 // own that has heard of every peer, as if each had just joined. What the
 // policy answers to that is dropped: the engine holds no task yet, and
 // its first tick acts on the same knowledge.
-func (n *Node) newEngine(job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
+func newEngine(n *Node, job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	e := &engine{
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
 		policy:    n.makePolicy(),

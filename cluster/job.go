@@ -101,7 +101,11 @@ type peerReport struct {
 // starts serving it, and so does every node that joins before EndJob. A
 // node that serves other roots' jobs roots none of its own.
 func (n *Node) BeginJob(o JobOptions) (*Job, error) {
-	if err := n.checkSchedulers(); err != nil {
+	sharedBy := n.sharing.policy.Name()
+	if n.cfg.Client {
+		sharedBy = ""
+	}
+	if err := n.peers.disagreement(n.schedulerName, sharedBy); err != nil {
 		return nil, err
 	}
 	var b [8]byte
@@ -122,7 +126,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 		}
 		invariant.Throw("cluster: the node's runtime is taken, and no engine has it")
 	}
-	j.e = n.newEngine(info, j, n.rt)
+	j.e = newEngine(n, info, j, n.rt)
 	n.jobs.enterLocked(j.e)
 	n.jobs.mu.Unlock()
 	j.e.pool.SetWorkSpan(o.MeasureWorkSpan)
@@ -370,7 +374,7 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 		delete(n.jobs.engines, o.info.ID)
 	}
 	rt := n.jobs.idleRuntimeLocked()
-	e := n.newEngine(info, nil, rt)
+	e := newEngine(n.Node, info, nil, rt)
 	e.rootWatch.addr = m.ReplyTo
 	// s, not e.serving, from here on: once e is in n.engines, stopEngine
 	// may take e.serving away under e.mu.

@@ -139,3 +139,12 @@ func (t *jobTable) release(rt *tsys.Runtime) {
 		t.idle = append(t.idle, rt)
 	}
 }
+
+// holding is how many borrowed tasks the node has not finished, over all
+// its jobs.
+func (t *jobTable) holding() (sum int) {
+	for _, e := range t.list() {
+		sum += e.borrowed.len()
+	}
+	return sum
+}

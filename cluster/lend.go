@@ -37,7 +37,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 			e.borrow(peer, m)
 		} else {
 			for _, r := range m.Tasks {
-				n.refuseTask(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, "the job is over here")
+				n.out.refuseTask(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, "the job is over here", n.log)
 			}
 		}
 	case *result:
@@ -206,7 +206,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		h, refusal := borrowedTask(e.n.name, r)
 		if refusal != "" {
 			e.n.log.Warn("a peer lent a task this node cannot run; is it running another binary?", "peer", from, "task", r.Kind, "why", refusal)
-			e.n.refuseTask(l, m.Job, refusal)
+			e.n.out.refuseTask(l, m.Job, refusal, e.n.log)
 			continue
 		}
 		e.timeline.borrowed(from, r)
@@ -222,13 +222,6 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 	e.tasksReceived.Add(int64(len(hs)))
 	e.pool.Inject(hs...)
 	e.act(acts)
-}
-
-// refuseTask sends a borrowed task back to its lender to run at home.
-func (n *Node) refuseTask(l loan, job uint64, why string) {
-	if err := n.out.send(l.node, l.addr, &result{Job: job, Task: l.id, Rerun: true, Err: why}, nil); err != nil {
-		n.log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", l.node, "err", err)
-	}
 }
 
 // Return implements sched.Remote: send a borrowed task's result home.

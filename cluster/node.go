@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -263,35 +261,6 @@ func (n *Node) Members() []string {
 		out = append(out, m.Name)
 	}
 	return out
-}
-
-// checkSchedulers returns an error naming the first member whose scheduler
-// differs from this node's (a job run across them would measure neither),
-// or two nodes that share their workers differently (their choices would
-// not agree).
-func (n *Node) checkSchedulers() error {
-	shares := map[string]clusterpolicy.NodeID{}
-	if !n.cfg.Client {
-		shares[n.sharing.policy.Name()] = n.name
-	}
-	for id, m := range n.peers.members() {
-		if m.Scheduler != n.schedulerName {
-			return fmt.Errorf("node %s runs scheduler %q, this node %q: start every node of a cluster with the same --sched", id, m.Scheduler, n.schedulerName)
-		}
-		if m.Client {
-			continue
-		}
-		shares[m.Share] = id
-		if len(shares) > 1 {
-			var parts []string
-			for s, id := range shares {
-				parts = append(parts, fmt.Sprintf("node %s shares by %q", id, s))
-			}
-			slices.Sort(parts)
-			return fmt.Errorf("%s: start every node of a cluster with the same --share", strings.Join(parts, ", "))
-		}
-	}
-	return nil
 }
 
 // Reachable reports how many other members this node can send tasks to:

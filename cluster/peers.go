@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -118,4 +120,34 @@ func (b *peerBook) left(id clusterpolicy.NodeID) {
 	delete(b.addrs, id)
 	delete(b.metas, id)
 	b.gone[id] = true
+}
+
+// disagreement returns an error naming the first member whose scheduler
+// differs from scheduler, this node's (a job run across them would
+// measure neither), or two nodes that share their workers differently
+// (their choices would not agree); share is this node's sharing policy,
+// "" for a client, which shares nothing.
+func (b *peerBook) disagreement(scheduler, share string) error {
+	shares := map[string]clusterpolicy.NodeID{}
+	if share != "" {
+		shares[share] = b.self
+	}
+	for id, m := range b.members() {
+		if m.Scheduler != scheduler {
+			return fmt.Errorf("node %s runs scheduler %q, this node %q: start every node of a cluster with the same --sched", id, m.Scheduler, scheduler)
+		}
+		if m.Client {
+			continue
+		}
+		shares[m.Share] = id
+		if len(shares) > 1 {
+			var parts []string
+			for s, id := range shares {
+				parts = append(parts, fmt.Sprintf("node %s shares by %q", id, s))
+			}
+			slices.Sort(parts)
+			return fmt.Errorf("%s: start every node of a cluster with the same --share", strings.Join(parts, ", "))
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"log/slog"
 	"sync/atomic"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -51,6 +52,14 @@ func (o *outbox) transmitEncoded(addr string, m message, tm *transport.Message, 
 		return o.tr.SendSync(addr, tm)
 	}
 	return o.tr.Send(addr, tm)
+}
+
+// refuseTask sends a borrowed task back to its lender to run at home,
+// saying why, logging to log when it cannot.
+func (o *outbox) refuseTask(l loan, job uint64, why string, log *slog.Logger) {
+	if err := o.send(l.node, l.addr, &result{Job: job, Task: l.id, Rerun: true, Err: why}, nil); err != nil {
+		log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", l.node, "err", err)
+	}
 }
 
 // messageBytes is what a message counts for in a job's bytes_sent: its
