@@ -413,7 +413,7 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 
 // refuse tells a job's root that this node will not serve the job, and
 // why.
-func (n *Node) refuse(root clusterpolicy.NodeID, m *jobRefused) {
+func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 	if len(m.Lacks) > 0 {
 		n.log.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	} else {
@@ -428,7 +428,7 @@ func (n *Node) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 // which jobs j replaces: those whose root is gone, and the root's own
 // earlier job (a root runs one job at a time, so the old one is over even
 // if its end did not arrive). n.jobs.mu held.
-func (n *Node) admit(j share.Job) (replaced []*engine, why string) {
+func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
 	if n.draining.Load() {
 		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
 	}

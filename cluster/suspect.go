@@ -153,7 +153,7 @@ func (e *engine) rootIsBack() {
 // memberBack: node id is a member again, after gossip said it left or
 // died. Jobs it roots that this node serves go on; jobs of its that this
 // node dropped are asked about.
-func (n *Node) memberBack(id clusterpolicy.NodeID) {
+func (n inbox) memberBack(id clusterpolicy.NodeID) {
 	for _, e := range n.jobs.list() {
 		if e.rooted == nil && e.root() == id {
 			e.rootIsBack()
@@ -217,7 +217,7 @@ func (n *Node) abandon(e *engine) {
 	// A root that came back before the job was remembered found nothing
 	// to be asked about: ask now.
 	if _, back := n.peers.addr(root); back {
-		n.memberBack(root)
+		inbox{n}.memberBack(root)
 	}
 	go n.dropServed(e)
 }
