@@ -5,12 +5,14 @@
 //
 // # Parts
 //
-// Each part is a type with its own lock and its contract written on it:
+// Each part is a type with its contract written on it, and a lock of its
+// own where it keeps state:
 //
 //   - Node (node.go): what its user calls (Start, BeginJob, EndJob, Drain,
 //     Snapshot, Close) and the tick (node.go) that drives the rest.
 //   - inbox (inbox.go): what the node does on others' word, the
-//     transport's and gossip's handlers.
+//     transport's and gossip's handlers: answering, admitting a job or
+//     refusing it, inviting a newcomer.
 //   - peerBook (peers.go): the members' addresses and gossiped metadata.
 //   - outbox (send.go): where every message leaves, counted by type and by
 //     job.
@@ -29,9 +31,8 @@
 // inbox's handle; a new per-job counter is a field of NetStats
 // (stats.go) and of the engine, counted where it happens and copied in
 // engine.counters, then a line in package monitor makes it a metric; a
-// new scheduler
-// policy is a clusterpolicy.Policy in a package of its own, named in
-// package schedspec, and needs nothing here.
+// new scheduler policy is a clusterpolicy.Policy in a package of its own,
+// named in package schedspec, and needs nothing here.
 //
 // # The engine of a policy
 //
