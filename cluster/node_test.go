@@ -327,8 +327,7 @@ func TestRootHeardFirstOverTCP(t *testing.T) {
 // say it joined during the job, though the invitation its arrival set off
 // (inviteLate, on a goroutine of its own) may reach the job before
 // BeginJob's own; a member brought after the job began is reported as
-// joining it. TestProcessNodeJoinsMidJob met the race: its seed was
-// reported as joining 78 µs into the job.
+// joining it.
 func TestMemberSeenBeforeTheJobIsNoLateJoiner(t *testing.T) {
 	node := testNode(t, Config{})
 	seenBefore := time.Now()

@@ -94,6 +94,11 @@ func NewPool(n int, inl inline.Policy) *Pool {
 		p.workers = append(p.workers, w)
 	}
 	p.share.Store(int32(n))
+	// No run is on: a pool begins as it is between runs, so that what
+	// comes before its first run (the cluster makes a job's pool before
+	// its serving run starts, and a peer's word that the job failed can
+	// come in between) fails no run, as after one.
+	p.ending.Store(true)
 	return p
 }
 
@@ -301,12 +306,6 @@ func (p *Pool) endRun() error {
 func (p *Pool) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.failed == nil {
-		// No run has begun: the cluster makes a job's pool before its
-		// serving run starts, and a peer's word that the job failed can
-		// come in between. It fails no run, as after one.
-		return
-	}
 	if p.err != nil || p.ending.Load() || p.root != nil && p.root.Done() {
 		return
 	}
