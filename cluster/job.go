@@ -119,14 +119,14 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 		n.jobs.mu.Unlock()
 		return nil, fmt.Errorf("node %s is serving job %x of %s; run a job's root on a node of its own (tsys run --join)", n.name, e.info.ID, e.info.Root)
 	}
-	if !n.jobs.takeLocked(n.rt) {
+	if !n.jobs.takeLocked(n.jobs.main) {
 		n.jobs.mu.Unlock()
 		if n.stopping.Load() > 0 {
 			return nil, fmt.Errorf("node %s is still stopping a job it served; begin the job again in a moment", n.name)
 		}
 		invariant.Throw("cluster: the node's runtime is taken, and no engine has it")
 	}
-	j.e = newEngine(n, info, j, n.rt)
+	j.e = newEngine(n, info, j, n.jobs.main)
 	n.jobs.enterLocked(j.e)
 	n.jobs.mu.Unlock()
 	j.e.pool.SetWorkSpan(o.MeasureWorkSpan)
@@ -340,7 +340,7 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 	if j := n.jobs.rooted(); j != nil {
 		return j.e.report(pool)
 	}
-	return NodeReport{Node: string(n.name), Workers: n.rt.Workers(), Stats: JobStats{Stats: pool}}
+	return NodeReport{Node: string(n.name), Workers: n.jobs.main.Workers(), Stats: JobStats{Stats: pool}}
 }
 
 // startServing begins work for another node's job, if this node's sharing

@@ -20,6 +20,9 @@ import (
 // lists the engines under mu after recording a member, so every engine
 // hears of every member gossip brings.
 type jobTable struct {
+	// main is the node's own runtime (Node.Runtime): a job's root runs on
+	// it, and the first job the node serves; a job served beside another
+	// gets a runtime of its own (idleRuntimeLocked).
 	main       *tsys.Runtime
 	newRuntime func() *tsys.Runtime
 

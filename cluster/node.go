@@ -79,13 +79,9 @@ type Config struct {
 
 // Node is a runtime that is part of a cluster.
 type Node struct {
-	cfg  Config
-	name clusterpolicy.NodeID
-	log  *slog.Logger
-	// rt is the node's own runtime: a job's root runs on it, and the first
-	// job it serves; a job served beside another gets a runtime of its
-	// own (jobTable.idleRuntimeLocked).
-	rt            *tsys.Runtime
+	cfg           Config
+	name          clusterpolicy.NodeID
+	log           *slog.Logger
 	schedulerName string
 	ml            *membership.Membership
 	tr            *transport.Transport
@@ -183,8 +179,7 @@ func Start(cfg Config) (*Node, error) {
 		tickDone:        make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
-	n.rt = n.jobs.main
-	n.sharing = &sharing{self: n.name, workers: n.rt.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
+	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
@@ -251,7 +246,7 @@ func (n *Node) TransportAddr() string { return n.trAddr }
 
 // Runtime is the node's runtime: run the root task of a job on it between
 // BeginJob and EndJob.
-func (n *Node) Runtime() *tsys.Runtime { return n.rt }
+func (n *Node) Runtime() *tsys.Runtime { return n.jobs.main }
 
 // Members returns the names of the cluster's live members, this node
 // included.
@@ -398,7 +393,7 @@ func (n *Node) tick() {
 		case <-t.C:
 			now := time.Now()
 			cpu, cpuOK := cputime.Process()
-			total := clusterpolicy.Load{Workers: n.rt.Workers()}
+			total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
 			for _, e := range n.jobs.list() {
 				l := e.measure(now, cpu, cpuOK)
 				total.Ready += l.Ready

@@ -56,7 +56,7 @@ type MessageCount struct {
 // takes the node's locks only to copy a few fields.
 func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
-	pool := n.rt.Pool()
+	pool := n.jobs.main.Pool()
 	run := pool.Runs() // before the counters, which are then this run's or later
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,

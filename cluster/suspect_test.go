@@ -102,7 +102,7 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 // counted again.
 func TestLateResultIsCountedOnce(t *testing.T) {
 	e := &engine{n: testNode(t, Config{})}
-	e.pool = e.n.rt.Pool()
+	e.pool = e.n.jobs.main.Pool()
 	e.lender = &lender{e: e, ledger: newLedger()}
 	e.lender.ledger.lend(1, new(sched.Header), "b", "", time.Now())
 	e.lender.ledger.rerunAll([]uint64{1})

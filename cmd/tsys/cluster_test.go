@@ -543,9 +543,8 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first job must outlast the second's start and a poll of tsys
-	// jobs: EP A's 3 s of work, split over three nodes, can end before the
-	// second job's root has joined; race-built processes take ten times
-	// as long for any class.
+	// jobs: EP A, split over three nodes, can end before the second job's
+	// root has joined, while race-built processes are slow enough with A.
 	class := "B"
 	if os.Getenv("TSYS_TEST_RACE") != "" {
 		class = "A"
