@@ -9,6 +9,11 @@
 # tree's, one run each a round, alternating, REPS rounds (default 15).
 # For each: the median job time of each build and the median and spread
 # of the per-round ratios (this tree / BASE).
+#
+# JOBS and SHAPES (each a list separated by ';') choose other jobs and
+# "nodes workers" shapes, e.g. the fast clones of issue 27 on one worker:
+#
+#   BASE=1fdb086 JOBS='fib -n 35;nqueens -n 14;uts --tree T1' SHAPES='1 1' bench/regress.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-15}
@@ -27,8 +32,10 @@ go build -o "$work/new" ./cmd/tsys
 
 echo "| job | nodes x workers | $BASE s | this tree s | this tree / $BASE |"
 echo "|---|---|---|---|---|"
-for job in "fib -n 39" "uts --tree T1" "ep --class W"; do
-  for shape in "1 2" "2 1"; do
+IFS=';' read -ra jobs <<<"${JOBS:-fib -n 39;uts --tree T1;ep --class W}"
+IFS=';' read -ra shapes <<<"${SHAPES:-1 2;2 1}"
+for job in "${jobs[@]}"; do
+  for shape in "${shapes[@]}"; do
     read -r nodes workers <<<"$shape"
     for _ in $(seq "$REPS"); do
       o=$(wall "$work/old" run $job --nodes "$nodes" --workers "$workers")

@@ -44,8 +44,9 @@ func (c *Ctx) Done() <-chan struct{} { return c.executor().Context().Done() }
 func (c *Ctx) Err() error { return c.executor().Context().Err() }
 
 // AllowCCall is NewTS's allowCCall for task code: may the spawn about to be
-// made run as a direct call? A yes counts as an inlined spawn. It lets a
-// task write Cilk's "fast clone" by hand:
+// made run as a direct call? A yes counts as an inlined spawn. It is the
+// question the fast clone that go generate writes asks (cmd/tsysclone),
+// and it lets a task write Cilk's "fast clone" by hand:
 //
 //	if c.AllowCCall() {
 //		return fib(c, n-1) + fib(c, n-2) // a C-call: plain recursion

@@ -66,9 +66,10 @@
 // call; in exchange every Forked must be joined before its task returns.
 // Spawn cannot be inlined by Go (a Future's frame must be taken out at
 // once), so an inlined spawn still costs a call. Task functions of the
-// finest grain ask the question themselves with Ctx.AllowCCall, which is
-// inlined, and recurse as plain Go when the answer is yes: Cilk's fast
-// clone, written by hand.
+// finest grain are registered by the name of their fast clone, which go
+// generate writes (cmd/tsysclone): it asks the question itself with
+// Ctx.AllowCCall, which is inlined, and runs the body as plain Go calls
+// when the answer is yes: Cilk's fast clone.
 //
 // How the pieces fit: package sched holds the deques, the workers and
 // executors, and the scheduler policy interface; package inline holds the

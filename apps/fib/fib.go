@@ -6,41 +6,29 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// Task is fib as a registered task.
+// Task is fib as a registered task: fib's natural code, registered by
+// its fast clone's name. go generate writes fibClone (tsys_clone.go) from
+// fib, the body with each Fork a plain call, which runs while enough tasks
+// are ready (package internal/clonegen).
 var Task *tsys.Task[int, int64]
 
-func init() { Task = tsys.Register("fib", fib) }
+func init() { Task = tsys.Register("fib", fibClone) }
+
+//go:generate go run github.com/tsys-go/tsys/cmd/tsysclone
 
 func fib(c *tsys.Ctx, n int) int64 {
 	if n < 2 {
 		return int64(n)
 	}
-	// The fast clone: when the inlining policy says the spawn would run
-	// as a direct call anyway, make it one here, where Go compiles it as
-	// plainly as the serial version. Spawn would ask the same question
-	// from inside a call that Go cannot inline (tsys.Ctx.AllowCCall).
-	if c.AllowCCall() {
-		return fib(c, n-1) + fib(c, n-2)
-	}
-	return fork(c, n)
-}
-
-// fork is the T-call half of fib, kept apart so that fib's own frame stays
-// as small as Serial's.
-// It is never inlined, even where the inliner would (profile-guided builds
-// inline hot calls beyond the usual budget): keeping it apart is the point.
-//
-//go:noinline
-func fork(c *tsys.Ctx, n int) int64 {
 	a := Task.Fork(c, n-1)
 	b := fib(c, n-2)
 	return a.Join(c) + b
 }
 
-// Forking is fib written the natural way with Fork and Join, with no fast
-// clone: the code of the README's first example. Fork's fast path is
-// inlined into it, so an inlined fork costs a decrement and an indirect
-// call more than Serial's call.
+// Forking is fib's natural code registered as it is, with no fast clone:
+// the code of the README's first example, which the benchmarks compare
+// with Task. Fork's fast path is inlined into it, so an inlined fork costs
+// a decrement and an indirect call more than Serial's call.
 var Forking *tsys.Task[int, int64]
 
 func init() { Forking = tsys.Register("fib.forking", forking) }

@@ -5,7 +5,7 @@ import "github.com/tsys-go/tsys/tsys"
 // Forking and Spawning are the same search written the natural way, with
 // no fast clone: every placement is a Fork (or a Spawn), and the inlining
 // policy alone decides which run as plain calls. They measure what natural
-// code costs against Task's hand-written fast clone (bench/README.md,
+// code costs against Task's generated fast clone (bench/README.md,
 // "Natural code").
 var Forking, Spawning *tsys.Task[Board, int64]
 

@@ -19,10 +19,16 @@ type Board struct {
 	Diag2 uint32 // attacked squares moving down-right
 }
 
-// Task counts the completions of a partial placement.
+// Task counts the completions of a partial placement: place's natural
+// code, registered by its fast clone's name. go generate writes placeClone
+// (tsys_clone.go) from place, the search with each Fork a plain call and
+// each Join the value, which runs while enough tasks are ready (package
+// internal/clonegen).
 var Task *tsys.Task[Board, int64]
 
-func init() { Task = tsys.Register("nqueens", place) }
+func init() { Task = tsys.Register("nqueens", placeClone) }
+
+//go:generate go run github.com/tsys-go/tsys/cmd/tsysclone
 
 // MaxN is the largest board handled (masks are 32 bits; the counts are
 // known up to 27).
@@ -43,54 +49,28 @@ func place(c *tsys.Ctx, b Board) int64 {
 	if b.Cols == b.All {
 		return 1
 	}
-	var total int64
-	for free := b.free(); free != 0; free &= free - 1 {
-		if !c.AllowCCall() {
-			return total + spawnRest(c, b, free)
-		}
-		// The fast clone: the policy said inline, so this is a plain
-		// recursive call, compiled as tightly as Serial's (see package fib).
-		total += place(c, b.next(free&-free))
+	if b.All&^(b.Cols|b.Diag1|b.Diag2) == 0 {
+		return 0 // a dead end, most placements are: tested before the clone asks anything
 	}
-	return total
-}
-
-// spawnRest places a queen in each column of free, the first as a task
-// (the policy has just said so) and the rest as the policy answers. It is
-// apart from place so that place, which nearly every placement runs, keeps
-// a small frame with no futures in it.
-// It is never inlined, even where the inliner would (profile-guided builds
-// inline hot calls beyond the usual budget): keeping it apart is the point.
-//
-//go:noinline
-func spawnRest(c *tsys.Ctx, b Board, free uint32) int64 {
-	// Most spawns are inlined and come back as values: add those at once
-	// and keep only the pushed ones (a few: the deque holds K).
+	// Most forks run as plain calls and come back ready: add those at
+	// once, and keep only the others (a few: the deque holds K). In the
+	// clone every fork is ready, and room is all there is to zero.
 	var room [8]tsys.Forked[int64]
 	pending := room[:0]
 	var total int64
-	for ; free != 0; free &= free - 1 {
-		f := fork(c, b.next(free&-free))
+	for free := b.free(); free != 0; free &= free - 1 {
+		f := Task.Fork(c, b.next(free&-free))
 		if f.Ready() {
 			total += f.Join(c)
 		} else {
 			pending = append(pending, f)
 		}
 	}
-	// Newest first: the one still at the bottom of the deque, if any, is
-	// the next to be popped.
-	for i := len(pending) - 1; i >= 0; i-- {
+	for i := len(pending) - 1; i >= 0; i-- { // newest first: it may still be in the deque
 		total += pending[i].Join(c)
 	}
 	return total
 }
-
-// fork is Task.Fork kept a call: inlined into spawnRest, Fork's fast path
-// makes the search slower on one worker (BenchmarkRatios/nqueens14;
-// bench/README.md, "Natural code").
-//
-//go:noinline
-func fork(c *tsys.Ctx, b Board) tsys.Forked[int64] { return Task.Fork(c, b) }
 
 // Serial is the plain recursive version: the T_S baseline.
 func Serial(b Board) int64 {

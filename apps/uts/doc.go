@@ -54,11 +54,12 @@
 // Every node is self-describing: a Node value (state and height, 24
 // bytes, fixed-size so it can be shipped between machines together with
 // Params) is all that is needed to expand its subtree. The task version
-// (task.go) is the serial visit with an inlining question before each child
-// that has children of its own: while the runtime answers that enough tasks
-// are ready (tsys.Ctx.AllowCCall), it recurses as plain Go on the task's own
-// counters; otherwise it spawns the child as a task (a Work: Params, Node,
-// and the child's number of children, which the parent computed). Leaf
+// (task.go) is natural code: it forks each child that has children of its
+// own as a task (a Work: Params, Node, and the child's number of children,
+// which the parent computed) and adds up what the forks return. go
+// generate writes its fast clone (cmd/tsysclone), which the task is
+// registered by: while the runtime answers that enough tasks are ready
+// (tsys.Ctx.AllowCCall), the clone recurses as plain Go calls. Leaf
 // children are counted by their parent, never spawned, and a node of more
 // than 32 children spawns them as a range that splits in halves. Children
 // are computed independently from the parent's state alone, so the result

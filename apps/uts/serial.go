@@ -1,7 +1,5 @@
 package uts
 
-import "github.com/tsys-go/tsys/tsys"
-
 // Counts summarises a (sub)tree.
 type Counts struct {
 	Nodes, Leaves int64
@@ -32,13 +30,11 @@ func (p *Params) SearchFrom(n Node) Counts {
 	return s.counts()
 }
 
-// searcher keeps the counters and the shape table out of the recursive
-// calls' arguments. The serial search (visit) and one task of the parallel
-// search (expand, in task.go) each use one.
+// searcher keeps the counters and the shape table of the serial search
+// (visit) out of the recursive calls' arguments.
 type searcher struct {
 	p        *Params
 	tab      *shapeTable
-	c        *tsys.Ctx // the parallel search's context; nil in the serial one
 	nodes    int64
 	leaves   int64
 	maxDepth int32
@@ -46,18 +42,6 @@ type searcher struct {
 
 func (s *searcher) counts() Counts {
 	return Counts{Nodes: s.nodes, Leaves: s.leaves, MaxDepth: s.maxDepth}
-}
-
-func (s *searcher) add(c Counts) {
-	s.nodes += c.Nodes
-	s.leaves += c.Leaves
-	s.maxDepth = max(s.maxDepth, c.MaxDepth)
-}
-
-func (s *searcher) countLeaf(height int32) {
-	s.nodes++
-	s.leaves++
-	s.maxDepth = max(s.maxDepth, height)
 }
 
 // visit recurses rather than keeping an explicit stack, which is faster

@@ -70,109 +70,71 @@ func (w *Work) UnmarshalBinary(b []byte) error {
 // workers").
 const wide = 32
 
-// Task searches the subtree below a node, one task per child. Work
-// crosses nodes as wireWork, its parameters by value (MarshalBinary).
+// Task searches the subtree below a node, one task per child: search's
+// natural code, registered by its fast clone's name. go generate writes
+// searchClone (tsys_clone.go) from search, the search with each Fork a
+// plain call and each Join the value, which runs while enough tasks are
+// ready (package internal/clonegen). Work crosses nodes as wireWork, its
+// parameters by value (MarshalBinary).
 var Task *tsys.Task[Work, Counts]
 
-func init() { Task = tsys.Register("uts.search", search) }
+func init() { Task = tsys.Register("uts.search", searchClone) }
+
+//go:generate go run github.com/tsys-go/tsys/cmd/tsysclone
 
 func search(c *tsys.Ctx, w Work) Counts {
 	if w.Hi > 0 {
 		return children(c, w)
 	}
-	s := searcher{p: w.P, c: c}
-	// The shape table once per task, as the serial search takes it once
-	// per search: looking it up at every child cost more than the spawns.
-	if w.P.Type != Binomial {
-		s.tab = w.P.shape()
+	p := w.P
+	var tab *shapeTable
+	if p.Type != Binomial {
+		tab = p.shape()
 	}
 	kids := int(w.Kids) - 1
 	if w.Kids == 0 {
-		kids = w.P.numChildren(&w.Node, s.tab)
+		kids = p.numChildren(&w.Node, tab)
 	}
-	s.expand(&w.Node, kids)
-	return s.counts()
-}
-
-// expand counts node n, which has kids children, and searches below it. It
-// is the serial visit with a question before each child that has children
-// of its own: the fast clone. While the inlining policy answers yes, the
-// search is plain recursion on this task's counters; at the first no, the
-// rest of n's children go to spawnRest.
-func (s *searcher) expand(n *Node, kids int) {
-	s.nodes++
-	s.maxDepth = max(s.maxDepth, n.Height)
+	counts := Counts{Nodes: 1, Leaves: 0, MaxDepth: w.Node.Height}
 	if kids == 0 {
-		s.leaves++
-		return
+		counts.Leaves = 1
+		return counts
 	}
 	if kids > wide {
-		s.add(children(s.c, Work{P: s.p, Node: *n, Lo: 0, Hi: int32(kids)}))
-		return
+		counts.Add(children(c, Work{P: p, Node: w.Node, Lo: 0, Hi: int32(kids)}))
+		return counts
 	}
 	// The parent's part of the hash message is built once for all its
 	// children, as the serial search does.
 	var msg [24]byte
-	copy(msg[:20], n.State[:])
-	child := Node{Height: n.Height + 1}
+	copy(msg[:20], w.Node.State[:])
+	child := Node{Height: w.Node.Height + 1}
+	// Most forks run as plain calls and come back ready: add those at
+	// once, and keep only the others (a few: the deque holds K).
+	var room [8]tsys.Forked[Counts]
+	pending := room[:0]
 	for i := range kids {
-		s.p.hashChild(&msg, i, &child.State)
-		// A leaf is counted here rather than spawned: most nodes of the
+		p.hashChild(&msg, i, &child.State)
+		// A leaf is counted here rather than forked: most nodes of the
 		// sample trees are leaves (T3: 87.5%), and as tasks they are what
 		// thieves end up trading once the large subtrees are gone.
-		k := s.p.numChildren(&child, s.tab)
+		k := p.numChildren(&child, tab)
 		if k == 0 {
-			s.countLeaf(child.Height)
+			counts.Add(Counts{Nodes: 1, Leaves: 1, MaxDepth: child.Height})
 			continue
 		}
-		if !s.c.AllowCCall() {
-			s.spawnRest(&msg, i, &child, k, kids)
-			return
-		}
-		s.expand(&child, k)
-	}
-}
-
-// spawnRest spawns child i (with k children of its own) of the node whose
-// hash message is msg, then goes on with children i+1 to kids-1 as expand
-// does, and waits for what it spawned. It is apart from expand so that
-// expand, which nearly every node runs, keeps a small frame with no futures
-// in it.
-// It is never inlined, even where the inliner would (profile-guided builds
-// inline hot calls beyond the usual budget): keeping it apart is the point.
-//
-//go:noinline
-func (s *searcher) spawnRest(msg *[24]byte, i int, child *Node, k, kids int) {
-	// Room for 8 spawned children on the stack covers nearly every node
-	// (zeroing room for more cost time).
-	var small [8]tsys.Forked[Counts]
-	futures := append(small[:0], fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
-	for i++; i < kids; i++ {
-		s.p.hashChild(msg, i, &child.State)
-		k := s.p.numChildren(child, s.tab)
-		switch {
-		case k == 0:
-			s.countLeaf(child.Height)
-		case s.c.AllowCCall():
-			s.expand(child, k)
-		default:
-			futures = append(futures, fork(s.c, Work{P: s.p, Node: *child, Kids: int32(k) + 1}))
+		f := Task.Fork(c, Work{P: p, Node: child, Kids: int32(k) + 1})
+		if f.Ready() {
+			counts.Add(f.Join(c))
+		} else {
+			pending = append(pending, f)
 		}
 	}
-	// Newest first: the one still at the bottom of the deque, if any, is
-	// the next to be popped.
-	for i := len(futures) - 1; i >= 0; i-- {
-		s.add(futures[i].Join(s.c))
+	for i := len(pending) - 1; i >= 0; i-- { // newest first: it may still be in the deque
+		counts.Add(pending[i].Join(c))
 	}
+	return counts
 }
-
-// fork is Task.Fork kept a call. Fork's fast path inlines into the code
-// that calls it, and a Work (five fields, too many for the compiler to keep
-// in registers) then makes its way to the task function through memory,
-// where a call passes it in registers (bench/README.md, "Natural code").
-//
-//go:noinline
-func fork(c *tsys.Ctx, w Work) tsys.Forked[Counts] { return Task.Fork(c, w) }
 
 // children searches the subtrees of children [Lo, Hi) of w.Node, halving
 // the range.
