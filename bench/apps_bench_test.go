@@ -155,7 +155,7 @@ func median(xs []float64) float64 {
 }
 
 // natural is a job written the natural way (Fork and Join, or Spawn and
-// Get, without the hand-written fast clone of tsys.Ctx.AllowCCall), with
+// Get), run through the fast clone go generate writes or as it is, with
 // its serial version and the answer both must give.
 type natural struct {
 	name   string

@@ -6,7 +6,7 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// searchClone is search's fast clone, from task.go:85: while enough tasks
+// searchClone is search's fast clone, from task.go:89: while enough tasks
 // are ready (tsys.Ctx.AllowCCall) it runs search's body with each fork a
 // plain call and each join its value; otherwise it runs search, whose forks
 // make tasks.
@@ -18,8 +18,8 @@ func searchClone(c *tsys.Ctx, w Work) Counts {
 		return searchNatural(c, w)
 	}
 	p := w.P
-	var tab *shapeTable
-	if p.Type != Binomial {
+	tab := w.tab
+	if tab == nil && p.Type != Binomial {
 		tab = p.shape()
 	}
 	kids := int(w.Kids) - 1
@@ -54,7 +54,7 @@ func searchClone(c *tsys.Ctx, w Work) Counts {
 			counts.Add(Counts{Nodes: 1, Leaves: 1, MaxDepth: child.Height})
 			continue
 		}
-		f := searchClone(c, Work{P: p, Node: child, Kids: int32(k) + 1})
+		f := searchClone(c, Work{P: p, Node: child, Kids: int32(k) + 1, tab: tab})
 		{
 			counts.Add(f)
 		}

@@ -70,6 +70,10 @@ func (c *cloner) analyse(body *ast.BlockStmt) {
 			if c.tracked[n.Name] && !c.isField(n) {
 				c.checkUse(n, n.Name+", which holds a Forked or Future,")
 			}
+		case *ast.SelectorExpr:
+			if call, ok := c.parent[n].(*ast.CallExpr); (!ok || call.Fun != n) && (n.Sel.Name == "Fork" || n.Sel.Name == "Spawn") && c.p.tasks[exprString(n.X)] {
+				c.fail(n.Pos(), "%s is a method value, a fork the clone cannot see being called: call it where it forks, or register %s instead of %s to run it without a clone", exprString(n), c.name, c.p.cloneOf[c.name])
+			}
 		}
 		return true
 	})
@@ -239,7 +243,15 @@ func (c *cloner) allowed(cur ast.Node, p ast.Node) bool {
 				return c.forkish(x.Lhs[i]) || (blank && id.Name == "_")
 			}
 		}
-	case *ast.ValueSpec, *ast.RangeStmt, *ast.ExprStmt:
+	case *ast.ValueSpec:
+		// var x T = v: the clone changes T, so v must change with it.
+		for i, id := range x.Names {
+			if id == cur {
+				return i >= len(x.Values) || c.forkish(x.Values[i])
+			}
+		}
+		return true
+	case *ast.RangeStmt, *ast.ExprStmt:
 		return true
 	}
 	return false
@@ -264,6 +276,8 @@ func describe(n ast.Node) string {
 		return "assigned to something that is not a local holding Forked values"
 	case *ast.SelectorExpr:
 		return "a method other than Join, Get or Ready"
+	case *ast.ValueSpec:
+		return "declared with a value that comes from no fork"
 	}
 	return fmt.Sprintf("in a %T", n)
 }

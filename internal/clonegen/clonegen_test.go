@@ -137,6 +137,14 @@ func f(c *tsys.Ctx, n int) int {
 	}
 	return a.Join(c) + b.Join(c)
 }`, "escapes here (an operand)"},
+		{"method value", `func f(c *tsys.Ctx, n int) int {
+	fork := F.Fork
+	return fork(c, n).Join(c)
+}`, "F.Fork is a method value"},
+		{"a future from elsewhere", `func f(c *tsys.Ctx, n int) int {
+	var a tsys.Future[int] = tsys.Future[int]{}
+	return a.Get(c)
+}`, "a, which holds a Forked or Future, escapes here (declared with a value that comes from no fork)"},
 		{"not a task function", `func f(n int) int { return n }`, "f cannot be cloned: it does not take two parameters; a task function is func(c *tsys.Ctx, a A) R"},
 		{"no ctx", `func f(c int, n int) int { return n }`, "its first parameter is not a *tsys.Ctx"},
 		{"blank parameter", `func f(c *tsys.Ctx, _ int) int { return 0 }`, "a parameter is named _"},
