@@ -12,7 +12,10 @@
 // version of every spawning function, the fast clone, in which a spawn is a
 // call; NewTS's T++ translator did the same. clonegen writes it for tsys:
 //
-//	var Fib = tsys.Register("fib", fibClone) // fibClone: generated from fib
+//	var Fib *tsys.Task[int, int64]
+//
+//	// In init: the clone refers to Fib, which a var's initializer cannot.
+//	func init() { Fib = tsys.Register("fib", fibClone) } // fibClone: generated from fib
 //
 //	func fib(c *tsys.Ctx, n int) int64 {
 //		if n < 2 {
