@@ -22,9 +22,9 @@ func placeClone(c *tsys.Ctx, b Board) int64 {
 	}
 	// Most forks run as plain calls and come back ready: add those at
 	// once, and keep only the others (a few: the deque holds K). In the
-	// clone every fork is ready, and room is all there is to zero.
-	var room [8]int64
-	pending := room[:0]
+	// clone every fork is ready, and pending stays empty: nothing to zero
+	// or to grow.
+	var pending []int64
 	var total int64
 	for free := b.free(); free != 0; free &= free - 1 {
 		f := placeClone(c, b.next(free&-free))

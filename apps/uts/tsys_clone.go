@@ -41,9 +41,10 @@ func searchClone(c *tsys.Ctx, w Work) Counts {
 	copy(msg[:20], w.Node.State[:])
 	child := Node{Height: w.Node.Height + 1}
 	// Most forks run as plain calls and come back ready: add those at
-	// once, and keep only the others (a few: the deque holds K).
-	var room [8]Counts
-	pending := room[:0]
+	// once, and keep only the others (a few: the deque holds K). In the
+	// clone every fork is ready, and pending stays empty: nothing to zero
+	// or to grow.
+	var pending []Counts
 	for i := range kids {
 		p.hashChild(&msg, i, &child.State)
 		// A leaf is counted here rather than forked: most nodes of the
