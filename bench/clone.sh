@@ -13,13 +13,8 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-7}
 BASE=${BASE:?set BASE to the commit whose clones were written by hand, e.g. BASE=1fdb086}
 JOBS=${JOBS:-fib35|nqueens14|utsT1}
-work=$(mktemp -d)
-cleanup() {
-  git worktree remove --force "$work/base" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-git worktree add --detach "$work/base" "$BASE" >/dev/null
+. bench/lib.sh
+checkout_base "$BASE"
 (cd "$work/base" && go test -c -o "$work/old.test" ./bench)
 go test -c -o "$work/new.test" ./bench
 cd bench

@@ -14,3 +14,11 @@ pair_row() {
     END { k = NR; sort(a, k); sort(b, k); sort(r, k)
       printf "| %s | %.3f (%.3f to %.3f) | %.3f (%.3f to %.3f) | %.3f (%.3f to %.3f) |\n", label, median(a, k), a[1], a[k], median(b, k), b[1], b[k], median(r, k), r[1], r[k] }'
 }
+
+# checkout_base REV: sets work to a new temporary directory holding a
+# worktree of REV at $work/base, both removed when the script exits.
+checkout_base() {
+  work=$(mktemp -d)
+  trap 'git worktree remove --force "$work/base" 2>/dev/null || true; rm -rf "$work"' EXIT
+  git worktree add --detach "$work/base" "$1" >/dev/null
+}

@@ -18,17 +18,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${REPS:-15}
 BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=65394ba}
-work=$(mktemp -d)
-cleanup() {
-  git worktree remove --force "$work/base" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-git worktree add --detach "$work/base" "$BASE" >/dev/null
+. bench/lib.sh
+checkout_base "$BASE"
 (cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
 go build -o "$work/new" ./cmd/tsys
-
-. bench/lib.sh
 
 echo "| job | nodes x workers | $BASE s | this tree s | this tree / $BASE |"
 echo "|---|---|---|---|---|"
