@@ -23,7 +23,7 @@ check_gofmt() {
 }
 
 race=(./inline/... ./internal/... ./sched/... ./clusterpolicy/... ./tsys/... ./fishing/... ./balance/... ./net/... ./cluster/... ./monitor/... ./share/...)
-rest=(./apps/... ./cli/... ./cmd/... ./examples/... ./bench/... ./report/... ./schedspec/... ./sim/...)
+rest=(./advise/... ./apps/... ./cli/... ./cmd/... ./examples/... ./bench/... ./report/... ./schedspec/... ./sim/...)
 
 check_lists() {
   local untested
