@@ -69,14 +69,25 @@ func (w *Worker) setFloor(expose int) {
 }
 
 // AskCCall is NewTS's allowCCall, asked on the slow path of
-// Ctx.AllowCCall when the credit is spent; see AskSpawn. It stays a call
-// (noinline) so that AllowCCall, its caller in task code, stays small
-// enough to be inlined.
+// Ctx.AllowCCall when the credit is spent; see AskSpawn, whose question
+// it is, written out again: Go inlines neither into the other (the
+// cancellation point's panic and the call of askPolicy are over the
+// budget), and a call more here is a call more at every T-call of a task
+// that asks AllowCCall first (apps/fib). It stays a call (noinline) so
+// that AllowCCall, its caller in task code, stays small enough to be
+// inlined.
 //
 //go:noinline
 func (x *Executor) AskCCall() bool {
-	_, ccall := x.AskSpawn(nil)
-	return ccall
+	x.Fast.Spawned = nil // as in AskSpawn
+	if x.pool.ending.Load() {
+		panic(abortRun)
+	}
+	if x.refused || !x.askPolicy() {
+		x.refused, x.Fast.Credit = true, 0
+		return false
+	}
+	return true
 }
 
 // AskSpawn is NewTS's allowCCall asked on the slow path of tsys's Spawn and
@@ -101,17 +112,11 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
 	}
-	if !x.refused {
-		if x.askPolicy() {
-			return nil, true
-		}
-		x.refused = true
+	if x.refused || !x.askPolicy() {
+		x.refused, x.Fast.Credit = true, 0
+		return x.reuseFrame(k), false
 	}
-	x.Fast.Credit = 0
-	if k == nil {
-		return nil, false
-	}
-	return x.reuseFrame(k), false
+	return nil, true
 }
 
 // askPolicy asks the inlining policy and, on a yes, grants credit.
@@ -126,7 +131,8 @@ func (x *Executor) askPolicy() bool {
 	expose := int(x.pool.expose.Load())
 	w.setFloor(expose)
 	if !w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) {
-		x.grantedAt = time.Time{}
+		// grantedAt stays: the pace is measured only on a grant spent in
+		// full, and a no leaves none (granted is 0).
 		return false
 	}
 	if counting {
@@ -136,7 +142,7 @@ func (x *Executor) askPolicy() bool {
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
 	now := time.Now()
-	if spent > 0 && !x.grantedAt.IsZero() {
+	if spent > 0 {
 		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)
 	}
 	n := 1
