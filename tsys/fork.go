@@ -84,20 +84,15 @@ type Forked[R any] struct {
 func (f Forked[R]) Ready() bool { return f.p == nil || sched.FrameOf(f.p).Done() }
 
 // Join returns the result, running the task here if no other worker took
-// it, and waiting for it otherwise, as Future.Get does.
+// it, and waiting for it otherwise, as Future.Get does. The fork that was
+// a task costs one call here, JoinForked's; the result is read from the
+// frame inline, which still keeps Join within Go's inlining budget
+// (TestForkInlinesIntoTaskCode).
 func (f Forked[R]) Join(c *Ctx) R {
 	if f.p != nil {
-		return joinForked[R](c, f.p)
+		return (*cell[R])(unsafe.Pointer(c.executor().JoinForked(f.p))).res
 	}
 	return f.v
-}
-
-// joinForked is Join's slow half: the fork was a task. Not inlined, so
-// that Join is.
-//
-//go:noinline
-func joinForked[R any](c *Ctx, p unsafe.Pointer) R {
-	return (*cell[R])(unsafe.Pointer(c.executor().JoinForked(p))).res
 }
 
 // unfork takes back a fork that nobody has taken, without running it
