@@ -131,8 +131,8 @@ func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Tas
 		opt(&o)
 	}
 	t := &Task[A, R]{fn: fn, args: newCodec[A](), results: newCodec[R]()}
-	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow}
-	t.kind = sched.Kind{Name: name, Run: t.run}
+	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow()}
+	t.kind = sched.Kind{Name: name, Run: t.run()}
 	if t.local = whyLocal[A, R](t, o); t.local == nil {
 		t.kind.Codec = wireCodec[A, R]{t}
 	}
@@ -214,36 +214,49 @@ func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 	return Future[R]{c: (*cell[R])(unsafe.Pointer(c.executor().TakeSpawned()))}
 }
 
-// spawnSlow asks allowCCall; a C-call runs fn here, a T-call pushes a
-// frame: one that a Join gave back if the worker keeps one (any spawn may
-// use it, only a Fork's is given back), else a new one.
-func (t *Task[A, R]) spawnSlow(c *Ctx, a A) R {
-	x := c.executor()
-	h, ccall := x.AskSpawn(&t.kind)
-	if ccall {
-		return t.fn(c, a)
+// spawnSlow is the slow path of a spawn (paths[1]), which asks
+// allowCCall; a C-call runs fn here, a T-call pushes a frame: one that a
+// Join gave back if the worker keeps one (any spawn may use it, only a
+// Fork's is given back), else a new one.
+//
+// It and run are closures with the body inside, not method values: the
+// method value of a generic method is a closure that calls the method,
+// with its dictionary, so every spawn and every task run paid a call
+// more.
+func (t *Task[A, R]) spawnSlow() func(*Ctx, A) R {
+	return func(c *Ctx, a A) R {
+		// Not c.executor(): Go does not inline it here, inside a
+		// closure of generic code.
+		x := (*sched.Executor)(c)
+		h, ccall := x.AskSpawn(&t.kind)
+		if ccall {
+			return t.fn(c, a)
+		}
+		f := (*frame[A, R])(unsafe.Pointer(h))
+		if f == nil {
+			f = t.newFrame(x.Worker())
+		}
+		f.arg = a
+		x.Push(&f.Header)
+		var zero R
+		return zero
 	}
-	f := (*frame[A, R])(unsafe.Pointer(h))
-	if f == nil {
-		f = t.newFrame(x.Worker())
-	}
-	f.arg = a
-	x.Push(&f.Header)
-	var zero R
-	return zero
 }
 
 // Call runs fn(a) directly, like an ordinary function call.
 func (t *Task[A, R]) Call(c *Ctx, a A) R { return t.fn(c, a) }
 
-// run is the scheduler's entry into a frame of this task.
-func (t *Task[A, R]) run(h *sched.Header, x *sched.Executor) {
-	f := (*frame[A, R])(unsafe.Pointer(h))
-	if x.Fast.CheckCopies && t.kind.Lendable() {
-		t.runOnCopies(f, x)
-		return
+// run is the scheduler's entry into a frame of this task (Kind.Run), a
+// closure for the reason spawnSlow is.
+func (t *Task[A, R]) run() func(*sched.Header, *sched.Executor) {
+	return func(h *sched.Header, x *sched.Executor) {
+		f := (*frame[A, R])(unsafe.Pointer(h))
+		if x.Fast.CheckCopies && t.kind.Lendable() {
+			t.runOnCopies(f, x)
+			return
+		}
+		f.res = t.fn((*Ctx)(x), f.arg)
 	}
-	f.res = t.fn((*Ctx)(x), f.arg)
 }
 
 // runOnCopies runs the task as another node would: on a copy of its
