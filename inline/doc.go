@@ -17,5 +17,5 @@
 //
 // The question is asked on the hottest path of the runtime, so a Policy is a
 // small value whose whole decision is one comparison against a precomputed
-// threshold; the compiler inlines it into the scheduler's AskCCall.
+// threshold; the compiler inlines it into the scheduler's AskSpawn.
 package inline

@@ -24,7 +24,7 @@
 // K ready tasks in this worker's deque (K + Advice.Expose while other nodes
 // want work)? If so the call runs inline, as an ordinary Go call. The question costs a decrement and a compare on the
 // fast path (FastPath.Credit, in tsys's Spawn and Ctx.AllowCCall); the
-// slow path (Executor.AskSpawn, or AskCCall) asks the policy exactly and
+// slow path (Executor.AskSpawn) asks the policy exactly and
 // grants credit sized to ~10 us of work, and a pop drops the credit so that
 // a shrunken deque is noticed at once. A no stands until the next push. Otherwise the
 // frame is pushed on the worker's deque (Executor.Push), and a parked idle

@@ -43,7 +43,7 @@ type Executor struct {
 	grantedAt time.Time
 	pace      time.Duration
 	// refused is set when the policy last answered no; a no stands until
-	// the next push (see AskCCall).
+	// the next push (see AskSpawn).
 	refused bool
 	// forks counts the frames this executor pushed for Forks not yet
 	// joined (fork.go, rule 3).

@@ -68,38 +68,19 @@ func (w *Worker) setFloor(expose int) {
 	w.dq.SetFloor(max(w.inline.K(), minPublic) + expose)
 }
 
-// AskCCall is NewTS's allowCCall, asked on the slow path of
-// Ctx.AllowCCall when the credit is spent; see AskSpawn, whose question
-// it is, written out again: Go inlines neither into the other (the
-// cancellation point's panic and the call of askPolicy are over the
-// budget), and a call more here is a call more at every T-call of a task
-// that asks AllowCCall first (apps/fib). It stays a call (noinline) so
-// that AllowCCall, its caller in task code, stays small enough to be
-// inlined.
-//
-//go:noinline
-func (x *Executor) AskCCall() bool {
-	x.Fast.Spawned = nil // as in AskSpawn
-	if x.pool.ending.Load() {
-		panic(abortRun)
-	}
-	if x.refused || !x.askPolicy() {
-		x.refused, x.Fast.Credit = true, 0
-		return false
-	}
-	return true
-}
-
-// AskSpawn is NewTS's allowCCall asked on the slow path of tsys's Spawn and
-// Fork, when the credit is spent, for a spawn of kind k about to be made.
-// It asks the inlining policy, counts the answer and, when it is yes,
-// grants credit for more spawns, sized so that the grant lasts about
-// maxStaleness at the measured pace of inlined spawns: 1 for coarse tasks,
-// so that every spawn asks, up to maxCredit for the finest.
+// AskSpawn is NewTS's allowCCall asked on the slow path of tsys's Spawn,
+// Fork and Ctx.AllowCCall (k nil), when the credit is spent, for a spawn
+// of kind k about to be made. It asks the inlining policy, counts the
+// answer and, when it is yes, grants credit for more spawns, sized so
+// that the grant lasts about maxStaleness at the measured pace of inlined
+// spawns: 1 for coarse tasks, so that every spawn asks, up to maxCredit
+// for the finest.
 //
 // When the answer is no it also returns the frame to push: one that a Join
 // gave back to this worker, or nil if it keeps none (make a new one). One
-// call does both because the slow path of a spawn is mostly calls.
+// call does both because the slow path of a spawn is mostly calls; the
+// policy's no, the answer at every T-call, is asked here too, not in a
+// call (grant, a yes, is one).
 //
 // A no stands until the next push: only a push makes the deque longer. So
 // the Spawn that follows a no from Ctx.AllowCCall does not ask again.
@@ -112,31 +93,36 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
 	}
-	if x.refused || !x.askPolicy() {
-		x.refused, x.Fast.Credit = true, 0
-		return x.reuseFrame(k), false
+	if !x.refused {
+		w := x.w
+		expose := int(x.pool.expose.Load())
+		w.setFloor(expose)
+		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) {
+			return nil, x.grant()
+		}
+		// Arriving here means the last grant was spent in full.
+		// grantedAt stays: the pace is measured only on a grant spent in
+		// full, and a no leaves none.
+		if counting {
+			w.stats.Inlined += int64(x.granted)
+		}
+		x.granted = 0
+		x.refused = true
 	}
-	return nil, true
+	x.Fast.Credit = 0
+	if k == nil {
+		return nil, false
+	}
+	return x.reuseFrame(k), false
 }
 
-// askPolicy asks the inlining policy and, on a yes, grants credit.
-func (x *Executor) askPolicy() bool {
+// grant counts a yes of the policy and grants credit.
+func (x *Executor) grant() bool {
 	w := x.w
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
 	if counting {
-		w.stats.Inlined += int64(spent)
-	}
-	x.granted = 0
-	expose := int(x.pool.expose.Load())
-	w.setFloor(expose)
-	if !w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) {
-		// grantedAt stays: the pace is measured only on a grant spent in
-		// full, and a no leaves none (granted is 0).
-		return false
-	}
-	if counting {
-		w.stats.Inlined++
+		w.stats.Inlined += int64(spent) + 1
 	}
 	// Published with each grant, which spans ~maxStaleness of work, rather
 	// than with every task: a no here is asked at every spawn (live.go).

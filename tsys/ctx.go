@@ -63,7 +63,13 @@ func (c *Ctx) Err() error { return c.executor().Context().Err() }
 //
 // The answer is cached for a few microseconds as credit, as Spawn's is;
 // after a no, the Spawn that follows asks the policy again.
-func (c *Ctx) AllowCCall() bool {
-	c.Fast.Credit--
-	return int(c.Fast.Credit) >= 0 || c.executor().AskCCall()
+func (c *Ctx) AllowCCall() (ccall bool) {
+	// Written so as to stay within Go's inlining budget, with one call
+	// into the scheduler on a spent credit: AskSpawn, which asks the
+	// policy without a call of its own (TestForkInlinesIntoTaskCode).
+	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
+		_, ccall = (*sched.Executor)(c).AskSpawn(nil)
+		return ccall
+	}
+	return true
 }
