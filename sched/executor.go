@@ -188,9 +188,11 @@ func (x *Executor) await(h *Header) {
 func (x *Executor) execute(h *Header) { x.run(h, true) }
 
 // run runs a task frame and stores its result; publish completes it (sets
-// the done bit, releases waiters). Join runs a frame nobody else may read
-// without publishing it. One function serves both so that neither path
-// pays a call more.
+// the done bit, releases waiters): Await's execute does, and runTop
+// completes the frame itself, after its check. JoinForked, which runs a frame
+// nobody else may read and never publishes it, has run's body written out
+// instead: that call was on the path of every fork that was a task. A
+// change here is a change there.
 func (x *Executor) run(h *Header, publish bool) {
 	// No defer here: a deferred call in every task frame is a sixth of a
 	// spawn and Get (BenchmarkSpawnGet). A task that panics just leaves no
@@ -245,7 +247,18 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	if popped {
 		x.offerWork(false)
 		x.flushCredit()
-		x.run(h, false)
+		// x.run(h, false), written out (see run).
+		if x.tracking {
+			x.beginFrame(h)
+		}
+		prev := x.cur
+		x.cur = h
+		h.kind.Run(h, x)
+		x.cur = prev
+		x.w.stats.TasksRun++
+		if x.tracking {
+			x.endFrame(h)
+		}
 	} else {
 		x.await(h)
 	}
