@@ -66,7 +66,7 @@ func (c *Ctx) Err() error { return c.executor().Context().Err() }
 func (c *Ctx) AllowCCall() (ccall bool) {
 	// Written so as to stay within Go's inlining budget, with one call
 	// into the scheduler on a spent credit: AskSpawn, which asks the
-	// policy without a call of its own (TestForkInlinesIntoTaskCode).
+	// policy without a call of its own (TestAllowCCallInlinesIntoTaskCode).
 	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
 		_, ccall = (*sched.Executor)(c).AskSpawn(nil)
 		return ccall

@@ -26,8 +26,7 @@ func TestAllowCCallInlinesIntoTaskCode(t *testing.T) {
 
 // TestForkInlinesIntoTaskCode guards natural code's cost: Fork's fast path
 // (a decrement, one call, one load) must fit Go's inlining budget, and so
-// must Join's and AllowCCall's (the fast clone's question), or the
-// README's first example, or the fast clone, pays a call more per fork
+// must Join's, or the README's first example pays a call more per fork
 // (bench/README.md, "Natural code"). A field more in Forked, or a statement
 // more in Fork, is enough to lose it.
 func TestForkInlinesIntoTaskCode(t *testing.T) {
@@ -41,7 +40,6 @@ func TestForkInlinesIntoTaskCode(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`fib\.go:\d+:\d+: inlining call to tsys\.\(\*Task\[[^]]*\]\)\.Fork\b`),
 		regexp.MustCompile(`fib\.go:\d+:\d+: inlining call to tsys\.Forked\[[^]]*\]\.Join\b`),
-		regexp.MustCompile(`fib\.go:\d+:\d+: inlining call to tsys\.\(\*Ctx\)\.AllowCCall\b`),
 	} {
 		if !want.Match(out) {
 			t.Errorf("apps/fib: no %q in the compiler's inlining report:\n%s", want, out)
