@@ -191,8 +191,9 @@ func (x *Executor) execute(h *Header) { x.run(h, true) }
 // the done bit, releases waiters): Await's execute does, and runTop
 // completes the frame itself, after its check. JoinForked, which runs a frame
 // nobody else may read and never publishes it, has run's body written out
-// instead: that call was on the path of every fork that was a task. A
-// change here is a change there.
+// instead, because a call of run would be on the path of every fork that
+// is a task and run is too large to inline (BenchmarkForkJoin). A change
+// here is a change there.
 func (x *Executor) run(h *Header, publish bool) {
 	// No defer here: a deferred call in every task frame is a sixth of a
 	// spawn and Get (BenchmarkSpawnGet). A task that panics just leaves no

@@ -98,11 +98,11 @@ func Generate(dir string) ([]byte, error) {
 
 // pkg is the package being cloned.
 type pkg struct {
-	dir, name string
-	fset      *token.FileSet
-	src       map[*ast.File][]byte
-	funcs     map[string]*ast.FuncDecl
-	fileOf    map[*ast.FuncDecl]*ast.File
+	name   string
+	fset   *token.FileSet
+	src    map[*ast.File][]byte
+	funcs  map[string]*ast.FuncDecl
+	fileOf map[*ast.FuncDecl]*ast.File
 	// natural holds the functions to clone, in source order.
 	natural []*ast.FuncDecl
 	// cloneOf maps a natural function's name to its clone's.
@@ -114,7 +114,7 @@ type pkg struct {
 }
 
 func load(dir string) (*pkg, error) {
-	p := &pkg{dir: dir, fset: token.NewFileSet(), src: map[*ast.File][]byte{},
+	p := &pkg{fset: token.NewFileSet(), src: map[*ast.File][]byte{},
 		funcs: map[string]*ast.FuncDecl{}, fileOf: map[*ast.FuncDecl]*ast.File{},
 		cloneOf: map[string]string{}, taskClone: map[string]string{}, tasks: map[string]bool{}}
 	entries, err := os.ReadDir(dir)
