@@ -11,10 +11,24 @@ import (
 // is a slow, opt-in mode: frames have no room for an id, so a map under a
 // mutex gives them one, at every spawn and every frame's start.
 type TreeRecorder struct {
-	mu     sync.Mutex
-	ids    map[*Header]int32
-	Parent []int32 // Parent[i] is task i's parent; -1 for the root
-	WorkNs []int64 // the time task i's own frame computed
+	// Limit, above 0, is the most tasks the recorder keeps: a run that
+	// spawns more records no more of them, and Overflowed says so, so that
+	// a tree too big to replay costs its recorder bounded memory.
+	Limit int
+
+	mu       sync.Mutex
+	ids      map[*Header]int32
+	overflow bool
+	Parent   []int32 // Parent[i] is task i's parent; -1 for the root
+	WorkNs   []int64 // the time task i's own frame computed
+}
+
+// Overflowed reports whether the last run spawned more tasks than Limit,
+// so that the tree recorded is only its start.
+func (r *TreeRecorder) Overflowed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.overflow
 }
 
 // NewTreeRecorder makes an empty recorder.
@@ -30,6 +44,7 @@ func (r *TreeRecorder) root(h *Header) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	clear(r.ids)
+	r.overflow = false
 	r.Parent, r.WorkNs = r.Parent[:0], r.WorkNs[:0]
 	r.ids[h] = r.add(-1)
 }
@@ -44,7 +59,14 @@ func (r *TreeRecorder) add(parent int32) int32 {
 // spawned records h as a child of task parent.
 func (r *TreeRecorder) spawned(h *Header, parent int32) {
 	r.mu.Lock()
-	r.ids[h] = r.add(parent)
+	if r.Limit > 0 && len(r.Parent) >= r.Limit {
+		// Frames are recycled: h must not keep the id of the task that
+		// last used it.
+		delete(r.ids, h)
+		r.overflow = true
+	} else {
+		r.ids[h] = r.add(parent)
+	}
 	r.mu.Unlock()
 }
 

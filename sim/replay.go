@@ -17,7 +17,7 @@ type Tree = report.Tree
 // frame did, all of it before its children are ready (the simulator's
 // tasks do not join; see doc.go).
 type Replay struct {
-	path  string
+	name  string // where the tree came from: file=F, or what recorded it
 	tree  Tree
 	first []int32 // children of task i: kids[first[i]:first[i+1]]
 	kids  []int32
@@ -29,20 +29,28 @@ func loadReplay(path string) (*Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	w := &Replay{path: path}
-	t := &w.tree
-	if err := json.Unmarshal(b, t); err != nil {
+	var t Tree
+	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, fmt.Errorf("replay %s does not parse as a recorded tree: %w", path, err)
 	}
+	return NewReplay("file="+path, t)
+}
+
+// NewReplay makes a workload of tree; name says where it came from, in
+// results and errors (file=F, or the run that recorded it). The workload shares tree's
+// slices: the caller must not change them while it is in use.
+func NewReplay(name string, tree Tree) (*Replay, error) {
+	w := &Replay{name: name, tree: tree}
+	t := &w.tree
 	n := len(t.Parent)
 	if n == 0 || len(t.WorkNs) != n || t.Parent[0] != -1 {
-		return nil, fmt.Errorf("replay %s: want a root at 0 and as many work times as parents (%d and %d)", path, n, len(t.WorkNs))
+		return nil, fmt.Errorf("replay %s: want a root at 0 and as many work times as parents (%d and %d)", name, n, len(t.WorkNs))
 	}
 	counts := make([]int32, n+1)
 	for i := 1; i < n; i++ {
 		p := t.Parent[i]
 		if p < 0 || int(p) >= i || t.WorkNs[i] < 0 {
-			return nil, fmt.Errorf("replay %s: task %d has parent %d and work %d: a parent comes before its children", path, i, p, t.WorkNs[i])
+			return nil, fmt.Errorf("replay %s: task %d has parent %d and work %d: a parent comes before its children", name, i, p, t.WorkNs[i])
 		}
 		counts[p+1]++
 	}
@@ -61,7 +69,7 @@ func loadReplay(path string) (*Replay, error) {
 }
 
 func (w *Replay) Name() string {
-	return fmt.Sprintf("replay:file=%s (%s, %d tasks)", w.path, w.tree.App, len(w.tree.Parent))
+	return fmt.Sprintf("replay:%s (%s, %d tasks)", w.name, w.tree.App, len(w.tree.Parent))
 }
 func (w *Replay) Root() Task                 { return Task{lo: 0} }
 func (w *Replay) Cost(t *Task) time.Duration { return time.Duration(w.tree.WorkNs[t.lo]) }

@@ -3,6 +3,7 @@ package tsys_test
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -83,6 +84,36 @@ func TestRecordTree(t *testing.T) {
 				t.Errorf("%d workers: task %d worked %v, want %v", workers, i, got, want)
 			}
 		}
+	}
+}
+
+// TestRecordTreeLimit: a run that spawns more tasks than the recorder's
+// Limit keeps only that many and says so; the next run within it records
+// whole again.
+func TestRecordTreeLimit(t *testing.T) {
+	rt := tsys.New(tsys.Workers(2), tsys.MeasureWorkSpan())
+	rec := sched.NewTreeRecorder()
+	rec.Limit = 100
+	rt.Pool().SetTreeRecorder(rec)
+	if got, _, err := tsys.Run(context.Background(), rt, fib.Plain, 15); err != nil || got != 610 {
+		t.Fatalf("fib(15) = %d, %v", got, err)
+	}
+	if !rec.Overflowed() || len(rec.Parent) != 100 || len(rec.WorkNs) != 100 {
+		t.Fatalf("fib(15) with Limit 100: overflowed %v, %d parents, %d work times", rec.Overflowed(), len(rec.Parent), len(rec.WorkNs))
+	}
+	if got, _, err := tsys.Run(context.Background(), rt, fib.Plain, 5); err != nil || got != 5 {
+		t.Fatalf("fib(5) = %d, %v", got, err)
+	}
+	if rec.Overflowed() {
+		t.Fatal("fib(5) overflowed a Limit of 100")
+	}
+	within := slices.Clone(rec.Parent)
+	rec.Limit = 0
+	if _, _, err := tsys.Run(context.Background(), rt, fib.Plain, 5); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Overflowed() || !slices.Equal(within, rec.Parent) {
+		t.Fatalf("fib(5) within Limit 100: overflowed %v, parents %v, want %v", rec.Overflowed(), within, rec.Parent)
 	}
 }
 
