@@ -25,8 +25,13 @@ func init() {
 	// an empty deque, and T1 is no worse (BenchmarkInlineK; bench/README.md,
 	// "Choosing K").
 	register(App{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Flags: utsFlags, InlineK: 8})
-	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Flags: epFlags})
-	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Flags: rtFlags})
+	// EP's and RT's leaves are what tsys advise tunes: batches of pairs,
+	// pixels of a tile; from one batch or a few tiles of a row up to a
+	// split too coarse to spread over many nodes.
+	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Flags: epFlags,
+		Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "2", "4", "8", "16", "32", "64"}}})
+	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Flags: rtFlags,
+		Grain: &cli.Grain{Flag: "leaf", Values: []string{"256", "1024", "4096", "16384", "65536"}}})
 }
 
 // run is the shared Job.Run of every app: the root task on the runtime,

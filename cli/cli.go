@@ -45,6 +45,17 @@ type Program struct {
 	// InlineK is the load:K inlining threshold the program runs best
 	// with, for runs that name no --inline; 0 means inline.DefaultK.
 	InlineK int
+	// Grain, when set, names the program's flag that sets how much work a
+	// task does (a leaf size, a loop's grain), which `advise` tunes; a
+	// program without one is tuned by its inlining threshold alone.
+	Grain *Grain
+}
+
+// Grain is a program's flag that sets its tasks' size, and the values of
+// it that `advise PROGRAM` weighs unless told others (--grains).
+type Grain struct {
+	Flag   string
+	Values []string
 }
 
 // Inline is the inlining policy for a run of the program that names none.

@@ -1,0 +1,458 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tsys-go/tsys/advise"
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// `advise PROGRAM [program flags] [advise flags]` calibrates on this
+// machine and says how to run PROGRAM on a cluster of nodes like it:
+//
+//  1. For each grain the program's Grain flag takes (or, for a program
+//     without one, once), a run on one worker records the task tree with
+//     inlining off (sched.TreeRecorder), and a run without the recorder
+//     measures T1; the tree's costs are scaled to T1 (the recorder's
+//     bookkeeping inflates each frame alike) and folded below a message's
+//     cost (advise.Fold).
+//  2. The transport's ping-pong, a policy tick, gossip and a spawn are
+//     measured (internal/calibrate), unless the flags give them.
+//  3. Package advise replays every tree in the simulator on every node
+//     count under every scheduler, and picks.
+
+// adviseFlags are advise's own flags, beside the program's.
+type adviseFlags struct {
+	workers    int
+	nodes      string
+	sched      string
+	grains     string
+	inlines    string
+	efficiency float64
+	latency    time.Duration
+	startup    time.Duration
+	perByte    float64
+	maxTasks   int
+	reps       int
+	json       bool
+}
+
+// adviseNodes are the node counts advise weighs unless told others.
+const adviseNodes = "1,2,4,8,16,32,64"
+
+// adviseInlines are the inlining thresholds advise weighs for a program
+// without a grain flag.
+const adviseInlines = "load:1,load:2,load:4,load:8,load:16,load:32"
+
+// adviseMaxTasks bounds the tree a calibration run records: about 1 GiB
+// of recorder.
+const adviseMaxTasks = 40_000_000
+
+func (f *adviseFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "workers a node of the cluster has")
+	fs.StringVar(&f.nodes, "nodes", adviseNodes, "node counts to weigh, comma-separated (one count: what to run on that many)")
+	fs.StringVar(&f.sched, "sched", "fishing;balance", "schedulers to weigh, separated by ';' (as run --sched)")
+	fs.StringVar(&f.grains, "grains", "", "values of the program's grain flag to weigh, comma-separated (default: the program's own list)")
+	fs.StringVar(&f.inlines, "inline", "", "inlining policies to weigh, comma-separated (default: the program's own for a program with a grain flag, else "+adviseInlines+")")
+	fs.Float64Var(&f.efficiency, "efficiency", advise.DefaultEfficiency, "least predicted efficiency at which more nodes are worth having")
+	fs.DurationVar(&f.latency, "latency", 0, "the cluster network's one-way delay beyond loopback's (loopback's own is measured)")
+	fs.DurationVar(&f.startup, "startup", 0, "a message's one-way start-up cost, instead of measuring it (with --per-byte)")
+	fs.Float64Var(&f.perByte, "per-byte", -1, "a message's cost per byte in ns, instead of measuring it (with --startup)")
+	fs.IntVar(&f.maxTasks, "max-tasks", adviseMaxTasks, "most tasks a calibration run may spawn with inlining off (each costs the recorder about 24 bytes)")
+	fs.IntVar(&f.reps, "reps", 1, "runs without the recorder that time T1 at each grain (their median counts)")
+	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object on stdout")
+}
+
+// adviseConfig is a parsed advise command line.
+type adviseConfig struct {
+	app     Program
+	args    []string // the program's own flags as given
+	flags   adviseFlags
+	nodes   []int
+	scheds  []string
+	grains  []string
+	inlines []inline.Policy
+}
+
+func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, error) {
+	if len(args) == 0 || isHelpFlag(args[0]) {
+		fmt.Fprintf(stderr, "usage: %s advise PROGRAM [program flags] [advise flags]\n\nprograms:\n", c.name)
+		c.writePrograms(stderr)
+		fmt.Fprint(stderr, "\nadvise flags:\n")
+		fs := flag.NewFlagSet("advise", flag.ContinueOnError)
+		new(adviseFlags).register(fs)
+		writeFlags(stderr, fs)
+		if len(args) == 0 {
+			return nil, Usagef("advise needs a program: %s advise PROGRAM, with PROGRAM one of those above", c.name)
+		}
+		return nil, ErrHelp
+	}
+	app, err := c.lookup(args[0])
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	cfg := &adviseConfig{app: app}
+	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
+	makeJob := app.Flags(appFS)
+	own := flag.NewFlagSet("advise", flag.ContinueOnError)
+	cfg.flags.register(own)
+	var clash []string
+	own.VisitAll(func(f *flag.Flag) {
+		if appFS.Lookup(f.Name) != nil {
+			clash = append(clash, "--"+f.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return nil, Usagef("%s defines %s, which advise uses for itself: rename the program's flag", app.Name, strings.Join(clash, ", "))
+	}
+	fs := NewFlagSet(c.name+" advise "+app.Name, stderr)
+	mergeFlags(fs, appFS)
+	mergeFlags(fs, own)
+	if err := ParseFlags(fs, args[1:]); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+	}
+	if _, err := makeJob(); err != nil {
+		return nil, usageError{err.Error()}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if appFS.Lookup(f.Name) != nil {
+			cfg.args = append(cfg.args, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	f := &cfg.flags
+	switch {
+	case f.workers < 1:
+		return nil, Usagef("--workers %d: want at least 1 worker a node", f.workers)
+	case f.efficiency <= 0 || f.efficiency > 1:
+		return nil, Usagef("--efficiency %g: want a share above 0 and up to 1, e.g. 0.75", f.efficiency)
+	case f.latency < 0:
+		return nil, Usagef("--latency %v: want 0 or more", f.latency)
+	case (f.startup > 0) != (f.perByte >= 0):
+		return nil, Usagef("--startup and --per-byte go together: give both to skip the ping-pong, or neither")
+	case f.maxTasks < 1:
+		return nil, Usagef("--max-tasks %d: want at least 1", f.maxTasks)
+	case f.reps < 1:
+		return nil, Usagef("--reps %d: want at least 1", f.reps)
+	}
+	if cfg.nodes, err = nodeCounts(f.nodes); err != nil {
+		return nil, err
+	}
+	for _, s := range strings.Split(f.sched, ";") {
+		if s = strings.TrimSpace(s); s != "" {
+			cfg.scheds = append(cfg.scheds, s)
+		}
+	}
+	if len(cfg.scheds) == 0 {
+		return nil, Usagef("--sched %q: name at least one scheduler, e.g. fishing;balance", f.sched)
+	}
+	if err := cfg.options(appFS); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// nodeCounts reads --nodes.
+func nodeCounts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, Usagef("--nodes %q: want node counts of 1 or more, comma-separated, e.g. %s", s, adviseNodes)
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// options settles the grains and inlining policies to weigh.
+func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
+	f := &cfg.flags
+	g := cfg.app.Grain
+	switch {
+	case f.grains != "" && g == nil:
+		return Usagef("--grains: %s has no grain flag to tune (its Program has no Grain); weigh --inline policies instead", cfg.app.Name)
+	case g != nil && appFS.Lookup(g.Flag) == nil:
+		return fmt.Errorf("%s's Grain names --%s, which it does not define: fix the Program", cfg.app.Name, g.Flag)
+	case g != nil:
+		cfg.grains = g.Values
+		if f.grains != "" {
+			cfg.grains = strings.Split(f.grains, ",")
+		}
+		if slices.ContainsFunc(cfg.args, func(a string) bool { return strings.HasPrefix(a, "--"+g.Flag+"=") }) {
+			return Usagef("--%s is what advise tunes for %s: leave it out, or weigh the values you want with --grains", g.Flag, cfg.app.Name)
+		}
+	}
+	inlines := f.inlines
+	if inlines == "" {
+		inlines = adviseInlines
+		if g != nil {
+			inlines = cfg.app.Inline().String()
+		}
+	}
+	for _, s := range strings.Split(inlines, ",") {
+		p, err := inline.Parse(strings.TrimSpace(s))
+		if err != nil {
+			return usageError{"--inline: " + err.Error()}
+		}
+		cfg.inlines = append(cfg.inlines, p)
+	}
+	return nil
+}
+
+func (c *command) adviseCommand(args []string, stdout, stderr io.Writer) error {
+	cfg, err := c.parseAdvise(args, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	m, err := cfg.calibrate(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	opts, err := cfg.record(ctx, m.Startup, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%s: simulating %d options on %d node counts under %d schedulers\n", c.name, len(opts), len(cfg.nodes), len(cfg.scheds))
+	a, err := advise.Advise(m, opts, advise.Question{Nodes: cfg.nodes, Scheds: cfg.scheds, Efficiency: cfg.flags.efficiency})
+	if err != nil {
+		return fmt.Errorf("advise %s: %w", cfg.app.Name, err)
+	}
+	out := adviceReport{App: cfg.app.Name, Args: cfg.args, Workers: m.Workers, Machine: m, Advice: a, Command: cfg.command(c.name, a.Recommended, m.Workers)}
+	for _, o := range opts {
+		out.Options = append(out.Options, optionReport{Grain: o.Grain, Inline: o.Inline.String(), T1Seconds: o.T1.Seconds(), Tasks: o.Shape.Tasks, Replayed: len(o.Tree.Parent)})
+	}
+	if cfg.flags.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	out.writeText(stdout)
+	return nil
+}
+
+// record runs the program once per grain to record its tree and time T1,
+// and makes the options the advisor weighs, their trees folded below
+// fold, a message's cost.
+func (cfg *adviseConfig) record(ctx context.Context, fold time.Duration, stderr io.Writer) ([]advise.Option, error) {
+	grains := cfg.grains
+	if len(grains) == 0 {
+		grains = []string{""}
+	}
+	var opts []advise.Option
+	for _, g := range grains {
+		job, err := cfg.job(g)
+		if err != nil {
+			return nil, err
+		}
+		what := cfg.describe(g)
+		fmt.Fprintf(stderr, "advise: recording %s on one worker\n", what)
+		tree, err := recordTree(ctx, job, cfg.flags.maxTasks)
+		if err != nil {
+			return nil, fmt.Errorf("advise: cannot record %s: %w", what, err)
+		}
+		// The first policy times T1 for them all: on one worker a policy
+		// changes how many spawns are tasks, a fraction of T1 that the
+		// simulator charges as Model.Spawn.
+		t1, err := timeT1(ctx, job, cfg.inlines[0], cfg.flags.reps)
+		if err != nil {
+			return nil, fmt.Errorf("advise: timing %s on one worker: %w", what, err)
+		}
+		scaled, err := advise.Scale(tree, t1)
+		if err != nil {
+			return nil, fmt.Errorf("advise: %s: %w", what, err)
+		}
+		folded := advise.Fold(scaled, fold)
+		for _, p := range cfg.inlines {
+			opts = append(opts, advise.Option{Grain: g, Inline: p, Tree: folded, T1: t1, Shape: advise.Shape(scaled)})
+		}
+	}
+	return opts, nil
+}
+
+// job makes the program's job with its grain flag at g ("": as given).
+func (cfg *adviseConfig) job(g string) (Job, error) {
+	fs := flag.NewFlagSet(cfg.app.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	makeJob := cfg.app.Flags(fs)
+	args := slices.Clone(cfg.args)
+	if g != "" {
+		args = append(args, "--"+cfg.app.Grain.Flag+"="+g)
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, Usagef("--grains: %s", err)
+	}
+	job, err := makeJob()
+	if err != nil {
+		return nil, usageError{"--grains: " + err.Error()}
+	}
+	return job, nil
+}
+
+func (cfg *adviseConfig) describe(g string) string {
+	s := strings.TrimSpace(cfg.app.Name + " " + strings.Join(cfg.args, " "))
+	if g != "" {
+		s += " --" + cfg.app.Grain.Flag + "=" + g
+	}
+	return s
+}
+
+// recordTree runs job on one worker with every spawn a task and returns
+// its tree.
+func recordTree(ctx context.Context, job Job, limit int) (report.Tree, error) {
+	rt := tsys.New(tsys.Workers(1), tsys.MeasureWorkSpan())
+	rec := sched.NewTreeRecorder()
+	rec.Limit = limit
+	rt.Pool().SetTreeRecorder(rec)
+	res, _, err := job.Run(ctx, rt)
+	if err != nil {
+		return report.Tree{}, err
+	}
+	if rec.Overflowed() {
+		return report.Tree{}, fmt.Errorf("it spawns more than %d tasks with inlining off, more than the recorder keeps (--max-tasks): advise on a smaller instance of it, whose grain and scheduler carry over, or raise --max-tasks (about 24 bytes a task)", limit)
+	}
+	if _, err := verify(job, res); err != nil {
+		return report.Tree{}, fmt.Errorf("wrong answer: %w", err)
+	}
+	return report.Tree{Parent: rec.Parent, WorkNs: rec.WorkNs}, nil
+}
+
+// timeT1 is the median time of reps runs of job on one worker under pol.
+func timeT1(ctx context.Context, job Job, pol inline.Policy, reps int) (time.Duration, error) {
+	rt := tsys.New(tsys.Workers(1), tsys.Inline(pol))
+	var times []time.Duration
+	for range reps {
+		start := time.Now()
+		res, _, err := job.Run(ctx, rt)
+		if err != nil {
+			return 0, err
+		}
+		times = append(times, time.Since(start))
+		if _, err := verify(job, res); err != nil {
+			return 0, fmt.Errorf("wrong answer: %w", err)
+		}
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// command is the run command line that follows the advice.
+func (cfg *adviseConfig) command(prog string, p advise.Prediction, workers int) string {
+	parts := []string{prog, "run", cfg.app.Name}
+	parts = append(parts, cfg.args...)
+	if p.Grain != "" {
+		parts = append(parts, "--"+cfg.app.Grain.Flag+"="+p.Grain)
+	}
+	parts = append(parts, "--inline="+p.Inline, "--workers="+strconv.Itoa(workers))
+	if p.Nodes > 1 {
+		parts = append(parts, "--nodes="+strconv.Itoa(p.Nodes), "--sched="+p.Scheduler)
+	}
+	return strings.Join(parts, " ")
+}
+
+// adviceReport is advise's output, and its --json object.
+type adviceReport struct {
+	App     string         `json:"app"`
+	Args    []string       `json:"args"`
+	Workers int            `json:"workers"`
+	Machine advise.Machine `json:"machine"`
+	Options []optionReport `json:"options"`
+	Advice  *advise.Advice `json:"advice"`
+	// Command runs the program as advised, on loopback: on a cluster,
+	// start its nodes and replace --nodes with --join.
+	Command string `json:"command"`
+}
+
+type optionReport struct {
+	Grain     string  `json:"grain,omitempty"`
+	Inline    string  `json:"inline"`
+	T1Seconds float64 `json:"t1_seconds"`
+	Tasks     int     `json:"tasks"`
+	Replayed  int     `json:"replayed_tasks"` // after folding
+}
+
+func (r *adviceReport) writeText(w io.Writer) {
+	a := r.Advice
+	p := a.Recommended
+	fmt.Fprintf(w, "advice for %s on nodes of %d workers:\n", strings.TrimSpace(r.App+" "+strings.Join(r.Args, " ")), r.Workers)
+	fmt.Fprintf(w, "  %d nodes, %s: predicted %.3f s at efficiency %.0f%%\n", p.Nodes, describePrediction(p), p.Seconds, 100*p.Efficiency)
+	fmt.Fprintf(w, "  %s\n", r.Command)
+	fmt.Fprint(w, "why:\n")
+	for _, s := range a.Reasons {
+		fmt.Fprintf(w, "  - %s\n", s)
+	}
+	fmt.Fprint(w, "the best configuration at each node count:\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "nodes\tgrain\tinline\tscheduler\tpredicted s\tefficiency\t")
+	for _, n := range nodeCountsOf(a.Predictions) {
+		var best *advise.Prediction
+		for i := range a.Predictions {
+			q := &a.Predictions[i]
+			if q.Nodes == n && (best == nil || q.Seconds < best.Seconds) {
+				best = q
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.3f\t%.0f%%\t\n", n, orDash(best.Grain), best.Inline, best.Scheduler, best.Seconds, 100*best.Efficiency)
+	}
+	tw.Flush()
+	m := r.Machine
+	fmt.Fprintf(w, "calibrated: message %v + %.2f ns/byte one way, tick %v, gossip %.2f%%, spawn %v\n",
+		m.Startup.Round(time.Microsecond), m.PerByte, m.Tick, 100*m.Gossip, m.Spawn)
+}
+
+func describePrediction(p advise.Prediction) string {
+	s := "--inline " + p.Inline
+	if p.Grain != "" {
+		s = "grain " + p.Grain + ", " + s
+	}
+	if p.Nodes > 1 {
+		s += ", --sched " + p.Scheduler
+	}
+	return s
+}
+
+func nodeCountsOf(ps []advise.Prediction) []int {
+	var out []int
+	for _, p := range ps {
+		out = append(out, p.Nodes)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// calibrate measures this machine, or takes what the flags give.
+func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advise.Machine, error) {
+	f := &cfg.flags
+	m := advise.Machine{Workers: f.workers, Latency: f.latency, Startup: f.startup, PerByte: f.perByte}
+	if f.startup <= 0 {
+		return m, fmt.Errorf("advise: calibration failed: not built yet")
+	}
+	return m, nil
+}
