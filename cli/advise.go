@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/tsys-go/tsys/advise"
@@ -233,21 +232,21 @@ func (c *command) adviseCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "%s: simulating %d options on %d node counts under %d schedulers\n", c.name, len(opts), len(cfg.nodes), len(cfg.scheds))
+	fmt.Fprintf(stderr, "advise: simulating %d options on %d node counts under %d schedulers\n", len(opts), len(cfg.nodes), len(cfg.scheds))
 	a, err := advise.Advise(m, opts, advise.Question{Nodes: cfg.nodes, Scheds: cfg.scheds, Efficiency: cfg.flags.efficiency})
 	if err != nil {
 		return fmt.Errorf("advise %s: %w", cfg.app.Name, err)
 	}
-	out := adviceReport{App: cfg.app.Name, Args: cfg.args, Workers: m.Workers, Machine: m, Advice: a, Command: cfg.command(c.name, a.Recommended, m.Workers)}
+	out := advise.Report{App: cfg.app.Name, Args: cfg.args, Workers: m.Workers, Machine: m, Advice: a, Command: cfg.command(c.name, a.Recommended, m.Workers)}
 	for _, o := range opts {
-		out.Options = append(out.Options, optionReport{Grain: o.Grain, Inline: o.Inline.String(), T1Seconds: o.T1.Seconds(), Tasks: o.Shape.Tasks, Replayed: len(o.Tree.Parent)})
+		out.Options = append(out.Options, advise.OptionReport{Grain: o.Grain, Inline: o.Inline.String(), T1Seconds: o.T1.Seconds(), Tasks: o.Shape.Tasks, Replayed: len(o.Tree.Parent)})
 	}
 	if cfg.flags.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	out.writeText(stdout)
+	out.WriteText(stdout)
 	return nil
 }
 
@@ -368,83 +367,6 @@ func (cfg *adviseConfig) command(prog string, p advise.Prediction, workers int) 
 		parts = append(parts, "--nodes="+strconv.Itoa(p.Nodes), "--sched="+p.Scheduler)
 	}
 	return strings.Join(parts, " ")
-}
-
-// adviceReport is advise's output, and its --json object.
-type adviceReport struct {
-	App     string         `json:"app"`
-	Args    []string       `json:"args"`
-	Workers int            `json:"workers"`
-	Machine advise.Machine `json:"machine"`
-	Options []optionReport `json:"options"`
-	Advice  *advise.Advice `json:"advice"`
-	// Command runs the program as advised, on loopback: on a cluster,
-	// start its nodes and replace --nodes with --join.
-	Command string `json:"command"`
-}
-
-type optionReport struct {
-	Grain     string  `json:"grain,omitempty"`
-	Inline    string  `json:"inline"`
-	T1Seconds float64 `json:"t1_seconds"`
-	Tasks     int     `json:"tasks"`
-	Replayed  int     `json:"replayed_tasks"` // after folding
-}
-
-func (r *adviceReport) writeText(w io.Writer) {
-	a := r.Advice
-	p := a.Recommended
-	fmt.Fprintf(w, "advice for %s on nodes of %d workers:\n", strings.TrimSpace(r.App+" "+strings.Join(r.Args, " ")), r.Workers)
-	fmt.Fprintf(w, "  %d nodes, %s: predicted %.3f s at efficiency %.0f%%\n", p.Nodes, describePrediction(p), p.Seconds, 100*p.Efficiency)
-	fmt.Fprintf(w, "  %s\n", r.Command)
-	fmt.Fprint(w, "why:\n")
-	for _, s := range a.Reasons {
-		fmt.Fprintf(w, "  - %s\n", s)
-	}
-	fmt.Fprint(w, "the best configuration at each node count:\n")
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "nodes\tgrain\tinline\tscheduler\tpredicted s\tefficiency\t")
-	for _, n := range nodeCountsOf(a.Predictions) {
-		var best *advise.Prediction
-		for i := range a.Predictions {
-			q := &a.Predictions[i]
-			if q.Nodes == n && (best == nil || q.Seconds < best.Seconds) {
-				best = q
-			}
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.3f\t%.0f%%\t\n", n, orDash(best.Grain), best.Inline, best.Scheduler, best.Seconds, 100*best.Efficiency)
-	}
-	tw.Flush()
-	m := r.Machine
-	fmt.Fprintf(w, "calibrated: message %v + %.2f ns/byte one way, tick %v, gossip %.2f%%, spawn %v\n",
-		m.Startup.Round(time.Microsecond), m.PerByte, m.Tick, 100*m.Gossip, m.Spawn)
-}
-
-func describePrediction(p advise.Prediction) string {
-	s := "--inline " + p.Inline
-	if p.Grain != "" {
-		s = "grain " + p.Grain + ", " + s
-	}
-	if p.Nodes > 1 {
-		s += ", --sched " + p.Scheduler
-	}
-	return s
-}
-
-func nodeCountsOf(ps []advise.Prediction) []int {
-	var out []int
-	for _, p := range ps {
-		out = append(out, p.Nodes)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // calibrate measures this machine, or takes what the flags give.
