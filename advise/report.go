@@ -11,12 +11,15 @@ import (
 
 // Report is tsys advise's output, and its --json object.
 type Report struct {
-	App     string         `json:"app"`
-	Args    []string       `json:"args"`
-	Workers int            `json:"workers"`
-	Machine Machine `json:"machine"`
-	Options []OptionReport `json:"options"`
-	Advice  *Advice `json:"advice"`
+	App     string   `json:"app"`
+	Args    []string `json:"args"`
+	Workers int      `json:"workers"`
+	// GrainFlag is the program's flag the options' grains are values of
+	// ("" for a program tuned by its inlining threshold).
+	GrainFlag string         `json:"grain_flag,omitempty"`
+	Machine   Machine        `json:"machine"`
+	Options   []OptionReport `json:"options"`
+	Advice    *Advice        `json:"advice"`
 	// Command runs the program as advised, on loopback: on a cluster,
 	// start its nodes and replace --nodes with --join.
 	Command string `json:"command"`
@@ -88,4 +91,3 @@ func orDash(s string) string {
 	}
 	return s
 }
-

@@ -18,6 +18,7 @@ import (
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/schedspec"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -156,6 +157,9 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 	}
 	for _, s := range strings.Split(f.sched, ";") {
 		if s = strings.TrimSpace(s); s != "" {
+			if _, err := schedspec.Parse(s); err != nil {
+				return nil, usageError{"--sched: " + err.Error()}
+			}
 			cfg.scheds = append(cfg.scheds, s)
 		}
 	}
@@ -199,6 +203,11 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 		if slices.ContainsFunc(cfg.args, func(a string) bool { return strings.HasPrefix(a, "--"+g.Flag+"=") }) {
 			return Usagef("--%s is what advise tunes for %s: leave it out, or weigh the values you want with --grains", g.Flag, cfg.app.Name)
 		}
+		for _, v := range cfg.grains {
+			if _, err := cfg.job(v); err != nil {
+				return err
+			}
+		}
 	}
 	inlines := f.inlines
 	if inlines == "" {
@@ -238,6 +247,9 @@ func (c *command) adviseCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("advise %s: %w", cfg.app.Name, err)
 	}
 	out := advise.Report{App: cfg.app.Name, Args: cfg.args, Workers: m.Workers, Machine: m, Advice: a, Command: cfg.command(c.name, a.Recommended, m.Workers)}
+	if cfg.app.Grain != nil {
+		out.GrainFlag = "--" + cfg.app.Grain.Flag
+	}
 	for _, o := range opts {
 		out.Options = append(out.Options, advise.OptionReport{Grain: o.Grain, Inline: o.Inline.String(), T1Seconds: o.T1.Seconds(), Tasks: o.Shape.Tasks, Replayed: len(o.Tree.Parent)})
 	}

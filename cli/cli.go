@@ -174,7 +174,7 @@ type command struct {
 
 // builtins are the verbs every program has, as dispatch spells them; a
 // Command may not take one.
-var builtins = []string{"run", "node", "drain", "jobs", "token", "hog", "version", "-version", "--version", "help", "-h", "--help"}
+var builtins = []string{"run", "advise", "node", "drain", "jobs", "token", "hog", "version", "-version", "--version", "help", "-h", "--help"}
 
 func newCommand(cfg Config) (*command, error) {
 	c := &command{name: cfg.Name, commands: cfg.Commands, executable: cfg.Executable}
@@ -202,6 +202,8 @@ func (c *command) checkPrograms() error {
 			errs = append(errs, fmt.Errorf("cli.Config: program %q has no Flags function: it makes the program's Job", p.Name))
 		case i > 0 && c.programs[i-1].Name == p.Name:
 			errs = append(errs, fmt.Errorf("cli.Config: two programs are named %q", p.Name))
+		case p.Grain != nil && (p.Grain.Flag == "" || len(p.Grain.Values) == 0):
+			errs = append(errs, fmt.Errorf("cli.Config: program %q has a Grain without a Flag or Values: name the flag that sets its tasks' size and the values advise should weigh", p.Name))
 		}
 	}
 	return errors.Join(errs...)

@@ -19,6 +19,7 @@ func init() {
 	config.Commands = []cli.Command{
 		{Name: "bench", Usage: "[flags]", Summary: "the scheduler benchmark matrix", Run: benchCommand},
 		{Name: "sim", Usage: "[flags]", Summary: "simulate the schedulers on many virtual nodes", Run: simCommand},
+		{Name: "advise-check", Usage: "[flags]", Summary: "hold tsys advise to real 2-node runs of EP, RT and UTS", Run: adviseCheckCommand},
 	}
 }
 
