@@ -3,8 +3,8 @@ package cli_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"flag"
+	"fmt"
 	"strings"
 	"testing"
 
