@@ -203,24 +203,7 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 	}
 	m.events.init(onEvent)
 
-	var mlc *memberlist.Config
-	if cfg.Fast {
-		mlc = memberlist.DefaultLocalConfig()
-		fastTiming(mlc)
-	} else {
-		mlc = memberlist.DefaultLANConfig()
-		mlc.DeadNodeReclaimTime = 30 * time.Second
-	}
-	// A join dial uses TCPTimeout: keep it within the join budget, but not
-	// so small that push/pull on a busy machine times out.
-	mlc.TCPTimeout = min(mlc.TCPTimeout, max(joinTimeout, time.Second))
-	if cfg.ProbeInterval > 0 {
-		mlc.ProbeInterval = cfg.ProbeInterval
-		mlc.ProbeTimeout = min(mlc.ProbeTimeout, cfg.ProbeInterval/2)
-	}
-	if cfg.SuspicionMult > 0 {
-		mlc.SuspicionMult = cfg.SuspicionMult
-	}
+	mlc := timedConfig(cfg, joinTimeout)
 	mlc.Name = name
 	mlc.BindAddr = bindIP.String()
 	mlc.BindPort = bindPort
@@ -266,6 +249,67 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 		}
 	}
 	return m, nil
+}
+
+// timedConfig is memberlist's configuration with the timing cfg asks for:
+// the LAN profile, or Fast's, and cfg's failure detection on top. Start
+// completes it; Timing reads it.
+func timedConfig(cfg Config, joinTimeout time.Duration) *memberlist.Config {
+	var mlc *memberlist.Config
+	if cfg.Fast {
+		mlc = memberlist.DefaultLocalConfig()
+		fastTiming(mlc)
+	} else {
+		mlc = memberlist.DefaultLANConfig()
+		mlc.DeadNodeReclaimTime = 30 * time.Second
+	}
+	// A join dial uses TCPTimeout: keep it within the join budget, but not
+	// so small that push/pull on a busy machine times out.
+	mlc.TCPTimeout = min(mlc.TCPTimeout, max(joinTimeout, time.Second))
+	if cfg.ProbeInterval > 0 {
+		mlc.ProbeInterval = cfg.ProbeInterval
+		mlc.ProbeTimeout = min(mlc.ProbeTimeout, cfg.ProbeInterval/2)
+	}
+	if cfg.SuspicionMult > 0 {
+		mlc.SuspicionMult = cfg.SuspicionMult
+	}
+	return mlc
+}
+
+// Timing is how often memberlist, as Start configures it, sends its own
+// messages: what gossip costs a node besides the metadata it carries.
+type Timing struct {
+	// ProbeInterval: each node probes one other (a ping and its ack)
+	// this often; ProbeTimeout is how long it waits for the ack.
+	ProbeInterval, ProbeTimeout time.Duration
+	// GossipInterval: while it has updates to spread, a node sends them
+	// to GossipNodes others this often.
+	GossipInterval time.Duration
+	GossipNodes    int
+	// PushPullInterval: each node exchanges its whole state with one
+	// other over TCP this often (memberlist stretches it past 32 nodes).
+	PushPullInterval time.Duration
+	// RetransmitMult x log10(nodes+1) is how many times an update is
+	// gossiped on; SuspicionMult sets the failure detection's patience
+	// (Config.SuspicionMult).
+	RetransmitMult, SuspicionMult int
+}
+
+// Timing returns the timing Start gives memberlist for cfg (Fast, the
+// LAN profile, ProbeInterval, SuspicionMult), so that what gossip costs
+// is estimated from the numbers the node runs with.
+func (cfg Config) Timing() Timing {
+	joinTimeout := cfg.JoinTimeout
+	if joinTimeout <= 0 {
+		joinTimeout = DefaultJoinTimeout
+	}
+	mlc := timedConfig(cfg, joinTimeout)
+	return Timing{
+		ProbeInterval: mlc.ProbeInterval, ProbeTimeout: mlc.ProbeTimeout,
+		GossipInterval: mlc.GossipInterval, GossipNodes: mlc.GossipNodes,
+		PushPullInterval: mlc.PushPullInterval,
+		RetransmitMult:   mlc.RetransmitMult, SuspicionMult: mlc.SuspicionMult,
+	}
 }
 
 // fastTiming sets the Fast (test/loopback) timing on top of memberlist's

@@ -575,3 +575,20 @@ func TestLANTiming(t *testing.T) {
 		t.Errorf("no Updated event with Leaving before the leave: %+v", e)
 	}
 }
+
+// TestTiming checks that Timing reports what Start configures: Fast is
+// quicker than the LAN profile, and the failure-detection options win
+// over both.
+func TestTiming(t *testing.T) {
+	lan, fast := Config{}.Timing(), Config{Fast: true}.Timing()
+	if lan.ProbeInterval <= 0 || lan.GossipInterval <= 0 || lan.GossipNodes <= 0 || lan.PushPullInterval <= 0 {
+		t.Fatalf("LAN timing has a zero: %+v", lan)
+	}
+	if fast.ProbeInterval >= lan.ProbeInterval || fast.GossipInterval >= lan.GossipInterval {
+		t.Errorf("Fast timing %+v is not quicker than LAN's %+v", fast, lan)
+	}
+	got := Config{Fast: true, ProbeInterval: 3 * time.Second, SuspicionMult: 7}.Timing()
+	if got.ProbeInterval != 3*time.Second || got.SuspicionMult != 7 || got.ProbeTimeout > 3*time.Second/2 {
+		t.Errorf("ProbeInterval 3s, SuspicionMult 7 gave %+v", got)
+	}
+}
