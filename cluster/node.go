@@ -64,7 +64,8 @@ type Config struct {
 	// Fast selects memberlist timing for loopback and tests: a dead node is
 	// noticed in about a second instead of several.
 	Fast bool
-	// TickEvery is how often the policy hears the time (default 2 ms).
+	// TickEvery is how often the policy hears the time (default
+	// DefaultTickEvery).
 	TickEvery time.Duration
 	// LeaveGrace is how long a node that left gracefully has for its
 	// results in flight to arrive before its lenders run again what it
@@ -76,6 +77,11 @@ type Config struct {
 	RootGrace time.Duration
 	Logger    *slog.Logger
 }
+
+// DefaultTickEvery is Config.TickEvery's default: how often a node's
+// policies hear the time and its load is measured, which is also what a
+// tick's cost is a share of (package internal/calibrate).
+const DefaultTickEvery = 2 * time.Millisecond
 
 // Node is a runtime that is part of a cluster.
 type Node struct {
@@ -143,7 +149,7 @@ func Start(cfg Config) (*Node, error) {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.TickEvery <= 0 {
-		cfg.TickEvery = 2 * time.Millisecond
+		cfg.TickEvery = DefaultTickEvery
 	}
 	if cfg.LeaveGrace <= 0 {
 		cfg.LeaveGrace = 2 * time.Second
