@@ -22,4 +22,26 @@
 // Over loopback both are the cost of the software path, the two
 // processes' CPU and the kernel's, without a wire: between machines add
 // the network's latency to Startup and its time per byte to PerByte.
+//
+// # A node's own upkeep: TickCost and GossipCost
+//
+// Every cluster.Config.TickEvery a node measures each job's load and hands
+// it to the job's policy. TickCost runs that tick's pieces in this process
+// (the process's CPU time, the pool's load and busy time, the meters, the
+// policy's Tick and Advice under a lock), on a policy made from the
+// --sched spelling that knows a number of peers, and the pool of a real
+// runtime. PerTick is one job's tick; a node serving several jobs pays it
+// for each. CPUFraction = PerTick / DefaultTickEvery is the share of one
+// core the ticks take: the node's tick runs on a goroutine of its own,
+// beside the workers, and takes that much from them.
+//
+// Memberlist runs beside the task transport, probing, gossiping and
+// syncing state on its own timers. GossipCost counts the messages a node
+// sends and receives per second from the timing membership gives
+// memberlist (membership.Config.Timing, so the figures follow the Fast
+// profile and --probe-interval), and charges each the measured Startup:
+// CPUFraction is the share of a core gossip takes. It is an estimate, not
+// a measurement: a message's start-up cost over loopback includes both
+// ends' CPU and the kernel's, and a gossip message is as small as the
+// smallest a ping-pong sends.
 package calibrate
