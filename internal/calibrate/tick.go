@@ -80,7 +80,8 @@ func (c TickConfig) check() error {
 // Advice to the pool. TickCost does the same, with the same pieces: a
 // policy made by schedspec.Parse(cfg.Sched) that has heard cfg.Peers
 // peers join and report a load, and the pool of a real runtime of
-// cfg.Workers workers after a run. What the actions send is not in it:
+// cfg.Workers workers after a run. A batch of ticks is timed by the CPU
+// time it took (stopwatch), and the cost is the median over the batches. What the actions send is not in it:
 // that is messages (Link), and gossiping the load every 100 ms is gossip
 // (GossipCost).
 func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
@@ -115,11 +116,11 @@ func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
 		if ctx.Err() != nil {
 			return Tick{}, cancelled(ctx, what)
 		}
-		t0 := time.Now()
+		sw := startStopwatch()
 		for range cfg.Ticks {
 			e.tick()
 		}
-		perTick = append(perTick, time.Since(t0)/time.Duration(cfg.Ticks))
+		perTick = append(perTick, sw.elapsed()/time.Duration(cfg.Ticks))
 	}
 	t := tickOf(median(perTick))
 	t.Sched, t.Peers, t.Workers = cfg.Sched, cfg.Peers, cfg.Workers
