@@ -132,7 +132,11 @@ func PingPong(ctx context.Context, cfg PingConfig) (Link, error) {
 		if r >= least && cfg.Budget > 0 && time.Since(start) >= cfg.Budget {
 			break
 		}
-		for i := range payloads {
+		// Each round starts at the next size, so that what a message
+		// leaves behind (a large one's buffers to recycle) slows every
+		// size alike rather than always the one after it.
+		for k := range payloads {
+			i := (r + k) % len(payloads)
 			rtt, err := run(i, cfg.Timeout)
 			if err != nil {
 				return Link{}, err
