@@ -44,4 +44,31 @@
 // a measurement: a message's start-up cost over loopback includes both
 // ends' CPU and the kernel's, and a gossip message is as small as the
 // smallest a ping-pong sends.
+//
+// # Tasks: SpawnCost
+//
+// A runtime of one worker runs one recursive tree (apps/fib's Fork and
+// Join code) with every fork a task and with every fork a plain call; the
+// difference, per fork, is what a child costs spawned as a task rather
+// than called: the grain below which a task costs more than its work
+// (advise.MinGrain). One worker, so that nothing is stolen and the figure
+// is the spawn and join alone.
+//
+// # Timing
+//
+// Computation (a tick, a run of the tree) is timed by the CPU time the
+// process spent, where the platform tells: on a shared machine the wall
+// clock also counts the time others held the core. Messages are timed by
+// the wall clock, since a message's time is mostly waiting: for the
+// kernel, and for the other side to be scheduled, which is part of what
+// it costs. Measure runs the measures one after another, never at once,
+// so that one's CPU time is not another's.
+//
+// # Measure
+//
+// Measure runs them all and returns Costs, whose JSON (snake_case, times
+// in nanoseconds) the advisor prints or keeps. A cost the user gives
+// (Options.Link, PerTick, Spawn) is taken as it is and not measured: a
+// calibration that fails, for want of CPU more often than for a fault,
+// says which value to give instead.
 package calibrate

@@ -1,0 +1,105 @@
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/apps/fib"
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// The spawn tree: fib(spawnN) of apps/fib.Forking, whose every call above
+// the leaves forks one child, spawnForks(spawnN) in all. It is large
+// enough that a run takes many scheduler quanta and the difference
+// between the two runs is far above the clock's resolution, small enough
+// that the runs take well under a second on a loaded machine.
+const (
+	spawnN     = 28
+	spawnPairs = 5 // pairs of runs, the median of their differences
+	// spawnTimeout bounds one run: far beyond what it takes on any
+	// machine that can run tsys at all, and never a short window.
+	spawnTimeout = time.Minute
+)
+
+// spawnForks is how many forks fib(n) makes: one per call with n >= 2,
+// and there are fib(n+1) - 1 of those.
+func spawnForks(n int) int64 {
+	a, b := int64(0), int64(1) // fib(0), fib(1)
+	for range n {
+		a, b = b, a+b
+	}
+	return b - 1 // b = fib(n+1)
+}
+
+// SpawnCost measures what a child costs when it is spawned as a task
+// rather than called: a real runtime of one worker runs the same
+// recursive tree (fib, apps/fib's natural Fork and Join code) with every
+// fork a task (inline.Never) and with every fork a plain call
+// (inline.Everything), and the difference in time, divided by the forks,
+// is the cost of one. The two alternate, in pairs whose order alternates
+// too, and the result is the median of the pairs' differences, each run
+// timed by the CPU time it took (stopwatch). One worker: nothing is
+// stolen, so the difference is the spawn and join of a task, not
+// scheduling across workers.
+func SpawnCost(ctx context.Context) (time.Duration, error) {
+	return spawnCost(ctx, spawnN, spawnPairs)
+}
+
+func spawnCost(ctx context.Context, n, pairs int) (time.Duration, error) {
+	forks := spawnForks(n)
+	what := fmt.Sprintf("the spawn cost (fib(%d), %d spawns)", n, forks)
+	if ctx.Err() != nil {
+		return 0, cancelled(ctx, what)
+	}
+	asTasks := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
+	asCalls := tsys.New(tsys.Workers(1), tsys.Inline(inline.Everything()))
+	run := func(rt *tsys.Runtime) (time.Duration, error) {
+		rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
+		defer cancel()
+		sw := startStopwatch()
+		_, _, err := tsys.Run(rctx, rt, fib.Forking, n)
+		d := sw.elapsed()
+		switch {
+		case err == nil:
+			return d, nil
+		case ctx.Err() != nil:
+			return 0, cancelled(ctx, what)
+		case rctx.Err() != nil:
+			return 0, overloaded(skipSpawn, "fib(%d) did not finish within %v on one worker", n, spawnTimeout)
+		}
+		return 0, fmt.Errorf("calibration failed: measuring %s: %w; retry, or %s", what, err, skipSpawn)
+	}
+	// Unmeasured: the first runs grow the frames and deques the others
+	// reuse.
+	for _, rt := range []*tsys.Runtime{asTasks, asCalls} {
+		if _, err := run(rt); err != nil {
+			return 0, err
+		}
+	}
+	diffs := make([]time.Duration, 0, pairs)
+	for i := range pairs {
+		order := []*tsys.Runtime{asTasks, asCalls}
+		if i%2 == 1 {
+			order[0], order[1] = order[1], order[0]
+		}
+		var took [2]time.Duration
+		for j, rt := range order {
+			d, err := run(rt)
+			if err != nil {
+				return 0, err
+			}
+			took[j] = d
+		}
+		if i%2 == 1 {
+			took[0], took[1] = took[1], took[0]
+		}
+		diffs = append(diffs, took[0]-took[1])
+	}
+	d := median(diffs)
+	if d <= 0 {
+		return 0, overloaded(skipSpawn, "fib(%d) ran no slower with every fork a task than with none (median of %d pairs), so the machine's load hid the difference", n, pairs)
+	}
+	return (d + time.Duration(forks/2)) / time.Duration(forks), nil
+}
