@@ -32,40 +32,48 @@ type Point struct {
 }
 
 // Fit returns the line OneWay = startup + perByte x Bytes that fits points
-// best in the least-squares sense, among lines with startup and perByte
-// both at least 0: a message costs something to start and more bytes never
-// cost less. Noise can tilt the unconstrained line below either bound; the
-// constrained optimum then lies on a bound (a flat line through the mean,
-// or a line through the origin), and Fit returns the better of the two. It
-// needs two different sizes at least, and no negative size or time.
+// best in the least-squares sense, relative: each point's error is
+// weighed as a share of its time (weight 1/OneWay²). A message's times
+// vary in proportion to their size, noise and all; with absolute errors
+// the largest size alone would set the line, and the start-up cost, a
+// few microseconds, would be whatever its noise left over. Among lines
+// with startup and perByte both at least 0 (a message costs something to
+// start and more bytes never cost less): noise can tilt the unconstrained
+// line below either bound, and the constrained optimum then lies on a
+// bound (a flat line, or a line through the origin), the better of which
+// Fit returns. It needs two different sizes at least, no negative size
+// and no time of 0 or less.
 func Fit(points []Point) (startup time.Duration, perByte NsPerByte, err error) {
 	if len(points) == 0 {
 		return 0, 0, errors.New("calibrate: no point to fit a line to")
 	}
-	var mx, my float64
 	distinct := map[int]bool{}
 	for _, p := range points {
-		if p.Bytes < 0 || p.OneWay < 0 {
-			return 0, 0, fmt.Errorf("calibrate: cannot fit a point of %d bytes and %v: both must be at least 0", p.Bytes, p.OneWay)
+		if p.Bytes < 0 || p.OneWay <= 0 {
+			return 0, 0, fmt.Errorf("calibrate: cannot fit a point of %d bytes and %v: want 0 bytes or more, and a time above 0", p.Bytes, p.OneWay)
 		}
 		distinct[p.Bytes] = true
-		mx += float64(p.Bytes)
-		my += float64(p.OneWay)
 	}
 	if len(distinct) < 2 {
 		return 0, 0, fmt.Errorf("calibrate: %d points of one size cannot tell a start-up cost from a cost per byte: give two sizes at least", len(points))
 	}
-	n := float64(len(points))
-	mx, my = mx/n, my/n
-	// Centred sums keep the slope exact when the sizes are large and
-	// their spread small.
+	// Weighted sums, centred on the weighted means so that the slope
+	// stays exact when the sizes are large and their spread small.
+	var sw, mx, my float64
+	for _, p := range points {
+		x, y, w := xyw(p)
+		sw += w
+		mx += w * x
+		my += w * y
+	}
+	mx, my = mx/sw, my/sw
 	var sxx, sxy, xx, xy float64
 	for _, p := range points {
-		x, y := float64(p.Bytes), float64(p.OneWay)
-		sxx += (x - mx) * (x - mx)
-		sxy += (x - mx) * (y - my)
-		xx += x * x
-		xy += x * y
+		x, y, w := xyw(p)
+		sxx += w * (x - mx) * (x - mx)
+		sxy += w * (x - mx) * (y - my)
+		xx += w * x * x
+		xy += w * x * y
 	}
 	slope := sxy / sxx
 	intercept := my - slope*mx
@@ -81,12 +89,20 @@ func Fit(points []Point) (startup time.Duration, perByte NsPerByte, err error) {
 	return time.Duration(math.Round(intercept)), NsPerByte(slope), nil
 }
 
-// sse is the sum of the squared distances of points from the line.
+// xyw is a point as the fit reads it: size, time in nanoseconds, weight.
+func xyw(p Point) (x, y, w float64) {
+	x, y = float64(p.Bytes), float64(p.OneWay)
+	return x, y, 1 / (y * y)
+}
+
+// sse is the weighted sum of the squared distances of points from the
+// line.
 func sse(points []Point, slope, intercept float64) float64 {
 	var s float64
 	for _, p := range points {
-		d := float64(p.OneWay) - intercept - slope*float64(p.Bytes)
-		s += d * d
+		x, y, w := xyw(p)
+		d := y - intercept - slope*x
+		s += w * d * d
 	}
 	return s
 }
