@@ -10,14 +10,18 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// The spawn tree: fib(spawnN) of apps/fib.Forking, whose every call above
-// the leaves forks one child, spawnForks(spawnN) in all. It is large
-// enough that a run takes many scheduler quanta and the difference
-// between the two runs is far above the clock's resolution, small enough
-// that the runs take well under a second on a loaded machine.
+// The spawn tree is fib(n) of apps/fib.Forking, whose every call above the
+// leaves forks one child, spawnForks(n) in all. n grows from spawnMinN
+// until a run with every fork a task takes spawnTarget of CPU time: long
+// enough that the difference between the runs is far above the clock's
+// resolution and spans many scheduler quanta, and no longer, so that a
+// slow machine or the race detector, whose spawns cost many times more,
+// gets a smaller tree rather than a longer calibration.
 const (
-	spawnN     = 28
-	spawnPairs = 5 // pairs of runs, the median of their differences
+	spawnMinN   = 18
+	spawnMaxN   = 32
+	spawnTarget = 30 * time.Millisecond
+	spawnPairs  = 5 // pairs of runs, the median of their differences
 	// spawnTimeout bounds one run: far beyond what it takes on any
 	// machine that can run tsys at all, and never a short window.
 	spawnTimeout = time.Minute
@@ -44,18 +48,17 @@ func spawnForks(n int) int64 {
 // stolen, so the difference is the spawn and join of a task, not
 // scheduling across workers.
 func SpawnCost(ctx context.Context) (time.Duration, error) {
-	return spawnCost(ctx, spawnN, spawnPairs)
+	return spawnCost(ctx, spawnPairs)
 }
 
-func spawnCost(ctx context.Context, n, pairs int) (time.Duration, error) {
-	forks := spawnForks(n)
-	what := fmt.Sprintf("the spawn cost (fib(%d), %d spawns)", n, forks)
+func spawnCost(ctx context.Context, pairs int) (time.Duration, error) {
+	const what = "the spawn cost (fib's Fork and Join on one worker)"
 	if ctx.Err() != nil {
 		return 0, cancelled(ctx, what)
 	}
 	asTasks := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
 	asCalls := tsys.New(tsys.Workers(1), tsys.Inline(inline.Everything()))
-	run := func(rt *tsys.Runtime) (time.Duration, error) {
+	run := func(rt *tsys.Runtime, n int) (time.Duration, error) {
 		rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
 		defer cancel()
 		sw := startStopwatch()
@@ -71,12 +74,20 @@ func spawnCost(ctx context.Context, n, pairs int) (time.Duration, error) {
 		}
 		return 0, fmt.Errorf("calibration failed: measuring %s: %w; retry, or %s", what, err, skipSpawn)
 	}
-	// Unmeasured: the first runs grow the frames and deques the others
-	// reuse.
-	for _, rt := range []*tsys.Runtime{asTasks, asCalls} {
-		if _, err := run(rt); err != nil {
+	// Unmeasured: the runs that choose n also grow the frames and deques
+	// the measured ones reuse.
+	n := spawnMinN
+	for ; n < spawnMaxN; n++ {
+		d, err := run(asTasks, n)
+		if err != nil {
 			return 0, err
 		}
+		if d >= spawnTarget {
+			break
+		}
+	}
+	if _, err := run(asCalls, n); err != nil {
+		return 0, err
 	}
 	diffs := make([]time.Duration, 0, pairs)
 	for i := range pairs {
@@ -86,7 +97,7 @@ func spawnCost(ctx context.Context, n, pairs int) (time.Duration, error) {
 		}
 		var took [2]time.Duration
 		for j, rt := range order {
-			d, err := run(rt)
+			d, err := run(rt, n)
 			if err != nil {
 				return 0, err
 			}
@@ -101,5 +112,6 @@ func spawnCost(ctx context.Context, n, pairs int) (time.Duration, error) {
 	if d <= 0 {
 		return 0, overloaded(skipSpawn, "fib(%d) ran no slower with every fork a task than with none (median of %d pairs), so the machine's load hid the difference", n, pairs)
 	}
+	forks := spawnForks(n)
 	return (d + time.Duration(forks/2)) / time.Duration(forks), nil
 }
