@@ -15,9 +15,11 @@
 // several sizes back and forth; the payloads are random bytes, since the
 // transport compresses larger frames and a compressible payload would
 // measure the compressor. A message's one-way time is half its round
-// trip. Fit fits one-way = Startup + PerByte x bytes, by least squares,
-// to the medians of the sizes: Startup is Cesar et al.'s start-up cost mo
-// and PerByte their cost per byte k (advise.MasterWorker).
+// trip. Fit fits one-way = Startup + PerByte x bytes to the medians of
+// the sizes, by least squares of the errors relative to the times (a large
+// message's noise is as large as a small one's whole time): Startup is
+// Cesar et al.'s start-up cost mo and PerByte their cost per byte k
+// (advise.MasterWorker).
 //
 // Over loopback both are the cost of the software path, the two
 // processes' CPU and the kernel's, without a wire: between machines add
@@ -50,9 +52,12 @@
 // A runtime of one worker runs one recursive tree (apps/fib's Fork and
 // Join code) with every fork a task and with every fork a plain call; the
 // difference, per fork, is what a child costs spawned as a task rather
-// than called: the grain below which a task costs more than its work
-// (advise.MinGrain). One worker, so that nothing is stolen and the figure
-// is the spawn and join alone.
+// than called: the hook cost of advise.MinGrain, which says how much work
+// a task needs for that cost to stay a small share of it. One worker, so
+// that nothing is stolen and the figure is the spawn and join alone. The
+// tree grows until a run of tasks takes a fixed amount of CPU time, so a
+// slow machine, or the race detector, gets a smaller tree rather than a
+// longer calibration.
 //
 // # Timing
 //

@@ -35,14 +35,15 @@ type Point struct {
 // best in the least-squares sense, relative: each point's error is
 // weighed as a share of its time (weight 1/OneWay²). A message's times
 // vary in proportion to their size, noise and all; with absolute errors
-// the largest size alone would set the line, and the start-up cost, a
-// few microseconds, would be whatever its noise left over. Among lines
-// with startup and perByte both at least 0 (a message costs something to
-// start and more bytes never cost less): noise can tilt the unconstrained
-// line below either bound, and the constrained optimum then lies on a
-// bound (a flat line, or a line through the origin), the better of which
-// Fit returns. It needs two different sizes at least, no negative size
-// and no time of 0 or less.
+// the largest size alone would set the line, and the start-up cost, far
+// smaller than that size's time, would be whatever its noise left over.
+//
+// The line is the best among those with startup and perByte both at least
+// 0: a message costs something to start and more bytes never cost less.
+// Noise can tilt the unconstrained line below either bound; the
+// constrained optimum then lies on a bound (a flat line, or a line through
+// the origin), and Fit returns the better of the two. It needs two
+// different sizes at least, no negative size and no time of 0 or less.
 func Fit(points []Point) (startup time.Duration, perByte NsPerByte, err error) {
 	if len(points) == 0 {
 		return 0, 0, errors.New("calibrate: no point to fit a line to")

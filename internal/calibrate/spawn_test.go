@@ -19,8 +19,8 @@ func TestSpawnCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("a spawn costs %v", d)
-	// Loose: tens of nanoseconds, more under the race detector, and a
-	// loaded machine's caches stretch it further.
+	// Loose: the race detector multiplies a spawn's cost, and a loaded
+	// machine's caches stretch it further.
 	if d <= 0 || d >= 100*time.Microsecond {
 		t.Errorf("SpawnCost %v: want more than 0 and less than 100us", d)
 	}
