@@ -103,10 +103,16 @@ func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
 	// A pool that has run, so that BusyTime reads workers' idle times
 	// rather than returning at once as before any run.
 	rt := tsys.New(tsys.Workers(cfg.Workers))
-	if _, _, err := tsys.Run(ctx, rt, fib.Forking, 15); err != nil {
-		if ctx.Err() != nil {
-			return Tick{}, cancelled(ctx, what)
-		}
+	rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
+	_, _, err = tsys.Run(rctx, rt, fib.Forking, spawnMinN)
+	cancel()
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return Tick{}, cancelled(ctx, what)
+	case rctx.Err() != nil:
+		return Tick{}, overloaded(skipTick, "fib(%d) did not finish within %v, to measure the tick on its pool", spawnMinN, spawnTimeout)
+	default:
 		return Tick{}, fmt.Errorf("calibration failed: a run to measure the tick on: %w; retry, or %s", err, skipTick)
 	}
 	e := newTickEngine(rt, factory("self", ""), cfg.Peers)
