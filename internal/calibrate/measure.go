@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/net/membership"
 )
 
@@ -22,6 +23,14 @@ type Costs struct {
 	// Given names the costs the user gave rather than Measure measured:
 	// "link", "tick", "spawn".
 	Given []string `json:"given,omitempty"`
+}
+
+// Machine is what the advisor takes of c, for nodes of workers workers
+// on a network whose one-way delay adds latency to loopback's.
+func (c Costs) Machine(workers int, latency time.Duration) advise.Machine {
+	return advise.Machine{Workers: workers, Latency: latency,
+		Startup: c.Link.Startup, PerByte: float64(c.Link.PerByte),
+		Tick: c.Tick.PerTick, Gossip: c.Gossip.CPUFraction, Spawn: c.Spawn}
 }
 
 // Options say what Measure measures and what it takes as given. The zero

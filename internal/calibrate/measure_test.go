@@ -66,6 +66,14 @@ func TestMeasureTakesWhatIsGiven(t *testing.T) {
 	if c.Tick.CPUFraction != float64(tick)/float64(c.Tick.Every) {
 		t.Errorf("tick %+v", c.Tick)
 	}
+	m := c.Machine(4, time.Millisecond)
+	if err := m.Check(); err != nil {
+		t.Errorf("Machine %+v: %v", m, err)
+	}
+	if m.Workers != 4 || m.Latency != time.Millisecond || m.Startup != link.Startup || m.PerByte != 1.5 ||
+		m.Tick != tick || m.Gossip != c.Gossip.CPUFraction || m.Spawn != spawn {
+		t.Errorf("Machine %+v of %+v", m, c)
+	}
 }
 
 func TestMeasureRefuses(t *testing.T) {

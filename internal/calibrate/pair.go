@@ -123,7 +123,7 @@ func (p *pair) round(ctx context.Context, body []byte, timeout time.Duration) (t
 		}
 		return 0, overloaded(skipLink, "no echo of a %s message within %v over loopback%s", sizeText(len(body)), timeout, why)
 	}
-	return 0, fmt.Errorf("calibration failed: a %s message over loopback: %w; retry, or %s", sizeText(len(body)), err, skipLink)
+	return 0, fmt.Errorf("calibration failed: a %s message over loopback: %w: %s", sizeText(len(body)), err, skipLink)
 }
 
 // lastLine is a slog.Handler that keeps the last line the transports

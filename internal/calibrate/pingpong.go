@@ -99,7 +99,7 @@ func PingPong(ctx context.Context, cfg PingConfig) (Link, error) {
 	}
 	p, err := newPair(cfg.Key)
 	if err != nil {
-		return Link{}, fmt.Errorf("calibration failed: cannot start a task transport on 127.0.0.1: %w: retry, or %s", err, skipLink)
+		return Link{}, fmt.Errorf("calibration failed: cannot start a task transport on 127.0.0.1: %w: %s", err, skipLink)
 	}
 	defer p.close()
 

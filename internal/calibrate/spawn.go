@@ -72,7 +72,7 @@ func spawnCost(ctx context.Context, pairs int) (time.Duration, error) {
 		case rctx.Err() != nil:
 			return 0, overloaded(skipSpawn, "fib(%d) did not finish within %v on one worker", n, spawnTimeout)
 		}
-		return 0, fmt.Errorf("calibration failed: measuring %s: %w; retry, or %s", what, err, skipSpawn)
+		return 0, fmt.Errorf("calibration failed: measuring %s: %w: %s", what, err, skipSpawn)
 	}
 	// Unmeasured: the runs that choose n also grow the frames and deques
 	// the measured ones reuse.

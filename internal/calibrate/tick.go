@@ -113,7 +113,7 @@ func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
 	case rctx.Err() != nil:
 		return Tick{}, overloaded(skipTick, "fib(%d) did not finish within %v, to measure the tick on its pool", spawnMinN, spawnTimeout)
 	default:
-		return Tick{}, fmt.Errorf("calibration failed: a run to measure the tick on: %w; retry, or %s", err, skipTick)
+		return Tick{}, fmt.Errorf("calibration failed: a run to measure the tick on: %w: %s", err, skipTick)
 	}
 	e := newTickEngine(rt, factory("self", ""), cfg.Peers)
 
