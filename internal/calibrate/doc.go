@@ -75,5 +75,6 @@
 // in nanoseconds) the advisor prints or keeps. A cost the user gives
 // (Options.Link, PerTick, Spawn) is taken as it is and not measured: a
 // calibration that fails, for want of CPU more often than for a fault,
-// says which value to give instead.
+// says what did not happen in how long, and what to do (retry, or for the
+// ping-pong give its costs). Costs.Machine is what package advise takes.
 package calibrate
