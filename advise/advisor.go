@@ -149,30 +149,34 @@ func Advise(m Machine, opts []Option, q Question) (*Advice, error) {
 			return nil, err
 		}
 	}
-	best := slices.MinFunc(opts, func(a, b Option) int { return cmpDuration(a.T1, b.T1) })
-	shape := best.Shape
-	if shape.Tasks == 0 {
-		shape = Shape(best.Tree)
-	}
-	a := &Advice{Shape: shape, MinGrain: seconds(MinGrain(m.Spawn.Seconds()))}
-	a.MasterWorkerNodes = MasterWorker{
-		Startup: m.Startup.Seconds(),
-		PerByte: m.PerByte / 1e9,
-		Volume:  float64(shape.Tasks * lendBytes),
-		Compute: best.T1.Seconds() / float64(m.Workers),
-	}.Optimum()
-
 	runs := plan(m, opts, q.Nodes, scheds)
 	if err := simulate(runs); err != nil {
 		return nil, err
 	}
+	// Efficiency is against the fastest option on one worker: a grain
+	// that makes more work is charged for it.
+	t1 := slices.MinFunc(opts, func(a, b Option) int { return cmpDuration(a.T1, b.T1) }).T1
+	a := &Advice{MinGrain: seconds(MinGrain(m.Spawn.Seconds()))}
 	for _, r := range runs {
-		a.Predictions = append(a.Predictions, r.prediction(best.T1, m.Workers))
+		a.Predictions = append(a.Predictions, r.prediction(t1, m.Workers))
 	}
 	a.Fastest = slices.MinFunc(a.Predictions, func(x, y Prediction) int { return cmpFloat(x.Seconds, y.Seconds) })
 	a.Recommended = recommend(a.Predictions, q.Efficiency)
+	chosen := runs[slices.IndexFunc(runs, func(r *run) bool {
+		return r.opt.Grain == a.Recommended.Grain && r.opt.Inline.String() == a.Recommended.Inline
+	})].opt
+	a.Shape = chosen.Shape
+	if a.Shape.Tasks == 0 {
+		a.Shape = Shape(chosen.Tree)
+	}
+	a.MasterWorkerNodes = MasterWorker{
+		Startup: m.Startup.Seconds(),
+		PerByte: m.PerByte / 1e9,
+		Volume:  float64(a.Shape.Tasks * lendBytes),
+		Compute: chosen.T1.Seconds() / float64(m.Workers),
+	}.Optimum()
 	a.BalancePeriod = balancePeriod(m, a.Recommended.Nodes)
-	a.Reasons = reasons(m, a, best, q.Efficiency)
+	a.Reasons = reasons(m, a, *chosen, q.Efficiency)
 	return a, nil
 }
 
@@ -313,16 +317,16 @@ func balancePeriod(m Machine, n int) time.Duration {
 }
 
 // reasons says in a few lines why the advice is what it is.
-func reasons(m Machine, a *Advice, best Option, efficiency float64) []string {
+func reasons(m Machine, a *Advice, chosen Option, efficiency float64) []string {
 	r := a.Recommended
 	s := a.Shape
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	add("work T1 %v on one worker (%s), span %v: parallelism %.0f, so greedy scheduling bounds %d nodes of %d workers to %v",
-		best.T1.Round(time.Millisecond), best.describe(), s.Span.Round(time.Microsecond), float64(s.Work)/float64(max(s.Span, 1)),
-		r.Nodes, m.Workers, seconds(Greedy{Work: best.T1.Seconds(), Span: s.Span.Seconds()}.Upper(r.Nodes*m.Workers)).Round(time.Millisecond))
+		chosen.T1.Round(time.Millisecond), chosen.describe(), s.Span.Round(time.Microsecond), float64(s.Work)/float64(max(s.Span, 1)),
+		r.Nodes, m.Workers, seconds(Greedy{Work: chosen.T1.Seconds(), Span: s.Span.Seconds()}.Upper(r.Nodes*m.Workers)).Round(time.Millisecond))
 	add("tasks: %d recorded with inlining off, median %v, 90th percentile %v; a task costs %v more than a call, so Siegell's 1%% rule wants at least %v of work a task",
-		s.Tasks, s.Median, s.P90, m.Spawn, a.MinGrain.Round(time.Microsecond))
+		s.Tasks, short(s.Median), short(s.P90), m.Spawn, short(a.MinGrain))
 	add("a message costs %v + %.2f ns a byte one way; split flat once, Cesar's model would stop gaining at %.0f nodes",
 		m.Startup.Round(time.Microsecond), m.PerByte, a.MasterWorkerNodes)
 	add("%d nodes: the most whose predicted efficiency stays at %.0f%% or more (%.0f%%); the fastest found is %d nodes, %.3f s at %.0f%%",
@@ -334,6 +338,16 @@ func reasons(m Machine, a *Advice, best Option, efficiency float64) []string {
 		add("gossip takes %.2f%% of each node", 100*m.Gossip)
 	}
 	return out
+}
+
+// short rounds d to three figures or so, for people.
+func short(d time.Duration) time.Duration {
+	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
+		if d < 1000*unit {
+			return d.Round(unit)
+		}
+	}
+	return d
 }
 
 func seconds(s float64) time.Duration {

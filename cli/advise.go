@@ -16,6 +16,7 @@ import (
 
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/calibrate"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/schedspec"
@@ -384,9 +385,14 @@ func (cfg *adviseConfig) command(prog string, p advise.Prediction, workers int) 
 // calibrate measures this machine, or takes what the flags give.
 func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advise.Machine, error) {
 	f := &cfg.flags
-	m := advise.Machine{Workers: f.workers, Latency: f.latency, Startup: f.startup, PerByte: f.perByte}
-	if f.startup <= 0 {
-		return m, fmt.Errorf("advise: calibration failed: not built yet")
+	o := calibrate.Options{Nodes: cfg.nodes[len(cfg.nodes)-1]}
+	if f.startup > 0 {
+		o.Link = &calibrate.Link{Startup: f.startup, PerByte: calibrate.NsPerByte(f.perByte)}
 	}
-	return m, nil
+	fmt.Fprintln(stderr, "advise: calibrating: messages over the transport, a policy tick, gossip, a spawn")
+	costs, err := calibrate.Measure(ctx, o)
+	if err != nil {
+		return advise.Machine{}, fmt.Errorf("advise: calibration failed: %w", err)
+	}
+	return costs.Machine(f.workers, f.latency), nil
 }
