@@ -286,25 +286,23 @@ func (o *Option) describe() string {
 	return "--inline " + o.Inline.String()
 }
 
-// recommend picks the node count: the most nodes whose best configuration
-// still runs at the efficiency asked for, then that count's fastest
-// configuration. With none that efficient beyond one node, one node.
+// recommend picks the node count: the most nodes whose best
+// configuration still runs at the efficiency asked for, or the fewest
+// weighed when none does; then that count's fastest configuration.
 func recommend(ps []Prediction, efficiency float64) Prediction {
-	var pick Prediction
+	nodes := slices.MinFunc(ps, func(x, y Prediction) int { return x.Nodes - y.Nodes }).Nodes
 	for _, p := range ps {
-		better := p.Nodes > pick.Nodes || (p.Nodes == pick.Nodes && p.Seconds < pick.Seconds)
-		if (p.Efficiency >= efficiency || p.Nodes == 1) && (pick.Nodes == 0 || better) {
+		if p.Efficiency >= efficiency && p.Nodes > nodes {
+			nodes = p.Nodes
+		}
+	}
+	var pick *Prediction
+	for i := range ps {
+		if p := &ps[i]; p.Nodes == nodes && (pick == nil || p.Seconds < pick.Seconds) {
 			pick = p
 		}
 	}
-	// The fastest configuration at the count chosen, efficient or not: the
-	// count is settled.
-	for _, p := range ps {
-		if p.Nodes == pick.Nodes && p.Seconds < pick.Seconds {
-			pick = p
-		}
-	}
-	return pick
+	return *pick
 }
 
 // balancePeriod is Siegell's period for n nodes: a round of load reports,

@@ -74,6 +74,14 @@ func TestAdviseOneNode(t *testing.T) {
 	if a.Recommended.Nodes != 1 || a.Recommended.Scheduler != "local" {
 		t.Fatalf("recommended %+v for a single task", a.Recommended)
 	}
+	// Asked about 2 and 4 nodes only, neither efficient: the fewer.
+	a, err = Advise(testMachine, []Option{option("", 1, 50*time.Millisecond)}, Question{Nodes: []int{4, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Recommended.Nodes != 2 {
+		t.Fatalf("recommended %+v of 2 and 4 nodes for a single task", a.Recommended)
+	}
 }
 
 func TestAdviseBadInput(t *testing.T) {
