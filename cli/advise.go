@@ -60,8 +60,8 @@ const adviseNodes = "1,2,4,8,16,32,64"
 // without a grain flag.
 const adviseInlines = "load:1,load:2,load:4,load:8,load:16,load:32"
 
-// adviseMaxTasks bounds the tree a calibration run records: about 1 GiB
-// of recorder.
+// adviseMaxTasks bounds the tree a calibration run records, and so the
+// recorder's memory, to a few GiB.
 const adviseMaxTasks = 40_000_000
 
 func (f *adviseFlags) register(fs *flag.FlagSet) {
@@ -74,7 +74,7 @@ func (f *adviseFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.latency, "latency", 0, "the cluster network's one-way delay beyond loopback's (loopback's own is measured)")
 	fs.DurationVar(&f.startup, "startup", 0, "a message's one-way start-up cost, instead of measuring it (with --per-byte)")
 	fs.Float64Var(&f.perByte, "per-byte", -1, "a message's cost per byte in ns, instead of measuring it (with --startup)")
-	fs.IntVar(&f.maxTasks, "max-tasks", adviseMaxTasks, "most tasks a calibration run may spawn with inlining off (each costs the recorder about 24 bytes)")
+	fs.IntVar(&f.maxTasks, "max-tasks", adviseMaxTasks, "most tasks a calibration run may spawn with inlining off (each costs the recorder about 100 bytes)")
 	fs.IntVar(&f.reps, "reps", 1, "runs without the recorder that time T1 at each grain (their median counts)")
 	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object on stdout")
 }
@@ -341,7 +341,7 @@ func recordTree(ctx context.Context, job Job, limit int) (report.Tree, error) {
 		return report.Tree{}, err
 	}
 	if rec.Overflowed() {
-		return report.Tree{}, fmt.Errorf("it spawns more than %d tasks with inlining off, more than the recorder keeps (--max-tasks): advise on a smaller instance of it, whose grain and scheduler carry over, or raise --max-tasks (about 24 bytes a task)", limit)
+		return report.Tree{}, fmt.Errorf("it spawns more than %d tasks with inlining off, more than the recorder keeps (--max-tasks): advise on a smaller instance of it, whose grain and scheduler carry over, or raise --max-tasks (about 100 bytes of memory a task)", limit)
 	}
 	if _, err := verify(job, res); err != nil {
 		return report.Tree{}, fmt.Errorf("wrong answer: %w", err)

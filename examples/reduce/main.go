@@ -9,13 +9,16 @@
 //	go run ./examples/reduce run sum -n 100000000
 //	go run ./examples/reduce run sum -n 100000000 --nodes 2
 //	go run ./examples/reduce run sum -n 100000000 --leaf 16384
+//	go run ./examples/reduce advise sum -n 100000000
 //
 // Pieces cut by timing differ from run to run, and so do the last bits of
 // the sum, which the additions round in another order. --leaf L asks for
 // the fixed split instead (tsys.Grain): halves down to L terms, the same
 // pieces in every run, so the sum is the same bits whatever the schedule.
 // --split factoring cuts the adaptive split's pieces by Cesar et al.'s
-// factoring instead of in halves.
+// factoring instead of in halves. advise weighs the fixed splits its
+// Program.Grain names on this machine's costs and says which to run, on
+// how many nodes, under which scheduler.
 package main
 
 import (
@@ -50,6 +53,10 @@ func serialSum(lo, hi int) float64 {
 var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	Name:    "sum",
 	Summary: "sum of sqrt(i) sin(i) for i in [0, N) (-n N --leaf L --split halving|factoring)",
+	// reduce advise sum weighs these fixed splits. The adaptive split
+	// (--leaf 0) cuts pieces only for hungry workers, so one worker's
+	// recording of it is one piece, which says nothing of a cluster.
+	Grain: &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},
 	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
 		n := fs.Int("n", 10_000_000, "terms")
 		leaf := fs.Int("leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")

@@ -72,6 +72,35 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
+// TestAdvise: the program's own binary advises on it, calibrating on this
+// machine: each fixed split it names is recorded and weighed, and the
+// advice is one of them, with a command line of its own binary that
+// follows it.
+func TestAdvise(t *testing.T) {
+	args := []string{"advise", "sum", "-n", "2000000", "--nodes", "1,2,4", "--workers", "1", "--json"}
+	code, rep, stderr := clitest.Exec(t, config, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+	}
+	if opts := rep["options"].([]any); len(opts) != 4 || rep["grain_flag"] != "--leaf" {
+		t.Fatalf("options %v, grain flag %v", opts, rep["grain_flag"])
+	}
+	machine := rep["machine"].(map[string]any)
+	if machine["startup_ns"].(float64) <= 0 || machine["spawn_ns"].(float64) <= 0 {
+		t.Errorf("calibration measured %v", machine)
+	}
+	rec := rep["advice"].(map[string]any)["recommended"].(map[string]any)
+	leaf := rec["grain"].(string)
+	if !strings.HasPrefix(rep["command"].(string), "reduce run sum --n=2000000 --leaf="+leaf+" ") {
+		t.Errorf("command %q", rep["command"])
+	}
+	// The advice runs.
+	run := []string{"run", "sum", "-n", "2000000", "--leaf", leaf, "--workers", "1", "--json"}
+	if code, rep, stderr := clitest.Exec(t, config, run...); code != 0 || rep["verified"] != true {
+		t.Fatalf("%v: exit %d\n%s", run, code, stderr)
+	}
+}
+
 // TestTwoNodesOfItsOwnBinary: the program's own binary is a cluster: run
 // --nodes 2 starts a second process of it as a node, which borrows pieces
 // of the loop that the adaptive split cuts off for it, and the sum is
