@@ -18,6 +18,7 @@
 // gives
 //
 //	prog run sum -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
+//	prog advise sum -n 1000000 [--nodes 1,2,4,...] [--workers W] [--json]
 //	prog node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
 //	prog drain ADDR | prog jobs ADDR | prog token --key-file F | prog version
 //
@@ -28,6 +29,11 @@
 // first loan; the job runs on without it, and its root warns.
 // --nodes N starts N-1 more processes of the program's own binary
 // (Config.Executable) as nodes on loopback.
+//
+// advise calibrates on this machine and recommends how many nodes to run
+// the program on, which scheduler, and its grain: the values of the flag
+// its Program.Grain names, or, without one, its inlining threshold
+// (package advise says how).
 //
 // Exit codes: 0 success; 1 the job failed or its Verifier found a wrong
 // answer; 2 bad usage (an unknown verb, program, flag or value), whose
