@@ -382,6 +382,10 @@ func (cfg *adviseConfig) command(prog string, p advise.Prediction, workers int) 
 	return strings.Join(parts, " ")
 }
 
+// measureCosts is calibrate.Measure, which a test replaces to see a
+// calibration fail.
+var measureCosts = calibrate.Measure
+
 // calibrate measures this machine, or takes what the flags give.
 func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advise.Machine, error) {
 	f := &cfg.flags
@@ -390,7 +394,7 @@ func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advis
 		o.Link = &calibrate.Link{Startup: f.startup, PerByte: calibrate.NsPerByte(f.perByte)}
 	}
 	fmt.Fprintln(stderr, "advise: calibrating: messages over the transport, a policy tick, gossip, a spawn")
-	costs, err := calibrate.Measure(ctx, o)
+	costs, err := measureCosts(ctx, o)
 	if err != nil {
 		return advise.Machine{}, fmt.Errorf("advise: calibration failed: %w", err)
 	}
