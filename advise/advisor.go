@@ -35,6 +35,10 @@ type Machine struct {
 	Gossip float64       `json:"gossip_share"`
 	// Spawn is what a task costs more than an inlined call.
 	Spawn time.Duration `json:"spawn_ns"`
+	// Speed is a node's worker speed against this machine's one worker,
+	// on which T1 was measured (0: 1): below 1 for slower nodes, or for
+	// nodes that share this machine's cores.
+	Speed float64 `json:"speed,omitempty"`
 }
 
 // Check says what is wrong with m.
@@ -48,6 +52,8 @@ func (m Machine) Check() error {
 		return errors.New("negative costs: calibration went wrong")
 	case m.Gossip < 0 || m.Gossip >= 1:
 		return fmt.Errorf("gossip takes %g of a node: want a share from 0 to below 1", m.Gossip)
+	case m.Speed < 0:
+		return fmt.Errorf("a node's speed of %g: want more than 0 (0: this machine's)", m.Speed)
 	}
 	return nil
 }
@@ -234,8 +240,8 @@ func plan(m Machine, opts []Option, nodes []int, scheds []string) []*run {
 
 // model is the simulator's model of n nodes of this machine: a message
 // costs what the ping-pong measured, split between its two ends' CPU and
-// the wire as sim.Model.Overhead and Latency are, and gossip takes its
-// share of every node of a cluster.
+// the wire as sim.Model.Overhead and Latency are; a node runs at its
+// speed, less gossip's share on a cluster.
 func model(m Machine, n int, pol inline.Policy) sim.Model {
 	md := sim.Defaults()
 	md.Nodes, md.Workers, md.Inline = n, m.Workers, pol
@@ -245,9 +251,14 @@ func model(m Machine, n int, pol inline.Policy) sim.Model {
 		md.Bandwidth = 1e9 / m.PerByte
 	}
 	// SPAWN: md.Spawn = m.Spawn once sim has it
-	if n > 1 && m.Gossip > 0 {
-		md.Speed = slices.Repeat([]float64{1 - m.Gossip}, n)
+	speed := m.Speed
+	if speed == 0 {
+		speed = 1
 	}
+	if n > 1 {
+		speed *= 1 - m.Gossip
+	}
+	md.Speed = slices.Repeat([]float64{speed}, n)
 	return md
 }
 

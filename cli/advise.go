@@ -46,6 +46,7 @@ type adviseFlags struct {
 	inlines    string
 	efficiency float64
 	latency    time.Duration
+	speed      float64
 	startup    time.Duration
 	perByte    float64
 	maxTasks   int
@@ -72,6 +73,7 @@ func (f *adviseFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.inlines, "inline", "", "inlining policies to weigh, comma-separated (default: the program's own for a program with a grain flag, else "+adviseInlines+")")
 	fs.Float64Var(&f.efficiency, "efficiency", advise.DefaultEfficiency, "least predicted efficiency at which more nodes are worth having")
 	fs.DurationVar(&f.latency, "latency", 0, "the cluster network's one-way delay beyond loopback's (loopback's own is measured)")
+	fs.Float64Var(&f.speed, "speed", 1, "a node's worker speed against this machine's one worker, on which T1 is measured (0.5: half as fast, as when two nodes share a core)")
 	fs.DurationVar(&f.startup, "startup", 0, "a message's one-way start-up cost, instead of measuring it (with --per-byte)")
 	fs.Float64Var(&f.perByte, "per-byte", -1, "a message's cost per byte in ns, instead of measuring it (with --startup)")
 	fs.IntVar(&f.maxTasks, "max-tasks", adviseMaxTasks, "most tasks a calibration run may spawn with inlining off (each costs the recorder about 100 bytes)")
@@ -146,6 +148,8 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 		return nil, Usagef("--efficiency %g: want a share above 0 and up to 1, e.g. 0.75", f.efficiency)
 	case f.latency < 0:
 		return nil, Usagef("--latency %v: want 0 or more", f.latency)
+	case f.speed <= 0:
+		return nil, Usagef("--speed %g: want more than 0 (1: as fast as this machine)", f.speed)
 	case (f.startup > 0) != (f.perByte >= 0):
 		return nil, Usagef("--startup and --per-byte go together: give both to skip the ping-pong, or neither")
 	case f.maxTasks < 1:
@@ -398,5 +402,7 @@ func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advis
 	if err != nil {
 		return advise.Machine{}, fmt.Errorf("advise: calibration failed: %w", err)
 	}
-	return costs.Machine(f.workers, f.latency), nil
+	m := costs.Machine(f.workers, f.latency)
+	m.Speed = f.speed
+	return m, nil
 }

@@ -29,6 +29,11 @@ import (
 // within each repetition. It reports how the advised grain's measured
 // time compares with the best the sweep found, and the predicted 2-node
 // times against the measured ones, in a table and a plot.
+//
+// The two nodes share this machine, so the advisor is told what a node
+// gets of it (advise --speed), measured first as tsys sim --validate
+// does: two copies of the job on one worker each, at once, against one
+// alone. Without that it would predict for two machines like this one.
 
 // adviseCheckJobs are the jobs the check runs unless told others: the
 // issue's EP, RT and UTS T1L.
@@ -79,6 +84,7 @@ func adviseCheckCommand(args []string, stdout, stderr io.Writer) error {
 // and measured 2-node times.
 type adviceCheck struct {
 	job         string
+	speed       float64 // a node's, when two share this machine
 	advice      advise.Report
 	options     []string // the grain flag's values, or inlining policies
 	flag        string   // what options are values of: --leaf, --inline
@@ -91,8 +97,16 @@ type adviceCheck struct {
 // checkAdvice asks for the advice on job and measures it.
 func checkAdvice(exe string, job []string, reps int, stderr io.Writer) (adviceCheck, error) {
 	c := adviceCheck{job: strings.Join(job, " ")}
-	fmt.Fprintf(stderr, "advise-check: advising %s\n", c.job)
-	if err := adviseJSON(exe, append(slices.Clone(job), "--nodes", "2", "--workers", "1", "--reps", strconv.Itoa(reps)), &c.advice); err != nil {
+	fmt.Fprintf(stderr, "advise-check: %s: a node's speed when two share this machine\n", c.job)
+	t1, err := medianRun(exe, append(slices.Clone(job), "--workers", "1"), reps)
+	if err != nil {
+		return c, err
+	}
+	if c.speed, err = colocatedSpeed(exe, job, 2, reps, t1.median); err != nil {
+		return c, err
+	}
+	fmt.Fprintf(stderr, "advise-check: advising %s at speed %.3f\n", c.job, c.speed)
+	if err := adviseJSON(exe, append(slices.Clone(job), "--nodes", "2", "--workers", "1", "--reps", strconv.Itoa(reps), "--speed", strconv.FormatFloat(c.speed, 'f', 3, 64)), &c.advice); err != nil {
 		return c, fmt.Errorf("tsys advise %s: %w", c.job, err)
 	}
 	rec := c.advice.Advice.Recommended
@@ -173,12 +187,12 @@ func (c *adviceCheck) best() int {
 }
 
 func writeAdviceChecks(w io.Writer, rows []adviceCheck) {
-	fmt.Fprintln(w, "| job | scheduler | advised | its time | best of the sweep | its time | advised / best | predicted 2-node | measured | error |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| job | node speed | scheduler | advised | its time | best of the sweep | its time | advised / best | predicted 2-node | measured | error |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range rows {
 		a, b := c.recommended, c.best()
-		fmt.Fprintf(w, "| %s | %s | %s %s | %.3f s | %s %s | %.3f s | %.2f | %.3f s | %.3f s (%.3f to %.3f) | %+.1f%% |\n",
-			c.job, c.advice.Advice.Recommended.Scheduler, c.flag, c.options[a], c.measured[a], c.flag, c.options[b], c.measured[b],
+		fmt.Fprintf(w, "| %s | %.2f | %s | %s %s | %.3f s | %s %s | %.3f s | %.2f | %.3f s | %.3f s (%.3f to %.3f) | %+.1f%% |\n",
+			c.job, c.speed, c.advice.Advice.Recommended.Scheduler, c.flag, c.options[a], c.measured[a], c.flag, c.options[b], c.measured[b],
 			c.measured[a]/c.measured[b], c.predicted[a], c.measured[a], c.spread[a][0], c.spread[a][1],
 			100*(c.predicted[a]-c.measured[a])/c.measured[a])
 	}
