@@ -20,6 +20,7 @@ const (
 	evJoin                     // a node joins the cluster mid-run
 	evDrain                    // a node starts to leave gracefully
 	evForget                   // the others' policies hear a draining node is leaving
+	evStatus                   // a status broadcast reaches the receivers it arrives at now
 )
 
 // event is one thing that happens at a virtual time; seq breaks ties in
@@ -71,4 +72,18 @@ type message struct {
 	tasks []Task
 	load  clusterpolicy.Load
 	group int32
+	// reach says which of a status broadcast's receivers its evStatus
+	// event stands for (sim.broadcast).
+	reach reach
 }
+
+// reach is the set of a status broadcast's receivers that one evStatus
+// event delivers to: the sender's zone, the other zones, or everyone, as
+// the message delays split them.
+type reach uint8
+
+const (
+	reachAll reach = iota
+	reachZone
+	reachOthers
+)

@@ -143,8 +143,15 @@ func (m Model) zone(i int) int { return i * max(m.Zones, 1) / m.Nodes }
 
 // delay is how long a message of size bytes takes from node a to node b.
 func (m Model) delay(a, b, size int) time.Duration {
+	return m.linkDelay(m.zone(a) != m.zone(b), size)
+}
+
+// linkDelay is how long a message of size bytes takes inside a zone, or
+// between two zones when cross: all a delay depends on, which lets a
+// status broadcast reach a zone's nodes with one event (sim.broadcast).
+func (m Model) linkDelay(cross bool, size int) time.Duration {
 	lat := m.Latency
-	if m.zone(a) != m.zone(b) {
+	if cross {
 		lat = m.CrossLatency
 	}
 	return 2*m.Overhead + lat + time.Duration(float64(size)/m.Bandwidth*1e9)

@@ -25,6 +25,10 @@ type Config struct {
 	// time while nothing is on its way (a policy that never asks again);
 	// 0 means 10 s.
 	Stall time.Duration
+	// perMessage posts a status broadcast as one event per receiver, the
+	// model's definition, which broadcast stands in for; tests compare
+	// the two.
+	perMessage bool
 }
 
 // epoch is virtual time 0 as the policies see it.
@@ -42,6 +46,8 @@ type sim struct {
 	queue eventQueue
 	nodes []*node
 	byID  map[clusterpolicy.NodeID]int
+	// zoneSize is how many nodes each zone holds.
+	zoneSize []int
 	// groups are the task groups: the root's, and one per lent task.
 	groups []group
 	done   bool
@@ -190,14 +196,20 @@ func Run(cfg Config) (*Result, error) {
 		}
 		e := heap.Pop(&s.queue).(*event)
 		s.now = e.at
-		s.events++
+		if e.kind != evStatus {
+			s.events++ // a status event counts its deliveries
+		}
 		s.handle(e)
-		if s.now-s.progress > cfg.Stall {
+		if s.stalled() {
 			return nil, fmt.Errorf("no task finished for %v of virtual time at %v (%s): the scheduler stopped moving work", cfg.Stall, s.now, s.state())
 		}
 	}
 	return s.result(time.Since(began)), nil
 }
+
+// stalled reports whether no task has finished for longer than the
+// configured Stall.
+func (s *sim) stalled() bool { return s.now-s.progress > s.cfg.Stall }
 
 // state describes the run for an error.
 func (s *sim) state() string {
@@ -218,7 +230,9 @@ func (s *sim) state() string {
 // root task on node 0.
 func (s *sim) start() {
 	m := s.m
+	s.zoneSize = make([]int, max(m.Zones, 1))
 	for i := range m.Nodes {
+		s.zoneSize[m.zone(i)]++
 		n := &node{i: i, id: clusterpolicy.NodeID(fmt.Sprintf("n%d", i)), ws: make([]worker, m.Workers),
 			rng: xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1)}
 		if s.cfg.Sched != nil {
@@ -394,9 +408,13 @@ func (s *sim) post(e *event) {
 }
 
 func (s *sim) handle(e *event) {
+	if e.kind == evStatus {
+		s.status(e.msg)
+		return
+	}
 	n := s.nodes[e.node]
-	if n.gone && e.kind == evMessage {
-		s.bounce(n, e.msg)
+	if e.kind == evMessage {
+		s.receive(n, e.msg)
 		return
 	}
 	if n.dead && e.kind != evDetect || n.gone && e.kind != evForget {
@@ -415,8 +433,6 @@ func (s *sim) handle(e *event) {
 		w := &n.ws[e.worker]
 		w.waking = false
 		s.look(n, e.worker)
-	case evMessage:
-		s.deliver(n, e.msg)
 	case evTick:
 		s.tick(n)
 	case evJoin:
@@ -629,12 +645,7 @@ func (s *sim) act(n *node, as []clusterpolicy.Action) {
 			s.send(n, s.byID[a.Node], &message{kind: msgReply}, 0)
 		case clusterpolicy.Defer:
 		case clusterpolicy.Report:
-			for _, o := range s.nodes {
-				if o != n {
-					n.counts.StatusMessages++
-					s.send(n, o.i, &message{kind: msgLoad, load: s.load(n)}, 0)
-				}
-			}
+			s.broadcast(n)
 		}
 	}
 	if n.pol != nil {
@@ -689,6 +700,87 @@ func (s *sim) send(n *node, to int, msg *message, payload int) {
 	}
 	n.counts.Bytes += int64(size)
 	s.post(&event{at: s.now + s.m.delay(n.i, to, size), kind: evMessage, node: to, msg: msg})
+}
+
+// broadcast sends node n's load to every other node, each a status
+// message that costs n Overhead and counts as the per-message model
+// counts it. A message's delay depends only on whether its receiver is in
+// n's zone, so the receivers fall into at most two arrival times; one
+// evStatus event for each delivers the report to its receivers in node
+// order when it is popped. That is the order in which the per-message
+// events would be popped: they are posted one after another, so their
+// sequence numbers are consecutive and no other event of the same time
+// can come between them; the others of that time come all before or all
+// after them, as they come before or after the one event (sim/doc.go).
+func (s *sim) broadcast(n *node) {
+	l := s.load(n)
+	if s.cfg.perMessage {
+		for _, o := range s.nodes {
+			if o != n {
+				n.counts.StatusMessages++
+				s.send(n, o.i, &message{kind: msgLoad, load: l}, 0)
+			}
+		}
+		return
+	}
+	others := len(s.nodes) - 1
+	local := s.zoneSize[s.m.zone(n.i)] - 1
+	cross := others - local
+	size := s.m.MessageBytes
+	n.counts.StatusMessages += int64(others)
+	n.counts.Messages += int64(others)
+	n.counts.CrossZone += int64(cross)
+	n.counts.Bytes += int64(others) * int64(size)
+	n.debt += time.Duration(others) * s.m.Overhead
+	in, out := s.m.linkDelay(false, size), s.m.linkDelay(true, size)
+	post := func(at time.Duration, r reach) {
+		s.post(&event{at: s.now + at, kind: evStatus, node: n.i, msg: &message{kind: msgLoad, from: n.i, load: l, reach: r}})
+	}
+	switch {
+	case others == 0:
+	case cross == 0:
+		post(in, reachAll)
+	case local == 0:
+		post(out, reachAll)
+	case in == out:
+		post(in, reachAll) // one time: the zones interleave in node order
+	default:
+		post(in, reachZone)
+		post(out, reachOthers)
+	}
+}
+
+// status delivers a status broadcast to the receivers it reaches now, in
+// node order, each counted as the event it is in the per-message model.
+// It stops where Run would have stopped between those events.
+func (s *sim) status(msg *message) {
+	zone := s.m.zone(msg.from)
+	for _, o := range s.nodes {
+		if o.i == msg.from {
+			continue
+		}
+		if msg.reach != reachAll && (s.m.zone(o.i) == zone) != (msg.reach == reachZone) {
+			continue
+		}
+		s.events++
+		s.receive(o, msg)
+		if s.done || s.stalled() {
+			return
+		}
+	}
+}
+
+// receive: a message reaches node n. A node that left bounces it, a dead
+// one hears nothing.
+func (s *sim) receive(n *node, msg *message) {
+	if n.gone {
+		s.bounce(n, msg)
+		return
+	}
+	if n.dead {
+		return
+	}
+	s.deliver(n, msg)
 }
 
 // deliver hands a message to node n.
