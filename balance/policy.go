@@ -1,6 +1,7 @@
 package balance
 
 import (
+	"math"
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -57,6 +58,14 @@ type Policy struct {
 	peers peerSet[peer]
 	ready int // this node's ready count at the last tick
 	gives int64
+	// wanting counts the peers a tick may give to (wants), and floor is at
+	// most the least ready count among them: with none, or with this node
+	// holding no more than floor, a tick gives nothing, and it need not
+	// visit every peer to find that out.
+	wanting, floor int
+	// visitAll makes every tick visit every peer, as the policy is
+	// defined; tests compare the two.
+	visitAll bool
 }
 
 // peer is what the policy knows of another node.
@@ -77,7 +86,7 @@ type Stats struct {
 // New makes the balancing policy of node self. Zero fields of p take their
 // defaults.
 func New(self clusterpolicy.NodeID, p Params) *Policy {
-	s := &Policy{self: self, p: p.withDefaults(), peers: newPeerSet[peer]()}
+	s := &Policy{self: self, p: p.withDefaults(), peers: newPeerSet[peer](), floor: math.MaxInt}
 	s.settle(time.Time{}, s.p.Period, 0)
 	return s
 }
@@ -100,9 +109,40 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	if s.due(now) {
 		as = append(as, s.report(now, s.p.Period))
 	}
-	s.peers.each(func(id clusterpolicy.NodeID, pr *peer) { as = s.maybeGive(as, id, pr) })
+	if s.visitAll || s.wanting > 0 && s.ready > s.floor {
+		for _, id := range s.peers.order {
+			// Past floor, no peer left gets a task: each wants more
+			// than this node holds.
+			if !s.visitAll && s.ready <= s.floor {
+				break
+			}
+			as = s.maybeGive(as, id, s.peers.get(id))
+		}
+	}
 	s.settle(now, s.p.Period, s.peers.len())
 	return as
+}
+
+// wants reports whether a tick would give pr a task if this node held
+// more than pr does.
+func (s *Policy) wants(pr *peer) bool { return pr.heard && !pr.served && pr.ready < s.p.Limit }
+
+// track keeps wanting and floor after pr changed; was is whether pr was
+// wanting before.
+func (s *Policy) track(was bool, pr *peer) {
+	is := s.wants(pr)
+	switch {
+	case was && !is:
+		s.wanting--
+	case !was && is:
+		s.wanting++
+	}
+	switch {
+	case s.wanting == 0:
+		s.floor = math.MaxInt
+	case is:
+		s.floor = min(s.floor, pr.ready)
+	}
 }
 
 // Hungry implements clusterpolicy.Policy: a node out of work says so at once
@@ -121,7 +161,9 @@ func (s *Policy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterp
 	if pr == nil {
 		return nil
 	}
+	was := s.wants(pr)
 	pr.ready, pr.served, pr.heard = l.Ready, false, true
+	s.track(was, pr)
 	if l.Ready == 0 {
 		s.holdDemand(now, s.p.Period)
 	}
@@ -137,6 +179,7 @@ func (s *Policy) maybeGive(as []clusterpolicy.Action, id clusterpolicy.NodeID, p
 		return as
 	}
 	pr.served = true
+	s.track(true, pr)
 	s.ready-- // the task leaves; the next report says how many are left
 	s.gives++
 	return append(as, clusterpolicy.Action{Kind: clusterpolicy.Give, Node: id, Count: 1})
@@ -157,6 +200,12 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 	default:
 		// Left, or Leaving: a balancing policy only gives, and a node
 		// that drains takes nothing.
+		if pr := s.peers.get(ev.Node); pr != nil && s.wants(pr) {
+			s.wanting--
+			if s.wanting == 0 {
+				s.floor = math.MaxInt
+			}
+		}
 		s.peers.remove(ev.Node)
 	}
 	s.settle(now, s.p.Period, s.peers.len())

@@ -97,6 +97,13 @@ type RatePolicy struct {
 	moveCost time.Duration // learned cost of moving one task
 	period   time.Duration
 	stats    RateStats
+	// dry counts the peers that are dry (isDry), so that a tick need not
+	// visit every peer to know whether one is.
+	dry int
+	// visitAll makes the policy visit every peer where it is defined to,
+	// on every tick and before it knows whether it holds a task to give;
+	// tests compare the two.
+	visitAll bool
 }
 
 // rateNode is what a policy knows of a node, itself included.
@@ -191,8 +198,10 @@ func (s *RatePolicy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clus
 		s.period = min(max(s.p.MinPeriod, defaultPeriodRatio*s.moveCost), s.p.MaxPeriod)
 		pr.sent = 0
 	}
+	was := isDry(pr)
 	s.observe(pr, l)
 	pr.heard = true
+	s.recount(was, pr)
 	var as []clusterpolicy.Action
 	if l.Ready == 0 {
 		s.holdDemand(now, s.period)
@@ -207,9 +216,26 @@ func (s *RatePolicy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clus
 // dryPeer reports whether a peer said it had no ready task, and nothing
 // was given to it since.
 func (s *RatePolicy) dryPeer() bool {
+	if !s.visitAll {
+		return s.dry > 0
+	}
 	dry := false
-	s.peers.each(func(_ clusterpolicy.NodeID, pr *rateNode) { dry = dry || (pr.heard && pr.ready == 0) })
+	s.peers.each(func(_ clusterpolicy.NodeID, pr *rateNode) { dry = dry || isDry(pr) })
 	return dry
+}
+
+// isDry: the peer said it had no ready task, and nothing was given to it
+// since.
+func isDry(pr *rateNode) bool { return pr.heard && pr.ready == 0 }
+
+// recount keeps dry after pr changed; was is whether pr was dry before.
+func (s *RatePolicy) recount(was bool, pr *rateNode) {
+	switch is := isDry(pr); {
+	case was && !is:
+		s.dry--
+	case !was && is:
+		s.dry++
+	}
 }
 
 // observe folds a load into what is known of n: the ready count as it is,
@@ -236,6 +262,9 @@ func (s *RatePolicy) observe(n *rateNode, l clusterpolicy.Load) {
 // nodes below their share, largest deficit first, each move checked
 // against its cost.
 func (s *RatePolicy) balance(now time.Time) []clusterpolicy.Action {
+	if s.me.ready < 1 && !s.visitAll {
+		return nil // nothing to give, whatever the others hold
+	}
 	ready, capacity := float64(s.me.ready), s.capacity(&s.me)
 	taskTime := s.me.taskTime
 	s.peers.each(func(_ clusterpolicy.NodeID, pr *rateNode) {
@@ -298,7 +327,9 @@ func (s *RatePolicy) balance(now time.Time) []clusterpolicy.Action {
 			continue
 		}
 		pr.sent, pr.sentAt = pr.sent+n, now
+		was := isDry(pr)
 		pr.ready += n
+		s.recount(was, pr)
 		s.me.ready -= n
 		excess -= n
 		s.stats.Moves++
@@ -327,6 +358,9 @@ func (s *RatePolicy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []c
 	default:
 		// Left, or Leaving: a balancing policy only gives, and a node
 		// that drains takes nothing.
+		if pr := s.peers.get(ev.Node); pr != nil && isDry(pr) {
+			s.dry--
+		}
 		s.peers.remove(ev.Node)
 	}
 	s.settle(now, s.period, s.peers.len())
