@@ -196,7 +196,7 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:
-		s.peers.add(ev.Node, &peer{})
+		s.peers.add(ev.Node, peer{})
 	default:
 		// Left, or Leaving: a balancing policy only gives, and a node
 		// that drains takes nothing.

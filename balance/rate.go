@@ -354,7 +354,7 @@ func (s *RatePolicy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []c
 	switch {
 	case ev.Node == s.self:
 	case ev.Joined:
-		s.peers.add(ev.Node, &rateNode{speed: 1, workers: 1})
+		s.peers.add(ev.Node, rateNode{speed: 1, workers: 1})
 	default:
 		// Left, or Leaving: a balancing policy only gives, and a node
 		// that drains takes nothing.
