@@ -49,7 +49,7 @@ type sim struct {
 	// zoneSize is how many nodes each zone holds.
 	zoneSize []int
 	// groups are the task groups: the root's, and one per lent task.
-	groups []group
+	groups groupStore
 	done   bool
 	// work and span are T_1 and T_inf, summed and maxed as tasks run;
 	// progress is when a task last finished.
@@ -262,7 +262,7 @@ func (s *sim) start() {
 	for _, i := range slices.Sorted(maps.Keys(m.Drains)) {
 		s.post(&event{at: m.Drains[i], kind: evDrain, node: i})
 	}
-	s.groups = append(s.groups, group{pending: 1, parent: -1})
+	s.groups.add(group{pending: 1, parent: -1})
 	if m.Fail > 0 {
 		s.post(&event{at: m.FailAt, kind: evFail, node: m.Fail})
 		s.post(&event{at: m.FailAt + m.Detect, kind: evDetect, node: m.Fail})
@@ -320,13 +320,13 @@ func (s *sim) drain(n *node) {
 func (s *sim) handBack(n *node, tasks []Task) {
 	kept := 0
 	for _, t := range tasks {
-		if !t.lent || s.groups[t.group].lost {
+		if !t.lent || s.groups.at(t.group).lost {
 			n.injected = append(n.injected, t)
 			kept++
 			continue
 		}
 		n.counts.Returned++
-		s.send(n, s.groups[t.group].lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
+		s.send(n, s.groups.at(t.group).lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
 	}
 	if kept > 0 {
 		s.pushed(n, kept)
@@ -344,8 +344,8 @@ func (s *sim) maybeLeave(n *node) {
 			return
 		}
 	}
-	for g := range s.groups {
-		gr := &s.groups[g]
+	for g := range s.groups.len() {
+		gr := s.groups.at(int32(g))
 		if gr.parent >= 0 && gr.pending > 0 && !gr.lost && (gr.home == n.i || gr.lender == n.i) {
 			return
 		}
@@ -520,9 +520,9 @@ func (s *sim) finish(n *node, wi int) {
 	for i := range s.scratch {
 		s.scratch[i].group, s.scratch[i].span = t.group, end
 	}
-	// By index: a policy that lends in pushed appends to s.groups.
-	s.groups[t.group].pending += int64(len(s.scratch)) - 1
-	if s.groups[t.group].pending == 0 {
+	gr := s.groups.at(t.group)
+	gr.pending += int64(len(s.scratch)) - 1
+	if gr.pending == 0 {
 		s.groupDone(t.group)
 		if s.done {
 			return
@@ -669,8 +669,7 @@ func (s *sim) give(n *node, to, count int) {
 			break
 		}
 		t, _ := n.ws[best].steal()
-		s.groups = append(s.groups, group{pending: 1, parent: t.group, lender: n.i, home: to, task: t})
-		t.group = int32(len(s.groups) - 1)
+		t.group = s.groups.add(group{pending: 1, parent: t.group, lender: n.i, home: to, task: t})
 		t.lent = true
 		tasks = append(tasks, t)
 	}
@@ -681,7 +680,7 @@ func (s *sim) give(n *node, to, count int) {
 // groupDone: every task of group g is done. The root's ends the job; a
 // lent one's result goes back to its lender.
 func (s *sim) groupDone(g int32) {
-	gr := s.groups[g]
+	gr := s.groups.at(g)
 	if gr.parent < 0 {
 		s.done = true
 		return
@@ -820,13 +819,14 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.act(n, n.pol.LoadReport(s.at(), from, msg.load))
 		}
 	case msgResult:
-		if s.groups[msg.group].lost {
+		lent := s.groups.at(msg.group)
+		if lent.lost {
 			return // its lender runs it again already
 		}
-		gr := &s.groups[s.groups[msg.group].parent]
+		gr := s.groups.at(lent.parent)
 		gr.pending--
 		if gr.pending == 0 {
-			s.groupDone(s.groups[msg.group].parent)
+			s.groupDone(lent.parent)
 		}
 		s.maybeLeave(n)
 	case msgHandBack:
@@ -839,7 +839,7 @@ func (s *sim) deliver(n *node, msg *message) {
 // its result never awaited), and lender runs it; not a re-run.
 func (s *sim) unlend(lender *node, tasks []Task) {
 	for _, t := range tasks {
-		g := &s.groups[t.group]
+		g := s.groups.at(t.group)
 		g.lost = true
 		t.group, t.lent = g.parent, false
 		lender.injected = append(lender.injected, t)
@@ -869,8 +869,8 @@ func (s *sim) detect(dead *node) {
 		}
 		s.act(n, n.pol.Membership(s.at(), clusterpolicy.MemberEvent{Node: dead.id, Joined: false}))
 	}
-	for g := range s.groups {
-		gr := &s.groups[g]
+	for g := range s.groups.len() {
+		gr := s.groups.at(int32(g))
 		if gr.home != dead.i || gr.parent < 0 || gr.pending == 0 || gr.lost {
 			continue
 		}
