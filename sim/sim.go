@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"fmt"
 	"maps"
 	"slices"
@@ -194,7 +193,7 @@ func Run(cfg Config) (*Result, error) {
 		if len(s.queue) == 0 {
 			return nil, fmt.Errorf("the simulation stalled at %v: no event left and the job not done (%s)", s.now, s.state())
 		}
-		e := heap.Pop(&s.queue).(*event)
+		e := s.queue.pop()
 		s.now = e.at
 		if e.kind != evStatus {
 			s.events++ // a status event counts its deliveries
@@ -404,7 +403,7 @@ func (s *sim) at() time.Time { return epoch.Add(s.now) }
 func (s *sim) post(e *event) {
 	e.seq = s.seq
 	s.seq++
-	heap.Push(&s.queue, e)
+	s.queue.push(e)
 }
 
 func (s *sim) handle(e *event) {
