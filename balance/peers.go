@@ -21,13 +21,17 @@ import (
 type peerSet[P any] struct {
 	slots []peerSlot[P] // a power of two long, at most half full
 	order []clusterpolicy.NodeID
+	// gen counts the adds and removes, which move peers in order; the
+	// slots' places are those of gen indexed.
+	gen, indexed uint64
 }
 
 type peerSlot[P any] struct {
-	id   clusterpolicy.NodeID
-	hash uint64
-	full bool
-	p    P
+	id    clusterpolicy.NodeID
+	hash  uint64
+	full  bool
+	place int32 // the peer's place in order
+	p     P
 }
 
 // peerSeed seeds the table's hash: where a peer sits in the table
@@ -60,6 +64,25 @@ func (s *peerSet[P]) get(id clusterpolicy.NodeID) *P {
 	return &sl.p
 }
 
+// place returns the peer named id and its place in the order of names,
+// or nil.
+func (s *peerSet[P]) place(id clusterpolicy.NodeID) (*P, int) {
+	if len(s.slots) == 0 {
+		return nil, -1
+	}
+	if s.indexed != s.gen {
+		for i, id := range s.order {
+			s.slots[s.slot(id, maphash.String(peerSeed, string(id)))].place = int32(i)
+		}
+		s.indexed = s.gen
+	}
+	sl := &s.slots[s.slot(id, maphash.String(peerSeed, string(id)))]
+	if !sl.full {
+		return nil, -1
+	}
+	return &sl.p, int(sl.place)
+}
+
 // add makes p the peer named id, unless there is one.
 func (s *peerSet[P]) add(id clusterpolicy.NodeID, p P) {
 	if s.get(id) != nil {
@@ -78,6 +101,7 @@ func (s *peerSet[P]) add(id clusterpolicy.NodeID, p P) {
 	s.slots[s.slot(id, h)] = peerSlot[P]{id: id, hash: h, full: true, p: p}
 	i, _ := slices.BinarySearchFunc(s.order, id, compareIDs)
 	s.order = slices.Insert(s.order, i, id)
+	s.gen++
 }
 
 // remove forgets the peer named id.
@@ -99,6 +123,7 @@ func (s *peerSet[P]) remove(id clusterpolicy.NodeID) {
 	s.slots[hole] = peerSlot[P]{}
 	i, _ := slices.BinarySearchFunc(s.order, id, compareIDs)
 	s.order = slices.Delete(s.order, i, i+1)
+	s.gen++
 }
 
 func compareIDs(a, b clusterpolicy.NodeID) int { return strings.Compare(string(a), string(b)) }

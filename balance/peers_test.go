@@ -11,7 +11,8 @@ import (
 
 // TestPeerSetIsAMap: the peer table finds what a Go map would after any
 // sequence of adds and removes, through its growth and its deletions'
-// moves, and visits the peers in the order of their names.
+// moves, knows each peer's place in the order of names, and visits the
+// peers in that order.
 func TestPeerSetIsAMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	s := newPeerSet[int]()
@@ -29,6 +30,9 @@ func TestPeerSetIsAMap(t *testing.T) {
 		}
 		probe := clusterpolicy.NodeID(fmt.Sprintf("n%d", rng.IntN(320)))
 		got := s.get(probe)
+		if p, i := s.place(probe); p != got || got != nil && s.order[i] != probe {
+			t.Fatalf("step %d: place(%s) = %v, %d; get %v", step, probe, p, i, got)
+		}
 		if w, ok := want[probe]; got == nil && ok || got != nil && (!ok || *got != w) {
 			t.Fatalf("step %d: get(%s) = %v, want %v (%v)", step, probe, got, w, ok)
 		}

@@ -2,6 +2,7 @@ package balance
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
@@ -60,9 +61,12 @@ type Policy struct {
 	gives int64
 	// wanting counts the peers a tick may give to (wants), and floor is at
 	// most the least ready count among them: with none, or with this node
-	// holding no more than floor, a tick gives nothing, and it need not
-	// visit every peer to find that out.
+	// holding no more than floor, a tick gives nothing. Otherwise it
+	// visits those peers alone, in the order of names: want has a bit for
+	// each, by its place in that order, as of the peers' gen wantGen.
 	wanting, floor int
+	want           []uint64
+	wantGen        uint64
 	// visitAll makes every tick visit every peer, as the policy is
 	// defined; tests compare the two.
 	visitAll bool
@@ -109,33 +113,60 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	if s.due(now) {
 		as = append(as, s.report(now, s.p.Period))
 	}
-	if s.visitAll || s.wanting > 0 && s.ready > s.floor {
-		for _, id := range s.peers.order {
-			// Past floor, no peer left gets a task: each wants more
-			// than this node holds.
-			if !s.visitAll && s.ready <= s.floor {
-				break
+	s.sync()
+	switch {
+	case s.visitAll:
+		for i, id := range s.peers.order {
+			as = s.maybeGive(as, id, s.peers.get(id), i)
+		}
+	case s.wanting > 0 && s.ready > s.floor:
+	visit:
+		for w, word := range s.want {
+			for ; word != 0; word &= word - 1 {
+				// Past floor, no peer left gets a task: each wants
+				// more than this node holds.
+				if s.ready <= s.floor {
+					break visit
+				}
+				i := w*64 + bits.TrailingZeros64(word)
+				id := s.peers.order[i]
+				as = s.maybeGive(as, id, s.peers.get(id), i)
 			}
-			as = s.maybeGive(as, id, s.peers.get(id))
 		}
 	}
 	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
+// sync remakes want after peers came or went.
+func (s *Policy) sync() {
+	if s.wantGen == s.peers.gen {
+		return
+	}
+	s.want = make([]uint64, (s.peers.len()+63)/64)
+	for i, id := range s.peers.order {
+		if s.wants(s.peers.get(id)) {
+			s.want[i/64] |= 1 << (i % 64)
+		}
+	}
+	s.wantGen = s.peers.gen
+}
+
 // wants reports whether a tick would give pr a task if this node held
 // more than pr does.
 func (s *Policy) wants(pr *peer) bool { return pr.heard && !pr.served && pr.ready < s.p.Limit }
 
-// track keeps wanting and floor after pr changed; was is whether pr was
-// wanting before.
-func (s *Policy) track(was bool, pr *peer) {
+// track keeps wanting, floor and want after pr, at place i, changed;
+// was is whether pr was wanting before. want must be in sync.
+func (s *Policy) track(was bool, pr *peer, i int) {
 	is := s.wants(pr)
 	switch {
 	case was && !is:
 		s.wanting--
+		s.want[i/64] &^= 1 << (i % 64)
 	case !was && is:
 		s.wanting++
+		s.want[i/64] |= 1 << (i % 64)
 	}
 	switch {
 	case s.wanting == 0:
@@ -157,29 +188,31 @@ func (s *Policy) Hungry(now time.Time) []clusterpolicy.Action {
 // LoadReport implements clusterpolicy.Policy: remember the peer's ready count, and
 // give it a task if it is below the limit and this node holds more.
 func (s *Policy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterpolicy.Load) []clusterpolicy.Action {
-	pr := s.peers.get(from)
+	s.sync()
+	pr, i := s.peers.place(from)
 	if pr == nil {
 		return nil
 	}
 	was := s.wants(pr)
 	pr.ready, pr.served, pr.heard = l.Ready, false, true
-	s.track(was, pr)
+	s.track(was, pr, i)
 	if l.Ready == 0 {
 		s.holdDemand(now, s.p.Period)
 	}
-	as := s.maybeGive(nil, from, pr)
+	as := s.maybeGive(nil, from, pr, i)
 	s.settle(now, s.p.Period, s.peers.len())
 	return as
 }
 
-// maybeGive appends a Give of one task to pr when it is below the limit,
-// this node holds more, and it was not served since its last report.
-func (s *Policy) maybeGive(as []clusterpolicy.Action, id clusterpolicy.NodeID, pr *peer) []clusterpolicy.Action {
+// maybeGive appends a Give of one task to pr, at place i, when it is below
+// the limit, this node holds more, and it was not served since its last
+// report.
+func (s *Policy) maybeGive(as []clusterpolicy.Action, id clusterpolicy.NodeID, pr *peer, i int) []clusterpolicy.Action {
 	if !pr.heard || pr.served || pr.ready >= s.p.Limit || s.ready <= pr.ready {
 		return as
 	}
 	pr.served = true
-	s.track(true, pr)
+	s.track(true, pr, i)
 	s.ready-- // the task leaves; the next report says how many are left
 	s.gives++
 	return append(as, clusterpolicy.Action{Kind: clusterpolicy.Give, Node: id, Count: 1})
