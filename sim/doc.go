@@ -73,6 +73,38 @@
 //     children; T_1 is the costs summed and T_inf the costliest chain, so
 //     every run is checked against max(T_1/P, T_inf).
 //
+// # How a status broadcast is simulated
+//
+// A Report is N-1 status messages, one to every other node, and the
+// model is defined by them: each costs its sender Overhead, is counted
+// (status messages, messages, bytes, cross-zone) and reaches its receiver
+// after its delay, where the receiver pays Overhead and its policy hears
+// LoadReport, which may act at once (balance gives a task to a peer that
+// ran dry). The simulator does all of that, but not with an event per
+// message, which made each period cost N^2 events: a delay depends only
+// on whether the receiver is in the sender's zone, so the receivers fall
+// into at most two arrival times, and one event for each (evStatus)
+// delivers the report to its receivers in node order when it is popped.
+// The outcome is the per-message model's, exactly: the per-message events
+// would be posted one after another, so their sequence numbers would be
+// consecutive and no other event of their time could come between them;
+// every other event of that time comes all before or all after them, as it
+// does before or after the one event, and events posted while the report
+// is delivered come after it in both. Run's stall check, between any two
+// events, is made between deliveries too, and each delivery counts as an
+// event. TestBroadcastIsPerMessage runs seeded configurations both ways
+// (Config.perMessage) and asserts identical Results.
+//
+// Each receiver still hears each report, so a period still costs N^2
+// calls of LoadReport: the policies keep that call cheap (package balance
+// finds a peer with one probe, and a tick visits only the peers that want
+// a task). Beyond some size the model itself cannot finish: when the
+// status messages a node sends and receives each period, 2(N-1) at
+// Overhead each, take longer than the period, its CPU debt grows faster
+// than time passes, its tasks take ever longer, and the run ends when
+// Config.Stall stops it. A longer period (balance:period=D) keeps a large
+// cluster within its CPU.
+//
 // # What is not, and why
 //
 //   - Joins: a task's children are ready when its own work ends, and a
