@@ -31,7 +31,11 @@
 //     the workload (Workload.CallsLast), whatever the policy. --inline off
 //     makes every other tree node a task. As in the runtime, an inlined
 //     call is never turned back into a task: work under it is locked to
-//     its worker, which is what limits load-based inlining at scale.
+//     its worker, which is what limits load-based inlining at scale. A
+//     child that becomes a task costs Model.Spawn more when it runs
+//     (--spawn: the push, the pop or steal, the frame), a call nothing;
+//     the default, 0, leaves that cost in the tasks' own, as a workload
+//     measured from a real run has it.
 //   - Lending as sched.Pool.Lend does it: the oldest tasks of the longest
 //     deques. A lent task's whole subtree runs where it went; when its last
 //     task is done a result goes back, and the job ends when the root's

@@ -40,6 +40,15 @@ type Model struct {
 	// Wake is how long a parked worker takes to start on a task that
 	// arrived for it.
 	Wake time.Duration
+	// Spawn is what a child costs when it becomes a task rather than an
+	// inlined call: the push, the pop or steal, the task's frame. It is
+	// added to the time of each task a worker pushed (not the root, not a
+	// call), at the node's speed, as CPU the node spends; T_1 and T_inf
+	// stay the workload's, so it shows as efficiency lost, on one worker
+	// too, and inlining, which makes fewer tasks, pays less of it. 0 (the
+	// default) leaves it in the tasks' own costs, where a workload measured
+	// from a real run already has it.
+	Spawn time.Duration
 	// Speed is each node's speed (1: a core of its own); missing nodes
 	// run at 1.
 	Speed []float64
@@ -99,6 +108,8 @@ func (m Model) Check() error {
 		return fmt.Errorf("--tick %v: want more than 0", m.Tick)
 	case m.Wake < 0:
 		return fmt.Errorf("--wake %v: want 0 or more", m.Wake)
+	case m.Spawn < 0:
+		return fmt.Errorf("--spawn %v: want 0 or more", m.Spawn)
 	case m.Fail == 0:
 		return fmt.Errorf("--fail 0@...: node 0 holds the root task, and a job does not outlive it")
 	case m.Fail >= m.Nodes:

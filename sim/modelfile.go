@@ -26,6 +26,7 @@ type modelFile struct {
 	ResultBytes  *int              `json:"result_bytes"`
 	Tick         *string           `json:"tick"`
 	Wake         *string           `json:"wake"`
+	Spawn        *string           `json:"spawn"`
 	Inline       *string           `json:"inline"`
 	Speed        []float64         `json:"speed"`
 	Hogs         map[string]string `json:"hogs"` // node index: hog spec
@@ -63,6 +64,7 @@ func ReadModel(path string, m Model) (Model, error) {
 	}{
 		{"latency", f.Latency, &m.Latency}, {"cross_latency", f.CrossLatency, &m.CrossLatency},
 		{"overhead", f.Overhead, &m.Overhead}, {"tick", f.Tick, &m.Tick}, {"wake", f.Wake, &m.Wake},
+		{"spawn", f.Spawn, &m.Spawn},
 		{"detect", f.Detect, &m.Detect},
 	} {
 		if err := dur(c.name, c.s, c.into); err != nil {

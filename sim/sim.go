@@ -489,10 +489,19 @@ func (s *sim) begin(n *node, wi int, t Task) {
 		w.since = s.now
 	}
 	w.busy, w.run = true, t
-	cost := s.w.Cost(&t)
-	took := time.Duration(float64(cost)/s.m.speed(n.i, s.now)) + n.debt
+	took := time.Duration(float64(s.cost(&t))/s.m.speed(n.i, s.now)) + n.debt
 	n.debt = 0
 	s.post(&event{at: s.now + took, kind: evDone, node: n.i, worker: wi})
+}
+
+// cost is the CPU task t takes: its own cost, and Model.Spawn if it was
+// spawned as a task.
+func (s *sim) cost(t *Task) time.Duration {
+	c := s.w.Cost(t)
+	if t.spawned {
+		c += s.m.Spawn
+	}
+	return c
 }
 
 // finish ends worker wi's task: its children are ready on the worker's
@@ -500,7 +509,7 @@ func (s *sim) begin(n *node, wi int, t Task) {
 func (s *sim) finish(n *node, wi int) {
 	w := &n.ws[wi]
 	t := w.run
-	cost := s.w.Cost(&t)
+	own, cost := s.w.Cost(&t), s.cost(&t)
 	took := s.now - w.since
 	w.busyT += took
 	w.since = s.now
@@ -511,9 +520,9 @@ func (s *sim) finish(n *node, wi int) {
 	n.costN++
 	n.counts.Tasks++
 	s.tasks++
-	s.work += cost
+	s.work += own
 	s.progress = s.now
-	end := t.span + cost
+	end := t.span + own
 	s.span = max(s.span, end)
 	s.scratch = s.w.Children(&t, s.scratch[:0])
 	for i := range s.scratch {
@@ -554,6 +563,7 @@ func (s *sim) spawn(n *node, wi int) {
 			s.begin(n, wi, c)
 			return
 		}
+		c.spawned = true
 		w.dq = append(w.dq, c)
 		s.pushed(n, 1)
 	}

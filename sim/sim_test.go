@@ -163,6 +163,7 @@ func TestBadInput(t *testing.T) {
 		"--zones":   func(m *Model) { m.Zones = 9 },
 		"--add":     func(m *Model) { m.Joins = map[int]time.Duration{0: time.Millisecond} },
 		"--drain":   func(m *Model) { m.Drains = map[int]time.Duration{9: time.Millisecond} },
+		"--spawn":   func(m *Model) { m.Spawn = -time.Nanosecond },
 	} {
 		m := Defaults()
 		tweak(&m)
@@ -313,9 +314,9 @@ func TestBandwidthDelaysBigTasks(t *testing.T) {
 func TestModelFile(t *testing.T) {
 	dir := t.TempDir()
 	good := dir + "/model.json"
-	os.WriteFile(good, []byte(`{"nodes": 16, "latency": "1ms", "speed": [1, 0.5], "hogs": {"1": "0.5:2s/2s"}}`), 0o644)
+	os.WriteFile(good, []byte(`{"nodes": 16, "latency": "1ms", "speed": [1, 0.5], "hogs": {"1": "0.5:2s/2s"}, "spawn": "200ns"}`), 0o644)
 	m, err := ReadModel(good, Defaults())
-	if err != nil || m.Nodes != 16 || m.Latency != time.Millisecond || len(m.Speed) != 2 || m.Hogs[1].On != 2*time.Second || m.Tick != Defaults().Tick {
+	if err != nil || m.Nodes != 16 || m.Latency != time.Millisecond || len(m.Speed) != 2 || m.Hogs[1].On != 2*time.Second || m.Tick != Defaults().Tick || m.Spawn != 200*time.Nanosecond {
 		t.Errorf("read %+v, %v", m, err)
 	}
 	for body, want := range map[string]string{
@@ -362,6 +363,50 @@ func TestJoinsAndDrains(t *testing.T) {
 		a.Seconds, b.Seconds = 0, 0
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: two seeded runs with joins and drains differ", sched)
+		}
+	}
+}
+
+// TestSpawnCost: Model.Spawn is paid once by each child that became a
+// task, never by a call or the root. On one worker of one node the
+// makespan grows by exactly Spawn for each task pushed (the tree nodes
+// that were neither the root nor inlined), the work and span stay the
+// workload's, and inlining with load:K, which pushes fewer, pays less
+// than inlining off.
+func TestSpawnCost(t *testing.T) {
+	const app, spawn = "fib:n=15,leaf=5us", 300 * time.Nanosecond
+	charge := func(p inline.Policy) (time.Duration, int64) {
+		t.Helper()
+		plain := mustRun(t, "local", app, 1, 1, func(m *Model) { m.Inline = p })
+		dear := mustRun(t, "local", app, 1, 1, func(m *Model) { m.Inline, m.Spawn = p, spawn })
+		pushed := dear.Tasks - 1 - dear.Inlined
+		got := dear.Makespan - plain.Makespan
+		if got != time.Duration(pushed)*spawn || dear.Inlined != plain.Inlined || dear.Work != plain.Work || dear.Span != plain.Span {
+			t.Errorf("inline %v: makespan %v with spawn %v, %v without: %v more, want %d pushed tasks x %v; work %v and %v, span %v and %v",
+				p, dear.Makespan, spawn, plain.Makespan, got, pushed, spawn, dear.Work, plain.Work, dear.Span, plain.Span)
+		}
+		if dear.Efficiency >= 1 {
+			t.Errorf("inline %v: efficiency %v on one worker with a cost per spawn", p, dear.Efficiency)
+		}
+		return got, pushed
+	}
+	off, pushedOff := charge(inline.Never())
+	if want := int64(986); pushedOff != want { // fib(15)'s inner calls, each forking one child
+		t.Errorf("inline off: %d tasks pushed, want %d", pushedOff, want)
+	}
+	for _, k := range []int{1, 2, 4} {
+		if some, _ := charge(inline.LoadK(k)); some >= off {
+			t.Errorf("inline load:%d charged %v for spawns, inline off %v: want less", k, some, off)
+		}
+	}
+	// Where tasks move, the cost rides with them. Whether a run ends later
+	// depends on how the schedule shifts, so only the bound and the work
+	// are checked.
+	for _, sched := range []string{"fishing", "balance", "ratebalance"} {
+		plain := mustRun(t, sched, app, 3, 2, nil)
+		dear := mustRun(t, sched, app, 3, 2, func(m *Model) { m.Spawn = spawn })
+		if dear.Makespan < dear.LowerBound || dear.Work != plain.Work || dear.Tasks != plain.Tasks {
+			t.Errorf("%s: makespan %v (bound %v); work %v and %v, tasks %d and %d", sched, dear.Makespan, dear.LowerBound, dear.Work, plain.Work, dear.Tasks, plain.Tasks)
 		}
 	}
 }

@@ -26,6 +26,9 @@ type Task struct {
 	// lent marks a task as it travels to a borrower, the root of its own
 	// group, not started: what a leaving borrower may hand back.
 	lent bool
+	// spawned: a worker pushed the task as a task, not a call, so it
+	// costs Model.Spawn more.
+	spawned bool
 }
 
 // Workload makes a task tree: a root, and for each task its own cost (the

@@ -447,6 +447,7 @@ func TestSim(t *testing.T) {
 		want string
 	}{
 		{[]string{"--latency", "-1ms"}, "--latency"},
+		{[]string{"--spawn", "-1ns"}, "--spawn"},
 		{[]string{"--nodes", "0"}, "--nodes"},
 		{[]string{"--app", "psychic"}, "unknown workload"},
 		{[]string{"--sched", "psychic"}, "unknown scheduler"},
