@@ -250,7 +250,7 @@ func model(m Machine, n int, pol inline.Policy) sim.Model {
 	if m.PerByte > 0 {
 		md.Bandwidth = 1e9 / m.PerByte
 	}
-	// SPAWN: md.Spawn = m.Spawn once sim has it
+	md.Spawn = m.Spawn
 	speed := m.Speed
 	if speed == 0 {
 		speed = 1
