@@ -226,7 +226,9 @@ func plan(m Machine, opts []Option, nodes []int, scheds []string) []*run {
 				if n > 1 {
 					spec := s
 					if s == "balance" {
-						spec = fmt.Sprintf("balance:period=%v", balancePeriod(m, n))
+						// The policy chooses its period by the cost of a
+						// report, which the ping-pong measured.
+						spec = fmt.Sprintf("balance:cost=%dns", reportCost(m).Nanoseconds())
 						r.sched = spec
 					}
 					r.cfg.Sched, r.err = schedspec.Parse(spec)
@@ -316,13 +318,15 @@ func recommend(ps []Prediction, efficiency float64) Prediction {
 	return *pick
 }
 
-// balancePeriod is Siegell's period for n nodes: a round of load reports,
-// one message to each other node and a tick, costs at most 5% of it; and
-// never shorter than balancing's default, which a LAN's round trips set.
+// reportCost is what a status message costs each end's CPU: half its
+// one-way time, which the ping-pong measured with both ends on one
+// machine.
+func reportCost(m Machine) time.Duration { return max(m.Startup/2, time.Nanosecond) }
+
+// balancePeriod is the period balancing chooses on n nodes at this
+// machine's cost of a report.
 func balancePeriod(m Machine, n int) time.Duration {
-	interaction := time.Duration(n-1)*m.Startup + m.Tick
-	p := seconds(BalancePeriod(interaction.Seconds(), 0, 0, 0))
-	return max(p, balance.DefaultPeriod).Round(time.Millisecond)
+	return balance.Params{ReportCost: reportCost(m)}.PeriodFor(n - 1)
 }
 
 // reasons says in a few lines why the advice is what it is.
@@ -341,7 +345,7 @@ func reasons(m Machine, a *Advice, chosen Option, efficiency float64) []string {
 	add("%d nodes: the most whose predicted efficiency stays at %.0f%% or more (%.0f%%); the fastest found is %d nodes, %.3f s at %.0f%%",
 		r.Nodes, 100*efficiency, 100*r.Efficiency, a.Fastest.Nodes, a.Fastest.Seconds, 100*a.Fastest.Efficiency)
 	if strings.HasPrefix(r.Scheduler, "balance") || r.Nodes > 1 {
-		add("scheduler %s: the fastest at %d nodes in the simulator; balancing's period there is %v, so that a round of load reports costs under 5%% of it", r.Scheduler, r.Nodes, a.BalancePeriod)
+		add("scheduler %s: the fastest at %d nodes in the simulator; balancing's period there is %v, so that a round of load reports costs at most 5%% of it", r.Scheduler, r.Nodes, short(a.BalancePeriod))
 	}
 	if m.Gossip > 0 {
 		add("gossip takes %.2f%% of each node", 100*m.Gossip)

@@ -1,10 +1,12 @@
 package advise
 
+import "github.com/tsys-go/tsys/balance"
+
 // The fractions in Siegell and Steenkiste's rules.
 const (
 	// interactionShare is the largest share of a period that balancing's
-	// own messages may take.
-	interactionShare = 0.05
+	// own messages may take; the balancing policy chooses its period by it.
+	interactionShare = balance.InteractionShare
 	// quantaPerPeriod is how many scheduling quanta a period spans at
 	// least: a loaded node's measured rate only settles over 5 to 10.
 	quantaPerPeriod = 10

@@ -26,9 +26,16 @@
 //     load-based inlining a busy node keeps about K ready tasks, so a higher
 //     limit would feed nodes that are working.
 //   - Period = 5 ms: a few round trips on a LAN, and a hundred reports in a
-//     half-second job; each report costs a message to every peer.
+//     half-second job; each report costs a message to every peer. Unless a
+//     period is given, it grows with the cluster by Siegell and
+//     Steenkiste's rule: a round of reports, one sent to each peer and one
+//     received from each at ReportCost apiece (10 us), costs a node at most
+//     5% of the period (Params.PeriodFor). From 14 nodes on that is longer
+//     than 5 ms; at 1,024, 0.41 s. A fixed period makes each node of a
+//     thousand spend more than its CPU on reports, and the job never ends
+//     (sim/doc.go).
 //
-// On the command line: --sched balance[:limit=L,period=P].
+// On the command line: --sched balance[:limit=L,period=P,cost=C].
 //
 // # Rate-aware balancing
 //

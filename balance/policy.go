@@ -13,6 +13,12 @@ import (
 const (
 	DefaultLimit  = 1
 	DefaultPeriod = 5 * time.Millisecond
+	// DefaultReportCost is what a status message costs a node's CPU to
+	// send, and again to receive, on loopback (sim.Defaults' Overhead).
+	DefaultReportCost = 10 * time.Microsecond
+	// InteractionShare is the largest share of a period that a round of
+	// reports may cost a node: Siegell and Steenkiste's 5%.
+	InteractionShare = 0.05
 )
 
 // Params tunes a balancing policy. A zero field takes its default.
@@ -20,23 +26,46 @@ type Params struct {
 	// Limit: a node whose ready count is below it receives one task from
 	// each node that holds more (default 1).
 	Limit int
-	// Period is how often a node reports its load to every peer (default
-	// 5 ms).
+	// Period is how often a node reports its load to every peer. Zero
+	// chooses it (PeriodFor): DefaultPeriod, or longer on a cluster so
+	// large that a round of reports would cost a node more than
+	// InteractionShare of that.
 	Period time.Duration
+	// ReportCost is what a status message costs a node, to send and again
+	// to receive (default DefaultReportCost): what a chosen period weighs.
+	ReportCost time.Duration
 }
 
 func (p Params) withDefaults() Params {
 	if p.Limit <= 0 {
 		p.Limit = DefaultLimit
 	}
-	if p.Period <= 0 {
-		p.Period = DefaultPeriod
+	if p.ReportCost <= 0 {
+		p.ReportCost = DefaultReportCost
 	}
 	return p
 }
 
+// PeriodFor is the period among peers other nodes: Period if set, else
+// Siegell and Steenkiste's rule, that a round of reports (one sent to
+// each peer and one received from each) costs at most InteractionShare of
+// the period, and never below DefaultPeriod. Without the rule a node of
+// a thousand spends more than its CPU on reports and the job never ends
+// (sim/doc.go, BenchmarkBalance1024).
+func (p Params) PeriodFor(peers int) time.Duration {
+	if p.Period > 0 {
+		return p.Period
+	}
+	cost := p.ReportCost
+	if cost <= 0 {
+		cost = DefaultReportCost
+	}
+	round := time.Duration(2*peers) * cost
+	return max(DefaultPeriod, time.Duration(float64(round)/InteractionShare))
+}
+
 // ParseParams reads the options of --sched balance:OPTIONS, a comma-
-// separated list of limit=N and period=D (a Go duration).
+// separated list of limit=N, period=D and cost=D (Go durations).
 func ParseParams(s string) (Params, error) {
 	r, err := opts.Parse("balance", s)
 	if err != nil {
@@ -44,9 +73,10 @@ func ParseParams(s string) (Params, error) {
 	}
 	p := Params{
 		Limit:  int(r.Int("limit", 0)),
-		Period: r.Duration("period", 0, "want a positive duration such as 5ms"),
+		Period:     r.Duration("period", 0, "want a positive duration such as 5ms"),
+		ReportCost: r.Duration("cost", 0, "want a positive duration such as 10us: what a status message costs a node"),
 	}
-	return p.withDefaults(), r.Err("limit=N or period=D")
+	return p.withDefaults(), r.Err("limit=N, period=D or cost=D")
 }
 
 // Policy is the balancing scheduler of one node. It implements
@@ -91,9 +121,12 @@ type Stats struct {
 // defaults.
 func New(self clusterpolicy.NodeID, p Params) *Policy {
 	s := &Policy{self: self, p: p.withDefaults(), peers: newPeerSet[peer](), floor: math.MaxInt}
-	s.settle(time.Time{}, s.p.Period, 0)
+	s.settle(time.Time{}, s.period(), 0)
 	return s
 }
+
+// period is the report period among the peers the policy knows now.
+func (s *Policy) period() time.Duration { return s.p.PeriodFor(s.peers.len()) }
 
 // Params reports the parameters in use.
 func (s *Policy) Params() Params { return s.p }
@@ -111,7 +144,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	s.ready = self.Ready
 	var as []clusterpolicy.Action
 	if s.due(now) {
-		as = append(as, s.report(now, s.p.Period))
+		as = append(as, s.report(now, s.period()))
 	}
 	s.sync()
 	switch {
@@ -134,7 +167,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 			}
 		}
 	}
-	s.settle(now, s.p.Period, s.peers.len())
+	s.settle(now, s.period(), s.peers.len())
 	return as
 }
 
@@ -180,8 +213,8 @@ func (s *Policy) track(was bool, pr *peer, i int) {
 // (at most every Period/4), rather than at its next periodic report.
 func (s *Policy) Hungry(now time.Time) []clusterpolicy.Action {
 	s.ready = 0
-	as := s.hungry(now, s.p.Period, s.peers.len())
-	s.settle(now, s.p.Period, s.peers.len())
+	as := s.hungry(now, s.period(), s.peers.len())
+	s.settle(now, s.period(), s.peers.len())
 	return as
 }
 
@@ -197,10 +230,10 @@ func (s *Policy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterp
 	pr.ready, pr.served, pr.heard = l.Ready, false, true
 	s.track(was, pr, i)
 	if l.Ready == 0 {
-		s.holdDemand(now, s.p.Period)
+		s.holdDemand(now, s.period())
 	}
 	as := s.maybeGive(nil, from, pr, i)
-	s.settle(now, s.p.Period, s.peers.len())
+	s.settle(now, s.period(), s.peers.len())
 	return as
 }
 
@@ -220,7 +253,7 @@ func (s *Policy) maybeGive(as []clusterpolicy.Action, id clusterpolicy.NodeID, p
 
 // JobStarted implements clusterpolicy.Policy.
 func (s *Policy) JobStarted(now time.Time) []clusterpolicy.Action {
-	s.jobStarted(now, s.p.Period, s.peers.len())
+	s.jobStarted(now, s.period(), s.peers.len())
 	return nil
 }
 
@@ -241,6 +274,6 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 		}
 		s.peers.remove(ev.Node)
 	}
-	s.settle(now, s.p.Period, s.peers.len())
+	s.settle(now, s.period(), s.peers.len())
 	return nil
 }

@@ -1,6 +1,7 @@
 package balance
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,18 +120,53 @@ func TestPeersComeAndGo(t *testing.T) {
 	}
 }
 
+// TestPeriodFor: a period given is the period; a period chosen is the
+// default until a round of reports, 2 x peers x cost, would take more
+// than 5% of it, and grows with the peers after that.
+func TestPeriodFor(t *testing.T) {
+	chosen := Params{}.withDefaults()
+	for _, c := range []struct {
+		p     Params
+		peers int
+		want  time.Duration
+	}{
+		{chosen, 0, DefaultPeriod},
+		{chosen, 12, DefaultPeriod},                        // 240 us of 5 ms
+		{chosen, 13, DefaultPeriod + 200*time.Microsecond}, // 260 us is 5% of 5.2 ms
+		{chosen, 1023, 409200 * time.Microsecond},
+		{Params{ReportCost: time.Millisecond}, 1, 40 * time.Millisecond},
+		{Params{Period: time.Millisecond}, 1023, time.Millisecond},
+	} {
+		if got := c.p.PeriodFor(c.peers); got != c.want {
+			t.Errorf("%+v.PeriodFor(%d) = %v, want %v", c.p, c.peers, got, c.want)
+		}
+	}
+	// The policy reports at the chosen period of the peers it knows.
+	s := New("a", Params{})
+	for i := range 999 {
+		s.Membership(t0, clusterpolicy.MemberEvent{Node: clusterpolicy.NodeID(fmt.Sprint("p", i)), Joined: true})
+	}
+	if got := s.period(); got != 399600*time.Microsecond {
+		t.Fatalf("period among 999 peers: %v", got)
+	}
+}
+
 func TestParseParams(t *testing.T) {
 	p, err := ParseParams("limit=3,period=20ms")
-	if err != nil || p != (Params{Limit: 3, Period: 20 * time.Millisecond}) {
+	if err != nil || p != (Params{Limit: 3, Period: 20 * time.Millisecond, ReportCost: DefaultReportCost}) {
 		t.Fatalf("%+v, %v", p, err)
 	}
-	if p, _ := ParseParams(""); p != (Params{Limit: DefaultLimit, Period: DefaultPeriod}) {
+	if p, err := ParseParams("cost=50us"); err != nil || p.ReportCost != 50*time.Microsecond {
+		t.Fatalf("cost=50us: %+v, %v", p, err)
+	}
+	if p, _ := ParseParams(""); p != (Params{Limit: DefaultLimit, ReportCost: DefaultReportCost}) {
 		t.Fatalf("defaults %+v", p)
 	}
 	for in, msg := range map[string]string{
 		"limit=0":      `limit="0": want a whole number`,
 		"period=never": `period="never": want a positive duration`,
 		"greed=2":      `unknown balance option "greed=2"`,
+		"cost=-1us":    `cost="-1us": want a positive duration`,
 	} {
 		if _, err := ParseParams(in); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v, want %q", in, err, msg)

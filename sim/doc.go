@@ -102,12 +102,15 @@
 // Each receiver still hears each report, so a period still costs N^2
 // calls of LoadReport: the policies keep that call cheap (package balance
 // finds a peer with one probe, and a tick visits only the peers that want
-// a task). Beyond some size the model itself cannot finish: when the
-// status messages a node sends and receives each period, 2(N-1) at
-// Overhead each, take longer than the period, its CPU debt grows faster
-// than time passes, its tasks take ever longer, and the run ends when
-// Config.Stall stops it. A longer period (balance:period=D) keeps a large
-// cluster within its CPU.
+// a task). A period must also be long enough for the CPU its messages
+// take: when the status messages a node sends and receives each period,
+// 2(N-1) at Overhead each, take longer than the period, its CPU debt
+// grows faster than time passes, its tasks take ever longer, and the run
+// ends when Config.Stall stops it. The balancing policy chooses its period
+// so that they take at most 5% of it (balance.Params.PeriodFor, Siegell
+// and Steenkiste's rule), at its own estimate of a message's cost
+// (balance:cost=D, which should match --overhead); a fixed
+// balance:period=D too short for the cluster collapses so.
 //
 // # What is not, and why
 //
