@@ -72,7 +72,7 @@ func ParseParams(s string) (Params, error) {
 		return Params{}, err
 	}
 	p := Params{
-		Limit:  int(r.Int("limit", 0)),
+		Limit:      int(r.Int("limit", 0)),
 		Period:     r.Duration("period", 0, "want a positive duration such as 5ms"),
 		ReportCost: r.Duration("cost", 0, "want a positive duration such as 10us: what a status message costs a node"),
 	}
