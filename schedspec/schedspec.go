@@ -51,5 +51,5 @@ func Parse(s string) (Factory, error) {
 		}
 		return func(self clusterpolicy.NodeID, _ string) clusterpolicy.Policy { return balance.NewRate(self, p) }, nil
 	}
-	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS], balance[:limit=L,period=P] or ratebalance[:OPTIONS]", s)
+	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS], balance[:limit=L,period=P,cost=C] or ratebalance[:OPTIONS]", s)
 }
