@@ -31,9 +31,11 @@ import (
 // times against the measured ones, in a table and a plot.
 //
 // The two nodes share this machine, so the advisor is told what a node
-// gets of it (advise --speed), measured first as tsys sim --validate
-// does: two copies of the job on one worker each, at once, against one
-// alone. Without that it would predict for two machines like this one.
+// gets of it (advise --speed): what a worker gets when two run at once,
+// T1 over twice the job's time on one node of two workers, the two runs
+// alternating. Two processes started at once would overlap only in part
+// (each starts when it starts), and so seem faster than they are.
+// Without a speed the advisor predicts for two machines like this one.
 
 // adviseCheckJobs are the jobs the check runs unless told others: the
 // issue's EP, RT and UTS T1L.
@@ -98,11 +100,7 @@ type adviceCheck struct {
 func checkAdvice(exe string, job []string, reps int, stderr io.Writer) (adviceCheck, error) {
 	c := adviceCheck{job: strings.Join(job, " ")}
 	fmt.Fprintf(stderr, "advise-check: %s: a node's speed when two share this machine\n", c.job)
-	t1, err := medianRun(exe, append(slices.Clone(job), "--workers", "1"), reps)
-	if err != nil {
-		return c, err
-	}
-	if c.speed, err = colocatedSpeed(exe, job, 2, reps, t1.median); err != nil {
+	if err := c.measureSpeed(exe, job, reps); err != nil {
 		return c, err
 	}
 	fmt.Fprintf(stderr, "advise-check: advising %s at speed %.3f\n", c.job, c.speed)
@@ -155,6 +153,23 @@ func checkAdvice(exe string, job []string, reps int, stderr io.Writer) (adviceCh
 		c.spread = append(c.spread, [2]float64{slices.Min(t), slices.Max(t)})
 	}
 	return c, nil
+}
+
+// measureSpeed sets c.speed: T1 over twice the time of two workers.
+func (c *adviceCheck) measureSpeed(exe string, job []string, reps int) error {
+	times := map[int][]float64{}
+	for range reps {
+		for _, w := range []int{1, 2} {
+			args := append(slices.Clone(job), "--workers", strconv.Itoa(w))
+			r, err := runOnce(exe, args, simCheckRunLimit)
+			if err != nil {
+				return fmt.Errorf("tsys run %s: %w", strings.Join(args, " "), err)
+			}
+			times[w] = append(times[w], r.WallSeconds)
+		}
+	}
+	c.speed = bench.Median(times[1]) / (2 * bench.Median(times[2]))
+	return nil
 }
 
 // adviseJSON runs tsys advise ARGS --json into r.
