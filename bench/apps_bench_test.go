@@ -3,7 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
-	"slices"
+	"github.com/tsys-go/tsys/internal/median"
 	"testing"
 	"time"
 
@@ -117,8 +117,8 @@ func reportRatios(b *testing.B, serial, w1, w2 func()) {
 		w1Serial = append(w1Serial, took[1]/took[0])
 		w1W2 = append(w1W2, took[1]/took[2])
 	}
-	b.ReportMetric(median(w1Serial), "w1/serial")
-	b.ReportMetric(median(w1W2), "w1/w2")
+	b.ReportMetric(median.Of(w1Serial), "w1/serial")
+	b.ReportMetric(median.Of(w1W2), "w1/w2")
 }
 
 func runSerial(b *testing.B, j apps.Job) {
@@ -139,19 +139,6 @@ func runOn(b *testing.B, j apps.Job, rt *tsys.Runtime) {
 	if _, err := j.Verify(res); err != nil {
 		b.Fatal(err)
 	}
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // natural is a job written the natural way (Fork and Join, or Spawn and

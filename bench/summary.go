@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/tsys-go/tsys/internal/median"
 	"slices"
 
 	"github.com/tsys-go/tsys/report"
@@ -141,14 +142,4 @@ func serialBaseline(all []Summary, s *Summary) float64 {
 
 // Median is the middle of xs (the mean of the middle two for an even
 // count); 0 for none.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
+func Median(xs []float64) float64 { return median.Of(xs) }

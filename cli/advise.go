@@ -17,6 +17,7 @@ import (
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/calibrate"
+	"github.com/tsys-go/tsys/internal/median"
 	"github.com/tsys-go/tsys/report"
 	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/schedspec"
@@ -368,8 +369,7 @@ func timeT1(ctx context.Context, job Job, pol inline.Policy, reps int) (time.Dur
 			return 0, fmt.Errorf("wrong answer: %w", err)
 		}
 	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
+	return median.Of(times), nil
 }
 
 // command is the run command line that follows the advice.

@@ -88,19 +88,6 @@ func TestNsPerByte(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	for _, c := range []struct {
-		in   []time.Duration
-		want time.Duration
-	}{
-		{nil, 0}, {[]time.Duration{5}, 5}, {[]time.Duration{9, 1, 5}, 5}, {[]time.Duration{4, 1, 100, 2}, 3},
-	} {
-		if got := median(c.in); got != c.want {
-			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-}
-
 func TestSizeText(t *testing.T) {
 	for n, want := range map[int]string{0: "0 B", 1500: "1500 B", 1 << 10: "1 KiB", 256 << 10: "256 KiB", 16 << 20: "16 MiB"} {
 		if got := sizeText(n); got != want {

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/median"
 	"math/rand/v2"
 	"time"
 )
@@ -148,7 +149,7 @@ func PingPong(ctx context.Context, cfg PingConfig) (Link, error) {
 	link := Link{Keyed: len(cfg.Key) > 0}
 	points := make([]Point, len(payloads))
 	for i, rs := range rtts {
-		s := Size{Bytes: len(payloads[i]), Rounds: len(rs), Median: median(rs) / 2, Min: minOf(rs) / 2}
+		s := Size{Bytes: len(payloads[i]), Rounds: len(rs), Median: median.Of(rs) / 2, Min: minOf(rs) / 2}
 		link.Sizes = append(link.Sizes, s)
 		points[i] = Point{Bytes: s.Bytes, OneWay: s.Median}
 	}

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/median"
 	"time"
 
 	"github.com/tsys-go/tsys/apps/fib"
@@ -108,7 +109,7 @@ func spawnCost(ctx context.Context, pairs int) (time.Duration, error) {
 		}
 		diffs = append(diffs, took[0]-took[1])
 	}
-	d := median(diffs)
+	d := median.Of(diffs)
 	if d <= 0 {
 		return 0, overloaded(skipSpawn, "fib(%d) ran no slower with every fork a task than with none (median of %d pairs), so the machine's load hid the difference", n, pairs)
 	}

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/median"
 	"runtime"
 	"sync"
 	"time"
@@ -128,7 +129,7 @@ func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
 		}
 		perTick = append(perTick, sw.elapsed()/time.Duration(cfg.Ticks))
 	}
-	t := tickOf(median(perTick))
+	t := tickOf(median.Of(perTick))
 	t.Sched, t.Peers, t.Workers = cfg.Sched, cfg.Peers, cfg.Workers
 	return t, nil
 }
