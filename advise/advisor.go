@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -228,7 +229,7 @@ func plan(m Machine, opts []Option, nodes []int, scheds []string) []*run {
 					if s == "balance" {
 						// The policy chooses its period by the cost of a
 						// report, which the ping-pong measured.
-						spec = fmt.Sprintf("balance:cost=%dns", reportCost(m).Nanoseconds())
+						spec = "balance:cost=" + strconv.FormatFloat(float64(reportCost(m))/1e3, 'f', -1, 64) + "us"
 						r.sched = spec
 					}
 					r.cfg.Sched, r.err = schedspec.Parse(spec)
@@ -321,7 +322,10 @@ func recommend(ps []Prediction, efficiency float64) Prediction {
 // reportCost is what a status message costs each end's CPU: half its
 // one-way time, which the ping-pong measured with both ends on one
 // machine.
-func reportCost(m Machine) time.Duration { return max(m.Startup/2, time.Nanosecond) }
+// It is rounded to a tenth of a microsecond, for the command line.
+func reportCost(m Machine) time.Duration {
+	return max((m.Startup / 2).Round(100*time.Nanosecond), 100*time.Nanosecond)
+}
 
 // balancePeriod is the period balancing chooses on n nodes at this
 // machine's cost of a report.

@@ -35,7 +35,7 @@ func ExampleAdvise() {
 	r := a.Recommended
 	fmt.Printf("%s leaves on %d nodes under %s: %.2f s, efficiency %.2f\n", r.Grain, r.Nodes, r.Scheduler, r.Seconds, r.Efficiency)
 	// Output:
-	// 64 leaves on 16 nodes under balance:cost=15000ns: 0.05 s, efficiency 0.77
+	// 64 leaves on 16 nodes under balance:cost=15us: 0.05 s, efficiency 0.77
 }
 
 // A subtree whose whole work is under the grain becomes one task.
