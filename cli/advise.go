@@ -76,7 +76,7 @@ func (f *adviseFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.latency, "latency", 0, "the cluster network's one-way delay beyond loopback's (loopback's own is measured)")
 	fs.Float64Var(&f.speed, "speed", 1, "a node's worker speed against this machine's one worker, on which T1 is measured (0.5: half as fast, as when two nodes share a core)")
 	fs.DurationVar(&f.startup, "startup", 0, "a message's one-way start-up cost, instead of measuring it (with --per-byte)")
-	fs.Float64Var(&f.perByte, "per-byte", -1, "a message's cost per byte in ns, instead of measuring it (with --startup)")
+	fs.Float64Var(&f.perByte, "per-byte", 0, "a message's cost per byte in ns, instead of measuring it (with --startup)")
 	fs.IntVar(&f.maxTasks, "max-tasks", adviseMaxTasks, "most tasks a calibration run may spawn with inlining off (each costs the recorder about 100 bytes)")
 	fs.IntVar(&f.reps, "reps", 1, "runs without the recorder that time T1 at each grain (their median counts)")
 	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object on stdout")
@@ -136,7 +136,9 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 	if _, err := makeJob(); err != nil {
 		return nil, usageError{err.Error()}
 	}
+	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
+		given[f.Name] = true
 		if appFS.Lookup(f.Name) != nil {
 			cfg.args = append(cfg.args, "--"+f.Name+"="+f.Value.String())
 		}
@@ -151,8 +153,10 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 		return nil, Usagef("--latency %v: want 0 or more", f.latency)
 	case f.speed <= 0:
 		return nil, Usagef("--speed %g: want more than 0 (1: as fast as this machine)", f.speed)
-	case (f.startup > 0) != (f.perByte >= 0):
+	case given["startup"] != given["per-byte"]:
 		return nil, Usagef("--startup and --per-byte go together: give both to skip the ping-pong, or neither")
+	case given["startup"] && (f.startup <= 0 || f.perByte < 0):
+		return nil, Usagef("--startup %v, --per-byte %g: want a start-up cost above 0 and a cost per byte of 0 or more", f.startup, f.perByte)
 	case f.maxTasks < 1:
 		return nil, Usagef("--max-tasks %d: want at least 1", f.maxTasks)
 	case f.reps < 1:
@@ -394,7 +398,7 @@ var measureCosts = calibrate.Measure
 func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advise.Machine, error) {
 	f := &cfg.flags
 	o := calibrate.Options{Nodes: cfg.nodes[len(cfg.nodes)-1]}
-	if f.startup > 0 {
+	if f.startup > 0 { // given, with --per-byte (parseAdvise)
 		o.Link = &calibrate.Link{Startup: f.startup, PerByte: calibrate.NsPerByte(f.perByte)}
 	}
 	fmt.Fprintln(stderr, "advise: calibrating: messages over the transport, a policy tick, gossip, a spawn")

@@ -94,6 +94,8 @@ func TestAdviseBadInput(t *testing.T) {
 		{[]string{"advise", "split", "--workers", "0"}, 2, "--workers 0"},
 		{[]string{"advise", "split", "--sched", "juggling"}, 2, "juggling"},
 		{[]string{"advise", "split", "--startup", "1ms"}, 2, "--startup and --per-byte go together"},
+		{[]string{"advise", "split", "--per-byte", "0"}, 2, "--startup and --per-byte go together"},
+		{[]string{"advise", "split", "--startup", "0s", "--per-byte", "1"}, 2, "want a start-up cost above 0"},
 		{[]string{"advise", "split", "--leaf", "4"}, 2, "--leaf is what advise tunes for split"},
 		{[]string{"advise", "split", "--grains", "1,0"}, 2, "--leaf 0: want at least 1"},
 		{[]string{"advise", "plain", "--grains", "1,8"}, 2, "plain has no grain flag"},
