@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -348,7 +347,7 @@ func reasons(m Machine, a *Advice, chosen Option, efficiency float64) []string {
 		m.Startup.Round(time.Microsecond), m.PerByte, a.MasterWorkerNodes)
 	add("%d nodes: the most whose predicted efficiency stays at %.0f%% or more (%.0f%%); the fastest found is %d nodes, %.3f s at %.0f%%",
 		r.Nodes, 100*efficiency, 100*r.Efficiency, a.Fastest.Nodes, a.Fastest.Seconds, 100*a.Fastest.Efficiency)
-	if strings.HasPrefix(r.Scheduler, "balance") || r.Nodes > 1 {
+	if r.Nodes > 1 {
 		add("scheduler %s: the fastest at %d nodes in the simulator; balancing's period there is %v, so that a round of load reports costs at most 5%% of it", r.Scheduler, r.Nodes, short(a.BalancePeriod))
 	}
 	if m.Gossip > 0 {

@@ -303,9 +303,9 @@ func (cfg *adviseConfig) record(ctx context.Context, fold time.Duration, stderr 
 		if err != nil {
 			return nil, fmt.Errorf("advise: %s: %w", what, err)
 		}
-		folded := advise.Fold(scaled, fold)
+		folded, shape := advise.Fold(scaled, fold), advise.Shape(scaled)
 		for _, p := range cfg.inlines {
-			opts = append(opts, advise.Option{Grain: g, Inline: p, Tree: folded, T1: t1, Shape: advise.Shape(scaled)})
+			opts = append(opts, advise.Option{Grain: g, Inline: p, Tree: folded, T1: t1, Shape: shape})
 		}
 	}
 	return opts, nil
