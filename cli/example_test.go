@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -92,4 +93,31 @@ func ExampleCheckRun() {
 	// Output:
 	// <nil>
 	// flag provided but not defined: -m
+}
+
+// A program that names its grain flag: `advise` weighs the values given,
+// each recorded on one worker and replayed on the node counts asked
+// about, and recommends one, with the run command line that follows it.
+// (--startup and --per-byte give the message costs, so the example skips
+// the ping-pong; the choice itself depends on this machine's timings.)
+func ExampleGrain() {
+	cfg := cli.Config{Name: "doubler", Programs: []cli.Program{{
+		Name: "double",
+		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+			n := fs.Int("n", 1, "the number to double")
+			fs.Int("leaf", 1, "a task's size (a real program splits by it)")
+			return func() (cli.Job, error) { return cli.TaskJob(double, *n, nil), nil }
+		},
+		Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "16"}},
+	}}}
+	var out bytes.Buffer
+	code := cli.Exec(cfg, []string{"advise", "double", "--nodes", "1,2", "--startup", "20us", "--per-byte", "0.5", "--json"}, &out, io.Discard)
+	var r struct {
+		GrainFlag string `json:"grain_flag"`
+		Options   []any  `json:"options"`
+		Command   string `json:"command"`
+	}
+	json.Unmarshal(out.Bytes(), &r)
+	fmt.Println(code, r.GrainFlag, len(r.Options), strings.HasPrefix(r.Command, "doubler run double --leaf="))
+	// Output: 0 --leaf 2 true
 }
