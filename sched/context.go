@@ -2,6 +2,8 @@ package sched
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/invariant"
@@ -42,4 +44,22 @@ func (r runContext) Deadline() (time.Time, bool) { return r.caller.Deadline() }
 func newRunContext(caller context.Context) (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(caller))
 	return runContext{Context: ctx, caller: caller}, cancel
+}
+
+// cancelled is the error of a run whose caller's context ended. It wraps
+// both ctx.Err() and the cause, when they differ: a Go program asks
+// errors.Is(err, context.Canceled) (or DeadlineExceeded) of any call that
+// its context ended, and one that cancelled with a cause
+// (context.WithCancelCause) asks for the cause the same way.
+func cancelled(ctx context.Context) error {
+	cause, why := context.Cause(ctx), ctx.Err()
+	switch {
+	case cause == nil:
+		return fmt.Errorf("run cancelled: %w", why)
+	case errors.Is(cause, why):
+		// The cause says it already: it is ctx.Err() itself, or an
+		// outer run's error that wraps it (a run inside a task).
+		return fmt.Errorf("run cancelled: %w", cause)
+	}
+	return fmt.Errorf("run cancelled: %w (%w)", cause, why)
 }

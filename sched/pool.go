@@ -3,7 +3,6 @@ package sched
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -127,11 +126,30 @@ func (p *Pool) Run(ctx context.Context, root *Header) (Stats, error) {
 	return p.session(ctx, root, nil)
 }
 
+// TryRun is Run if the pool is free; if a run or a serving session is on,
+// it returns at once with ran false, having run nothing. A caller that must
+// not wait for another run (tsys.Run called from inside a task of this
+// pool, whose run can only end after the caller returns) runs elsewhere
+// instead.
+func (p *Pool) TryRun(ctx context.Context, root *Header) (ran bool, st Stats, err error) {
+	if !p.runMu.TryLock() {
+		return false, Stats{}, nil
+	}
+	defer p.runMu.Unlock()
+	st, err = p.sessionLocked(ctx, root, nil)
+	return true, st, err
+}
+
 // session runs the workers until root is done (if there is a root), stop is
 // closed, ctx ends or a task fails.
 func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) (Stats, error) {
 	p.runMu.Lock()
 	defer p.runMu.Unlock()
+	return p.sessionLocked(ctx, root, stop)
+}
+
+// sessionLocked is session with runMu held.
+func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan struct{}) (Stats, error) {
 	p.reset()
 	p.ended.Store(0)
 	p.began.Store(time.Now().UnixNano())
@@ -158,7 +176,7 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 	case <-stop:
 	case <-p.failed:
 	case <-ctx.Done():
-		p.fail(fmt.Errorf("run cancelled: %w", context.Cause(ctx)))
+		p.fail(cancelled(ctx))
 	}
 	// Before stop, so that a task that polls its context while it runs
 	// returns now, and stop's wait is short.
