@@ -3,6 +3,7 @@ package tsys
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -37,8 +38,17 @@ var joinTask = Register("tsys.join", func(c *Ctx, g func(*Ctx)) struct{} {
 // Do runs f as the root task of a job on rt, as Run does for a
 // registered task: a way into the runtime for a program whose parallel
 // work is closures (Join, For, Map, Reduce). Its job stays on this node.
+// Its errors, and its calls from several goroutines or from inside a
+// task, are Run's; a nil ctx, rt or f is an error.
 func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, error) {
-	return Run(ctx, rt, doTask[R](), f)
+	var zero R
+	if f == nil {
+		return zero, Stats{}, errors.New("tsys.Do: nil function")
+	}
+	if err := checkRun("tsys.Do", ctx, rt); err != nil {
+		return zero, Stats{}, err
+	}
+	return runTask(ctx, rt, doTask[R](), f)
 }
 
 // For runs body over [lo, hi) in pieces, in parallel, and returns when

@@ -2,11 +2,14 @@ package tsys
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
@@ -18,33 +21,31 @@ import (
 // across nodes is counted apart (cluster.NetStats).
 type Stats = sched.Stats
 
-// TaskPanic is the error of a run in which a task panicked; it names the
-// task and carries the stack.
-type TaskPanic = sched.TaskPanic
-
-// ErrRemote is the error of a run that failed on another node: a task's
-// error or panic there, as its text, and the node's name. errors.Is and
-// errors.As cannot reach the task's own error through it.
-type ErrRemote = sched.ErrRemote
-
-// TaskError is the error of a run in which a task registered with
-// RegisterErr returned an error: it names the task, and Unwrap returns the
-// error itself.
-type TaskError struct {
-	Task string // the registered name of the task that failed
-	Err  error
-}
-
-func (e *TaskError) Error() string { return fmt.Sprintf("task %q: %v", e.Task, e.Err) }
-
-// Unwrap returns the task's own error, for errors.Is and errors.As.
-func (e *TaskError) Unwrap() error { return e.Err }
-
 // Runtime runs jobs on a set of workers. It is reusable: Run may be called
 // again after a run ends, failed or not. Between runs it holds no goroutine.
+//
+// Runs may overlap: Run and Do may be called from several goroutines at
+// once, and from inside a task of a run on the same runtime (a library
+// that uses tsys, called from a task). Each run has its own failure
+// scope: one failing or cancelled fails no other. The first run takes
+// the runtime's own pool of workers (Pool); a run that begins while that
+// pool is busy gets a spare pool of as many workers, with the same
+// options, kept for later runs. Runs then share the machine's CPUs, not
+// workers: the scheduler's deques, idle list and failure belong to one
+// run each, and a run cannot take a worker from another without giving
+// every task a way to tell the runs apart, a cost on every spawn. A run
+// on a spare pool stays on its node (the cluster layer drives the main
+// pool only) and records no timeline or task tree set on the main pool.
 type Runtime struct {
 	pool   *sched.Pool
 	inline inline.Policy
+	conf   config
+	// spares are the pools of overlapping runs, kept between runs, since
+	// a pool's workers keep the deques and frames they grew.
+	sparesMu sync.Mutex
+	spares   []*sched.Pool
+	// last is the pool of the last run to end (WorkerStats, WorkSpan).
+	last atomic.Pointer[sched.Pool]
 }
 
 // Option configures a Runtime.
@@ -57,7 +58,8 @@ type config struct {
 	checkCopies bool
 }
 
-// Workers sets the number of workers (default: GOMAXPROCS).
+// Workers sets the number of workers. n <= 0 means the default,
+// runtime.GOMAXPROCS(0) when New is called.
 func Workers(n int) Option { return func(c *config) { c.workers = n } }
 
 // Inline sets the inlining policy (default: inline.Default()).
@@ -107,16 +109,56 @@ func New(opts ...Option) *Runtime {
 	for _, o := range opts {
 		o(&c)
 	}
-	if c.workers < 1 {
-		c.workers = 1
+	if c.workers <= 0 {
+		c.workers = runtime.GOMAXPROCS(0)
 	}
 	if c.workSpan || c.checkCopies {
 		c.inline = inline.Never()
 	}
-	rt := &Runtime{pool: sched.NewPool(c.workers, c.inline), inline: c.inline}
-	rt.pool.SetWorkSpan(c.workSpan)
-	rt.pool.SetCheckCopies(c.checkCopies)
+	rt := &Runtime{inline: c.inline, conf: c}
+	rt.pool = rt.newPool()
+	rt.last.Store(rt.pool)
 	return rt
+}
+
+// newPool makes a pool of the runtime's workers and options.
+func (rt *Runtime) newPool() *sched.Pool {
+	p := sched.NewPool(rt.conf.workers, rt.conf.inline)
+	p.SetWorkSpan(rt.conf.workSpan)
+	p.SetCheckCopies(rt.conf.checkCopies)
+	return p
+}
+
+// run runs root on the main pool if it is free, else on a spare pool:
+// never waiting for another run, which may be the caller's own (Run from
+// inside a task).
+func (rt *Runtime) run(ctx context.Context, root *sched.Header) (Stats, error) {
+	if ran, st, err := rt.pool.TryRun(ctx, root); ran {
+		rt.last.Store(rt.pool)
+		return st, err
+	}
+	p := rt.takeSpare()
+	defer rt.putSpare(p)
+	st, err := p.Run(ctx, root)
+	rt.last.Store(p)
+	return st, err
+}
+
+func (rt *Runtime) takeSpare() *sched.Pool {
+	rt.sparesMu.Lock()
+	defer rt.sparesMu.Unlock()
+	if k := len(rt.spares); k > 0 {
+		p := rt.spares[k-1]
+		rt.spares = rt.spares[:k-1]
+		return p
+	}
+	return rt.newPool()
+}
+
+func (rt *Runtime) putSpare(p *sched.Pool) {
+	rt.sparesMu.Lock()
+	defer rt.sparesMu.Unlock()
+	rt.spares = append(rt.spares, p)
 }
 
 // WorkSpan reports the last run's work T_1 (the time all task frames
@@ -125,10 +167,11 @@ func New(opts ...Option) *Runtime {
 // was made with MeasureWorkSpan.
 func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 	var w int64
-	for _, s := range rt.pool.WorkerStats() {
+	p := rt.last.Load()
+	for _, s := range p.WorkerStats() {
 		w += s.WorkNanos
 	}
-	return time.Duration(w), rt.pool.Span()
+	return time.Duration(w), p.Span()
 }
 
 // Workers reports the number of workers.
@@ -138,26 +181,63 @@ func (rt *Runtime) Workers() int { return rt.pool.Workers() }
 func (rt *Runtime) InlinePolicy() inline.Policy { return rt.inline }
 
 // Pool returns the scheduler's pool beneath the runtime, for the cluster
-// layer that connects it to other nodes.
+// layer that connects it to other nodes: the main pool, which a run takes
+// when no other run has it (see Runtime).
 func (rt *Runtime) Pool() *sched.Pool { return rt.pool }
 
-// WorkerStats returns the per-worker counters of the last run.
-func (rt *Runtime) WorkerStats() []Stats { return rt.pool.WorkerStats() }
+// WorkerStats returns the per-worker counters of the last run to end.
+func (rt *Runtime) WorkerStats() []Stats { return rt.last.Load().WorkerStats() }
 
 // Run runs t(arg) as the root task and returns its result and the run's
-// counters. It returns an error if ctx is cancelled first (wrapping the
-// cause), if a task fails (a *TaskError, see RegisterErr) or if a task
-// panics (a *TaskPanic); the first of these is the run's error, and once
-// it happens no task starts: Run returns as soon as the tasks running
-// then return (a task that runs long polls Ctx.Done). Tasks still queued
-// when the root's result is ready are dropped.
+// counters. It returns an error if ctx is cancelled first, if a task fails
+// (a *TaskError, see RegisterErr) or if a task panics (a *TaskPanic); the
+// first of these is the run's error, and once it happens no task starts:
+// Run returns as soon as the tasks running then return (a task that runs
+// long polls Ctx.Done). Tasks still queued when the root's result is ready
+// are dropped.
+//
+// A run that ends by its context returns an error for which
+// errors.Is(err, context.Canceled) (or context.DeadlineExceeded) is true,
+// and errors.Is reaches the cause given to context.WithCancelCause too.
+//
+// Run may be called from several goroutines at once, and from inside a
+// task: each call is a run of its own (see Runtime), never waiting for
+// another. From inside a task, pass the task's c.Context(), so that the
+// inner run ends when the outer one fails; and prefer Fork, Spawn or
+// t.Call(c, arg), which run t as part of the current job, on its workers.
+//
+// A nil ctx, rt or t is an error.
 func Run[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, Stats, error) {
+	var zero R
+	if t == nil {
+		return zero, Stats{}, errors.New("tsys.Run: nil *Task: the task is used before it is registered; " +
+			"assign it with tsys.Register in a package-level var or an init function")
+	}
+	if err := checkRun("tsys.Run", ctx, rt); err != nil {
+		return zero, Stats{}, err
+	}
+	return runTask(ctx, rt, t, arg)
+}
+
+// checkRun checks what Run and Do are given, for a message that says what
+// to do where a nil would panic deep inside the scheduler.
+func checkRun(fn string, ctx context.Context, rt *Runtime) error {
+	if rt == nil {
+		return fmt.Errorf("%s: nil *Runtime: make one with tsys.New()", fn)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%s: nil context.Context: pass context.Background() or the task's c.Context()", fn)
+	}
+	return nil
+}
+
+func runTask[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, Stats, error) {
 	f := &frame[A, R]{arg: arg}
 	f.Init(&t.kind)
-	stats, err := rt.pool.Run(ctx, &f.Header)
+	stats, err := rt.run(ctx, &f.Header)
 	if err != nil {
 		var zero R
-		return zero, stats, err
+		return zero, stats, userError(err)
 	}
 	return f.res, stats, nil
 }

@@ -161,11 +161,21 @@ func whyLocal[A, R any](t *Task[A, R], o taskOptions) error {
 
 // Lendable reports whether the task's tasks may run on other nodes (see
 // Register for the rule).
-func (t *Task[A, R]) Lendable() bool { return t.kind.Lendable() }
+func (t *Task[A, R]) Lendable() bool {
+	if t == nil {
+		panic(&nilTaskError{method: "Lendable"})
+	}
+	return t.kind.Lendable()
+}
 
 // WhyLocal says why the task's tasks stay on their node, or returns nil
 // if they may run on others.
-func (t *Task[A, R]) WhyLocal() error { return t.local }
+func (t *Task[A, R]) WhyLocal() error {
+	if t == nil {
+		return &nilTaskError{method: "WhyLocal"}
+	}
+	return t.local
+}
 
 // wireCodec is a task's sched.Codec: its argument and result through the
 // task's codecs (codec.go), in the task's frame.
@@ -196,7 +206,12 @@ func (w wireCodec[A, R]) DecodeResult(h *sched.Header, b []byte) error {
 }
 
 // Name returns the name the task was registered under.
-func (t *Task[A, R]) Name() string { return t.kind.Name }
+func (t *Task[A, R]) Name() string {
+	if t == nil {
+		panic(&nilTaskError{method: "Name"})
+	}
+	return t.kind.Name
+}
 
 // Spawn starts fn(a) as a task and returns a future of its result (a T-call).
 // If the inlining policy answers that enough ready tasks already exist, it
