@@ -36,6 +36,9 @@ type Stats = sched.Stats
 // every task a way to tell the runs apart, a cost on every spawn. A run
 // on a spare pool stays on its node (the cluster layer drives the main
 // pool only) and records no timeline or task tree set on the main pool.
+// A spare pool costs a run little more to start, and two runs at once
+// about what the two take in turn (BenchmarkRunStartsOn,
+// BenchmarkTwoRuns; bench/README.md, "Runs that overlap").
 type Runtime struct {
 	pool   *sched.Pool
 	inline inline.Policy
