@@ -226,6 +226,27 @@ func TestAMethodOfANilTaskSaysSo(t *testing.T) {
 	}
 }
 
+func TestAMethodOfANilRuntimeSaysSo(t *testing.T) {
+	var rt *tsys.Runtime
+	for method, call := range map[string]func(){
+		"Workers":      func() { rt.Workers() },
+		"InlinePolicy": func() { rt.InlinePolicy() },
+		"Pool":         func() { rt.Pool() },
+		"WorkerStats":  func() { rt.WorkerStats() },
+		"WorkSpan":     func() { rt.WorkSpan() },
+	} {
+		func() {
+			defer func() {
+				want := "tsys: Runtime." + method + " called on a nil *Runtime: make one with tsys.New()"
+				if r := recover(); r != want {
+					t.Errorf("%s of a nil runtime panicked with %v, want %q", method, r, want)
+				}
+			}()
+			call()
+		}()
+	}
+}
+
 func TestWorkersNotPositiveMeansGOMAXPROCS(t *testing.T) {
 	for _, n := range []int{0, -3} {
 		if got, want := tsys.New(tsys.Workers(n)).Workers(), runtime.GOMAXPROCS(0); got != want {

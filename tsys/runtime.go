@@ -169,6 +169,7 @@ func (rt *Runtime) putSpare(p *sched.Pool) {
 // T_1/T_inf is the parallelism the program has. Zero unless the runtime
 // was made with MeasureWorkSpan.
 func (rt *Runtime) WorkSpan() (work, span time.Duration) {
+	rt.check("WorkSpan")
 	var w int64
 	p := rt.last.Load()
 	for _, s := range p.WorkerStats() {
@@ -178,18 +179,38 @@ func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 }
 
 // Workers reports the number of workers.
-func (rt *Runtime) Workers() int { return rt.pool.Workers() }
+func (rt *Runtime) Workers() int {
+	rt.check("Workers")
+	return rt.pool.Workers()
+}
 
 // InlinePolicy reports the inlining policy.
-func (rt *Runtime) InlinePolicy() inline.Policy { return rt.inline }
+func (rt *Runtime) InlinePolicy() inline.Policy {
+	rt.check("InlinePolicy")
+	return rt.inline
+}
 
 // Pool returns the scheduler's pool beneath the runtime, for the cluster
 // layer that connects it to other nodes: the main pool, which a run takes
 // when no other run has it (see Runtime).
-func (rt *Runtime) Pool() *sched.Pool { return rt.pool }
+func (rt *Runtime) Pool() *sched.Pool {
+	rt.check("Pool")
+	return rt.pool
+}
 
 // WorkerStats returns the per-worker counters of the last run to end.
-func (rt *Runtime) WorkerStats() []Stats { return rt.last.Load().WorkerStats() }
+func (rt *Runtime) WorkerStats() []Stats {
+	rt.check("WorkerStats")
+	return rt.last.Load().WorkerStats()
+}
+
+// check panics, saying what to do, if rt is nil: a method of a nil
+// *Runtime would otherwise panic with a bare nil dereference.
+func (rt *Runtime) check(method string) {
+	if rt == nil {
+		panic("tsys: Runtime." + method + " called on a nil *Runtime: make one with tsys.New()")
+	}
+}
 
 // Run runs t(arg) as the root task and returns its result and the run's
 // counters. It returns an error if ctx is cancelled first, if a task fails

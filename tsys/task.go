@@ -13,6 +13,12 @@ import (
 // Calling it through Spawn makes a task that any worker, and later any node,
 // may run; a task crosses nodes as its registered name and its encoded
 // argument, never as a closure.
+//
+// A *Task is nil until Register's result is assigned to it: a variable
+// used before the init function that registers it has run. Run then
+// returns an error saying so; Fork, Spawn and Call panic, and the run's
+// *TaskPanic says that the task was nil (a check before the panic would
+// cost every fork).
 type Task[A, R any] struct {
 	kind    sched.Kind
 	fn      func(*Ctx, A) R
