@@ -28,7 +28,11 @@
 //
 // The first error a task returns (RegisterErr), or its panic, or the
 // cancellation of Run's context, fails the job: no task starts after it,
-// the running ones see it through Ctx.Done, and Run returns it. Tasks get
+// the running ones see it through Ctx.Done, and Run returns it, as a
+// *TaskError, a *TaskPanic, or an error that errors.Is finds
+// context.Canceled (or DeadlineExceeded) and the context's cause in.
+// Runs may overlap, from several goroutines or from inside a task (see
+// Runtime), each failing alone. Tasks get
 // their arguments by value: one whose types hold references stays on its
 // node unless registered ByValue (see Register), and CheckCopies, or
 // TSYS_CHECK_COPIES=1, tests that claim on one node.
