@@ -58,9 +58,11 @@ func cacheKey(cfg config, commit string) string {
 func loadBaseline(cfg config, tool apidiff, module, commit, tmp string) (baselineAPI, error) {
 	root := cfg.Cache
 	if root == "" {
+		// Without a home (a bare CI environment), the temporary
+		// directory still serves the runs of one machine.
 		c, err := os.UserCacheDir()
 		if err != nil {
-			return baselineAPI{}, fmt.Errorf("no cache directory for the release's API: %w", err)
+			c = os.TempDir()
 		}
 		root = filepath.Join(c, "tsys-apicheck")
 	}
