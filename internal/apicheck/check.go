@@ -153,7 +153,7 @@ func modulePath(repo string) (string, error) {
 // report prints the outcome: each change and how CHANGELOG.md records it,
 // then what to fix. It returns the exit code.
 func report(res result, stdout, stderr io.Writer) int {
-	fmt.Fprintf(stdout, "apicheck: the public API against %q: %d changes\n", res.Baseline, len(res.Changes))
+	fmt.Fprintf(stdout, "apicheck: the public API against %q, changes: %d\n", res.Baseline, len(res.Changes))
 	for _, c := range res.Changes {
 		fmt.Fprintf(stdout, "  %s\n", c)
 	}
@@ -161,7 +161,7 @@ func report(res result, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "apicheck: CHANGELOG.md records every change")
 		return 0
 	}
-	fmt.Fprintf(stderr, "apicheck: %d changes to the public API are not recorded in CHANGELOG.md as its header asks:\n", len(res.Problems))
+	fmt.Fprintf(stderr, "apicheck: changes to the public API that CHANGELOG.md does not record as its header asks: %d\n", len(res.Problems))
 	for _, p := range res.Problems {
 		fmt.Fprintf(stderr, "  %s\n    %s\n", p.Change, p.Fix)
 	}
