@@ -36,6 +36,9 @@ check_lists() {
 phase "gofmt" check_gofmt
 phase "go vet" go vet ./...
 phase "every package is tested below" check_lists
+# Before the tests: it puts the pinned apidiff in the module cache, which
+# the checker's own tests then use offline.
+phase "public API against CHANGELOG.md" go run ./internal/apicheck
 phase "runtime packages with the race detector" go test -race -count=1 "${race[@]}"
 phase "nodes shared by several jobs, their processes built with the race detector" \
   env TSYS_TEST_RACE=1 go test -count=1 -run 'TestJobsShareNodes' ./cmd/tsys

@@ -1,26 +1,38 @@
 // Package cli is the command line of a tsys program: any binary whose
 // main calls Main runs its own registered tasks as jobs, on one machine or
-// as a node of a cluster, with the verbs and flags of the tsys command.
+// as a node of a cluster, with the verbs and flags of the tsys command
+// (Example_program):
 //
-//	func main() {
-//		cli.Main(cli.Config{Programs: []cli.Program{{
-//			Name:    "sum",
-//			Summary: "sum f(i) for i below N (-n N)",
-//			Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-//				n := fs.Int64("n", 100_000_000, "terms")
-//				return func() (cli.Job, error) {
-//					return cli.TaskJob(Sum, Span{0, *n, 1 << 14}, map[string]any{"n": *n}), nil
-//				}
-//			},
-//		}}})
-//	}
+//	// Sum adds i over a range; the runtime splits it.
+//	var Sum = tsys.RegisterRange("mysum.sum",
+//		func(c *tsys.Ctx, _ struct{}, lo, hi int) int64 {
+//			s := int64(0)
+//			for i := lo; i < hi; i++ {
+//				s += int64(i)
+//			}
+//			return s
+//		},
+//		func(a, b int64) int64 { return a + b })
+//
+//	var mysum = cli.Config{Name: "mysum", Programs: []cli.Program{{
+//		Name:    "sum",
+//		Summary: "sum i for i below N (-n N)",
+//		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+//			n := fs.Int("n", 100_000_000, "terms")
+//			return func() (cli.Job, error) {
+//				return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, *n), map[string]any{"n": *n}), nil
+//			}
+//		},
+//	}}}
+//
+//	func main() { cli.Main(mysum) }
 //
 // gives
 //
-//	prog run sum -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
-//	prog advise sum -n 1000000 [--nodes 1,2,4,...] [--workers W] [--json]
-//	prog node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
-//	prog drain ADDR | prog jobs ADDR | prog token --key-file F | prog version
+//	mysum run sum -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
+//	mysum advise sum -n 1000000 [--nodes 1,2,4,...] [--workers W] [--json]
+//	mysum node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
+//	mysum drain ADDR | mysum jobs ADDR | mysum token --key-file F | mysum version
 //
 // A node serves the tasks its binary registered, so every node of a
 // cluster runs the same binary: a job's root tells each node the tasks

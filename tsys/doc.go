@@ -5,23 +5,23 @@
 // joins them with Forked.Join, Cilk's spawn and sync: a fork is a task
 // that an idle worker, or another node, may take, or a plain call when
 // enough tasks are ready already (load-based inlining). Run starts a root
-// task on a Runtime and returns its result and counters.
+// task on a Runtime and returns its result and counters (Example_fib):
 //
 //	var Fib *tsys.Task[int, int]
 //
-//	func init() { Fib = tsys.Register("fib", fib) }
+//	func init() { Fib = tsys.Register("fibonacci", fibonacci) }
 //
-//	func fib(c *tsys.Ctx, n int) int {
+//	func fibonacci(c *tsys.Ctx, n int) int {
 //		if n < 2 {
 //			return n
 //		}
-//		a := Fib.Fork(c, n-1) // a T-call, or a C-call when enough tasks exist
-//		b := fib(c, n-2)      // a plain call
+//		a := Fib.Fork(c, n-1)  // a T-call, or a C-call when enough tasks exist
+//		b := fibonacci(c, n-2) // a plain call
 //		return a.Join(c) + b
 //	}
 //
 //	rt := tsys.New(tsys.Workers(4))
-//	v, stats, err := tsys.Run(ctx, rt, Fib, 35)
+//	v, stats, err := tsys.Run(ctx, rt, Fib, 25)
 //
 // Spawn returns a Future instead (the T-system's T-value), which any task
 // may read with Get, any number of times.
@@ -45,8 +45,7 @@
 // split where the rounding of a floating-point sum must repeat. For work
 // that stays on its node, closures need no registration: Join (rayon's
 // join), For, ForEach, Map, Reduce, Fold, Sum, Min and Max run inside any
-// task,
-// and Do runs a closure as a job's root.
+// task, and Do runs a closure as a job's root (Example_reduce):
 //
 //	v, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) float64 {
 //		return tsys.Reduce(c, 0, len(xs), 0, func(_ *tsys.Ctx, lo, hi int) float64 {

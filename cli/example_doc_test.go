@@ -1,0 +1,51 @@
+package cli_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// The example of the package's doc (doc.go), which shows its lines as
+// they are here; TestDocCodeIsExamples holds it to that.
+
+// Sum adds i over a range; the runtime splits it.
+var Sum = tsys.RegisterRange("mysum.sum",
+	func(c *tsys.Ctx, _ struct{}, lo, hi int) int64 {
+		s := int64(0)
+		for i := lo; i < hi; i++ {
+			s += int64(i)
+		}
+		return s
+	},
+	func(a, b int64) int64 { return a + b })
+
+var mysum = cli.Config{Name: "mysum", Programs: []cli.Program{{
+	Name:    "sum",
+	Summary: "sum i for i below N (-n N)",
+	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+		n := fs.Int("n", 100_000_000, "terms")
+		return func() (cli.Job, error) {
+			return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, *n), map[string]any{"n": *n}), nil
+		}
+	},
+}}}
+
+// The program's main package holds only this: mysum's binary then runs
+// the verbs of the tsys command.
+func main() { cli.Main(mysum) }
+
+// A whole program: its config, which its main hands to cli.Main, run
+// here through Exec as the command line `mysum run sum -n 1000` would.
+func Example_program() {
+	var out bytes.Buffer
+	code := cli.Exec(mysum, []string{"run", "sum", "-n", "1000", "--workers", "2"}, &out, io.Discard)
+	first, _, _ := strings.Cut(out.String(), "\n")
+	fmt.Println(code, first)
+	// Output: 0 sum: 499500
+}
