@@ -162,10 +162,20 @@ func TestUnrunnableLoansAreSaidOnce(t *testing.T) {
 	for id := range uint64(loans) {
 		l.resultArrived("mixed", &result{Job: job.ID, Task: 1000 + id, Rerun: true, Err: `task "x": decoding its argument: want 12 bytes, got 24`})
 	}
+	// A task handed back unstarted by a node that does not serve the job
+	// yet (a push before the job's start) says nothing of its binary.
+	h, _ := kind.Codec.NewFromArg(encodeInt64(7))
+	l.mu.Lock()
+	l.ledger.lend(2000, h, "late", "127.0.0.1:2", time.Now())
+	l.mu.Unlock()
+	l.resultArrived("late", &result{Job: job.ID, Task: 2000, Rerun: true, Leaving: true, Err: "the job is not served here"})
+	if l.cannotRun.has("late") {
+		t.Error("a node that did not serve the job yet is lent nothing more")
+	}
 	if got := strings.Count(logs.String(), "level=WARN"); got != 1 {
 		t.Errorf("%d warnings for %d loans handed back, want 1:\n%s", got, loans, logs.String())
 	}
-	if !l.cannotRun.has("mixed") || l.cannotRun.has("other") {
+	if !l.cannotRun.has("mixed") {
 		t.Error("the lender does not remember which borrower cannot run its tasks")
 	}
 	if recs := l.lend("mixed", "127.0.0.1:1", 5); len(recs) != 0 {

@@ -37,7 +37,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 			e.borrow(peer, m)
 		} else {
 			for _, r := range m.Tasks {
-				n.out.refuseTask(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, "the job is over here", n.log)
+				n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, n.log)
 			}
 		}
 	case *result:

@@ -154,7 +154,7 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 	}
 	switch {
 	case m.Rerun && m.Leaving:
-		l.e.n.log.Debug("a leaving node handed a task back; running it here", "peer", from)
+		l.e.n.log.Debug("a node leaving or not serving the job handed a task back; running it here", "peer", from)
 		l.e.tasksReturned.Add(1)
 		l.e.pool.Inject(h)
 	case m.Rerun:

@@ -89,9 +89,10 @@ type taskRecord struct {
 
 // result returns task Task of Job: its encoded Value, or Err. With Rerun
 // the borrower did not run it and the lender should run it itself: Leaving
-// says the borrower is leaving the cluster and hands it back unstarted;
-// otherwise it could not run it (an unknown name, an argument that does not
-// decode), and Err says why.
+// says the borrower is leaving the cluster, or does not serve the job
+// (yet, or any more), and hands it back unstarted, which says nothing of
+// whether it could run it; otherwise it could not run it (an unknown
+// name, an argument that does not decode), and Err says why.
 type result struct {
 	Job, Task uint64
 	Value     []byte
