@@ -103,8 +103,8 @@ func checkStart(node clusterpolicy.NodeID, m *jobStart, accept bool) buildCheck 
 			node, here, m.Build)}
 	}
 	return buildCheck{otherBuild: true, reason: fmt.Sprintf(
-		"node %s runs another build of the job's program %s: here %s, at the root %s; a task's body may differ and the job's answer with it: %s, or, if you know both builds compute alike, pass --accept-builds to the node or the run",
-		node, m.Binary, here, m.Build, sameBinary(m.Binary))}
+		"node %s runs another build of the job's program: here %s, at the root %s; a task's body may differ and the job's answer with it: %s, or, if you know both builds compute alike, pass --accept-builds to the node or the run",
+		node, here, m.Build, sameBinary(m.Binary))}
 }
 
 // typesReason says which tasks' types differ, with both descriptions of

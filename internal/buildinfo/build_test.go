@@ -124,3 +124,16 @@ func TestFromInfo(t *testing.T) {
 		t.Fatalf("no build info: %+v", b)
 	}
 }
+
+// TestBinaryNamesItsBuild: a binary whose version does not name its code
+// (a test binary is (devel)) is named with its build ID, so that two
+// builds' names differ.
+func TestBinaryNamesItsBuild(t *testing.T) {
+	b := Current()
+	if b.pinned() || b.ID == "" {
+		t.Skip("this test binary's version names its code")
+	}
+	if !strings.Contains(Binary(), "build ID "+b.ID) {
+		t.Fatalf("Binary() = %q, want it to name build ID %s", Binary(), b.ID)
+	}
+}
