@@ -65,12 +65,16 @@ func FromInfo(info *debug.BuildInfo, ok bool) Build {
 	return b
 }
 
-// pinned says whether b's version and revision name its code: a tagged
-// or revision-stamped build from a clean tree. Any other build (go run, go
-// test, a tree with changes) is known by its build ID alone.
+// pinned says whether b's version or revision names its code: a module
+// version (go install pkg@v1.2.3, whose source the module proxy keeps
+// unchanged) or a revision, from a tree without changes. Any other build
+// (go run, go test, a tree with changes) is known by its build ID alone.
 func (b Build) pinned() bool {
-	return b.Revision != "" && !b.Modified && b.Version != "(devel)" && b.Version != "(unknown)" &&
-		!strings.HasSuffix(b.Version, "+dirty")
+	if b.Modified || strings.HasSuffix(b.Version, "+dirty") {
+		return false
+	}
+	moduleVersion := b.Version != "" && b.Version != "(devel)" && b.Version != "(unknown)"
+	return moduleVersion || b.Revision != ""
 }
 
 // Same says whether a and b are builds of the same code: the same module,

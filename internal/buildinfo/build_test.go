@@ -97,6 +97,10 @@ func TestSame(t *testing.T) {
 		{"devel, one ID", devel, devel, true},
 		{"devel, two IDs", devel, func() Build { b := devel; b.ID = "id3"; return b }(), false},
 		{"no ID read", Build{Version: "(devel)"}, Build{Version: "(devel)"}, false},
+		{"go install of one tag on two platforms", Build{Path: "p", Version: "v1.0.0", ID: "a"}, Build{Path: "p", Version: "v1.0.0", ID: "b"}, true},
+		{"two tags", Build{Path: "p", Version: "v1.0.0"}, Build{Path: "p", Version: "v1.0.1"}, false},
+		{"a devel build of a clean revision", Build{Version: "(devel)", Revision: "abc", ID: "a"}, Build{Version: "(devel)", Revision: "abc", ID: "b"}, true},
+		{"a version marked dirty", Build{Version: "v1.0.1-0.2026-abc+dirty", ID: "a"}, Build{Version: "v1.0.1-0.2026-abc+dirty", ID: "b"}, false},
 	}
 	for _, c := range cases {
 		if got := Same(c.a, c.b); got != c.same {

@@ -86,7 +86,13 @@ func TestOfMadeTypes(t *testing.T) {
 	typ := reflect.TypeFor[*node]()
 	prev := Of(typ)
 	for i := range 50 {
-		switch i % 4 {
+		switch i % 7 {
+		case 4:
+			typ = reflect.PointerTo(typ)
+		case 5:
+			typ = reflect.ChanOf(reflect.BothDir, typ)
+		case 6:
+			typ = reflect.FuncOf([]reflect.Type{typ, reflect.TypeFor[error]()}, []reflect.Type{typ}, false)
 		case 0:
 			typ = reflect.SliceOf(typ)
 		case 1:
