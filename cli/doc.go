@@ -36,9 +36,13 @@
 //
 // A node serves the tasks its binary registered, so every node of a
 // cluster runs the same binary: a job's root tells each node the tasks
-// that may cross to it, and a node that lacks one refuses the job at once,
-// naming the tasks it lacks and both binaries, rather than failing at the
-// first loan; the job runs on without it, and its root warns.
+// that may cross to it, their types and its build, and a node that lacks
+// one, gives one other types, or runs another build refuses the job at
+// once, naming the tasks or both builds, rather than failing at the first
+// loan or computing with another body; the job runs on without it, and
+// its root warns. --accept-builds, on run or node, has a node of another
+// build serve anyway (never one of other types), for builds the operator
+// knows compute alike.
 // --nodes N starts N-1 more processes of the program's own binary
 // (Config.Executable) as nodes on loopback.
 //

@@ -19,6 +19,9 @@ type netFlags struct {
 	joinTimeout     time.Duration
 	probeInterval   time.Duration
 	suspicionMult   int
+	// acceptBuilds: serve (or, on a job's root, have every node serve)
+	// jobs of another build of the program (cluster.Config.AcceptBuilds).
+	acceptBuilds bool
 }
 
 func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
@@ -27,6 +30,7 @@ func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
 	fs.IntVar(&f.taskPort, "task-port", 0, "port of the task transport, on the --bind host (0: one the system picks; declare one for firewalls and containers)")
 	fs.DurationVar(&f.joinTimeout, "join-timeout", 30*time.Second, "how long to keep trying --join seeds that do not answer (seeds often start together)")
 	fs.DurationVar(&f.probeInterval, "probe-interval", 0, "failure detection: how often each peer is probed (default 1s; --fast: 200ms); shorter notices a crash sooner but may declare a busy node dead")
+	fs.BoolVar(&f.acceptBuilds, "accept-builds", false, "serve jobs of another build of this program (on a job's root: have every node serve this one), each logged as a warning: for builds you know compute alike; a task whose types differ is refused all the same (default: a node of another build refuses the job)")
 	fs.IntVar(&f.suspicionMult, "suspicion-mult", 0, "failure detection: a peer that fails its probes is dead after MULT x log10(nodes) probe intervals unless it answers (default 4; --fast: 2)")
 }
 
@@ -96,4 +100,5 @@ func checkHostPort(flagName, addr string, least int) error {
 func (f *netFlags) apply(c *cluster.Config) {
 	c.Bind, c.Advertise, c.TransportPort = f.bind, f.advertise, f.taskPort
 	c.JoinTimeout, c.ProbeInterval, c.SuspicionMult = f.joinTimeout, f.probeInterval, f.suspicionMult
+	c.AcceptBuilds = f.acceptBuilds
 }

@@ -60,8 +60,20 @@
 // A job runs its root task on one node, the root node. BeginJob announces
 // the job (jobStart) to every member, which starts serving it: its workers
 // run, idle, and fish for work. The announcement lists the tasks that may
-// cross nodes in the root's binary; a member whose binary lacks one
-// refuses the job at once, naming them (binary.go). A node that joins the cluster while the
+// cross nodes in the root's binary, each with a fingerprint of its
+// argument and result types (sched.Kind.Types, hashed), and the root's
+// build (module version and revision, and the Go build ID of its
+// executable when those do not name the code). A member whose binary
+// lacks one of the tasks, or gives one other types, refuses the job at
+// once, naming them and both types; one of another build refuses it too,
+// naming both builds, unless the root's start or its own Config says
+// AcceptBuilds, which the operator sets (--accept-builds) for builds they
+// know compute alike: then it serves, with a warning (binary.go). The
+// root logs each refusal as a warning and runs on without the node. A
+// start without fingerprints is an older root's, and is refused when it
+// lists any task. A borrower that hands back a loan it cannot run is
+// warned of once and lent nothing more of the job (lender.go). A node
+// that joins the cluster while the
 // job runs is invited the same way as soon as the root hears of it
 // (Kale's expanding malleable job): its policy hears JobStarted, the
 // others' hear it join, and work reaches it through the running scheduler.

@@ -38,6 +38,9 @@ type engine struct {
 	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
 	timeline  *jobTimeline // the job's timeline here (timeline.go)
 	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
+	// unrunnable are the lenders that lent a task this node could not
+	// run, which it says once each (their lender stops lending).
+	unrunnable firsts
 
 	// mu orders the policy's events and guards what follows, and the
 	// fields of a rooted job (Job).

@@ -49,8 +49,10 @@ type Job struct {
 	e    *engine
 	opts JobOptions
 	// tasks are the names of this binary's tasks that may cross nodes,
-	// which every jobStart lists: read once, as the job begins.
-	tasks []string
+	// which every jobStart lists with their fingerprints (prints): read
+	// once, as the job begins.
+	tasks  []string
+	prints []taskPrint
 	// peers are the nodes serving the job: the members when it began and
 	// those that joined while it ran (invite), with when each was invited
 	// (joinedAt, late joiners only). reports are the peers' reports as
@@ -110,7 +112,8 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: sched.LendableKinds(), peers: map[clusterpolicy.NodeID]string{},
+	tasks := sched.LendableKinds()
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: tasks, prints: printsOf(tasks), peers: map[clusterpolicy.NodeID]string{},
 		joinedAt: map[clusterpolicy.NodeID]time.Duration{}, reports: map[clusterpolicy.NodeID]peerReport{},
 		active: map[clusterpolicy.NodeID]bool{}, reported: make(chan struct{}, 1)}
 	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
@@ -166,7 +169,8 @@ func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
 	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
 		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
 		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
-		Tasks: j.tasks, Binary: buildinfo.Binary()}
+		Tasks: j.tasks, Binary: buildinfo.Binary(),
+		Printed: true, Prints: j.prints, Build: buildinfo.Current(), AcceptBuilds: n.cfg.AcceptBuilds}
 	if err := e.n.out.transmit(addr, start, true, e); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		e.mu.Lock()
@@ -365,9 +369,10 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	// After admit: a node that would not serve the job anyway (a client,
 	// a draining node, one its sharing policy keeps for other jobs) says
 	// why it would not, not which tasks it lacks.
-	if lacks := missingKinds(m.Tasks); len(lacks) > 0 {
+	check := checkStart(n.name, m, n.cfg.AcceptBuilds)
+	if check.reason != "" {
 		n.jobs.mu.Unlock()
-		n.refuse(from, &jobRefused{Job: m.Job, Reason: lacksReason(n.name, lacks, m.Binary), Lacks: lacks})
+		n.refuse(from, &jobRefused{Job: m.Job, Reason: check.reason, Lacks: check.lacks, OtherBuild: check.otherBuild})
 		return
 	}
 	for _, o := range old {
@@ -397,6 +402,9 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 		}
 	}()
 	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
+	if check.warning != "" {
+		n.log.Warn("serving another build", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", check.warning)
+	}
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
 	e.timeline.record(e.timeline.capFor(m.TimelineCap))
 	n.sharing.apply()
@@ -414,9 +422,12 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 // refuse tells a job's root that this node will not serve the job, and
 // why.
 func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
-	if len(m.Lacks) > 0 {
+	switch {
+	case len(m.Lacks) > 0:
 		n.log.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
-	} else {
+	case m.OtherBuild:
+		n.log.Warn("refusing a job of another build of this program", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+	default:
 		n.log.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	}
 	if err := n.out.send(root, "", m, nil); err != nil {
@@ -467,10 +478,14 @@ func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 	delete(e.rooted.peers, peer)
 	notify(e.rooted.reported)
 	e.mu.Unlock()
-	if len(m.Lacks) > 0 {
+	if len(m.Lacks) > 0 || m.OtherBuild {
 		// Not a choice of the node's sharing policy but a cluster of
 		// mixed binaries: the person running it should hear of it.
-		n.log.Warn("a node lacks this job's tasks; the job runs without it", "peer", peer, "why", m.Reason)
+		what := "a node lacks this job's tasks; the job runs without it"
+		if len(m.Lacks) == 0 {
+			what = "a node runs another build of this program; the job runs without it"
+		}
+		n.log.Warn(what, "peer", peer, "why", m.Reason)
 		return
 	}
 	n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)

@@ -37,7 +37,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 			e.borrow(peer, m)
 		} else {
 			for _, r := range m.Tasks {
-				n.out.refuseTask(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, "the job is over here", n.log)
+				n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, n.log)
 			}
 		}
 	case *result:
@@ -205,7 +205,11 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		}
 		h, refusal := borrowedTask(e.n.name, r)
 		if refusal != "" {
-			e.n.log.Warn("a peer lent a task this node cannot run; is it running another binary?", "peer", from, "task", r.Kind, "why", refusal)
+			if e.unrunnable.first(from) {
+				e.n.log.Warn("a peer lent a task this node cannot run; is it running another binary? Its lender runs it, and lends no more", "peer", from, "task", r.Kind, "why", refusal)
+			} else {
+				e.n.log.Debug("a peer lent a task this node cannot run", "peer", from, "task", r.Kind, "why", refusal)
+			}
 			e.n.out.refuseTask(l, m.Job, refusal, e.n.log)
 			continue
 		}

@@ -23,6 +23,11 @@ type lender struct {
 
 	mu     sync.Mutex
 	ledger *ledger
+
+	// cannotRun are the borrowers that handed a loan back unrun (another
+	// binary, an argument they could not decode): they are lent nothing
+	// more of the job, which would only come back too.
+	cannotRun firsts
 }
 
 // counts are the ledger's counts of the loans run here again and of the
@@ -52,6 +57,9 @@ func (l *lender) pending(now time.Time) []pendingLoans {
 // lend takes up to count of the job's oldest ready tasks here out of
 // the deques and opens a loan of each to node, which answers at addr.
 func (l *lender) lend(to clusterpolicy.NodeID, addr string, count int) []taskRecord {
+	if l.cannotRun.has(to) {
+		return nil // a refusal: the borrower fishes elsewhere
+	}
 	var recs []taskRecord
 	now := time.Now()
 	for _, h := range l.e.pool.Lend(count, lendable) {
@@ -146,11 +154,15 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 	}
 	switch {
 	case m.Rerun && m.Leaving:
-		l.e.n.log.Debug("a leaving node handed a task back; running it here", "peer", from)
+		l.e.n.log.Debug("a node leaving or not serving the job handed a task back; running it here", "peer", from)
 		l.e.tasksReturned.Add(1)
 		l.e.pool.Inject(h)
 	case m.Rerun:
-		l.e.n.log.Warn("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
+		if l.cannotRun.first(from) {
+			l.e.n.log.Warn("the borrower could not run a task; running it here, and lending it no more of this job", "peer", from, "why", m.Err)
+		} else {
+			l.e.n.log.Debug("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
+		}
 		l.e.tasksReturned.Add(1)
 		l.e.pool.Inject(h)
 	case m.Err != "":

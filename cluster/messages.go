@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
 )
@@ -88,9 +89,10 @@ type taskRecord struct {
 
 // result returns task Task of Job: its encoded Value, or Err. With Rerun
 // the borrower did not run it and the lender should run it itself: Leaving
-// says the borrower is leaving the cluster and hands it back unstarted;
-// otherwise it could not run it (an unknown name, an argument that does not
-// decode), and Err says why.
+// says the borrower is leaving the cluster, or does not serve the job
+// (yet, or any more), and hands it back unstarted, which says nothing of
+// whether it could run it; otherwise it could not run it (an unknown
+// name, an argument that does not decode), and Err says why.
 type result struct {
 	Job, Task uint64
 	Value     []byte
@@ -116,6 +118,25 @@ type jobStart struct {
 	// binary (Binary names it): a node that lacks one refuses the job.
 	Tasks  []string
 	Binary string
+	// Printed says the start carries the fingerprints below, as every
+	// root since they were added sends; a start without them comes from
+	// an older build, which a node refuses (binary.go).
+	Printed bool
+	// Prints are the fingerprints of Tasks' types, one each, in order;
+	// Build is the root's build. A node whose own differ refuses the job,
+	// unless only the build differs and AcceptBuilds (the root's
+	// operator's word) or its own Config.AcceptBuilds allows it.
+	Prints       []taskPrint
+	Build        buildinfo.Build
+	AcceptBuilds bool
+}
+
+// taskPrint is a task's types as a binary describes them
+// (sched.Kind.Types): Hash, of the whole description, is what nodes
+// compare; Types, cut to maxStringLen, is what a refusal shows.
+type taskPrint struct {
+	Types string
+	Hash  uint64
 }
 
 // jobEnd tells the receiver that Job is done: it stops serving it and
@@ -185,9 +206,12 @@ type jobPresence struct {
 type jobRefused struct {
 	Job    uint64
 	Reason string
-	// Lacks are the job's tasks the sender has not registered: it runs
-	// another binary than the root.
+	// Lacks are the job's tasks the sender has not registered, or has
+	// with other types: it runs another binary than the root.
 	Lacks []string
+	// OtherBuild says the sender runs another build of the root's
+	// program (sent only when true, so an older node's refusal decodes).
+	OtherBuild bool
 }
 
 // loanQuery asks a borrower which of the loans IDs of Job, lent to it, it
@@ -328,13 +352,22 @@ func (*leaving) decode(*wire.Decoder)     {}
 func (m *jobRefused) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)
 	b = wire.AppendString(b, wire.TruncateUTF8(m.Reason, maxErrLen))
-	return appendStrings(b, m.Lacks[:min(len(m.Lacks), maxKinds)])
+	b = appendStrings(b, m.Lacks[:min(len(m.Lacks), maxKinds)])
+	if m.OtherBuild {
+		b = wire.AppendBool(b, true)
+	}
+	return b
 }
 
 func (m *jobRefused) decode(d *wire.Decoder) {
 	m.Job = d.Uvarint("job")
 	m.Reason = d.String("reason", maxErrLen)
 	m.Lacks = decodeStrings(d, "missing task names")
+	if d.Left() > 0 {
+		if m.OtherBuild = d.Bool("other build flag"); !m.OtherBuild {
+			d.Fail("other build flag sent false") // sent only when true: one encoding a message
+		}
+	}
 }
 
 func (m *statsRequest) appendTo(b []byte) []byte {
@@ -464,7 +497,44 @@ func (m *jobStart) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, uint64(m.MinNodes))
 	b = wire.AppendUvarint(b, uint64(m.MaxNodes))
 	b = appendStrings(b, m.Tasks[:min(len(m.Tasks), maxKinds)])
-	return wire.AppendString(b, wire.TruncateUTF8(m.Binary, maxStringLen))
+	b = wire.AppendString(b, wire.TruncateUTF8(m.Binary, maxStringLen))
+	if !m.Printed {
+		return b
+	}
+	b = appendBuild(b, m.Build)
+	b = wire.AppendBool(b, m.AcceptBuilds)
+	prints := m.Prints[:min(len(m.Prints), maxKinds)]
+	b = wire.AppendUvarint(b, uint64(len(prints)))
+	for _, p := range prints {
+		b = wire.AppendString(b, wire.TruncateUTF8(p.Types, maxStringLen))
+		b = wire.AppendUvarint(b, p.Hash)
+	}
+	return b
+}
+
+// appendBuild appends a binary's build, each string cut to
+// maxStringLen.
+func appendBuild(b []byte, bi buildinfo.Build) []byte {
+	for _, s := range []string{bi.Path, bi.Version, bi.Revision} {
+		b = wire.AppendString(b, wire.TruncateUTF8(s, maxStringLen))
+	}
+	b = wire.AppendBool(b, bi.Modified)
+	for _, s := range []string{bi.Flags, bi.ID, bi.Go} {
+		b = wire.AppendString(b, wire.TruncateUTF8(s, maxStringLen))
+	}
+	return b
+}
+
+func decodeBuild(d *wire.Decoder) buildinfo.Build {
+	var bi buildinfo.Build
+	bi.Path = d.String("module path", maxStringLen)
+	bi.Version = d.String("module version", maxStringLen)
+	bi.Revision = d.String("revision", maxStringLen)
+	bi.Modified = d.Bool("modified flag")
+	bi.Flags = d.String("build flags", maxStringLen)
+	bi.ID = d.String("build ID", maxStringLen)
+	bi.Go = d.String("Go version", maxStringLen)
+	return bi
 }
 
 func appendStrings(b []byte, ss []string) []byte {
@@ -497,6 +567,21 @@ func (m *jobStart) decode(d *wire.Decoder) {
 	m.MaxNodes = nodeCount(d, "most nodes")
 	m.Tasks = decodeStrings(d, "task names")
 	m.Binary = d.String("binary", maxStringLen)
+	if d.Left() == 0 {
+		return // an older root's start: no fingerprints
+	}
+	m.Printed = true
+	m.Build = decodeBuild(d)
+	m.AcceptBuilds = d.Bool("accept builds flag")
+	// A fingerprint takes at least 2 bytes: its length and its hash.
+	n := d.Count("task fingerprints", maxKinds, 2)
+	if n != len(m.Tasks) && d.Err() == nil {
+		d.Fail("%d task fingerprints for %d task names", n, len(m.Tasks))
+		return
+	}
+	for range n {
+		m.Prints = append(m.Prints, taskPrint{Types: d.String("task types", maxStringLen), Hash: d.Uvarint("task types hash")})
+	}
 }
 
 // nodeCount reads a count of nodes, which fits 32 bits.

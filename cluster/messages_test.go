@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/internal/wire"
 	"github.com/tsys-go/tsys/net/transport"
 )
@@ -24,6 +25,11 @@ func sampleMessages() []message {
 		&result{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}, Span: 1<<62 + 5},
 		&result{Job: 3, Task: 9, Err: `node n2 has no task named "x"`, Rerun: true},
 		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", MeasureWorkSpan: true, TimelineCap: 1000, Began: 1_700_000_000_000_000_000, MinNodes: 2, MaxNodes: 1<<32 - 1, Tasks: []string{"fib", "sort.merge"}, Binary: "sort (example.com/sort rev 1a2b3c4d5e6f)"},
+		&jobStart{Job: 9, ReplyTo: "127.0.0.1:40000", Tasks: []string{"fib", "sort.merge"}, Binary: "sort (example.com/sort)",
+			Printed: true, Prints: []taskPrint{{Types: "func(int) int", Hash: 1 << 63}, {Types: "func([]int) []int", Hash: 7}},
+			Build:        buildinfo.Build{Path: "example.com/sort", Version: "(devel)", Revision: "1a2b", Modified: true, Flags: "-tags=x", ID: "a/b/c/d", Go: "go1.26.8"},
+			AcceptBuilds: true},
+		&jobStart{Job: 9, Printed: true},
 		&jobEnd{Job: 9, SentAt: 1_700_000_000_000_000_000},
 		&jobReport{Job: 9, Report: []byte(`{"node":"n2"}`), Timeline: []byte(`{"node":"n2"}`)},
 		&clockReading{Job: 9, EndSentAt: 1, EndAt: -2, At: 3},
@@ -37,6 +43,7 @@ func sampleMessages() []message {
 		&statsReply{ID: 7, Snapshots: []byte(`[{"node":"n2"}]`)},
 		&jobRefused{Job: 9, Reason: "node n2 serves job 5 of n1; it serves one job at a time"},
 		&jobRefused{Job: 9, Reason: "node n2 runs tsys", Lacks: []string{"sort.merge"}},
+		&jobRefused{Job: 9, Reason: "node n2 runs another build", OtherBuild: true},
 		&leaving{},
 		&jobPresence{Job: 9, Active: true},
 		&loanQuery{Job: 9, IDs: []uint64{1, 1 << 40}, ReplyTo: "127.0.0.1:4003"},
@@ -59,16 +66,55 @@ func TestMessagesRoundTrip(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, m) {
 			t.Fatalf("%T: decoded %+v, %v; want %+v", m, got, err, m)
 		}
+		// A message that may end early is what an older build sent:
+		// that prefix decodes, as the older message.
+		older := olderForm(got)
 		for i := range tm.Body {
-			if _, err := decodeMessage(&transport.Message{Type: tm.Type, Body: tm.Body[:i]}); !errors.Is(err, wire.ErrMalformed) {
+			short, err := decodeMessage(&transport.Message{Type: tm.Type, Body: tm.Body[:i]})
+			if older != nil && err == nil && reflect.DeepEqual(short, older) {
+				continue
+			}
+			if !errors.Is(err, wire.ErrMalformed) {
 				t.Fatalf("%T: prefix %d of %d: %v", m, i, len(tm.Body), err)
 			}
 		}
 		longer := append(bytes.Clone(tm.Body), 0)
-		if _, err := decodeMessage(&transport.Message{Type: tm.Type, Body: longer}); err == nil || !strings.Contains(err.Error(), "after the end") {
+		if _, err := decodeMessage(&transport.Message{Type: tm.Type, Body: longer}); !errors.Is(err, wire.ErrMalformed) {
 			t.Fatalf("%T with a byte more: %v", m, err)
 		}
 	}
+}
+
+// olderForm is m as an older build sent it, when m's encoding has an
+// optional tail; nil when it has none.
+func olderForm(m message) message {
+	switch m := m.(type) {
+	case *jobStart:
+		if m.Printed {
+			old := *m
+			old.Printed, old.Prints, old.Build, old.AcceptBuilds = false, nil, buildinfo.Build{}, false
+			return &old
+		}
+	case *jobRefused:
+		if m.OtherBuild {
+			old := *m
+			old.OtherBuild = false
+			return &old
+		}
+	}
+	return nil
+}
+
+// longBuildID is an old-format start followed by a build whose ID is
+// long, as no node sends it (appendBuild cuts it).
+func longBuildID(start []byte, long string) []byte {
+	b := slices.Clone(start)
+	for range 3 {
+		b = wire.AppendString(b, "")
+	}
+	b = wire.AppendBool(b, false)
+	b = wire.AppendString(b, "")
+	return wire.AppendString(b, long)
 }
 
 // TestMessageLimits: what a peer cannot make this node do.
@@ -94,11 +140,16 @@ func TestMessageLimits(t *testing.T) {
 		"huge timeline cap":     encodeMessage(&jobStart{TimelineCap: maxTimelineCap + 1}),
 		"node count over 32 bits": {Type: msgJobStart, Body: wire.AppendUvarint(wire.AppendVarint(
 			wire.AppendUvarint(wire.AppendBool(wire.AppendString(wire.AppendUvarint(nil, 9), ""), false), 0), 1), 1<<33)},
-		"span clock overflows":       {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
-		"long name in a job's tasks": encodeMessage(&jobStart{Tasks: []string{long}}),
-		"too many task names":        {Type: msgJobStart, Body: wire.AppendUvarint(noTasks, maxKinds+1)},
-		"task names announced":       {Type: msgJobStart, Body: wire.AppendUvarint(noTasks, 1000)},
-		"long name a node lacks":     encodeMessage(&jobRefused{Lacks: []string{long}}),
+		"span clock overflows":          {Type: msgResult, Body: wire.AppendUvarint([]byte{1, 2, 0, 0, 0}, 1<<63)},
+		"long name in a job's tasks":    encodeMessage(&jobStart{Tasks: []string{long}}),
+		"too many task names":           {Type: msgJobStart, Body: wire.AppendUvarint(noTasks, maxKinds+1)},
+		"task names announced":          {Type: msgJobStart, Body: wire.AppendUvarint(noTasks, 1000)},
+		"long name a node lacks":        encodeMessage(&jobRefused{Lacks: []string{long}}),
+		"fewer fingerprints than tasks": encodeMessage(&jobStart{Tasks: []string{"a", "b"}, Printed: true, Prints: []taskPrint{{Hash: 1}}}),
+		"more fingerprints than tasks":  encodeMessage(&jobStart{Printed: true, Prints: []taskPrint{{Hash: 1}}}),
+		"fingerprints announced":        {Type: msgJobStart, Body: wire.AppendUvarint(slices.Clone(encodeMessage(&jobStart{Printed: true}).Body[:len(encodeMessage(&jobStart{Printed: true}).Body)-1]), 1000)},
+		"long build ID":                 {Type: msgJobStart, Body: longBuildID(start, long)},
+		"other build flag sent false":   {Type: msgJobRefused, Body: wire.AppendBool(encodeMessage(&jobRefused{Job: 1}).Body, false)},
 	}
 	for name, tm := range cases {
 		if _, err := decodeMessage(tm); !errors.Is(err, wire.ErrMalformed) {
@@ -114,6 +165,13 @@ func TestMessageLimits(t *testing.T) {
 	js, err := decodeMessage(encodeMessage(&jobStart{Binary: long, Tasks: names}))
 	if err != nil || len(js.(*jobStart).Binary) > maxStringLen || len(js.(*jobStart).Tasks) != maxKinds {
 		t.Fatalf("a long binary name and %d task names: %v", len(names), err)
+	}
+	// A fingerprint's long description and a build's long ID are cut
+	// when sent; the hash, which nodes compare, is whole.
+	ps, err := decodeMessage(encodeMessage(&jobStart{Tasks: []string{"t"}, Printed: true,
+		Prints: []taskPrint{{Types: long, Hash: 42}}, Build: buildinfo.Build{ID: long}}))
+	if err != nil || len(ps.(*jobStart).Prints[0].Types) > maxStringLen || ps.(*jobStart).Prints[0].Hash != 42 || len(ps.(*jobStart).Build.ID) > maxStringLen {
+		t.Fatalf("a long description and build ID: %v", err)
 	}
 	jr, err := decodeMessage(encodeMessage(&jobRefused{Lacks: names}))
 	if err != nil || len(jr.(*jobRefused).Lacks) != maxKinds {

@@ -75,7 +75,12 @@ type Config struct {
 	// declared dead, in case the root was only slow (suspect.go); default
 	// DefaultRootGrace.
 	RootGrace time.Duration
-	Logger    *slog.Logger
+	// AcceptBuilds has the node serve jobs of another build of its
+	// program, and, on a job's root, asks every node to: the operator
+	// knows the builds compute alike. Each such job is logged as a
+	// warning; a task whose types differ is refused all the same.
+	AcceptBuilds bool
+	Logger       *slog.Logger
 }
 
 // DefaultTickEvery is Config.TickEvery's default: how often a node's

@@ -215,7 +215,7 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 	if node.jobs.of(job) != nil {
 		t.Error("the node serves a job it refused")
 	}
-	root.send(node, &jobStart{Job: job + 1, ReplyTo: root.addr(), Tasks: []string{double.Name()}})
+	root.send(node, printedStart(job+1, root.addr()))
 	waitUntil(t, "the node serves a job whose tasks it has", func() bool { return node.jobs.of(job+1) != nil })
 }
 

@@ -57,7 +57,19 @@ func (o *outbox) transmitEncoded(addr string, m message, tm *transport.Message, 
 // refuseTask sends a borrowed task back to its lender to run at home,
 // saying why, logging to log when it cannot.
 func (o *outbox) refuseTask(l loan, job uint64, why string, log *slog.Logger) {
-	if err := o.send(l.node, l.addr, &result{Job: job, Task: l.id, Rerun: true, Err: why}, nil); err != nil {
+	o.sendBack(l, &result{Job: job, Task: l.id, Rerun: true, Err: why}, log)
+}
+
+// notServing sends a task lent for a job this node does not serve back
+// to its lender unstarted, as a leaving node does: a push may come before
+// the job's start, and the lender should not take it for a node that
+// cannot run its tasks.
+func (o *outbox) notServing(l loan, job uint64, log *slog.Logger) {
+	o.sendBack(l, &result{Job: job, Task: l.id, Rerun: true, Leaving: true, Err: "the job is not served here"}, log)
+}
+
+func (o *outbox) sendBack(l loan, m *result, log *slog.Logger) {
+	if err := o.send(l.node, l.addr, m, nil); err != nil {
 		log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", l.node, "err", err)
 	}
 }

@@ -23,6 +23,10 @@ type Kind struct {
 	// Codec makes and reads the bytes of a task that crosses nodes; nil
 	// for a task that stays on its node.
 	Codec Codec
+	// Types describes the task's argument and result types in full (set by
+	// package tsys, for a task that may cross nodes): a job's nodes must
+	// describe each task alike, or one would misread another's bytes.
+	Types string
 }
 
 // Lendable says whether the kind's tasks may run on other nodes.

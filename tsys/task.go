@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/tsys-go/tsys/internal/typedesc"
 	"github.com/tsys-go/tsys/sched"
 )
 
@@ -141,6 +142,7 @@ func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Tas
 	t.kind = sched.Kind{Name: name, Run: t.run()}
 	if t.local = whyLocal[A, R](t, o); t.local == nil {
 		t.kind.Codec = wireCodec[A, R]{t}
+		t.kind.Types = taskTypes[A, R]()
 	}
 	if err := sched.RegisterKind(&t.kind); err != nil {
 		panic("tsys.Register: " + err.Error())
@@ -163,6 +165,12 @@ func whyLocal[A, R any](t *Task[A, R], o taskOptions) error {
 		}
 	}
 	return nil
+}
+
+// taskTypes describes a task's types for the nodes of a job to compare
+// (sched.Kind.Types).
+func taskTypes[A, R any]() string {
+	return "func(" + typedesc.Of(reflect.TypeFor[A]()) + ") " + typedesc.Of(reflect.TypeFor[R]())
 }
 
 // Lendable reports whether the task's tasks may run on other nodes (see

@@ -17,18 +17,23 @@ func Version(name string) string {
 	return Format(name, info, ok)
 }
 
-// Binary names this process's program for another node: its file name and
-// its version line. Read once.
+// Binary names this process's program for another node: its file name,
+// its version line, and its build ID when the version and revision do not
+// name its code (two (devel) builds read alike otherwise). Read once.
 var Binary = sync.OnceValue(func() string {
 	name := "(unknown binary)"
 	if exe, err := os.Executable(); err == nil {
 		name = filepath.Base(exe)
 	}
 	info, ok := debug.ReadBuildInfo()
+	s := Format(name, info, ok)
 	if ok && info.Main.Path != "" {
-		return Format(name, info, ok) + " (" + info.Main.Path + ")"
+		s += " (" + info.Main.Path + ")"
 	}
-	return Format(name, info, ok)
+	if b := Current(); !b.pinned() && b.ID != "" {
+		s += " build ID " + b.ID
+	}
+	return s
 })
 
 // Format formats debug.ReadBuildInfo's results; it takes them as arguments

@@ -33,14 +33,10 @@ import (
 
 func main() { cli.Main(config) }
 
-// Span is a piece of the sum, and how its leaves run and where they say
-// so: the whole of it crosses nodes with the task.
-type Span struct {
-	Lo, Hi, Leaf int64
-	Pace         time.Duration
-	Hold, Ledger string
-	Tag          string
-}
+// body picks the leaf's loop: a test of mixed builds links a binary with
+// -ldflags "-X main.body=reversed", another build of the same program
+// whose body differs and whose answer does not.
+var body string
 
 // Sum is the task: a range halved down to leaves.
 var Sum *tsys.Task[Span, int64]
@@ -66,8 +62,14 @@ func sum(c *tsys.Ctx, s Span) (int64, error) {
 // it ran here.
 func leaf(s Span) (int64, error) {
 	var v int64
-	for i := s.Lo; i < s.Hi; i++ {
-		v += i * i
+	if body == "reversed" {
+		for i := s.Hi - 1; i >= s.Lo; i-- {
+			v += i * i
+		}
+	} else {
+		for i := s.Lo; i < s.Hi; i++ {
+			v += i * i
+		}
 	}
 	if s.Hold != "" {
 		if _, err := os.Stat(s.Hold); err == nil {
