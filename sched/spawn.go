@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -37,6 +38,13 @@ type FastPath struct {
 	// nodes on copies of its argument and result (Pool.SetCheckCopies):
 	// read where a frame runs, in package tsys.
 	CheckCopies bool
+	// Ending is the pool's ending flag as Credit's top bit (endingFlag):
+	// a spawn ORs it into its credit, so that once the run has failed or
+	// ended every spawn takes the slow path, where AskSpawn unwinds it,
+	// however much credit is left. Without it a recursion inlined on
+	// credit ran on after a failure, leaf after leaf, until the credit
+	// was spent (TestFailureStopsInlinedWork).
+	Ending *atomic.Uint64
 }
 
 // Spent is Credit's top bit: the credit ran out.
@@ -129,7 +137,7 @@ func (x *Executor) grant() bool {
 	w.publish()
 	now := time.Now()
 	if spent > 0 {
-		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)
+		x.pace = slowestPace(x.pace, now.Sub(x.grantedAt)/time.Duration(spent))
 	}
 	n := 1
 	switch {
@@ -138,8 +146,28 @@ func (x *Executor) grant() bool {
 	case x.pace > 0:
 		n = int(max(1, min(maxStaleness/x.pace, maxCredit)))
 	}
+	// Grown at most twofold a grant, from 1: a pace measured on a few
+	// spawns (a recursion's descent, a spawn between two long leaves)
+	// says little about the next ones.
+	n = min(n, 2*x.lastGrant)
+	x.lastGrant = n
 	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)
 	return true
+}
+
+// paceMemory is how many grants the slowest pace measured lasts: it
+// loses 1/paceMemory of itself a grant, down to the pace measured.
+const paceMemory = 8
+
+// slowestPace is the pace that sizes the next grant: the slowest of the
+// recent grants, decaying, rather than the last one's. The credit is the
+// only bound on how long a spawn runs without asking (a failure that has
+// ended the run is seen where it asks, in AskSpawn); in a recursion whose
+// spawns come in bursts between long leaves, the last grant's pace is
+// often a burst's, and a grant sized on it spans many leaves: after a
+// failure they all ran (TestFailureStopsInlinedWork).
+func slowestPace(last, measured time.Duration) time.Duration {
+	return max(measured, last-last/paceMemory)
 }
 
 // flushCredit counts the spawns inlined on the current grant and drops

@@ -207,7 +207,7 @@ func (t *Task[A, R]) Name() string { return t.kind.Name }
 // that does not fit Go's inlining budget; Fork does (fork.go).
 func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 	c.Fast.Credit--
-	v := t.paths[c.Fast.Credit>>sched.Spent](c, a)
+	v := t.paths[(c.Fast.Credit|uint(c.Fast.Ending.Load()))>>sched.Spent](c, a)
 	if c.Fast.Spawned == nil {
 		return Future[R]{v: v}
 	}
@@ -243,8 +243,17 @@ func (t *Task[A, R]) spawnSlow() func(*Ctx, A) R {
 	}
 }
 
-// Call runs fn(a) directly, like an ordinary function call.
-func (t *Task[A, R]) Call(c *Ctx, a A) R { return t.fn(c, a) }
+// aborted unwinds a task whose job has failed or ended (sched.Aborted).
+var aborted = sched.Aborted()
+
+// Call runs fn(a) directly, like an ordinary function call; but once the
+// job has failed or been cancelled it does not run fn and unwinds the
+// calling task instead, as a Fork would: nobody will read its result, and
+// the work it would start is the work a failure must stop.
+func (t *Task[A, R]) Call(c *Ctx, a A) R {
+	c.stopIfEnded()
+	return t.fn(c, a)
+}
 
 // run is the scheduler's entry into a frame of this task (Kind.Run), a
 // closure for the reason spawnSlow is.
