@@ -137,7 +137,7 @@ func (x *Executor) grant() bool {
 	w.publish()
 	now := time.Now()
 	if spent > 0 {
-		x.pace = slowestPace(x.pace, now.Sub(x.grantedAt)/time.Duration(spent))
+		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)
 	}
 	n := 1
 	switch {
@@ -147,27 +147,15 @@ func (x *Executor) grant() bool {
 		n = int(max(1, min(maxStaleness/x.pace, maxCredit)))
 	}
 	// Grown at most twofold a grant, from 1: a pace measured on a few
-	// spawns (a recursion's descent, a spawn between two long leaves)
-	// says little about the next ones.
+	// spawns, such as the burst of a recursion's descent between two
+	// long leaves, says little about the next ones, and the credit is
+	// all that bounds how long inlined spawns run on without asking,
+	// and so without seeing a failure (AskSpawn checks for one): a grant
+	// sized on a burst ran leaf after leaf (TestFailureStopsInlinedWork).
 	n = min(n, 2*x.lastGrant)
 	x.lastGrant = n
 	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)
 	return true
-}
-
-// paceMemory is how many grants the slowest pace measured lasts: it
-// loses 1/paceMemory of itself a grant, down to the pace measured.
-const paceMemory = 8
-
-// slowestPace is the pace that sizes the next grant: the slowest of the
-// recent grants, decaying, rather than the last one's. The credit is the
-// only bound on how long a spawn runs without asking (a failure that has
-// ended the run is seen where it asks, in AskSpawn); in a recursion whose
-// spawns come in bursts between long leaves, the last grant's pace is
-// often a burst's, and a grant sized on it spans many leaves: after a
-// failure they all ran (TestFailureStopsInlinedWork).
-func slowestPace(last, measured time.Duration) time.Duration {
-	return max(measured, last-last/paceMemory)
 }
 
 // flushCredit counts the spawns inlined on the current grant and drops
