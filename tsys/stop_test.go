@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -34,6 +35,9 @@ type stopMode uint8
 const (
 	stopByError stopMode = iota
 	stopByCancel
+	// stopByRemote fails the job as a failure on another node does: the
+	// cluster calls the pool's Fail (cluster/lend.go, lender.go).
+	stopByRemote
 )
 
 var (
@@ -41,7 +45,9 @@ var (
 	// once the job's context was done, after its failure.
 	stopBegun, stopBegunAfter atomic.Int64
 	// stopCancel cancels the running job's context (stopByCancel).
-	stopCancel  context.CancelFunc
+	stopCancel context.CancelFunc
+	// stopPool is the running job's pool (stopByRemote).
+	stopPool    *sched.Pool
 	errStopLeaf = errors.New("the failing leaf")
 )
 
@@ -55,10 +61,14 @@ func stopLeaf(c *tsys.Ctx, j stopJob, first bool) error {
 		stopBegunAfter.Add(1)
 	}
 	if int(stopBegun.Add(1)) == j.FailAt {
-		if j.Mode == stopByCancel {
+		if j.Mode != stopByError {
 			// As long as the others, so that a loop's chunks stay one
 			// leaf long: the runtime cannot stop the body's own loop.
-			stopCancel()
+			if j.Mode == stopByCancel {
+				stopCancel()
+			} else {
+				stopPool.Fail(errStopLeaf)
+			}
 			time.Sleep(stopLeafTime)
 			return nil
 		}
@@ -152,17 +162,19 @@ func forLeaves(c *tsys.Ctx, j stopJob, opts ...tsys.LoopOption) int {
 var stopForms = []string{"fork", "join", "for", "for-grain", "range"}
 
 // TestFailureStopsInlinedWork: on 1 and 2 workers, in every shape of
-// work, a failure at the fourth leaf of 256 (an error or a panic, or the
-// caller's cancellation) lets at most one leaf (or a loop's chunk) per
+// work, a failure at the fourth leaf of 256 (an error or a panic, the
+// caller's cancellation, or a failure on another node, which reaches the
+// pool through Pool.Fail) lets at most one leaf (or a loop's chunk) per
 // worker begin after it, one that was on its way in when the failure
 // came.
 func TestFailureStopsInlinedWork(t *testing.T) {
 	checkNoLeak(t)
-	for _, mode := range []stopMode{stopByError, stopByCancel} {
+	for _, mode := range []stopMode{stopByError, stopByCancel, stopByRemote} {
 		for _, w := range []int{1, 2} {
 			rt := tsys.New(tsys.Workers(w))
+			stopPool = rt.Pool()
 			for _, form := range stopForms {
-				name := fmt.Sprintf("%s/workers=%d/cancel=%v", form, w, mode == stopByCancel)
+				name := fmt.Sprintf("%s/workers=%d/mode=%d", form, w, mode)
 				stopBegun.Store(0)
 				stopBegunAfter.Store(0)
 				ctx, cancel := context.WithCancel(context.Background())
@@ -174,7 +186,7 @@ func TestFailureStopsInlinedWork(t *testing.T) {
 					t.Errorf("%s: the context was not cancelled", name)
 				case mode == stopByCancel && err == nil:
 					t.Errorf("%s: Run returned no error after its context was cancelled", name)
-				case mode == stopByError && !errors.Is(err, errStopLeaf):
+				case mode != stopByCancel && !errors.Is(err, errStopLeaf):
 					t.Errorf("%s: err = %v, want the leaf's", name, err)
 				}
 				if after := stopBegunAfter.Load(); after > int64(w) {
