@@ -38,12 +38,13 @@ type FastPath struct {
 	// nodes on copies of its argument and result (Pool.SetCheckCopies):
 	// read where a frame runs, in package tsys.
 	CheckCopies bool
-	// Ending is the pool's ending flag as Credit's top bit (endingFlag):
-	// a spawn ORs it into its credit, so that once the run has failed or
-	// ended every spawn takes the slow path, where AskSpawn unwinds it,
-	// however much credit is left. Without it a recursion inlined on
-	// credit ran on after a failure, leaf after leaf, until the credit
-	// was spent (TestFailureStopsInlinedWork).
+	// Ending points to the pool's ending flag, non-zero once the run has
+	// failed or ended (endingFlag): package tsys tests it, one load, where
+	// the program's code runs next without a spawn, whose AskSpawn would
+	// see the failure (Task.Call, a Join's second closure, a loop's next
+	// chunk), and unwinds with Aborted. Fork's and Spawn's inlined paths
+	// do not: the load would cost Fork its inlining. Their credit bounds
+	// how long they run on (grant).
 	Ending *atomic.Uint64
 }
 
