@@ -11,8 +11,9 @@ import (
 
 // Join at fine grain: a binary tree of 10 M tiny leaves (a few ns each)
 // and the sum over a balanced pointer tree of 2^20-1 nodes, each written
-// with Join, with a registered task's Fork, serially, and with goroutines
-// split by hand, on 2 workers (bench/README.md, "Join at fine grain").
+// with Join (alone, and behind Ctx.AllowCCall asked by hand), with a
+// registered task's Fork, serially, and with goroutines split by hand, on
+// 2 workers (bench/README.md, "Join at fine grain").
 
 const tinyLeaves = 10_000_000
 
@@ -53,6 +54,22 @@ func tinyJoined(c *tsys.Ctx, lo, hi int) uint64 {
 	mid := lo + (hi-lo)/2
 	var a, b uint64
 	tsys.Join(c, func(c *tsys.Ctx) { a = tinyJoined(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyJoined(c, mid, hi) })
+	return a + b
+}
+
+// tinyGuarded is tinyJoined behind the load question asked by hand: on
+// a yes the halves are plain calls, and the closures, with the variables
+// they write, are made only on a no.
+func tinyGuarded(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo == 1 {
+		return tinyLeaf(lo)
+	}
+	mid := lo + (hi-lo)/2
+	if c.AllowCCall() {
+		return tinyGuarded(c, lo, mid) + tinyGuarded(c, mid, hi)
+	}
+	var a, b uint64
+	tsys.Join(c, func(c *tsys.Ctx) { a = tinyGuarded(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyGuarded(c, mid, hi) })
 	return a + b
 }
 
@@ -104,6 +121,15 @@ func BenchmarkJoinTinyTree(b *testing.B) {
 	b.Run("join", func(b *testing.B) {
 		for b.Loop() {
 			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) uint64 { return tinyJoined(c, 0, tinyLeaves) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+	b.Run("join-guarded", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) uint64 { return tinyGuarded(c, 0, tinyLeaves) })
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -163,6 +189,19 @@ func sumJoined(c *tsys.Ctx, n *treeNode) int64 {
 	return n.V + a + b
 }
 
+// sumGuarded is sumJoined behind the load question asked by hand.
+func sumGuarded(c *tsys.Ctx, n *treeNode) int64 {
+	if n == nil {
+		return 0
+	}
+	if c.AllowCCall() {
+		return n.V + sumGuarded(c, n.l) + sumGuarded(c, n.r)
+	}
+	var a, b int64
+	tsys.Join(c, func(c *tsys.Ctx) { a = sumGuarded(c, n.l) }, func(c *tsys.Ctx) { b = sumGuarded(c, n.r) })
+	return n.V + a + b
+}
+
 func sumGo(n *treeNode, depth int) int64 {
 	if depth == 0 || n == nil {
 		return sumSerial(n)
@@ -207,6 +246,15 @@ func BenchmarkJoinPointerTree(b *testing.B) {
 	b.Run("join", func(b *testing.B) {
 		for b.Loop() {
 			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int64 { return sumJoined(c, root) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+	b.Run("join-guarded", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int64 { return sumGuarded(c, root) })
 			if err != nil {
 				b.Fatal(err)
 			}
