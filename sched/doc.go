@@ -117,11 +117,19 @@
 // ends when the root is done, a task panics (a TaskPanic naming the task,
 // with its stack) or fails (Executor.FailTask), or the context is
 // cancelled. The first failure is the run's error: it sets the ending flag
-// at once, so no task starts after it (the loop, AskSpawn, Await and
-// JoinForked check the flag; a fork inlined on credit granted before the
-// failure still runs, for at most maxStaleness of work), and only then
-// cancels the run's context (context.go), which running tasks poll, and
-// tells the cluster (Remote.Failed). Ending wakes every blocked
+// at once, so no task starts after it (the loop, AskSpawn, Await,
+// JoinForked and Unfork check the flag), and only then cancels the run's
+// context (context.go), which running tasks poll, and tells the cluster
+// (Remote.Failed); a failure on another node reaches this pool through
+// Pool.Fail, which sets the same flag. Nor does a plain call that a spawn
+// became start after it: an inlined spawn asks AskSpawn when its credit
+// is spent, and a grant, sized on the pace of the last one, grows at
+// most twofold a grant from 1, so that a burst of fast spawns between
+// long leaves (a recursion's descent) cannot earn credit for many of
+// the leaves that follow it; and package
+// tsys checks the flag (FastPath.Ending, one load) where the program's
+// code runs next without a spawn: Task.Call, the second closure of a
+// Join, the next chunk of a loop. Ending wakes every blocked
 // executor without a worker, which unwinds its tasks (abortRun), and waits
 // for every executor to exit: between runs no goroutine of the pool exists.
 // Pool.Serve is a run without a root, for a node serving another node's job.

@@ -42,6 +42,9 @@ type Executor struct {
 	// the next grant.
 	grantedAt time.Time
 	pace      time.Duration
+	// lastGrant is the size of the last grant, however it ended: the
+	// next may be twice as large at most.
+	lastGrant int
 	// refused is set when the policy last answered no; a no stands until
 	// the next push (see AskSpawn).
 	refused bool

@@ -71,7 +71,7 @@ type Pool struct {
 	nSpinning  atomic.Int32
 	nResumable atomic.Int32
 	nInjected  atomic.Int32
-	ending     atomic.Bool
+	ending     endingFlag
 	started    atomic.Int32 // executor goroutines of this run
 	// began and ended bound the current or last run (UnixNano; ended is 0
 	// while it runs), for BusyTime.
@@ -261,7 +261,8 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.mu.Unlock()
 	p.wg.Add(1)
 	p.started.Add(1)
-	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1}
+	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1, lastGrant: 1}
+	x.Fast.Ending = &p.ending.bits
 	x.Fast.Measure = p.measure
 	x.Fast.CheckCopies = p.checkCopies
 	x.tracking = p.measure || p.timeline.Load() != nil

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -37,6 +38,14 @@ type FastPath struct {
 	// nodes on copies of its argument and result (Pool.SetCheckCopies):
 	// read where a frame runs, in package tsys.
 	CheckCopies bool
+	// Ending points to the pool's ending flag, non-zero once the run has
+	// failed or ended (endingFlag): package tsys tests it, one load, where
+	// the program's code runs next without a spawn, whose AskSpawn would
+	// see the failure (Task.Call, a Join's second closure, a loop's next
+	// chunk), and unwinds with Aborted. Fork's and Spawn's inlined paths
+	// do not: the load would cost Fork its inlining. Their credit bounds
+	// how long they run on (grant).
+	Ending *atomic.Uint64
 }
 
 // Spent is Credit's top bit: the credit ran out.
@@ -138,6 +147,14 @@ func (x *Executor) grant() bool {
 	case x.pace > 0:
 		n = int(max(1, min(maxStaleness/x.pace, maxCredit)))
 	}
+	// Grown at most twofold a grant, from 1: a pace measured on a few
+	// spawns, such as the burst of a recursion's descent between two
+	// long leaves, says little about the next ones, and the credit is
+	// all that bounds how long inlined spawns run on without asking,
+	// and so without seeing a failure (AskSpawn checks for one): a grant
+	// sized on a burst ran leaf after leaf (TestFailureStopsInlinedWork).
+	n = min(n, 2*x.lastGrant)
+	x.lastGrant = n
 	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)
 	return true
 }

@@ -73,3 +73,13 @@ func (c *Ctx) AllowCCall() (ccall bool) {
 	}
 	return true
 }
+
+// stopIfEnded unwinds the calling task once its job has failed, been
+// cancelled or ended: a cancellation point where the program's code runs
+// next without a spawn that would ask (a Join's second closure, a loop's
+// next chunk, Task.Call). One atomic load while the job runs.
+func (c *Ctx) stopIfEnded() {
+	if c.Fast.Ending.Load() != 0 {
+		panic(aborted)
+	}
+}

@@ -27,8 +27,8 @@ func TestAllowCCallInlinesIntoTaskCode(t *testing.T) {
 // TestForkInlinesIntoTaskCode guards natural code's cost: Fork's fast path
 // (a decrement, one call, one load) must fit Go's inlining budget, and so
 // must Join's, or the README's first example pays a call more per fork
-// (bench/README.md, "Natural code"). A field more in Forked, or a statement
-// more in Fork, is enough to lose it.
+// (bench/README.md, "Natural code"); so must Call's. A field more in
+// Forked, or a statement more in Fork, is enough to lose it.
 func TestForkInlinesIntoTaskCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a package with the compiler's inlining report")
@@ -40,6 +40,9 @@ func TestForkInlinesIntoTaskCode(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`fib\.go:\d+:\d+: inlining call to tsys\.\(\*Task\[[^]]*\]\)\.Fork\b`),
 		regexp.MustCompile(`fib\.go:\d+:\d+: inlining call to tsys\.Forked\[[^]]*\]\.Join\b`),
+		// Call's check of the ending flag must not cost its inlining
+		// either: UTS calls a task per node.
+		regexp.MustCompile(`fib\.go:\d+:\d+: inlining call to tsys\.\(\*Task\[[^]]*\]\)\.Call\b`),
 	} {
 		if !want.Match(out) {
 			t.Errorf("apps/fib: no %q in the compiler's inlining report:\n%s", want, out)

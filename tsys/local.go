@@ -20,11 +20,34 @@ import (
 // copied.
 
 // Join runs f and g, possibly in parallel, and returns when both have
-// returned: rayon's join. f runs here and now; g is forked, so an idle
-// worker of this node may take it meanwhile, or it runs here after f (or
-// before it, as a plain call, when enough tasks are ready already; see
-// Fork's Order). g never leaves the node.
+// returned: rayon's join. It asks the inlining policy first, as a Fork
+// does (Ctx.AllowCCall): while enough tasks are ready, f and then g run
+// here as plain calls, and no task is made. Otherwise g is forked, so an
+// idle worker of this node may take it meanwhile, f runs here and now,
+// and g runs here after f if nobody took it. g never leaves the node.
+// Once the job has failed or been cancelled, g does not start.
+//
+// g escapes to the heap, since it may become a task: a closure that
+// captures the variables it writes costs an allocation per Join, and so
+// does each variable it writes, where a registered task's Fork costs
+// none. At fine grain, ask first and make the closures only on a no:
+//
+//	if c.AllowCCall() {
+//		return sum(c, n.L) + sum(c, n.R)
+//	}
+//	var a, b int64
+//	tsys.Join(c, func(c *tsys.Ctx) { a = sum(c, n.L) }, func(c *tsys.Ctx) { b = sum(c, n.R) })
+//	return a + b
+//
+// (bench/README.md, "Join at fine grain").
 func Join(c *Ctx, f, g func(c *Ctx)) {
+	if c.AllowCCall() {
+		f(c)
+		c.stopIfEnded()
+		g(c)
+		return
+	}
+	// AllowCCall's no stands until the next push: the Fork pushes.
 	forked := joinTask.Fork(c, g)
 	f(c)
 	forked.Join(c)

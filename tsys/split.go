@@ -121,6 +121,7 @@ func runSplit[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 // first forked, the second run here.
 func runHalves[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	if s.Hi-s.Lo <= s.Plan.Grain {
+		c.stopIfEnded()
 		return sh.first(c, s.Env, int(s.Lo), int(s.Hi))
 	}
 	mid := s.Lo + (s.Hi-s.Lo)/2
@@ -203,6 +204,9 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
+		// The chunk is a plain call, asked about only when a piece might
+		// be cut: after a failure it must not start.
+		c.stopIfEnded()
 		acc = sh.next(c, s.Env, int(lo), int(lo+n), acc)
 	}
 }

@@ -107,6 +107,38 @@ func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Ta
 // another node it arrives as its text, in a *ErrRemote). A task
 // that fails returns nothing to its caller: the caller is unwound too.
 // A nil error is success, whatever the result.
+//
+// No task starts after the failure, and no plain call that a spawn
+// became either: once the job has failed or been cancelled, Fork, Spawn,
+// Call, Join, and a loop's next chunk unwind the calling task instead of
+// starting their child, so a recursion stops within the time of the
+// leaves running then, as the tasks do. A leaf that runs long polls
+// Ctx.Done to stop sooner.
+//
+// # Which leaves run before the failure
+//
+// Unlike errgroup's goroutines, which start in the order the program
+// makes them, a fork's child does not run where the fork is written: a
+// fork that becomes a task runs after the code that follows it (it
+// waits in the deque for a thief or for its Join), and one the inlining
+// policy turns into a plain call runs at once (Fork's Order). So in
+// "a := T.Fork(c, left); b := T.Call(c, right)" the right half runs
+// first while the fork is a task, and a failure in the first leaf of the
+// left half is found after most of the right half has run. A search that
+// must fail fast keeps the program's order by asking first, as Fork's
+// Order shows: the halves in order as plain calls while enough tasks are
+// ready, and otherwise the later half forked and the earlier one called:
+//
+//	if c.AllowCCall() {
+//		a := Search.Call(c, left)
+//		return a + Search.Call(c, right), nil
+//	}
+//	b := Search.Fork(c, right) // waits for a thief, or for the Join
+//	a := Search.Call(c, left)  // runs now: its first leaf is the first
+//	return a + b.Join(c), nil
+//
+// Polling Ctx.Err between the leaves of a long loop bounds the rest
+// (bench/README.md, "A failure stops inlined work").
 func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...TaskOption) *Task[A, R] {
 	if fn == nil {
 		panic("tsys.RegisterErr: a task needs a function")
@@ -236,7 +268,7 @@ func (t *Task[A, R]) Name() string {
 // that does not fit Go's inlining budget; Fork does (fork.go).
 func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 	c.Fast.Credit--
-	v := t.paths[c.Fast.Credit>>sched.Spent](c, a)
+	v := t.paths[(c.Fast.Credit|uint(c.Fast.Ending.Load()))>>sched.Spent](c, a)
 	if c.Fast.Spawned == nil {
 		return Future[R]{v: v}
 	}
@@ -272,8 +304,17 @@ func (t *Task[A, R]) spawnSlow() func(*Ctx, A) R {
 	}
 }
 
-// Call runs fn(a) directly, like an ordinary function call.
-func (t *Task[A, R]) Call(c *Ctx, a A) R { return t.fn(c, a) }
+// aborted unwinds a task whose job has failed or ended (sched.Aborted).
+var aborted = sched.Aborted()
+
+// Call runs fn(a) directly, like an ordinary function call; but once the
+// job has failed or been cancelled it does not run fn and unwinds the
+// calling task instead, as a Fork would: nobody will read its result, and
+// the work it would start is the work a failure must stop.
+func (t *Task[A, R]) Call(c *Ctx, a A) R {
+	c.stopIfEnded()
+	return t.fn(c, a)
+}
 
 // run is the scheduler's entry into a frame of this task (Kind.Run), a
 // closure for the reason spawnSlow is.

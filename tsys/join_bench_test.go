@@ -1,0 +1,264 @@
+package tsys_test
+
+import (
+	"context"
+	"math/bits"
+	"sync"
+	"testing"
+
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// Join at fine grain: a binary tree of 10 M tiny leaves (a few ns each)
+// and the sum over a balanced pointer tree of 2^20-1 nodes, each written
+// with Join (alone, and behind Ctx.AllowCCall asked by hand), with a
+// registered task's Fork, serially, and with goroutines split by hand, on
+// 2 workers (bench/README.md, "Join at fine grain").
+
+const tinyLeaves = 10_000_000
+
+// tinyLeaf is a leaf of a few nanoseconds: a mix of its index.
+func tinyLeaf(i int) uint64 {
+	x := uint64(i) * 0x9e3779b97f4a7c15
+	return x ^ x>>29
+}
+
+func tinySerial(lo, hi int) uint64 {
+	if hi-lo == 1 {
+		return tinyLeaf(lo)
+	}
+	mid := lo + (hi-lo)/2
+	return tinySerial(lo, mid) + tinySerial(mid, hi)
+}
+
+type tinyRange struct{ Lo, Hi int }
+
+var tinyFork *tsys.Task[tinyRange, uint64]
+
+func init() { tinyFork = tsys.Register("bench.tiny.fork", tinyForked) }
+
+func tinyForked(c *tsys.Ctx, r tinyRange) uint64 {
+	if r.Hi-r.Lo == 1 {
+		return tinyLeaf(r.Lo)
+	}
+	mid := r.Lo + (r.Hi-r.Lo)/2
+	a := tinyFork.Fork(c, tinyRange{r.Lo, mid})
+	b := tinyForked(c, tinyRange{mid, r.Hi})
+	return a.Join(c) + b
+}
+
+func tinyJoined(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo == 1 {
+		return tinyLeaf(lo)
+	}
+	mid := lo + (hi-lo)/2
+	var a, b uint64
+	tsys.Join(c, func(c *tsys.Ctx) { a = tinyJoined(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyJoined(c, mid, hi) })
+	return a + b
+}
+
+// tinyGuarded is tinyJoined behind the load question asked by hand: on
+// a yes the halves are plain calls, and the closures, with the variables
+// they write, are made only on a no.
+func tinyGuarded(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo == 1 {
+		return tinyLeaf(lo)
+	}
+	mid := lo + (hi-lo)/2
+	if c.AllowCCall() {
+		return tinyGuarded(c, lo, mid) + tinyGuarded(c, mid, hi)
+	}
+	var a, b uint64
+	tsys.Join(c, func(c *tsys.Ctx) { a = tinyGuarded(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyGuarded(c, mid, hi) })
+	return a + b
+}
+
+// tinyGo splits by hand into goroutines down to depth, then runs serially.
+func tinyGo(lo, hi, depth int) uint64 {
+	if depth == 0 || hi-lo == 1 {
+		return tinySerial(lo, hi)
+	}
+	mid := lo + (hi-lo)/2
+	var a uint64
+	var wg sync.WaitGroup
+	wg.Go(func() { a = tinyGo(lo, mid, depth-1) })
+	b := tinyGo(mid, hi, depth-1)
+	wg.Wait()
+	return a + b
+}
+
+// handSplitDepth is the depth to which the hand-split versions make
+// goroutines: a few levels past one per worker, for balance.
+func handSplitDepth(workers int) int { return bits.Len(uint(workers)) + 3 }
+
+func BenchmarkJoinTinyTree(b *testing.B) {
+	want := tinySerial(0, tinyLeaves)
+	check := func(b *testing.B, got uint64) {
+		if got != want {
+			b.Fatalf("sum = %d, want %d", got, want)
+		}
+	}
+	rt := tsys.New(tsys.Workers(2))
+	b.Run("serial", func(b *testing.B) {
+		for b.Loop() {
+			check(b, tinySerial(0, tinyLeaves))
+		}
+	})
+	b.Run("goroutines", func(b *testing.B) {
+		for b.Loop() {
+			check(b, tinyGo(0, tinyLeaves, handSplitDepth(2)))
+		}
+	})
+	b.Run("fork", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Run(context.Background(), rt, tinyFork, tinyRange{0, tinyLeaves})
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+	b.Run("join", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) uint64 { return tinyJoined(c, 0, tinyLeaves) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+	b.Run("join-guarded", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) uint64 { return tinyGuarded(c, 0, tinyLeaves) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+}
+
+// treeNode is a node of the pointer tree the sum benchmarks walk. Its
+// links are unexported so that Register does not hand encoding/gob a
+// recursive type, which it panics on (issue 35's first item, fixed
+// apart); the task that takes one stays on its node either way.
+type treeNode struct {
+	l, r *treeNode
+	V    int64
+}
+
+func buildTree(depth int, v *int64) *treeNode {
+	if depth == 0 {
+		return nil
+	}
+	*v++
+	n := &treeNode{V: *v}
+	n.l = buildTree(depth-1, v)
+	n.r = buildTree(depth-1, v)
+	return n
+}
+
+func sumSerial(n *treeNode) int64 {
+	if n == nil {
+		return 0
+	}
+	return n.V + sumSerial(n.l) + sumSerial(n.r)
+}
+
+// sumFork's argument is a pointer into memory the task only reads: it
+// stays on its node, which is all this benchmark runs on.
+var sumFork *tsys.Task[*treeNode, int64]
+
+func init() { sumFork = tsys.Register("bench.tree.fork", sumForked) }
+
+func sumForked(c *tsys.Ctx, n *treeNode) int64 {
+	if n == nil {
+		return 0
+	}
+	a := sumFork.Fork(c, n.l)
+	b := sumForked(c, n.r)
+	return n.V + a.Join(c) + b
+}
+
+func sumJoined(c *tsys.Ctx, n *treeNode) int64 {
+	if n == nil {
+		return 0
+	}
+	var a, b int64
+	tsys.Join(c, func(c *tsys.Ctx) { a = sumJoined(c, n.l) }, func(c *tsys.Ctx) { b = sumJoined(c, n.r) })
+	return n.V + a + b
+}
+
+// sumGuarded is sumJoined behind the load question asked by hand.
+func sumGuarded(c *tsys.Ctx, n *treeNode) int64 {
+	if n == nil {
+		return 0
+	}
+	if c.AllowCCall() {
+		return n.V + sumGuarded(c, n.l) + sumGuarded(c, n.r)
+	}
+	var a, b int64
+	tsys.Join(c, func(c *tsys.Ctx) { a = sumGuarded(c, n.l) }, func(c *tsys.Ctx) { b = sumGuarded(c, n.r) })
+	return n.V + a + b
+}
+
+func sumGo(n *treeNode, depth int) int64 {
+	if depth == 0 || n == nil {
+		return sumSerial(n)
+	}
+	var a int64
+	var wg sync.WaitGroup
+	wg.Go(func() { a = sumGo(n.l, depth-1) })
+	b := sumGo(n.r, depth-1)
+	wg.Wait()
+	return n.V + a + b
+}
+
+func BenchmarkJoinPointerTree(b *testing.B) {
+	var count int64
+	root := buildTree(20, &count) // 2^20-1 nodes
+	want := count * (count + 1) / 2
+	check := func(b *testing.B, got int64) {
+		if got != want {
+			b.Fatalf("sum = %d, want %d", got, want)
+		}
+	}
+	rt := tsys.New(tsys.Workers(2))
+	b.Run("serial", func(b *testing.B) {
+		for b.Loop() {
+			check(b, sumSerial(root))
+		}
+	})
+	b.Run("goroutines", func(b *testing.B) {
+		for b.Loop() {
+			check(b, sumGo(root, handSplitDepth(2)))
+		}
+	})
+	b.Run("fork", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Run(context.Background(), rt, sumFork, root)
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+	b.Run("join", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int64 { return sumJoined(c, root) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+	b.Run("join-guarded", func(b *testing.B) {
+		for b.Loop() {
+			v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int64 { return sumGuarded(c, root) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, v)
+		}
+	})
+}
