@@ -93,6 +93,17 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
 	}
+	if x.Fast.CheckCopies && (k == nil || k.Lendable()) {
+		// Under the check a task that may cross nodes always runs on
+		// copies, so its spawn is a task. AllowCCall (k nil) cannot know
+		// what its yes would run as a plain call (a fast clone runs a
+		// task's body), so it is told no.
+		x.Fast.Credit = 0
+		if k == nil {
+			return nil, false
+		}
+		return x.reuseFrame(k), false
+	}
 	if !x.refused {
 		w := x.w
 		expose := int(x.pool.expose.Load())
@@ -119,6 +130,9 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 // grant counts a yes of the policy and grants credit.
 func (x *Executor) grant() bool {
 	w := x.w
+	if x.Fast.CheckCopies {
+		return x.grantChecked()
+	}
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
 	if counting {
@@ -150,4 +164,38 @@ func (x *Executor) flushCredit() {
 	}
 	x.granted, x.Fast.Credit = 0, 0
 	x.refused = false
+}
+
+// grantChecked is grant under CheckCopies: it counts the yes and grants
+// no credit, so that every spawn comes back to AskSpawn, where one of a
+// kind that may cross nodes is made a task; the fast path cannot tell
+// kinds apart. The price is a slow path per spawn, paid only under the
+// check.
+func (x *Executor) grantChecked() bool {
+	if counting {
+		x.w.stats.Inlined++
+	}
+	x.w.publish()
+	x.granted, x.Fast.Credit = 0, 0
+	return true
+}
+
+// AskCut is AllowCCall's question asked by a loop whose pieces are tasks
+// of kind k, before it cuts one off its range and forks it: a yes keeps
+// the range whole. It differs from AllowCCall only under CheckCopies, where
+// the answer is the policy's for a kind that stays on its node: its
+// pieces are inlined as without the check, where AllowCCall's no would
+// make the loop cut its range down to single chunks.
+func (x *Executor) AskCut(k *Kind) bool {
+	if !x.Fast.CheckCopies || k.Lendable() {
+		_, ccall := x.AskSpawn(nil)
+		return ccall
+	}
+	reuse, ccall := x.AskSpawn(k)
+	if reuse != nil {
+		// Kept for the fork that follows the no.
+		pk := x.w.PerKind(k)
+		pk.reusable = append(pk.reusable, reuse)
+	}
+	return ccall
 }

@@ -158,7 +158,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 		// Once enough tasks are ready, the fork would be a plain call,
 		// which would split its piece again at once, down to single
 		// iterations: the hungry take what is ready.
-		if hi-lo < 2*size.n || c.AllowCCall() {
+		if hi-lo < 2*size.n || sh.allowCut(c) {
 			break
 		}
 		lend(float64(s.Plan.CV))
@@ -199,12 +199,32 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			}
 			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() && c.executor().MayBeStolen(sh.lendable) {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.executor().MayBeStolen(sh.lendable) {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
 		acc = sh.next(c, s.Env, int(lo), int(lo+n), acc)
 	}
+}
+
+// allowCut is Ctx.AllowCCall asked before the loop cuts a piece off its
+// range, which it then forks: a yes keeps the range whole. Under
+// CheckCopies it is asked for the kind of the loop's pieces
+// (sched.Executor.AskCut), looked up only then.
+func (sh *shape[E, R]) allowCut(c *Ctx) bool {
+	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
+		return sh.askCut(c)
+	}
+	return true
+}
+
+func (sh *shape[E, R]) askCut(c *Ctx) bool {
+	x := c.executor()
+	if !x.Fast.CheckCopies {
+		_, ccall := x.AskSpawn(nil)
+		return ccall
+	}
+	return x.AskCut(&sh.task().kind)
 }
 
 // lent is a piece a loop forked, and its range.

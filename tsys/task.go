@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/tsys-go/tsys/sched"
@@ -24,6 +25,8 @@ type Task[A, R any] struct {
 	paths [2]func(*Ctx, A) R
 	// local says why the task may not cross nodes; nil if it may.
 	local error
+	// costly warns once of a copy that costs much under CheckCopies.
+	costly copyCost
 }
 
 // cell is the part of a frame a future points to: the scheduler's header
@@ -261,16 +264,22 @@ func (t *Task[A, R]) run() func(*sched.Header, *sched.Executor) {
 
 // runOnCopies runs the task as another node would: on a copy of its
 // argument, made by its codec, and it stores a copy of the result
-// (CheckCopies).
+// (CheckCopies). A copy that costs much is reported once (copycost.go).
 func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Executor) {
 	var arg A
-	if err := t.args.copy(&f.arg, &arg); err != nil {
+	start := time.Now()
+	n, err := t.args.copy(&f.arg, &arg)
+	if err != nil {
 		x.FailTask(fmt.Errorf("task %q: copying its argument: %w", t.kind.Name, err))
 	}
+	t.costly.observe(t.kind.Name, "argument", n, time.Since(start))
 	res := t.fn((*Ctx)(x), arg)
-	if err := t.results.copy(&res, &f.res); err != nil {
+	start = time.Now()
+	n, err = t.results.copy(&res, &f.res)
+	if err != nil {
 		x.FailTask(fmt.Errorf("task %q: copying its result: %w", t.kind.Name, err))
 	}
+	t.costly.observe(t.kind.Name, "result", n, time.Since(start))
 }
 
 func (t *Task[A, R]) newFrame(w *sched.Worker) *frame[A, R] {
