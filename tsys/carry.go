@@ -51,6 +51,9 @@ func whyNotCarried(typ reflect.Type) error {
 // rootName names the task's type at the start of a path: its bare name
 // ("Node") when it has one.
 func rootName(typ reflect.Type) string {
+	if typ.Kind() == reflect.Pointer && typ.Name() == "" {
+		return rootName(typ.Elem())
+	}
 	if typ.Name() != "" {
 		return typ.Name()
 	}
@@ -74,8 +77,11 @@ func (w *carryWalk) walk(t reflect.Type, path string, declared reflect.Type) *ca
 		return &carryError{root: w.root, path: path, at: declared, reason: reason, remedy: remedy}
 	}
 	if w.onPath[t] {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem() // the type to marshal is the pointee
+		}
 		return fail("makes the type recursive: a value of it may share a node or hold a cycle, which a copy cannot keep",
-			"pass a value that is not recursive (the node's own fields, or indices into a slice), or implement encoding.BinaryMarshaler and BinaryUnmarshaler on "+t.String())
+			"pass a value that is not recursive (a node's own numbers, or a slice of nodes linked by index), or implement encoding.BinaryMarshaler and BinaryUnmarshaler on "+t.String())
 	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,

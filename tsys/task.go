@@ -148,7 +148,13 @@ func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Tas
 // whyLocal says why the task must stay on its node, or nil if it may
 // cross (see Register).
 func whyLocal[A, R any](t *Task[A, R], o taskOptions) error {
-	if err := errors.Join(t.args.check(), t.results.check()); err != nil {
+	argErr := t.args.check()
+	if reflect.TypeFor[A]() == reflect.TypeFor[R]() {
+		// One type, one reason.
+		if argErr != nil {
+			return argErr
+		}
+	} else if err := errors.Join(argErr, t.results.check()); err != nil {
 		return err
 	}
 	if o.byValue {
