@@ -71,10 +71,13 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // caller gets a copy of its result: the T-system passes values, not
 // memory. A task that changes memory through its argument (sorts a slice
 // in place, fills a map) would change the copy, and its caller would
-// silently read the old memory. So a task crosses nodes only when both
-// its types are encodable (see the codec rules in the package doc) and
-// either hold no references or the program declares them values with
-// ByValue. References are pointers, slices (also []byte), maps,
+// silently read the old memory. So a task crosses nodes only when the
+// codec carries both its types (the package doc's "Which values cross
+// nodes") and they either hold no references or the program declares
+// them values with ByValue. Register accepts a task of any types: one the
+// codec cannot carry (a recursive type, a channel, an unexported field)
+// stays on its node, and WhyLocal names the field at fault and the
+// remedy. References are pointers, slices (also []byte), maps,
 // channels, functions and interfaces, anywhere inside the type; strings
 // are values, and so is a type that marshals itself (BinaryMarshaler and
 // BinaryUnmarshaler, as time.Time does), whose author chose what a copy
@@ -86,7 +89,8 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // the program's tests with the environment variable TSYS_CHECK_COPIES=1
 // (or the CheckCopies option), under which every such task gets copies on
 // one node too, so a dependence on shared memory shows up as a wrong
-// answer.
+// answer. The check makes only such tasks cost more (each runs on
+// copies, never as a plain call), so a test suite can run with it always.
 func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Task[A, R] {
 	if fn == nil {
 		panic("tsys.Register: a task needs a function")
