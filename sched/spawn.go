@@ -35,7 +35,8 @@ type FastPath struct {
 	Measure bool
 	// CheckCopies is set while the pool runs every task that may cross
 	// nodes on copies of its argument and result (Pool.SetCheckCopies):
-	// read where a frame runs, in package tsys.
+	// read where a frame runs, in package tsys, and by AskSpawn, which
+	// then grants no credit and never inlines such a task.
 	CheckCopies bool
 }
 

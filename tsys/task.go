@@ -89,8 +89,9 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // the program's tests with the environment variable TSYS_CHECK_COPIES=1
 // (or the CheckCopies option), under which every such task gets copies on
 // one node too, so a dependence on shared memory shows up as a wrong
-// answer. The check makes only such tasks cost more (each runs on
-// copies, never as a plain call), so a test suite can run with it always.
+// answer. The check costs little beside those tasks' copies (each runs on
+// copies, never as a plain call; see CheckCopies), so a test suite can
+// run with it always.
 func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Task[A, R] {
 	if fn == nil {
 		panic("tsys.Register: a task needs a function")
