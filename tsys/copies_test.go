@@ -284,7 +284,7 @@ func TestCheckCopiesWarnsOnceOfALargeCopy(t *testing.T) {
 		}
 	}
 	got := h.warnings(big.Name())
-	if len(got) != 1 || !strings.Contains(got[0], "smaller argument") || !strings.Contains(got[0], "TSYS_CHECK_COPIES") {
+	if len(got) != 1 || !strings.Contains(got[0], "less to carry") || !strings.Contains(got[0], "TSYS_CHECK_COPIES") {
 		t.Errorf("warnings for a 2 MB argument: %q; want one, saying what to do", got)
 	}
 	if got := h.warnings(small.Name()); len(got) != 0 {

@@ -5,21 +5,30 @@ import (
 	"time"
 )
 
-// TestCostlyCopy: the bounds past which a copy is reported (a size, a
-// time), decided without a clock.
-func TestCostlyCopy(t *testing.T) {
+// TestCopyCost: a large copy is worth a warning at once, a slow one only
+// when slowCopies in a row are slow (one is likelier a busy machine),
+// decided on given durations, without a clock.
+func TestCopyCost(t *testing.T) {
 	for _, c := range []struct {
-		n    int
-		took time.Duration
-		want bool
+		name   string
+		copies []time.Duration
+		n      int
+		want   bool // after the last copy
 	}{
-		{100, time.Microsecond, false},
-		{largeCopy, slowCopy, false},
-		{largeCopy + 1, 0, true},
-		{100, slowCopy + 1, true},
+		{"small and quick", []time.Duration{time.Microsecond}, 100, false},
+		{"at the bounds", []time.Duration{slowCopy, slowCopy, slowCopy, slowCopy}, largeCopy, false},
+		{"large", []time.Duration{0}, largeCopy + 1, true},
+		{"one slow", []time.Duration{2 * slowCopy}, 100, false},
+		{"slow in a row", []time.Duration{2 * slowCopy, 2 * slowCopy, 2 * slowCopy}, 100, true},
+		{"slow, broken by a quick one", []time.Duration{2 * slowCopy, 2 * slowCopy, 0, 2 * slowCopy}, 100, false},
 	} {
-		if got := costlyCopy(c.n, c.took); got != c.want {
-			t.Errorf("costlyCopy(%d, %v) = %v, want %v", c.n, c.took, got, c.want)
+		var cc copyCost
+		var got bool
+		for _, took := range c.copies {
+			got = cc.costly(c.n, took)
+		}
+		if got != c.want {
+			t.Errorf("%s: costly %v, want %v", c.name, got, c.want)
 		}
 	}
 }
