@@ -180,23 +180,3 @@ func (x *Executor) grantChecked() bool {
 	x.granted, x.Fast.Credit = 0, 0
 	return true
 }
-
-// AskCut is AllowCCall's question asked by a loop whose pieces are tasks
-// of kind k, before it cuts one off its range and forks it: a yes keeps
-// the range whole. It differs from AllowCCall only under CheckCopies, where
-// the answer is the policy's for a kind that stays on its node: its
-// pieces are inlined as without the check, where AllowCCall's no would
-// make the loop cut its range down to single chunks.
-func (x *Executor) AskCut(k *Kind) bool {
-	if !x.Fast.CheckCopies || k.Lendable() {
-		_, ccall := x.AskSpawn(nil)
-		return ccall
-	}
-	reuse, ccall := x.AskSpawn(k)
-	if reuse != nil {
-		// Kept for the fork that follows the no.
-		pk := x.w.PerKind(k)
-		pk.reusable = append(pk.reusable, reuse)
-	}
-	return ccall
-}

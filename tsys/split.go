@@ -208,9 +208,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 }
 
 // allowCut is Ctx.AllowCCall asked before the loop cuts a piece off its
-// range, which it then forks: a yes keeps the range whole. Under
-// CheckCopies it is asked for the kind of the loop's pieces
-// (sched.Executor.AskCut), looked up only then.
+// range, which it then forks: a yes keeps the range whole.
 func (sh *shape[E, R]) allowCut(c *Ctx) bool {
 	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
 		return sh.askCut(c)
@@ -218,13 +216,22 @@ func (sh *shape[E, R]) allowCut(c *Ctx) bool {
 	return true
 }
 
+// askCut is allowCut's slow path. Under CheckCopies, AllowCCall always
+// answers no (its yes might run a lendable task's body), which would make
+// a loop whose pieces stay on this node cut its range down to single
+// chunks; so it asks for the kind of the loop's pieces, looked up only
+// then, and gets the policy's answer, as without the check. A no also
+// hands out a joined frame to reuse, which the fork that follows would
+// have taken: it is left to the collector, a frame lost only under the
+// check.
 func (sh *shape[E, R]) askCut(c *Ctx) bool {
 	x := c.executor()
-	if !x.Fast.CheckCopies {
+	if !x.Fast.CheckCopies || sh.lendable {
 		_, ccall := x.AskSpawn(nil)
 		return ccall
 	}
-	return x.AskCut(&sh.task().kind)
+	_, ccall := x.AskSpawn(&sh.task().kind)
+	return ccall
 }
 
 // lent is a piece a loop forked, and its range.
