@@ -36,7 +36,8 @@ type FastPath struct {
 	Measure bool
 	// CheckCopies is set while the pool runs every task that may cross
 	// nodes on copies of its argument and result (Pool.SetCheckCopies):
-	// read where a frame runs, in package tsys.
+	// read where a frame runs, in package tsys, and by AskSpawn, which
+	// then grants no credit and never inlines such a task.
 	CheckCopies bool
 	// Ending points to the pool's ending flag, non-zero once the run has
 	// failed or ended (endingFlag): package tsys tests it, one load, where
@@ -102,6 +103,17 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
 	}
+	if x.Fast.CheckCopies && (k == nil || k.Lendable()) {
+		// Under the check a task that may cross nodes always runs on
+		// copies, so its spawn is a task. AllowCCall (k nil) cannot know
+		// what its yes would run as a plain call (a fast clone runs a
+		// task's body), so it is told no.
+		x.Fast.Credit = 0
+		if k == nil {
+			return nil, false
+		}
+		return x.reuseFrame(k), false
+	}
 	if !x.refused {
 		w := x.w
 		expose := int(x.pool.expose.Load())
@@ -128,6 +140,9 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 // grant counts a yes of the policy and grants credit.
 func (x *Executor) grant() bool {
 	w := x.w
+	if x.Fast.CheckCopies {
+		return x.grantChecked()
+	}
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
 	if counting {
@@ -167,4 +182,18 @@ func (x *Executor) flushCredit() {
 	}
 	x.granted, x.Fast.Credit = 0, 0
 	x.refused = false
+}
+
+// grantChecked is grant under CheckCopies: it counts the yes and grants
+// no credit, so that every spawn comes back to AskSpawn, where one of a
+// kind that may cross nodes is made a task; the fast path cannot tell
+// kinds apart. The price is a slow path per spawn, paid only under the
+// check.
+func (x *Executor) grantChecked() bool {
+	if counting {
+		x.w.stats.Inlined++
+	}
+	x.w.publish()
+	x.granted, x.Fast.Credit = 0, 0
+	return true
 }

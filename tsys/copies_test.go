@@ -2,8 +2,11 @@ package tsys_test
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,6 +97,7 @@ func errText(err error) string {
 // as it would on a cluster; the one kept home, and the one that returns a
 // copy, give the right one.
 func TestCheckCopiesCatchesSharedMemory(t *testing.T) {
+	t.Setenv("TSYS_CHECK_COPIES", "0") // it tests the runtime without the check
 	for _, check := range []bool{false, true} {
 		opts := []tsys.Option{tsys.Workers(2)}
 		if check {
@@ -135,5 +139,156 @@ func TestCheckCopiesFromTheEnvironment(t *testing.T) {
 		if copied := !slices.IsSorted(xs); copied != c.copies {
 			t.Errorf("TSYS_CHECK_COPIES=%s: copied %v, want %v", c.value, copied, c.copies)
 		}
+	}
+}
+
+// homeArg holds a pointer and is not declared ByValue: its task stays on
+// its node.
+type homeArg struct {
+	N    int
+	Seen *int
+}
+
+var (
+	lendFib *tsys.Task[int, int]
+	homeFib *tsys.Task[homeArg, int]
+)
+
+func init() {
+	lendFib = tsys.Register("test.check.lendfib", func(c *tsys.Ctx, n int) int {
+		if n < 2 {
+			return n
+		}
+		a := lendFib.Fork(c, n-1)
+		b := lendFib.Call(c, n-2)
+		return a.Join(c) + b
+	})
+	homeFib = tsys.Register("test.check.homefib", func(c *tsys.Ctx, a homeArg) int {
+		if a.N < 2 {
+			return a.N
+		}
+		x := homeFib.Fork(c, homeArg{a.N - 1, a.Seen})
+		y := homeFib.Call(c, homeArg{a.N - 2, a.Seen})
+		return x.Join(c) + y
+	})
+}
+
+// joinSum sums [lo, hi) by halves with Join, a closure tree.
+func joinSum(c *tsys.Ctx, lo, hi int) int {
+	if hi-lo == 1 {
+		return lo
+	}
+	mid := (lo + hi) / 2
+	var a, b int
+	tsys.Join(c, func(c *tsys.Ctx) { a = joinSum(c, lo, mid) }, func(c *tsys.Ctx) { b = joinSum(c, mid, hi) })
+	return a + b
+}
+
+// TestCheckCopiesInlinesWhatStaysHome: under CheckCopies a task that may
+// cross nodes is never inlined, so every one of its forks runs on copies,
+// while a task that stays home, Join and For are inlined as without the
+// check: the check costs what it must and no more.
+func TestCheckCopiesInlinesWhatStaysHome(t *testing.T) {
+	const n = 18
+	forks := int64(fibCalls(n) - fibLeaves(n)) // every call with n >= 2 forks once
+	for _, workers := range []int{1, 2} {
+		rt := tsys.New(tsys.Workers(workers), tsys.CheckCopies())
+		v, st, err := tsys.Run(context.Background(), rt, lendFib, n)
+		if err != nil || v != 2584 {
+			t.Fatalf("workers %d: lendable fib(%d) = %d, %v", workers, n, v, err)
+		}
+		if st.Inlined != 0 || st.Spawns != forks {
+			t.Errorf("workers %d: lendable task: %d of %d spawns inlined, want 0 of %d", workers, st.Inlined, st.Spawns, forks)
+		}
+		v, st, err = tsys.Run(context.Background(), rt, homeFib, homeArg{N: n})
+		if err != nil || v != 2584 || st.Inlined == 0 {
+			t.Errorf("workers %d: home fib(%d) = %d, %v; %d inlined, want some", workers, n, v, err, st.Inlined)
+		}
+		v, st, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int { return joinSum(c, 0, 1<<12) })
+		if err != nil || v != (1<<12)*(1<<12-1)/2 || st.Inlined == 0 {
+			t.Errorf("workers %d: Join sum = %d, %v; %d inlined, want some", workers, v, err, st.Inlined)
+		}
+		xs := make([]int, 1<<16)
+		for i := range xs {
+			xs[i] = i
+		}
+		v, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int { return tsys.Sum(c, xs) })
+		if err != nil || v != (1<<16)*(1<<16-1)/2 {
+			t.Errorf("workers %d: Sum = %d, %v", workers, v, err)
+		}
+	}
+}
+
+func fibCalls(n int) int {
+	if n < 2 {
+		return 1
+	}
+	return 1 + fibCalls(n-1) + fibCalls(n-2)
+}
+
+func fibLeaves(n int) int {
+	if n < 2 {
+		return 1
+	}
+	return fibLeaves(n-1) + fibLeaves(n-2)
+}
+
+// records is a slog.Handler that keeps the records it is given.
+type records struct {
+	mu  sync.Mutex
+	got []slog.Record
+}
+
+func (h *records) Enabled(context.Context, slog.Level) bool { return true }
+func (h *records) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, r.Clone())
+	return nil
+}
+func (h *records) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *records) WithGroup(string) slog.Handler      { return h }
+
+// warnings returns the messages of the Warn records that name task.
+func (h *records) warnings(task string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, r := range h.got {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "task" && a.Value.String() == task && r.Level == slog.LevelWarn {
+				out = append(out, r.Message)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// TestCheckCopiesWarnsOnceOfALargeCopy: a task whose argument is large
+// is named once, however many of its tasks run, with what to do; a task
+// whose copies are small is not named.
+func TestCheckCopiesWarnsOnceOfALargeCopy(t *testing.T) {
+	h := &records{}
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(h))
+	n := carryRegistered.Add(1)
+	big := tsys.Register(fmt.Sprintf("test.check.big.%d", n), func(c *tsys.Ctx, b []byte) int { return len(b) }, tsys.ByValue())
+	small := tsys.Register(fmt.Sprintf("test.check.small.%d", n), func(c *tsys.Ctx, b []byte) int { return len(b) }, tsys.ByValue())
+	rt := tsys.New(tsys.Workers(2), tsys.CheckCopies())
+	for range 3 {
+		if v, _, err := tsys.Run(context.Background(), rt, big, make([]byte, 2<<20)); err != nil || v != 2<<20 {
+			t.Fatal(v, err)
+		}
+		if _, _, err := tsys.Run(context.Background(), rt, small, []byte("abc")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := h.warnings(big.Name())
+	if len(got) != 1 || !strings.Contains(got[0], "less to carry") || !strings.Contains(got[0], "TSYS_CHECK_COPIES") {
+		t.Errorf("warnings for a 2 MB argument: %q; want one, saying what to do", got)
+	}
+	if got := h.warnings(small.Name()); len(got) != 0 {
+		t.Errorf("warnings for a 3-byte argument: %q", got)
 	}
 }

@@ -35,7 +35,27 @@
 // Runtime), each failing alone. Tasks get
 // their arguments by value: one whose types hold references stays on its
 // node unless registered ByValue (see Register), and CheckCopies, or
-// TSYS_CHECK_COPIES=1, tests that claim on one node.
+// TSYS_CHECK_COPIES=1, tests that claim on one node, at the price of
+// copies and no inlining for those tasks only.
+//
+// # Which values cross nodes
+//
+// A task's argument and result cross nodes through a codec chosen at
+// Register: raw bytes for []byte, encoding/binary for fixed-size values,
+// the type's own MarshalBinary and UnmarshalBinary if it has them, a
+// presence byte and the pointee for a pointer (nil arrives as nil), and
+// encoding/gob for the rest. It carries booleans, numbers, strings, and
+// arrays, slices, maps, pointers and structs of those. It does not carry
+// channels, functions, interfaces, unsafe.Pointer, unexported struct
+// fields (gob would drop them without a word), or recursive types (a type
+// that holds itself through a pointer, slice or map: a value of it may
+// share a node or hold a cycle, which a copy would duplicate or never
+// finish); a type that marshals itself is carried whatever it holds. A
+// task whose types the codec does not carry stays on its node
+// (Task.WhyLocal says where and what to do). Inside a value, gob's rules
+// hold: a pointer to a zero value arrives as nil, an empty slice or map as
+// nil, and a nil pointer inside a slice or map cannot be sent (the task
+// then runs where it is).
 //
 // Flat work is a loop. RegisterRange registers one whose body runs a
 // whole piece [lo, hi) of its range as a plain Go loop, its pieces' results

@@ -210,3 +210,36 @@ func ExampleTask_WhyLocal() {
 	// false
 	// type []int holds a reference ([]int): a copy on another node would not share its memory; register the task with tsys.ByValue() if it only reads it
 }
+
+// Tree is a pointer tree, a recursive type: its tasks stay on their node,
+// whatever the options, and still run, on the node's workers.
+type Tree struct {
+	L, R *Tree
+	V    int64
+}
+
+var exTreeSum *tsys.Task[*Tree, int64]
+
+func init() {
+	exTreeSum = tsys.Register("example.treesum", func(c *tsys.Ctx, t *Tree) int64 {
+		if t == nil {
+			return 0
+		}
+		l := exTreeSum.Fork(c, t.L)
+		return t.V + exTreeSum.Call(c, t.R) + l.Join(c)
+	}, tsys.ByValue())
+}
+
+// A type the codec cannot carry registers all the same; WhyLocal names the
+// field that stops it and what to do.
+func ExampleTask_WhyLocal_recursive() {
+	fmt.Println(exTreeSum.Lendable())
+	fmt.Println(exTreeSum.WhyLocal())
+	tree := &Tree{V: 1, L: &Tree{V: 2}, R: &Tree{V: 3, R: &Tree{V: 4}}}
+	sum, _, err := tsys.Run(context.Background(), tsys.New(), exTreeSum, tree)
+	fmt.Println(sum, err)
+	// Output:
+	// false
+	// values of type *tsys_test.Tree cannot cross nodes: Tree.L (*tsys_test.Tree) makes the type recursive: a value of it may share a node or hold a cycle, which a copy cannot keep; pass a value that is not recursive (a node's own numbers, or a slice of nodes linked by index), or implement encoding.BinaryMarshaler and BinaryUnmarshaler on tsys_test.Tree, or keep the task on its node (it still runs, on this node's workers)
+	// 10 <nil>
+}

@@ -80,6 +80,7 @@ func TestJoinTwicePanics(t *testing.T) {
 // allocations do not grow with the number of forks (fib(22) forks 18 times
 // as often as fib(16)); joined frames go back to the worker.
 func TestJoinedFramesAreReused(t *testing.T) {
+	t.Setenv("TSYS_CHECK_COPIES", "0") // it tests the runtime without the check
 	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
 	allocs := func(n int) float64 {
 		return testing.AllocsPerRun(5, func() {

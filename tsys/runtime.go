@@ -78,9 +78,18 @@ func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
 // on a copy of its argument and give back a copy of its result, even on
 // one node, as it would on another: a program whose tasks change memory
 // through their arguments gives its wrong answer in its own tests instead
-// of only on a cluster. Every spawn is then a task (no inlining), so that
-// every task is copied. The environment variable TSYS_CHECK_COPIES=1 turns
-// it on for every runtime a program makes, without changing its code:
+// of only on a cluster. A spawn of such a task is then always a task (never
+// inlined), so that every one is copied; everything else (tasks that stay
+// on their node, Join, For, Reduce and the other closure forms) is inlined
+// as usual, so a test suite runs at about its usual speed; their spawns
+// only ask the inlining policy each time rather than on credit, a few
+// nanoseconds more each (BenchmarkTreeSumCheckCopies). Ctx.AllowCCall
+// answers no under the check, since the code it guards may run a lendable
+// task's body as a plain call. A copy larger than 1 MB, or slower than
+// 1 ms, is reported once per task (log/slog, at level Warn): every task
+// of that kind pays it. The environment variable TSYS_CHECK_COPIES=1 turns
+// the check on for every runtime a program makes, without changing its
+// code:
 //
 //	TSYS_CHECK_COPIES=1 go test ./...
 func CheckCopies() Option { return func(c *config) { c.checkCopies = true } }
@@ -115,7 +124,7 @@ func New(opts ...Option) *Runtime {
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)
 	}
-	if c.workSpan || c.checkCopies {
+	if c.workSpan {
 		c.inline = inline.Never()
 	}
 	rt := &Runtime{inline: c.inline, conf: c}

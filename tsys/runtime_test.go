@@ -354,6 +354,7 @@ func TestBlockedWaitsReuseExecutors(t *testing.T) {
 // allocations do not grow with the number of spawns (fib(25) makes 100
 // times the spawns of fib(15)).
 func TestInlinedSpawnDoesNotAllocate(t *testing.T) {
+	t.Setenv("TSYS_CHECK_COPIES", "0") // it tests the runtime without the check
 	rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Everything()))
 	allocs := func(n int) float64 {
 		return testing.AllocsPerRun(5, func() {

@@ -159,7 +159,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 		// Once enough tasks are ready, the fork would be a plain call,
 		// which would split its piece again at once, down to single
 		// iterations: the hungry take what is ready.
-		if hi-lo < 2*size.n || c.AllowCCall() {
+		if hi-lo < 2*size.n || sh.allowCut(c) {
 			break
 		}
 		lend(float64(s.Plan.CV))
@@ -200,7 +200,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			}
 			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !c.AllowCCall() && c.executor().MayBeStolen(sh.lendable) {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.executor().MayBeStolen(sh.lendable) {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
@@ -209,6 +209,33 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 		c.stopIfEnded()
 		acc = sh.next(c, s.Env, int(lo), int(lo+n), acc)
 	}
+}
+
+// allowCut is Ctx.AllowCCall asked before the loop cuts a piece off its
+// range, which it then forks: a yes keeps the range whole.
+func (sh *shape[E, R]) allowCut(c *Ctx) bool {
+	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
+		return sh.askCut(c)
+	}
+	return true
+}
+
+// askCut is allowCut's slow path. Under CheckCopies, AllowCCall always
+// answers no (its yes might run a lendable task's body), which would make
+// a loop whose pieces stay on this node cut its range down to single
+// chunks; so it asks for the kind of the loop's pieces, looked up only
+// then, and gets the policy's answer, as without the check. A no also
+// hands out a joined frame to reuse, which the fork that follows would
+// have taken: it is left to the collector, a frame lost only under the
+// check.
+func (sh *shape[E, R]) askCut(c *Ctx) bool {
+	x := c.executor()
+	if !x.Fast.CheckCopies || sh.lendable {
+		_, ccall := x.AskSpawn(nil)
+		return ccall
+	}
+	_, ccall := x.AskSpawn(&sh.task().kind)
+	return ccall
 }
 
 // lent is a piece a loop forked, and its range.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/tsys-go/tsys/internal/typedesc"
@@ -31,6 +32,8 @@ type Task[A, R any] struct {
 	paths [2]func(*Ctx, A) R
 	// local says why the task may not cross nodes; nil if it may.
 	local error
+	// costly warns once of a copy that costs much under CheckCopies.
+	costly copyCost
 }
 
 // cell is the part of a frame a future points to: the scheduler's header
@@ -75,10 +78,13 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // caller gets a copy of its result: the T-system passes values, not
 // memory. A task that changes memory through its argument (sorts a slice
 // in place, fills a map) would change the copy, and its caller would
-// silently read the old memory. So a task crosses nodes only when both
-// its types are encodable (see the codec rules in the package doc) and
-// either hold no references or the program declares them values with
-// ByValue. References are pointers, slices (also []byte), maps,
+// silently read the old memory. So a task crosses nodes only when the
+// codec carries both its types (the package doc's "Which values cross
+// nodes") and they either hold no references or the program declares
+// them values with ByValue. Register accepts a task of any types: one the
+// codec cannot carry (a recursive type, a channel, an unexported field)
+// stays on its node, and WhyLocal names the field at fault and the
+// remedy. References are pointers, slices (also []byte), maps,
 // channels, functions and interfaces, anywhere inside the type; strings
 // are values, and so is a type that marshals itself (BinaryMarshaler and
 // BinaryUnmarshaler, as time.Time does), whose author chose what a copy
@@ -90,7 +96,9 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // the program's tests with the environment variable TSYS_CHECK_COPIES=1
 // (or the CheckCopies option), under which every such task gets copies on
 // one node too, so a dependence on shared memory shows up as a wrong
-// answer.
+// answer. The check costs little beside those tasks' copies (each runs on
+// copies, never as a plain call; see CheckCopies), so a test suite can
+// run with it always.
 func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Task[A, R] {
 	if fn == nil {
 		panic("tsys.Register: a task needs a function")
@@ -185,7 +193,13 @@ func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Tas
 // whyLocal says why the task must stay on its node, or nil if it may
 // cross (see Register).
 func whyLocal[A, R any](t *Task[A, R], o taskOptions) error {
-	if err := errors.Join(t.args.check(), t.results.check()); err != nil {
+	argErr := t.args.check()
+	if reflect.TypeFor[A]() == reflect.TypeFor[R]() {
+		// One type, one reason.
+		if argErr != nil {
+			return argErr
+		}
+	} else if err := errors.Join(argErr, t.results.check()); err != nil {
 		return err
 	}
 	if o.byValue {
@@ -331,16 +345,22 @@ func (t *Task[A, R]) run() func(*sched.Header, *sched.Executor) {
 
 // runOnCopies runs the task as another node would: on a copy of its
 // argument, made by its codec, and it stores a copy of the result
-// (CheckCopies).
+// (CheckCopies). A copy that costs much is reported once (copycost.go).
 func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Executor) {
 	var arg A
-	if err := t.args.copy(&f.arg, &arg); err != nil {
+	start := time.Now()
+	n, err := t.args.copy(&f.arg, &arg)
+	if err != nil {
 		x.FailTask(fmt.Errorf("task %q: copying its argument: %w", t.kind.Name, err))
 	}
+	t.costly.observe(t.kind.Name, "argument", n, time.Since(start))
 	res := t.fn((*Ctx)(x), arg)
-	if err := t.results.copy(&res, &f.res); err != nil {
+	start = time.Now()
+	n, err = t.results.copy(&res, &f.res)
+	if err != nil {
 		x.FailTask(fmt.Errorf("task %q: copying its result: %w", t.kind.Name, err))
 	}
+	t.costly.observe(t.kind.Name, "result", n, time.Since(start))
 }
 
 func (t *Task[A, R]) newFrame(w *sched.Worker) *frame[A, R] {
