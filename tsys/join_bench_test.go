@@ -138,27 +138,27 @@ func BenchmarkJoinTinyTree(b *testing.B) {
 	})
 }
 
-// treeNode is a node of the pointer tree the sum benchmarks walk. Its
+// joinNode is a node of the pointer tree the sum benchmarks walk. Its
 // links are unexported so that Register does not hand encoding/gob a
 // recursive type, which it panics on (issue 35's first item, fixed
 // apart); the task that takes one stays on its node either way.
-type treeNode struct {
-	l, r *treeNode
+type joinNode struct {
+	l, r *joinNode
 	V    int64
 }
 
-func buildTree(depth int, v *int64) *treeNode {
+func buildTree(depth int, v *int64) *joinNode {
 	if depth == 0 {
 		return nil
 	}
 	*v++
-	n := &treeNode{V: *v}
+	n := &joinNode{V: *v}
 	n.l = buildTree(depth-1, v)
 	n.r = buildTree(depth-1, v)
 	return n
 }
 
-func sumSerial(n *treeNode) int64 {
+func sumSerial(n *joinNode) int64 {
 	if n == nil {
 		return 0
 	}
@@ -167,11 +167,11 @@ func sumSerial(n *treeNode) int64 {
 
 // sumFork's argument is a pointer into memory the task only reads: it
 // stays on its node, which is all this benchmark runs on.
-var sumFork *tsys.Task[*treeNode, int64]
+var sumFork *tsys.Task[*joinNode, int64]
 
 func init() { sumFork = tsys.Register("bench.tree.fork", sumForked) }
 
-func sumForked(c *tsys.Ctx, n *treeNode) int64 {
+func sumForked(c *tsys.Ctx, n *joinNode) int64 {
 	if n == nil {
 		return 0
 	}
@@ -180,7 +180,7 @@ func sumForked(c *tsys.Ctx, n *treeNode) int64 {
 	return n.V + a.Join(c) + b
 }
 
-func sumJoined(c *tsys.Ctx, n *treeNode) int64 {
+func sumJoined(c *tsys.Ctx, n *joinNode) int64 {
 	if n == nil {
 		return 0
 	}
@@ -190,7 +190,7 @@ func sumJoined(c *tsys.Ctx, n *treeNode) int64 {
 }
 
 // sumGuarded is sumJoined behind the load question asked by hand.
-func sumGuarded(c *tsys.Ctx, n *treeNode) int64 {
+func sumGuarded(c *tsys.Ctx, n *joinNode) int64 {
 	if n == nil {
 		return 0
 	}
@@ -202,7 +202,7 @@ func sumGuarded(c *tsys.Ctx, n *treeNode) int64 {
 	return n.V + a + b
 }
 
-func sumGo(n *treeNode, depth int) int64 {
+func sumGo(n *joinNode, depth int) int64 {
 	if depth == 0 || n == nil {
 		return sumSerial(n)
 	}
