@@ -26,7 +26,10 @@
 // fast path (FastPath.Credit, in tsys's Spawn and Ctx.AllowCCall); the
 // slow path (Executor.AskSpawn) asks the policy exactly and
 // grants credit sized to ~10 us of work, and a pop drops the credit so that
-// a shrunken deque is noticed at once. A no stands until the next push. Otherwise the
+// a shrunken deque is noticed at once. A no stands until the next push. A fork
+// chain, whose deque never holds K ready tasks, inlines once deepNesting of
+// its tasks run nested on one stack while nobody wants work
+// (deepchain.go). Otherwise the
 // frame is pushed on the worker's deque (Executor.Push), and a parked idle
 // worker is woken if no other worker is already looking for work.
 //

@@ -51,6 +51,10 @@ type Executor struct {
 	// forks counts the frames this executor pushed for Forks not yet
 	// joined (fork.go, rule 3).
 	forks int
+	// nested counts the task frames this goroutine runs inside one
+	// another, each popped back by the Join or Get of the task below it:
+	// the depth of a fork chain that nobody stole from (deepchain.go).
+	nested int
 	// cur is the innermost task frame this goroutine is running; it names
 	// the task when a panic reaches the executor's loop.
 	cur *Header
@@ -179,7 +183,9 @@ func (x *Executor) await(h *Header) {
 				// afresh rather than spend credit granted when it was
 				// longer.
 				x.flushCredit()
+				x.nested++
 				x.execute(t)
+				x.nested--
 				continue
 			}
 		}
@@ -257,7 +263,9 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 		}
 		prev := x.cur
 		x.cur = h
+		x.nested++
 		h.kind.Run(h, x)
+		x.nested--
 		x.cur = prev
 		x.w.stats.TasksRun++
 		if x.tracking {
@@ -507,6 +515,7 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 			x.cur = nil
 			x.open = x.open[:0]
 			x.forks = forks
+			x.nested = 0
 			holdsWorker = x.w != nil
 		}
 	}()

@@ -118,7 +118,7 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		w := x.w
 		expose := int(x.pool.expose.Load())
 		w.setFloor(expose)
-		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) {
+		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) || x.deepAndUnwanted(expose) {
 			return nil, x.grant()
 		}
 		// Arriving here means the last grant was spent in full.

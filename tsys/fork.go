@@ -17,6 +17,19 @@ import (
 // how). A task that returns without joining a Forked panics. Use Spawn
 // when the result is shared, stored, read more than once, or not at all.
 //
+// # Deep chains
+//
+// A fork the inlining policy keeps a task waits for a thief while fewer
+// than K tasks are ready in the worker's deque, and a chain of forks (each
+// level forks the next and joins it at once) never has more than one. So,
+// past 256 tasks run nested inside one another on one worker's stack, each
+// joined back by the task below it because nobody took it, and while no
+// worker of the node and no other node wants work, forks are plain calls:
+// such a task is not taken, and costs its chain a task frame and a stack
+// several times as deep as the recursion's. Asked again every ~10 us of
+// work, the rule lets forks be tasks again soon after a worker turns
+// hungry (bench/README.md, "Deep fork chains").
+//
 // # Order
 //
 // A fork that becomes a task runs after the code that follows it, the
