@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -201,6 +202,10 @@ func TestProcessFailureStopsJob(t *testing.T) {
 	}
 }
 
+// stopJobs numbers the benchmark's jobs, whose tags must differ: the
+// testing package runs a benchmark's body more than once.
+var stopJobs atomic.Int64
+
 // BenchmarkProcessFailureLatency measures, on 2 processes of 1 and of 2
 // workers, the time from a leaf's failure to the return of the root's
 // Run, with leaves of 50 ms that never poll, on the host's wall clock
@@ -221,13 +226,13 @@ func BenchmarkProcessFailureLatency(b *testing.B) {
 					}
 					var lats []time.Duration
 					after := 0
-					for i := range b.N {
-						tag := fmt.Sprintf("b%d%s%s%d", workers, failOn, form, i)
+					for range b.N {
+						tag := fmt.Sprintf("b%d%s%s%d", workers, failOn, form, stopJobs.Add(1))
 						events, stderr, err := s.run(b, tag, failOn, extra...)
 						sum := summarize(events)
 						lat, ok := sum.latency()
 						if err == nil || !ok {
-							b.Fatalf("job %s: err %v, failures %+v, returned at %d:\n%s", tag, err, sum.fails, sum.returned, stderr)
+							b.Fatalf("job %s: err %v, failures %+v, returned at %d:\n%s\nthe serving node:\n%s", tag, err, sum.fails, sum.returned, stderr, s.node.Stderr)
 						}
 						lats = append(lats, lat)
 						after += sum.afterClock
