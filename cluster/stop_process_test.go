@@ -24,11 +24,17 @@ import (
 // begins, whether it already knew that the job had ended; the tests count
 // those, which needs no agreement between the processes' clocks.
 
-// stopLeaves and stopLeafTime shape the job: long enough on the four
-// workers of a test that the failure comes with most leaves still to run.
+// The job's shape: stopLeaves leaves of stopLeafTime, the stopFailAt-th
+// leaf to begin on the failing process fails. Late enough that the
+// inlining policy has granted credit (before the fix, a worker's
+// recursion ran on that credit: 2-7 leaves began after the failure, on 1
+// worker), with most leaves still to run; the benchmark's leaves are
+// longer, the issue's 50 ms.
 const (
-	stopLeaves   = 64
-	stopLeafTime = 50 * time.Millisecond
+	stopLeaves        = 256
+	stopLeafTime      = 20 * time.Millisecond
+	stopFailAt        = 8
+	stopBenchLeafTime = 50 * time.Millisecond
 )
 
 // stopEvent is a line of stop's ledger: "TAG EVENT ROLE LEAF ENDED
@@ -63,15 +69,15 @@ func newStopCluster(t testing.TB, workers int) *stopCluster {
 	return s
 }
 
-// run runs a job of stop tagged tag whose root, of as many workers as the
-// serving node, joins it; the failing leaf is the second to begin on the
-// process of role failOn. It returns the job's ledger, its stderr and its
+// run runs a job of stop tagged tag, of leaves of leafTime, whose root,
+// of as many workers as the serving node, joins it; the failing leaf is
+// the stopFailAt-th to begin on the process of role failOn. It returns the job's ledger, its stderr and its
 // exit error; the wait is bounded (proctest.JobTimeout).
-func (s *stopCluster) run(t testing.TB, tag, failOn string, extra ...string) ([]stopEvent, string, error) {
+func (s *stopCluster) run(t testing.TB, tag, failOn string, leafTime time.Duration, extra ...string) ([]stopEvent, string, error) {
 	t.Helper()
 	args := append([]string{"stop",
-		"--leaves", strconv.Itoa(stopLeaves), "--leaf-time", stopLeafTime.String(),
-		"--fail-on", failOn, "--fail-at", "2", "--ledger", s.ledger, "--tag", tag,
+		"--leaves", strconv.Itoa(stopLeaves), "--leaf-time", leafTime.String(),
+		"--fail-on", failOn, "--fail-at", strconv.Itoa(stopFailAt), "--ledger", s.ledger, "--tag", tag,
 		"--join", s.node.Gossip, "--workers", strconv.Itoa(s.workers)}, gentle...)
 	_, stderr, err := proctest.StartJob(t, s.bin, append(args, extra...)...)()
 	return readStopLedger(t, s.ledger, tag), stderr, err
@@ -170,7 +176,7 @@ func TestProcessFailureStopsJob(t *testing.T) {
 		for _, failOn := range []string{"node", "root"} {
 			name := fmt.Sprintf("workers=%d/fail-on=%s", workers, failOn)
 			t.Run(name, func(t *testing.T) {
-				events, stderr, err := s.run(t, "w"+strconv.Itoa(workers)+failOn, failOn)
+				events, stderr, err := s.run(t, "w"+strconv.Itoa(workers)+failOn, failOn, stopLeafTime)
 				sum := summarize(events)
 				if err == nil {
 					t.Fatalf("the job succeeded, though a leaf was to fail on the %s (%d leaves begun):\n%s", failOn, sum.begun, stderr)
@@ -228,7 +234,7 @@ func BenchmarkProcessFailureLatency(b *testing.B) {
 					after := 0
 					for range b.N {
 						tag := fmt.Sprintf("b%d%s%s%d", workers, failOn, form, stopJobs.Add(1))
-						events, stderr, err := s.run(b, tag, failOn, extra...)
+						events, stderr, err := s.run(b, tag, failOn, stopBenchLeafTime, extra...)
 						sum := summarize(events)
 						lat, ok := sum.latency()
 						if err == nil || !ok {
