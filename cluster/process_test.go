@@ -80,6 +80,17 @@ type procs struct {
 // under -short, as the examples' process tests do.
 func newProcs(t *testing.T) *procs {
 	t.Helper()
+	c := &procs{t: t, bin: nodeBinary(t), ledger: filepath.Join(t.TempDir(), "ledger"), holds: t.TempDir()}
+	if err := os.Mkdir(c.ledger, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// nodeBinary builds the node binary if no test has, and skips the test
+// (or benchmark) under -short.
+func nodeBinary(t testing.TB) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts node processes")
 	}
@@ -93,11 +104,7 @@ func newProcs(t *testing.T) *procs {
 	if testnode.err != nil {
 		t.Fatal(testnode.err)
 	}
-	c := &procs{t: t, bin: testnode.bin, ledger: filepath.Join(t.TempDir(), "ledger"), holds: t.TempDir()}
-	if err := os.Mkdir(c.ledger, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return testnode.bin
 }
 
 // node starts a node process of one worker on loopback and waits for its

@@ -1,7 +1,8 @@
 // Command testnode is the node process of package cluster's process
 // tests (cluster/process_test.go): the command line every tsys program
-// has (package cli: node, run --join, drain, jobs), with one program, sum,
-// whose work a test can pace and check leaf by leaf.
+// has (package cli: node, run --join, drain, jobs), with two programs:
+// sum, whose work a test can pace and check leaf by leaf, and stop, a
+// recursion of leaves that never poll, one of which fails (stop.go).
 //
 //	testnode node --bind 127.0.0.1:0 [--join SEED] [--workers W] [--sched S] [--share P]
 //	testnode run sum -n N --leaf L --pace D --hold FILE --ledger DIR --tag T --join SEED --json
@@ -109,7 +110,7 @@ func record(dir, line string) error {
 	return err
 }
 
-var config = cli.Config{Name: "testnode", Programs: []cli.Program{{
+var config = cli.Config{Name: "testnode", Programs: []cli.Program{stopProgram, {
 	Name:    "sum",
 	Summary: "sum of i*i for i below N in leaves of L terms, paced while --hold exists (-n N --leaf L --pace D --hold FILE --ledger DIR --tag T)",
 	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
