@@ -12,11 +12,13 @@ type endingFlag struct{ bits atomic.Uint64 }
 // Load reports whether the flag is set.
 func (e *endingFlag) Load() bool { return e.bits.Load() != 0 }
 
-// Store sets or clears the flag.
+// Store sets or clears the flag. Set, the word has Credit's top bit
+// (Spent), so that Spawn's fast path, which ORs it into the credit it
+// tests, takes the slow path, where AskSpawn unwinds the task.
 func (e *endingFlag) Store(on bool) {
 	var b uint64
 	if on {
-		b = 1
+		b = 1 << Spent
 	}
 	e.bits.Store(b)
 }

@@ -80,6 +80,7 @@ func stopLeaf(c *tsys.Ctx, j stopJob, first bool) error {
 
 var (
 	stopFork  *tsys.Task[stopJob, int]
+	stopSpawn *tsys.Task[stopJob, int]
 	stopRange *tsys.Loop[stopJob, int]
 	stopRoot  *tsys.Task[stopForm, int]
 )
@@ -103,6 +104,11 @@ func init() {
 		b := stopFork.Call(c, right)
 		return a.Join(c) + b, nil
 	})
+	// The same with Spawn, the right half a plain recursive call: only
+	// the spawn's own check stops the recursion of plain calls.
+	stopSpawn = tsys.RegisterErr("test.stop.spawn", func(c *tsys.Ctx, j stopJob) (int, error) {
+		return spawnTree(c, j)
+	})
 	stopRange = tsys.RegisterRange("test.stop.range", func(c *tsys.Ctx, j stopJob, lo, hi int) int {
 		for i := range hi - lo {
 			if err := stopLeaf(c, j, i == 0); err != nil {
@@ -116,6 +122,8 @@ func init() {
 		switch f.Form {
 		case "fork":
 			return stopFork.Call(c, j)
+		case "spawn":
+			return stopSpawn.Call(c, j)
 		case "join":
 			return joinTree(c, j)
 		case "for":
@@ -127,6 +135,22 @@ func init() {
 		}
 		panic("unknown form " + f.Form)
 	})
+}
+
+// spawnTree is stopSpawn's body.
+func spawnTree(c *tsys.Ctx, j stopJob) (int, error) {
+	if j.Hi-j.Lo == 1 {
+		return 1, stopLeaf(c, j, true)
+	}
+	mid := j.Lo + (j.Hi-j.Lo)/2
+	left, right := j, j
+	left.Hi, right.Lo = mid, mid
+	a := stopSpawn.Spawn(c, left)
+	b, err := spawnTree(c, right)
+	if err != nil {
+		return 0, err
+	}
+	return a.Get(c) + b, nil
 }
 
 // joinTree is the recursion of stopFork with closures.
@@ -159,7 +183,7 @@ func forLeaves(c *tsys.Ctx, j stopJob, opts ...tsys.LoopOption) int {
 	return int(n.Load())
 }
 
-var stopForms = []string{"fork", "join", "for", "for-grain", "range"}
+var stopForms = []string{"fork", "spawn", "join", "for", "for-grain", "range"}
 
 // TestFailureStopsInlinedWork: on 1 and 2 workers, in every shape of
 // work, a failure at the fourth leaf of 256 (an error or a panic, the
