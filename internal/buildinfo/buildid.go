@@ -2,7 +2,7 @@ package buildinfo
 
 import (
 	"bytes"
-	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +11,12 @@ import (
 )
 
 // The Go linker writes a binary's build ID twice: as the ELF note
-// "Go"/4 in section .note.go.buildid, and, on every format, as the quoted
-// string after buildIDMarker at the start of the text, which lies in the
-// file's first pages (cmd/go finds it the same way on Mach-O and PE).
+// "Go"/4 in section .note.go.buildid, in an ELF file's first page, and on
+// other formats as the quoted string after buildIDMarker at the start of
+// the text, which lies in the file's first pages (cmd/go finds it the same
+// way on Mach-O and PE). Both are found by scanning the file's start: a
+// reader of ELF's section table (debug/elf) would add megabytes to every
+// program that imports tsys.
 var (
 	buildIDMarker = []byte("\xff Go build ID: \"")
 	buildIDEnd    = []byte("\"\n \xff")
@@ -33,13 +36,13 @@ func ReadBuildID(path string) (string, error) {
 		return "", fmt.Errorf("reading the build ID: %w", err)
 	}
 	defer f.Close()
-	if id, err := elfBuildID(f); err == nil {
-		return id, nil
-	}
 	head := make([]byte, buildIDScan)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return "", fmt.Errorf("reading the build ID of %s: %w", path, err)
+	}
+	if id, ok := noteBuildID(head[:n]); ok {
+		return id, nil
 	}
 	if id, ok := markedBuildID(head[:n]); ok {
 		return id, nil
@@ -47,21 +50,33 @@ func ReadBuildID(path string) (string, error) {
 	return "", fmt.Errorf("%s has no Go build ID in its first %d bytes", path, buildIDScan)
 }
 
-// elfBuildID reads the build ID from an ELF file's Go note.
-func elfBuildID(r io.ReaderAt) (string, error) {
-	ef, err := elf.NewFile(r)
-	if err != nil {
-		return "", err
+// noteBuildID finds the Go build ID note in b, the start of an ELF file,
+// in either byte order: a note header whose name is "Go" and whose type
+// is elfNoteGoBuildID.
+func noteBuildID(b []byte) (string, bool) {
+	for _, order := range []interface {
+		binary.ByteOrder
+		binary.AppendByteOrder
+	}{binary.LittleEndian, binary.BigEndian} {
+		// The header's type and name: the name's size and the
+		// description's stand before them.
+		tail := order.AppendUint32(nil, elfNoteGoBuildID)
+		tail = append(tail, "Go\x00\x00"...)
+		for from := 0; ; {
+			i := bytes.Index(b[from:], tail)
+			if i < 0 {
+				break
+			}
+			at := from + i - 8
+			if at >= 0 {
+				if id, err := parseNote(b[at:], order); err == nil {
+					return id, true
+				}
+			}
+			from += i + 1
+		}
 	}
-	s := ef.Section(".note.go.buildid")
-	if s == nil {
-		return "", errors.New("no .note.go.buildid section")
-	}
-	note, err := s.Data()
-	if err != nil {
-		return "", err
-	}
-	return parseNote(note, ef.ByteOrder)
+	return "", false
 }
 
 // parseNote reads one ELF note: name size, description size and type,

@@ -132,17 +132,13 @@ func (d *describer) signature(t reflect.Type) {
 	d.b.WriteString(")")
 }
 
+// methods describes an interface type by its name and Go's spelling of
+// it, not method by method: reflect.Type.Method, called with an index the
+// linker cannot see, keeps every exported method of every type in the
+// binary (megabytes in every program that imports tsys), and a task whose
+// type holds an interface never crosses nodes anyway (tsys's carry rule).
 func (d *describer) methods(t reflect.Type) {
-	d.b.WriteString("interface{")
-	for i := range t.NumMethod() {
-		if i > 0 {
-			d.b.WriteString("; ")
-		}
-		m := t.Method(i)
-		d.b.WriteString(m.Name)
-		d.signature(m.Type)
-	}
-	d.b.WriteString("}")
+	d.b.WriteString(t.String())
 }
 
 // marshalsItself says whether t (or *t) encodes itself, as the codec's
