@@ -45,6 +45,9 @@ type Executor struct {
 	// lastGrant is the size of the last grant, however it ended: the
 	// next may be twice as large at most.
 	lastGrant int
+	// emptyGrant: the last yes granted no credit (coarse spawns), so the
+	// time since grantedAt is one spawn's, the pace for the next.
+	emptyGrant bool
 	// refused is set when the policy last answered no; a no stands until
 	// the next push (see AskSpawn).
 	refused bool

@@ -83,7 +83,7 @@ func (w *Worker) setFloor(expose int) {
 // of kind k about to be made. It asks the inlining policy, counts the
 // answer and, when it is yes, grants credit for more spawns, sized so
 // that the grant lasts about maxStaleness at the measured pace of inlined
-// spawns: 1 for coarse tasks, so that every spawn asks, up to maxCredit
+// spawns: none for coarse tasks, so that every spawn asks, up to maxCredit
 // for the finest.
 //
 // When the answer is no it also returns the frame to push: one that a Join
@@ -128,7 +128,7 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 			w.stats.Inlined += int64(x.granted)
 		}
 		x.granted = 0
-		x.refused = true
+		x.refused, x.emptyGrant = true, false
 	}
 	x.Fast.Credit = 0
 	if k == nil {
@@ -152,13 +152,22 @@ func (x *Executor) grant() bool {
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
 	now := time.Now()
-	if spent > 0 {
+	switch {
+	case spent > 0:
 		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)
+	case x.emptyGrant:
+		x.pace = now.Sub(x.grantedAt)
 	}
 	n := 1
 	switch {
 	case x.pace == 0:
 		n = maxCredit // faster than the clock can tell
+	case x.pace > maxStaleness:
+		// Coarse spawns: each asks, which costs little beside its work,
+		// so that none runs as a call after a failure. A credit of one
+		// let a fork run as a call unasked, and the program's plain
+		// call after it begin one more leaf (TestProcessFailureStopsJob).
+		n = 0
 	case x.pace > 0:
 		n = int(max(1, min(maxStaleness/x.pace, maxCredit)))
 	}
@@ -168,8 +177,8 @@ func (x *Executor) grant() bool {
 	// all that bounds how long inlined spawns run on without asking,
 	// and so without seeing a failure (AskSpawn checks for one): a grant
 	// sized on a burst ran leaf after leaf (TestFailureStopsInlinedWork).
-	n = min(n, 2*x.lastGrant)
-	x.lastGrant = n
+	n = min(n, max(1, 2*x.lastGrant))
+	x.lastGrant, x.emptyGrant = n, n == 0
 	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)
 	return true
 }
@@ -181,7 +190,7 @@ func (x *Executor) flushCredit() {
 		x.w.stats.Inlined += int64(x.granted - max(int(x.Fast.Credit), 0))
 	}
 	x.granted, x.Fast.Credit = 0, 0
-	x.refused = false
+	x.refused, x.emptyGrant = false, false
 }
 
 // grantChecked is grant under CheckCopies: it counts the yes and grants
