@@ -37,6 +37,25 @@ func buildID(t *testing.T, bin string) string {
 }
 
 // variantNode starts a node process of binary bin, as c.node does.
+// refused checks a job that one node refused: the root's log (rootLog)
+// says each of rootSays, the node's says nodeSays, and the node ran no
+// leaf of the job tagged tag.
+func (c *procs) refused(t *testing.T, rootLog string, node *proctest.Node, tag, nodeSays string, rootSays ...string) {
+	t.Helper()
+	for _, want := range rootSays {
+		if !strings.Contains(rootLog, want) {
+			t.Errorf("the root did not say %q:\n%s", want, rootLog)
+		}
+	}
+	t.Logf("the root said:\n%s", rootLog)
+	if !strings.Contains(node.Stderr.String(), nodeSays) {
+		t.Errorf("the node did not say it refused the job (%q):\n%s", nodeSays, node.Stderr.String())
+	}
+	if n := ranBy(c.runs(), tag, pid(node)); n != 0 {
+		t.Errorf("the refusing node ran %d leaves of the job", n)
+	}
+}
+
 func (c *procs) variantNode(bin string, args ...string) *proctest.Node {
 	c.t.Helper()
 	n, err := proctest.StartNode(c.t, exec.Command(bin, append([]string{"node", "--bind", "127.0.0.1:0", "--workers", "1"}, args...)...))
@@ -70,18 +89,8 @@ func TestProcessMixedBuilds(t *testing.T) {
 		c.until("the root reports the refusal", func() bool { return strings.Contains(j.stderr.String(), "another build of this program") })
 		j.release()
 		j.wait(t)
-		for _, want := range []string{node.Name, "build ID " + ours, "build ID " + theirs, "--accept-builds", "start every node from the job's program's own binary"} {
-			if !strings.Contains(j.stderr.String(), want) {
-				t.Errorf("the root did not say %q:\n%s", want, j.stderr.String())
-			}
-		}
-		t.Logf("the root said:\n%s", j.stderr.String())
-		if !strings.Contains(node.Stderr.String(), "refusing a job of another build of this program") {
-			t.Errorf("the node did not say it refused the job:\n%s", node.Stderr.String())
-		}
-		if n := ranBy(c.runs(), "body", pid(node)); n != 0 {
-			t.Errorf("the node of another build ran %d leaves of the job", n)
-		}
+		c.refused(t, j.stderr.String(), node, "body", "refusing a job of another build of this program",
+			node.Name, "build ID "+ours, "build ID "+theirs, "--accept-builds", "start every node from the job's program's own binary")
 	})
 
 	for _, where := range []string{"run", "node"} {
@@ -116,18 +125,8 @@ func TestProcessMixedBuilds(t *testing.T) {
 		c.until("the root reports the refusal", func() bool { return strings.Contains(j.stderr.String(), "lacks this job's tasks") })
 		j.release()
 		j.wait(t)
-		for _, want := range []string{node.Name, "task cluster.testnode.sum takes other types", "Stride int64", "at the root func(main.Span=struct{"} {
-			if !strings.Contains(j.stderr.String(), want) {
-				t.Errorf("the root did not say %q:\n%s", want, j.stderr.String())
-			}
-		}
-		t.Logf("the root said:\n%s", j.stderr.String())
-		if !strings.Contains(node.Stderr.String(), "refusing a job whose tasks this binary lacks") {
-			t.Errorf("the node did not say it refused the job:\n%s", node.Stderr.String())
-		}
-		if n := ranBy(c.runs(), "type", pid(node)); n != 0 {
-			t.Errorf("the node of another type ran %d leaves of the job", n)
-		}
+		c.refused(t, j.stderr.String(), node, "type", "refusing a job whose tasks this binary lacks",
+			node.Name, "task cluster.testnode.sum takes other types", "Stride int64", "at the root func(main.Span=struct{")
 	})
 }
 

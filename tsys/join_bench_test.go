@@ -138,85 +138,66 @@ func BenchmarkJoinTinyTree(b *testing.B) {
 	})
 }
 
-// joinNode is a node of the pointer tree the sum benchmarks walk. Its
-// links are unexported so that Register does not hand encoding/gob a
-// recursive type, which it panics on (issue 35's first item, fixed
-// apart); the task that takes one stays on its node either way.
-type joinNode struct {
-	l, r *joinNode
-	V    int64
-}
 
-func buildTree(depth int, v *int64) *joinNode {
-	if depth == 0 {
-		return nil
-	}
-	*v++
-	n := &joinNode{V: *v}
-	n.l = buildTree(depth-1, v)
-	n.r = buildTree(depth-1, v)
-	return n
-}
-
-func sumSerial(n *joinNode) int64 {
+func sumSerial(n *benchTree) int64 {
 	if n == nil {
 		return 0
 	}
-	return n.V + sumSerial(n.l) + sumSerial(n.r)
+	return n.V + sumSerial(n.L) + sumSerial(n.R)
 }
 
 // sumFork's argument is a pointer into memory the task only reads: it
 // stays on its node, which is all this benchmark runs on.
-var sumFork *tsys.Task[*joinNode, int64]
+var sumFork *tsys.Task[*benchTree, int64]
 
 func init() { sumFork = tsys.Register("bench.tree.fork", sumForked) }
 
-func sumForked(c *tsys.Ctx, n *joinNode) int64 {
+func sumForked(c *tsys.Ctx, n *benchTree) int64 {
 	if n == nil {
 		return 0
 	}
-	a := sumFork.Fork(c, n.l)
-	b := sumForked(c, n.r)
+	a := sumFork.Fork(c, n.L)
+	b := sumForked(c, n.R)
 	return n.V + a.Join(c) + b
 }
 
-func sumJoined(c *tsys.Ctx, n *joinNode) int64 {
+func sumJoined(c *tsys.Ctx, n *benchTree) int64 {
 	if n == nil {
 		return 0
 	}
 	var a, b int64
-	tsys.Join(c, func(c *tsys.Ctx) { a = sumJoined(c, n.l) }, func(c *tsys.Ctx) { b = sumJoined(c, n.r) })
+	tsys.Join(c, func(c *tsys.Ctx) { a = sumJoined(c, n.L) }, func(c *tsys.Ctx) { b = sumJoined(c, n.R) })
 	return n.V + a + b
 }
 
 // sumGuarded is sumJoined behind the load question asked by hand.
-func sumGuarded(c *tsys.Ctx, n *joinNode) int64 {
+func sumGuarded(c *tsys.Ctx, n *benchTree) int64 {
 	if n == nil {
 		return 0
 	}
 	if c.AllowCCall() {
-		return n.V + sumGuarded(c, n.l) + sumGuarded(c, n.r)
+		return n.V + sumGuarded(c, n.L) + sumGuarded(c, n.R)
 	}
 	var a, b int64
-	tsys.Join(c, func(c *tsys.Ctx) { a = sumGuarded(c, n.l) }, func(c *tsys.Ctx) { b = sumGuarded(c, n.r) })
+	tsys.Join(c, func(c *tsys.Ctx) { a = sumGuarded(c, n.L) }, func(c *tsys.Ctx) { b = sumGuarded(c, n.R) })
 	return n.V + a + b
 }
 
-func sumGo(n *joinNode, depth int) int64 {
+func sumGo(n *benchTree, depth int) int64 {
 	if depth == 0 || n == nil {
 		return sumSerial(n)
 	}
 	var a int64
 	var wg sync.WaitGroup
-	wg.Go(func() { a = sumGo(n.l, depth-1) })
-	b := sumGo(n.r, depth-1)
+	wg.Go(func() { a = sumGo(n.L, depth-1) })
+	b := sumGo(n.R, depth-1)
 	wg.Wait()
 	return n.V + a + b
 }
 
 func BenchmarkJoinPointerTree(b *testing.B) {
 	var count int64
-	root := buildTree(20, &count) // 2^20-1 nodes
+	root := makeBenchTree(20, &count) // 2^20-1 nodes
 	want := count * (count + 1) / 2
 	check := func(b *testing.B, got int64) {
 		if got != want {

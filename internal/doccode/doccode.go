@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Stale returns the lines of Go code in the comments of the file doc that
@@ -114,4 +115,19 @@ func parses(code string) bool {
 	}
 	_, err := parser.ParseFile(fset, "", "package p\nfunc _() {\n"+code+"\n}", 0)
 	return err == nil
+}
+
+// CheckPackageDoc fails t for every line of Go code in the package doc
+// (doc.go, in the test's directory) that no example file of the package
+// holds: the test each public package runs, so that its doc cannot show
+// an API that has gone.
+func CheckPackageDoc(t testing.TB) {
+	t.Helper()
+	stale, err := Stale("doc.go", "example*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range stale {
+		t.Errorf("doc.go shows a line no example holds (change the doc to show an example's code): %s", l)
+	}
 }
