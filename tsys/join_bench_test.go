@@ -138,7 +138,6 @@ func BenchmarkJoinTinyTree(b *testing.B) {
 	})
 }
 
-
 func sumSerial(n *benchTree) int64 {
 	if n == nil {
 		return 0
