@@ -26,10 +26,9 @@ import (
 
 // The job's shape: stopLeaves leaves of stopLeafTime, the stopFailAt-th
 // leaf to begin on the failing process fails. Late enough that the
-// inlining policy has granted credit (before the fix, a worker's
-// recursion ran on that credit: 2-7 leaves began after the failure, on 1
-// worker), with most leaves still to run; the benchmark's leaves are
-// longer, the 50 ms.
+// inlining policy has granted credit, on which a worker's recursion could
+// run past the failure, with most leaves still to run; the benchmark's
+// leaves are longer, 50 ms.
 const (
 	stopLeaves        = 256
 	stopLeafTime      = 20 * time.Millisecond

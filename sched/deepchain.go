@@ -10,9 +10,8 @@ import "github.com/tsys-go/tsys/inline"
 // stack it forked from. Every level is then a task, each nested inside the
 // last on one goroutine's stack: a frame, a push, a pop, and a stack of
 // task frames several times as deep as the plain recursion's, which Go
-// grows by copying and the collector scans whole. A chain a million deep
-// ran 70 times slower than its plain recursion on one worker
-// (BenchmarkForkChain; bench/README.md, "Deep fork chains").
+// grows by copying and the collector scans whole (BenchmarkForkChain;
+// bench/README.md, "Deep fork chains").
 //
 // A task that nobody took while deepNesting tasks were forked and joined
 // inside one another on one stack is not likely to be taken at the next

@@ -127,7 +127,8 @@
 // Pool.Fail, which sets the same flag. Nor does a plain call that a spawn
 // became start after it: an inlined spawn asks AskSpawn when its credit
 // is spent, and a grant, sized on the pace of the last one, grows at
-// most twofold a grant from 1, so that a burst of fast spawns between
+// most twofold a grant from 1, and is none for spawns coarser than
+// maxStaleness, which each ask, so that a burst of fast spawns between
 // long leaves (a recursion's descent) cannot earn credit for many of
 // the leaves that follow it; and package
 // tsys checks the flag (FastPath.Ending, one load) where the program's

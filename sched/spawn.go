@@ -164,9 +164,9 @@ func (x *Executor) grant() bool {
 		n = maxCredit // faster than the clock can tell
 	case x.pace > maxStaleness:
 		// Coarse spawns: each asks, which costs little beside its work,
-		// so that none runs as a call after a failure. A credit of one
-		// let a fork run as a call unasked, and the program's plain
-		// call after it begin one more leaf (TestProcessFailureStopsJob).
+		// so that none runs as a call after a failure unasked, and the
+		// program's plain call after it begins no leaf
+		// (TestProcessFailureStopsJob).
 		n = 0
 	case x.pace > 0:
 		n = int(max(1, min(maxStaleness/x.pace, maxCredit)))
@@ -176,7 +176,7 @@ func (x *Executor) grant() bool {
 	// long leaves, says little about the next ones, and the credit is
 	// all that bounds how long inlined spawns run on without asking,
 	// and so without seeing a failure (AskSpawn checks for one): a grant
-	// sized on a burst ran leaf after leaf (TestFailureStopsInlinedWork).
+	// sized on a burst would run leaf after leaf (TestFailureStopsInlinedWork).
 	n = min(n, max(1, 2*x.lastGrant))
 	x.lastGrant, x.emptyGrant = n, n == 0
 	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)

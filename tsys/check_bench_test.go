@@ -67,7 +67,7 @@ func BenchmarkTreeSumCheckCopies(b *testing.B) {
 			}
 		}
 	})
-	// What the check cost before it told kinds apart: no inlining at all.
+	// Every fork a task: what the check costs a task that may cross nodes.
 	b.Run("fork-never", func(b *testing.B) {
 		rt := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
 		for b.Loop() {

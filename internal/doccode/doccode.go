@@ -1,8 +1,7 @@
 // Package doccode holds the Go code shown in a doc comment to the
 // package's Example functions: every line of a code block that parses as
 // Go must be a line of an example file, so a doc cannot show an API that
-// no longer compiles (cli's doc once showed a TaskJob of a Span with a
-// grain, long after both went).
+// no longer compiles.
 package doccode
 
 import (
