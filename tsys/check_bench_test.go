@@ -24,22 +24,6 @@ func makeBenchTree(depth int, v *int64) *benchTree {
 	return t
 }
 
-func serialTreeSum(t *benchTree) int64 {
-	if t == nil {
-		return 0
-	}
-	return t.V + serialTreeSum(t.L) + serialTreeSum(t.R)
-}
-
-func joinTreeSum(c *tsys.Ctx, t *benchTree) int64 {
-	if t == nil {
-		return 0
-	}
-	var l, r int64
-	tsys.Join(c, func(c *tsys.Ctx) { l = joinTreeSum(c, t.L) }, func(c *tsys.Ctx) { r = joinTreeSum(c, t.R) })
-	return t.V + l + r
-}
-
 var forkTreeSum *tsys.Task[*benchTree, int64]
 
 func init() {
@@ -62,7 +46,7 @@ func BenchmarkTreeSumCheckCopies(b *testing.B) {
 	want := n * (n + 1) / 2
 	b.Run("serial", func(b *testing.B) {
 		for b.Loop() {
-			if serialTreeSum(tree) != want {
+			if sumSerial(tree) != want {
 				b.Fatal("wrong")
 			}
 		}
@@ -85,7 +69,7 @@ func BenchmarkTreeSumCheckCopies(b *testing.B) {
 		b.Run("join"+suffix, func(b *testing.B) {
 			rt := tsys.New(opts...)
 			for b.Loop() {
-				v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int64 { return joinTreeSum(c, tree) })
+				v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int64 { return sumJoined(c, tree) })
 				if err != nil || v != want {
 					b.Fatal(v, err)
 				}
