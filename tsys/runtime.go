@@ -40,9 +40,8 @@ type Stats = sched.Stats
 // about what the two take in turn (BenchmarkRunStartsOn,
 // BenchmarkTwoRuns; bench/README.md, "Runs that overlap").
 type Runtime struct {
-	pool   *sched.Pool
-	inline inline.Policy
-	conf   config
+	pool *sched.Pool
+	conf config // the options it was made with, for its spare pools
 	// spares are the pools of overlapping runs, kept between runs, since
 	// a pool's workers keep the deques and frames they grew.
 	sparesMu sync.Mutex
@@ -127,7 +126,7 @@ func New(opts ...Option) *Runtime {
 	if c.workSpan {
 		c.inline = inline.Never()
 	}
-	rt := &Runtime{inline: c.inline, conf: c}
+	rt := &Runtime{conf: c}
 	rt.pool = rt.newPool()
 	rt.last.Store(rt.pool)
 	return rt
@@ -196,7 +195,7 @@ func (rt *Runtime) Workers() int {
 // InlinePolicy reports the inlining policy.
 func (rt *Runtime) InlinePolicy() inline.Policy {
 	rt.check("InlinePolicy")
-	return rt.inline
+	return rt.conf.inline
 }
 
 // Pool returns the scheduler's pool beneath the runtime, for the cluster
