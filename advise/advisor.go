@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tsys-go/tsys/balance"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/report"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/balance"
+	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
 

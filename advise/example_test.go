@@ -6,7 +6,7 @@ import (
 
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // flat is a root task that spawns n leaves of cost each.

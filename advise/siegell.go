@@ -1,6 +1,6 @@
 package advise
 
-import "github.com/tsys-go/tsys/balance"
+import "github.com/tsys-go/tsys/internal/balance"
 
 // The fractions in Siegell and Steenkiste's rules.
 const (

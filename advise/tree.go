@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // A recorded tree (tsys run --record-tree) is the program's spawn tree

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // A small tree: 0 spawns 1 and 4; 1 spawns 2 and 3.

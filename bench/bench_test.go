@@ -13,9 +13,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tsys-go/tsys/cluster"
-	"github.com/tsys-go/tsys/report"
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 func testMatrix() Matrix {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 // counters are cluster.JobStats' fields, those of its embedded

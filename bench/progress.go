@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // ProgressBar draws a one-line bar with an estimate of the time left, for

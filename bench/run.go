@@ -3,7 +3,7 @@ package bench
 import (
 	"time"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // Runner runs `tsys run ARGS --json` once and returns its report. The

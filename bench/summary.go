@@ -4,7 +4,7 @@ import (
 	"github.com/tsys-go/tsys/internal/median"
 	"slices"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // Summary is one cell over its repetitions: medians, with the spread of

@@ -18,9 +18,9 @@ import (
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/calibrate"
 	"github.com/tsys-go/tsys/internal/median"
-	"github.com/tsys-go/tsys/report"
-	"github.com/tsys-go/tsys/sched"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/sched"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/tsys"
 )
 

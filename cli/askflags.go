@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 // askFlags are what a command that asks one node something takes (tsys

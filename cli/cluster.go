@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tsys-go/tsys/cluster"
-	"github.com/tsys-go/tsys/monitor"
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/monitor"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // runCluster runs a job on several nodes: with --nodes N it starts N-1 node

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 // drainCommand runs `tsys drain ADDR`: the node whose task transport

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 // netFlags are how a node process (tsys node, or tsys run --join) sits on

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 // TestAcceptBuildsFlag: --accept-builds reaches the node's configuration,

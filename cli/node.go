@@ -12,11 +12,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/monitor"
-	"github.com/tsys-go/tsys/schedspec"
-	"github.com/tsys-go/tsys/share"
+	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/monitor"
+	"github.com/tsys-go/tsys/internal/schedspec"
+	"github.com/tsys-go/tsys/internal/share"
 )
 
 // nodeCommand runs `tsys node`: a long-lived node that serves work to the

@@ -16,12 +16,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tsys-go/tsys/cluster"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/outfile"
-	"github.com/tsys-go/tsys/report"
-	"github.com/tsys-go/tsys/sched"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/sched"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/tsys"
 )
 

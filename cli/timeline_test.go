@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsys-go/tsys/report"
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // TestTimelineDropsSaySo: a timeline that dropped events at the default

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tsys-go/tsys/cluster"
-	"github.com/tsys-go/tsys/monitor"
+	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/monitor"
 )
 
 // tokenCommand runs `tsys token --key-file F`: it prints the token that a

@@ -3,7 +3,7 @@ package sim
 import (
 	"testing"
 
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/schedspec"
 )
 
 // benchSim runs app under sched on nodes nodes of the default model, as

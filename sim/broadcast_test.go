@@ -8,7 +8,7 @@ import (
 
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/internal/hog"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/schedspec"
 )
 
 // TestBroadcastIsPerMessage: a status broadcast delivered by one event per

@@ -3,7 +3,7 @@ package sim
 import (
 	"time"
 
-	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
 )
 
 // What an event is.

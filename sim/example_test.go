@@ -3,7 +3,7 @@ package sim_test
 import (
 	"fmt"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/sim"
 )
 

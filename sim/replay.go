@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // Tree is a task tree recorded from a real run (tsys run --record-tree),

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/internal/xorshift"
-	"github.com/tsys-go/tsys/schedspec"
 )
 
 // Config is one simulation: a workload on a model of a cluster under a

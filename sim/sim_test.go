@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/schedspec"
 )
 
 func mustRun(t *testing.T, sched, app string, nodes, workers int, tweak func(*Model)) *Result {

@@ -3,7 +3,7 @@ package tsys_test
 import (
 	"testing"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 

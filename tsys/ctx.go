@@ -3,7 +3,7 @@ package tsys
 import (
 	"context"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // Ctx is the context of a running task: pass it to Spawn, Call and Get.

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/tsys-go/tsys/clusterpolicy"
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // The errors a run returns are this package's types, whatever layer made

@@ -3,7 +3,7 @@ package tsys
 import (
 	"unsafe"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // Fork is Spawn for a result that only the forking task reads, exactly

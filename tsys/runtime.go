@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // Stats are the runtime's counters for one run: its scheduler's, on this

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/typedesc"
-	"github.com/tsys-go/tsys/sched"
 )
 
 // Task is a registered task function with argument type A and result type R.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/sched"
+	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
 

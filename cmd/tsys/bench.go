@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/bench"
-	"github.com/tsys-go/tsys/report"
+	"github.com/tsys-go/tsys/internal/report"
 )
 
 // benchFlags are the flags of tsys bench.

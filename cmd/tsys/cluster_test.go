@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
 // These tests start real tsys processes that talk over real TCP and real

@@ -16,7 +16,7 @@ import (
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/hog"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/tsys-go/tsys/apps/ep"
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/bench"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
 // Gossip is what memberlist's own traffic costs a node: the messages it

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
 // TestGossipCost checks the count against the timing membership gives

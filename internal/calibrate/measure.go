@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/advise"
-	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
 // Costs are this machine's costs, as the advisor takes them.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/net/membership"
+	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
 func TestMeasure(t *testing.T) {

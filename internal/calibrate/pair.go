@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tsys-go/tsys/net/transport"
+	"github.com/tsys-go/tsys/internal/net/transport"
 )
 
 // The two message types of the ping-pong; the transport leaves their

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/apps/fib"
-	"github.com/tsys-go/tsys/cluster"
-	"github.com/tsys-go/tsys/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/cputime"
-	"github.com/tsys-go/tsys/schedspec"
+	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/tsys"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/cluster"
+	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 func TestTickCost(t *testing.T) {

@@ -1,0 +1,305 @@
+package cluster
+
+import (
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/net/membership"
+	"github.com/tsys-go/tsys/internal/sched"
+	"github.com/tsys-go/tsys/internal/share"
+	"github.com/tsys-go/tsys/tsys"
+)
+
+// engine is one job on this node: the pool its tasks run in, the
+// scheduler policy that moves them, and the loans between this node and
+// its peers. A node has one engine for the job it is the root of, or one
+// for each job it serves (jobTable); a message of a job goes to the job's
+// engine, and results, counters and failures stay with it.
+//
+// Its parts: the policy, a pure state machine, is driven under mu; the
+// lent tasks (lender), the borrowed ones (borrowBook), the timeline
+// (jobTimeline) and the root's state (rootWatch) each have a lock of
+// their own, taken after mu if at all. Lock order: the job table's mu before an engine's
+// mu; no lock is held while sending.
+type engine struct {
+	n    *Node
+	info share.Job
+	// rooted is the job when this node is its root; nil when it serves.
+	rooted *Job
+	rt     *tsys.Runtime
+	pool   *sched.Pool
+	began  time.Time // when this node began its part in the job
+
+	lender    *lender      // the tasks lent to other nodes (lender.go)
+	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
+	timeline  *jobTimeline // the job's timeline here (timeline.go)
+	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
+	// unrunnable are the lenders that lent a task this node could not
+	// run, which it says once each (their lender stops lending).
+	unrunnable firsts
+
+	// mu orders the policy's events and guards what follows, and the
+	// fields of a rooted job (Job).
+	mu     sync.Mutex
+	policy clusterpolicy.Policy
+	// fishedAt is when the request in flight to each peer was sent, for
+	// the round-trip counters.
+	fishedAt map[clusterpolicy.NodeID]time.Time
+	// measured is the load the last tick measured; its rates go with the
+	// ready count of the moment into load reports.
+	measured clusterpolicy.Load
+	serving  *serving // the pool's serving run, for a job of another root
+
+	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
+	// (0: now; math.MaxInt64: only another event can help), so that idle
+	// workers learn it from one atomic load rather than the lock.
+	hungryAfter atomic.Int64
+	// presence is the sharing policy's last word on the job (share.Grant):
+	// not yet spoken, taking part, or not. A node not taking part takes no
+	// more of the job's work, as a draining node.
+	presence atomic.Int32
+	// pushed: a worker made a task ready while a request waited (Pushed),
+	// for the tick goroutine to tell the policy.
+	pushed atomic.Bool
+
+	// useful, rate, busy and taskTime measure Load; only the tick
+	// goroutine uses them. usefulNow is the job's useful work so far.
+	useful    clusterpolicy.UsefulWork
+	rate      clusterpolicy.RateMeter
+	busy      clusterpolicy.RateMeter
+	taskTime  clusterpolicy.TaskTimeMeter
+	usefulNow atomic.Int64
+
+	stealRequests atomic.Int64
+	stealAnswers  atomic.Int64
+	stealWait     atomic.Int64
+	statusSent    atomic.Int64
+	statusBytes   atomic.Int64
+	remoteSteals  atomic.Int64
+	tasksSent     atomic.Int64
+	tasksReceived atomic.Int64
+	firstWork     atomic.Int64 // ns from began to the first borrowed task; 0 before it
+	tasksReturned atomic.Int64
+	handedBack    atomic.Int64 // borrowed tasks handed back as the node left the job
+	messagesSent  atomic.Int64
+	bytesSent     atomic.Int64
+}
+
+// newEngine makes the engine of job on runtime rt, with a policy of its
+// own that has heard of every peer, as if each had just joined. What the
+// policy answers to that is dropped: the engine holds no task yet, and
+// its first tick acts on the same knowledge.
+func newEngine(n *Node, job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
+	e := &engine{
+		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
+		policy:    n.makePolicy(),
+		borrowed:  newBorrowBook(),
+		fishedAt:  map[clusterpolicy.NodeID]time.Time{},
+		rootWatch: &rootWatch{},
+	}
+	e.timeline = newJobTimeline(n.name, e.pool, n.log)
+	e.lender = &lender{e: e, ledger: newLedger()}
+	n.jobsTotal.Add(1)
+	e.pool.SetRemote(e)
+	e.pool.SetShare(e.pool.Workers())
+	now := time.Now()
+	e.mu.Lock()
+	for id, m := range n.peers.members() {
+		if e.hears(id, m) {
+			e.policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Zone: m.Zone, Joined: true})
+			e.policy.LoadReport(now, id, m.Load)
+		}
+	}
+	e.advise()
+	e.mu.Unlock()
+	return e
+}
+
+// root is the node the job's root task runs on.
+func (e *engine) root() clusterpolicy.NodeID { return clusterpolicy.NodeID(e.info.Root) }
+
+// hears says whether e's policy is told of member id, from its gossiped
+// meta: every node that may serve the job and the job's root, but not a
+// client of another job, which serves none: a policy would fish from it,
+// or push to it, for nothing.
+func (e *engine) hears(id clusterpolicy.NodeID, meta membership.Meta) bool {
+	return !meta.Client || id == e.root()
+}
+
+// leaving says the engine takes no more work: the node drains, or the
+// sharing policy took it from the job.
+func (e *engine) leaving() bool {
+	return e.n.draining.Load() || e.presence.Load() == presenceInactive
+}
+
+// The values of engine.presence.
+const (
+	presenceUnknown int32 = iota
+	presenceActive
+	presenceInactive
+)
+
+// event hands the policy one event, at the time it is handled, and carries
+// out the actions it returns. Events reach the policy one at a time.
+func (e *engine) event(ev func(now time.Time) []clusterpolicy.Action) {
+	e.mu.Lock()
+	acts := ev(time.Now())
+	e.advise()
+	e.mu.Unlock()
+	e.act(acts)
+}
+
+// advise publishes the policy's advice to the workers. e.mu is held (or
+// the engine is not yet running).
+func (e *engine) advise() {
+	a := e.policy.Advice()
+	if e.leaving() {
+		// Every spawn a task, so that the pieces of what it still runs can
+		// go to other nodes (Drain).
+		a.Expose = math.MaxInt32
+	}
+	switch {
+	case !a.HungryAfter.Before(clusterpolicy.Never):
+		e.hungryAfter.Store(math.MaxInt64)
+	case a.HungryAfter.Before(time.Unix(0, 1)):
+		e.hungryAfter.Store(0) // the zero time, or any time long past
+	default:
+		e.hungryAfter.Store(a.HungryAfter.UnixNano())
+	}
+	e.pool.SetExpose(a.Expose)
+	e.pool.SetReserve(a.Reserve)
+	e.pool.SetWanted(a.Deferred > 0)
+}
+
+// Hungry implements sched.Remote: a worker found no work at home. The
+// policy hears of it only when its advice says it could act on it.
+func (e *engine) Hungry() {
+	if e.leaving() {
+		return
+	}
+	if g := e.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
+		return
+	}
+	e.event(e.policy.Hungry)
+}
+
+// Failed implements sched.Remote: the job failed on this node. The root
+// tells every node serving the job, a serving node tells the root (which
+// tells the rest), so that no node starts the job's tasks for longer than
+// a message takes; a failure that a root's word caused here goes back to
+// nobody. Called under the pool's lock, so the sends go on their own
+// goroutine.
+func (e *engine) Failed(err error) {
+	if e.rooted == nil && errors.As(err, new(*failedAtRoot)) {
+		return
+	}
+	m := &jobFailed{Job: e.info.ID, Err: err.Error()}
+	go func() {
+		for _, addr := range e.failureRecipients() {
+			if err := e.n.out.transmit(addr, m, false, e); err != nil {
+				e.n.log.Debug("could not tell a node the job failed", "addr", addr, "err", err)
+			}
+		}
+	}()
+}
+
+// failureRecipients are the nodes to tell of a failure here: a root's
+// peers, or a serving node's root.
+func (e *engine) failureRecipients() []string {
+	var to []string
+	if j := e.rooted; j != nil {
+		e.mu.Lock()
+		for _, addr := range j.peers {
+			to = append(to, addr)
+		}
+		e.mu.Unlock()
+	} else if addr, err := e.n.peers.addressOf(e.root(), e.rootWatch.addr); err == nil {
+		to = append(to, addr)
+	}
+	return to
+}
+
+// failedAtRoot is what fails a serving node's run when the job's root says
+// the job failed: a *sched.ErrRemote naming the root, which Failed does
+// not echo back.
+type failedAtRoot struct{ sched.ErrRemote }
+
+func (e *failedAtRoot) Unwrap() error { return &e.ErrRemote }
+
+// Pushed implements sched.Remote: a worker made a task ready while a
+// request waits for one. It only signals the tick goroutine, which asks the
+// policy: the worker goes on spawning.
+func (e *engine) Pushed() {
+	e.pushed.Store(true)
+	select {
+	case e.n.pushed <- struct{}{}:
+	default:
+	}
+}
+
+// act carries out policy actions that leave the node.
+func (e *engine) act(acts []clusterpolicy.Action) {
+	for _, a := range acts {
+		switch a.Kind {
+		case clusterpolicy.Fish:
+			if !e.leaving() {
+				e.fish(a.Node, a.Count)
+			}
+		case clusterpolicy.Give:
+			e.push(a.Node, a.Count)
+		case clusterpolicy.Refuse:
+			e.refuse(a.Node)
+		case clusterpolicy.Report:
+			e.reportLoad()
+		}
+	}
+}
+
+// measure gives the policy the time and the load the tick measured; the
+// tick goroutine calls it, with the process's CPU time.
+func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpolicy.Load {
+	l := e.pool.Load()
+	busy := e.pool.BusyTime(now)
+	useful := e.useful.Add(busy, cpu, cpuOK)
+	e.usefulNow.Store(int64(useful))
+	l.Rate = e.rate.Observe(now, useful)
+	l.Busy = e.busy.Observe(now, busy)
+	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.TasksDone())
+	e.event(func(now time.Time) []clusterpolicy.Action {
+		e.measured = l
+		return e.policy.Tick(now, l)
+	})
+	return l
+}
+
+// counters are the engine's network counters for its job; the re-runs
+// and late results are the ledger's.
+func (e *engine) counters() NetStats {
+	rerun, late := e.lender.counts()
+	return NetStats{
+		RemoteSteals:  e.remoteSteals.Load(),
+		StatusSent:    e.statusSent.Load(),
+		StatusBytes:   e.statusBytes.Load(),
+		StealRequests: e.stealRequests.Load(),
+		StealAnswers:  e.stealAnswers.Load(),
+		StealWaitNs:   e.stealWait.Load(),
+		UsefulNs:      e.usefulNow.Load(),
+		TasksSent:     e.tasksSent.Load(),
+		TasksReceived: e.tasksReceived.Load(),
+		TasksRerun:    rerun,
+		LateResults:   late,
+		TasksReturned: e.tasksReturned.Load(),
+		BytesSent:     e.bytesSent.Load(),
+		MessagesSent:  e.messagesSent.Load(),
+	}
+}
+
+// report is the engine's report of its job, given its pool's counters.
+func (e *engine) report(pool sched.Stats) NodeReport {
+	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: JobStats{pool, e.counters()},
+		PerWorker: WorkerStats(e.pool.WorkerStats()), FirstWorkNs: e.firstWork.Load()}
+}

@@ -1,0 +1,548 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/tsys-go/tsys/internal/buildinfo"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/invariant"
+	"github.com/tsys-go/tsys/internal/net/membership"
+	"github.com/tsys-go/tsys/internal/sched"
+	"github.com/tsys-go/tsys/internal/share"
+)
+
+// NodeReport is one node's counters for a job.
+type NodeReport struct {
+	Node    string   `json:"node"`
+	Workers int      `json:"workers"`
+	Stats   JobStats `json:"stats"`
+	// PerWorker are the node's workers' own counters; the network's are
+	// the node's, in Stats only (WorkerStats).
+	PerWorker []JobStats `json:"per_worker,omitempty"`
+	// JoinedAtNs is when, after the job began, the root invited a node
+	// that joined the cluster during the job (0: it was there at the
+	// start). FirstWorkNs is how long after its start on the job the node
+	// got its first task from another node (0: none).
+	JoinedAtNs  int64 `json:"joined_at_ns,omitempty"`
+	FirstWorkNs int64 `json:"first_work_ns,omitempty"`
+}
+
+// serving is the run of an engine's pool for a job of another root.
+type serving struct {
+	stop chan struct{}
+	done chan servingEnd
+}
+
+// Job is a job this node is the root of.
+type Job struct {
+	ID   uint64
+	e    *engine
+	opts JobOptions
+	// tasks are the names of this binary's tasks that may cross nodes,
+	// which every jobStart lists with their fingerprints (prints): read
+	// once, as the job begins.
+	tasks  []string
+	prints []taskPrint
+	// peers are the nodes serving the job: the members when it began and
+	// those that joined while it ran (invite), with when each was invited
+	// (joinedAt, late joiners only). reports are the peers' reports as
+	// they come: at the job's end, or before when a node leaves (Drain);
+	// reported signals each, and each change of active: the peers that
+	// take part now, as their sharing policies say (jobPresence). ended
+	// stops invitations. The engine's mu guards them all.
+	peers    map[clusterpolicy.NodeID]string
+	joinedAt map[clusterpolicy.NodeID]time.Duration
+	reports  map[clusterpolicy.NodeID]peerReport
+	active   map[clusterpolicy.NodeID]bool
+	reported chan struct{}
+	ended    bool
+	// inviting is held while a jobStart is sent, and by EndJob before it
+	// sends the ends: a node's start is then on its connection before its
+	// end. Taken before the engine's mu.
+	inviting sync.Mutex
+	// Timelines are the peers' timelines, when the job records them,
+	// each with its clock's offset from this node's; EndJob fills it.
+	// This node's own is its pool's (sched.Pool.TimelineData).
+	Timelines []NodeTimeline
+}
+
+// JobOptions are how a job runs on every node.
+type JobOptions struct {
+	// MeasureWorkSpan has every node measure work and span (lent tasks
+	// and results carry their clocks on the critical path); the root's
+	// runtime reports them. Nodes should not inline then (tsys.
+	// MeasureWorkSpan says why): tsys run --nodes starts them so.
+	MeasureWorkSpan bool
+	// TimelineCap, when above 0, has every node record a timeline of at
+	// most that many events per worker (fewer where a report could not
+	// carry them); EndJob collects them in Job.Timelines.
+	TimelineCap int
+	// MinNodes and MaxNodes are the least and most nodes, besides this
+	// one, the job can use (0: at least 1, at most all), for nodes that
+	// share by equipartition (share.Equi); AwaitNodes waits for the least.
+	MinNodes, MaxNodes int
+}
+
+// peerReport is a peer's report of a job, and its timeline if it kept one.
+type peerReport struct {
+	NodeReport
+	timeline *NodeTimeline
+}
+
+// BeginJob starts a job whose root task runs on this node: every member
+// starts serving it, and so does every node that joins before EndJob. A
+// node that serves other roots' jobs roots none of its own.
+func (n *Node) BeginJob(o JobOptions) (*Job, error) {
+	sharedBy := n.sharing.policy.Name()
+	if n.cfg.Client {
+		sharedBy = ""
+	}
+	if err := n.peers.disagreement(n.schedulerName, sharedBy); err != nil {
+		return nil, err
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	tasks := sched.LendableKinds()
+	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: tasks, prints: printsOf(tasks), peers: map[clusterpolicy.NodeID]string{},
+		joinedAt: map[clusterpolicy.NodeID]time.Duration{}, reports: map[clusterpolicy.NodeID]peerReport{},
+		active: map[clusterpolicy.NodeID]bool{}, reported: make(chan struct{}, 1)}
+	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
+	n.jobs.mu.Lock()
+	for _, e := range n.jobs.engines {
+		n.jobs.mu.Unlock()
+		return nil, fmt.Errorf("node %s is serving job %x of %s; run a job's root on a node of its own (tsys run --join)", n.name, e.info.ID, e.info.Root)
+	}
+	if !n.jobs.takeLocked(n.jobs.main) {
+		n.jobs.mu.Unlock()
+		if n.stopping.Load() > 0 {
+			return nil, fmt.Errorf("node %s is still stopping a job it served; begin the job again in a moment", n.name)
+		}
+		invariant.Throw("cluster: the node's runtime is taken, and no engine has it")
+	}
+	j.e = newEngine(n, info, j, n.jobs.main)
+	n.jobs.enterLocked(j.e)
+	n.jobs.mu.Unlock()
+	j.e.pool.SetWorkSpan(o.MeasureWorkSpan)
+	j.e.timeline.record(o.TimelineCap)
+	// A member that joins from here on is invited by onMember; one that
+	// both this list and onMember see is invited once (invite).
+	for id, addr := range n.peers.list() {
+		j.invite(id, addr, false)
+	}
+	j.e.event(j.e.policy.JobStarted)
+	return j, nil
+}
+
+// invite asks node id to serve job j, unless it already does, j has
+// ended, or it is a client (which serves no job but its own); late says it
+// joined the cluster during the job. A node that cannot be reached is left
+// out of the job.
+func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
+	n := j.e.n
+	if m, _ := n.peers.meta(id); m.Client {
+		return
+	}
+	e := j.e
+	j.inviting.Lock()
+	defer j.inviting.Unlock()
+	e.mu.Lock()
+	_, already := j.peers[id]
+	if j.ended || already {
+		e.mu.Unlock()
+		return
+	}
+	j.peers[id] = addr
+	if late {
+		j.joinedAt[id] = time.Since(e.began)
+	}
+	e.mu.Unlock()
+	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
+		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
+		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
+		Tasks: j.tasks, Binary: buildinfo.Binary(),
+		Printed: true, Prints: j.prints, Build: buildinfo.Current(), AcceptBuilds: n.cfg.AcceptBuilds}
+	if err := e.n.out.transmit(addr, start, true, e); err != nil {
+		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
+		e.mu.Lock()
+		delete(j.peers, id)
+		e.mu.Unlock()
+	}
+}
+
+// inviteLate invites a member that gossip brought at seen, if this node
+// is the root of a running job and the member runs the same scheduler. A
+// member seen before the job began was in BeginJob's list: it is not one
+// that joined during the job, though this may invite it before BeginJob
+// does.
+func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
+	j := n.jobs.rooted()
+	if j == nil {
+		return
+	}
+	if meta.Scheduler != n.schedulerName {
+		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", n.schedulerName)
+		return
+	}
+	j.invite(id, meta.Transport, seen.After(j.e.began))
+}
+
+// AwaitNodes waits until at least MinNodes nodes take part in job j (as
+// their sharing policies say), or ctx ends: a job that cannot have its
+// least waits (share.Equi). waiting is called once if the least has not
+// come within awaitQuietly, the time the nodes' answers take to arrive,
+// with how many nodes take part and how many of the cluster's members
+// serve jobs at all. It returns how long it waited: 0 if the least took
+// part at once.
+func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, serving int)) (time.Duration, error) {
+	least := max(j.opts.MinNodes, 0)
+	began := time.Now()
+	told := false
+	for first := true; ; first = false {
+		have := j.activeNodes()
+		if have >= least {
+			if first {
+				return 0, nil
+			}
+			return time.Since(began), nil
+		}
+		if !told && waiting != nil && time.Since(began) >= awaitQuietly {
+			waiting(have, len(n.sharing.servingNodes(nil))-1) // but this one
+			told = true
+		}
+		select {
+		case <-j.reported:
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return time.Since(began), fmt.Errorf("job %x has %d of the %d nodes it needs: %w", j.ID, have, least, context.Cause(ctx))
+		}
+	}
+}
+
+// awaitQuietly is how long AwaitNodes waits before it says so: the nodes
+// that take part say so within a few ticks of the job's start.
+const awaitQuietly = time.Second
+
+// activeNodes counts the peers that take part in j.
+func (j *Job) activeNodes() int {
+	j.e.mu.Lock()
+	defer j.e.mu.Unlock()
+	have := 0
+	for id, on := range j.active {
+		if _, serving := j.peers[id]; on && serving {
+			have++
+		}
+	}
+	return have
+}
+
+// EndJob ends the job: every node serving it stops and reports its
+// counters, which EndJob returns (this node's own are the caller's). A node
+// that left during the job reported before it went; one that died is not
+// waited for.
+func (n *Node) EndJob(j *Job) []NodeReport {
+	e := j.e
+	j.inviting.Lock()
+	e.mu.Lock()
+	j.ended = true // no more invitations
+	j.inviting.Unlock()
+	waiting := map[clusterpolicy.NodeID]string{}
+	for id, addr := range j.peers {
+		if _, ok := j.reports[id]; !ok {
+			waiting[id] = addr
+		}
+	}
+	e.mu.Unlock()
+	for id, addr := range waiting {
+		if err := e.n.out.transmit(addr, &jobEnd{Job: j.ID, SentAt: time.Now().UnixNano()}, true, e); err != nil {
+			n.log.Warn("peer missed the end of the job", "peer", id, "err", err)
+			e.mu.Lock()
+			delete(j.peers, id)
+			e.mu.Unlock()
+		}
+	}
+	timeout := time.After(reportWait)
+	for !j.allReported() {
+		select {
+		case <-j.reported:
+		case <-timeout:
+			n.log.Warn("peers did not report the end of the job; the job's counters leave them out", "waited", reportWait, "missing", j.Waiting())
+			e.mu.Lock()
+			maps.DeleteFunc(j.peers, func(id clusterpolicy.NodeID, _ string) bool { _, ok := j.reports[id]; return !ok })
+			e.mu.Unlock()
+		}
+	}
+	e.mu.Lock()
+	var reports []NodeReport
+	for id, r := range j.reports {
+		r.JoinedAtNs = int64(j.joinedAt[id])
+		reports = append(reports, r.NodeReport)
+		if r.timeline != nil {
+			j.Timelines = append(j.Timelines, *r.timeline)
+		}
+	}
+	e.mu.Unlock()
+	e.lender.close()
+	n.jobs.remove(e)
+	slices.SortFunc(reports, func(a, b NodeReport) int { return strings.Compare(a.Node, b.Node) })
+	return reports
+}
+
+// reportWait bounds how long EndJob waits for the peers' reports: a
+// node stopped or starved longer than that is left out of the counters,
+// not waited for.
+const reportWait = 10 * time.Second
+
+// allReported says whether every node still serving j has reported.
+func (j *Job) allReported() bool { return j.missingReports() == 0 }
+
+// missingReports counts the nodes serving j that have not reported.
+func (j *Job) missingReports() int {
+	j.e.mu.Lock()
+	defer j.e.mu.Unlock()
+	missing := 0
+	for id := range j.peers {
+		if _, ok := j.reports[id]; !ok {
+			missing++
+		}
+	}
+	return missing
+}
+
+// peerGone: node id left or died during job j. It reported already if it
+// left gracefully (Drain); if not, nothing more will come from it.
+func (j *Job) peerGone(id clusterpolicy.NodeID) {
+	j.e.mu.Lock()
+	defer j.e.mu.Unlock()
+	if _, ok := j.reports[id]; !ok {
+		delete(j.peers, id)
+		notify(j.reported)
+	}
+}
+
+// notify signals c without blocking: c has room for one signal, which is
+// all a waiter needs to look again.
+func notify(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// Own returns this node's counters of the job it is the root of, given its
+// pool's.
+func (n *Node) Own(pool sched.Stats) NodeReport {
+	if j := n.jobs.rooted(); j != nil {
+		return j.e.report(pool)
+	}
+	return NodeReport{Node: string(n.name), Workers: n.jobs.main.Workers(), Stats: JobStats{Stats: pool}}
+}
+
+// startServing begins work for another node's job, if this node's sharing
+// policy admits it (jobRefused says why not).
+func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
+	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
+	// Checked and claimed in one critical section: two roots' starts come
+	// on two connections at once.
+	n.jobs.mu.Lock()
+	if e, ok := n.jobs.engines[m.Job]; ok {
+		n.jobs.mu.Unlock()
+		// Its root invites it again: it is alive, whatever gossip said.
+		e.rootIsBack()
+		return
+	}
+	old, reason := n.admit(info)
+	if reason != "" {
+		n.jobs.mu.Unlock()
+		n.refuse(from, &jobRefused{Job: m.Job, Reason: reason})
+		return
+	}
+	// After admit: a node that would not serve the job anyway (a client,
+	// a draining node, one its sharing policy keeps for other jobs) says
+	// why it would not, not which tasks it lacks.
+	check := checkStart(n.name, m, n.cfg.AcceptBuilds)
+	if check.reason != "" {
+		n.jobs.mu.Unlock()
+		n.refuse(from, &jobRefused{Job: m.Job, Reason: check.reason, Lacks: check.lacks, OtherBuild: check.otherBuild})
+		return
+	}
+	for _, o := range old {
+		delete(n.jobs.engines, o.info.ID)
+	}
+	rt := n.jobs.idleRuntimeLocked()
+	e := newEngine(n.Node, info, nil, rt)
+	e.rootWatch.addr = m.ReplyTo
+	// s, not e.serving, from here on: once e is in n.engines, stopEngine
+	// may take e.serving away under e.mu.
+	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
+	e.serving = s
+	n.jobs.enterLocked(e)
+	n.jobs.mu.Unlock()
+	// Not on this connection's reader: stopping waits for the tasks
+	// running.
+	go func() {
+		for _, o := range old {
+			if _, alive := n.peers.addr(o.root()); alive {
+				// Its root has moved on to a job of its own.
+				n.stopEngine(o)
+			} else {
+				// Its root is gone, perhaps only slow: as at the end
+				// of RootGrace.
+				n.abandon(o)
+			}
+		}
+	}()
+	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
+	if check.warning != "" {
+		n.log.Warn("serving another build", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", check.warning)
+	}
+	e.pool.SetWorkSpan(m.MeasureWorkSpan)
+	e.timeline.record(e.timeline.capFor(m.TimelineCap))
+	n.sharing.apply()
+	e.event(e.policy.JobStarted)
+	go func() {
+		// A failure here reached the root as it happened (engine.Failed).
+		st, err := e.pool.Serve(context.Background(), s.stop)
+		if err != nil && !errors.As(err, new(*failedAtRoot)) {
+			n.log.Warn("a task of the job failed here", "err", err)
+		}
+		s.done <- servingEnd{report: e.report(st), timeline: e.timeline.encode()}
+	}()
+}
+
+// refuse tells a job's root that this node will not serve the job, and
+// why.
+func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
+	switch {
+	case len(m.Lacks) > 0:
+		n.log.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+	case m.OtherBuild:
+		n.log.Warn("refusing a job of another build of this program", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+	default:
+		n.log.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+	}
+	if err := n.out.send(root, "", m, nil); err != nil {
+		n.log.Warn("could not refuse a job", "root", root, "err", err)
+	}
+}
+
+// admit says why this node cannot serve job j now (empty: it can), and
+// which jobs j replaces: those whose root is gone, and the root's own
+// earlier job (a root runs one job at a time, so the old one is over even
+// if its end did not arrive). n.jobs.mu held.
+func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
+	if n.draining.Load() {
+		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
+	}
+	if n.cfg.Client {
+		// A client that served a job invited as it joined could not
+		// then begin its own (BeginJob).
+		return nil, fmt.Sprintf("node %s is a client (a run): it roots its own job and serves no other", n.name)
+	}
+	var keep []share.Job
+	for _, e := range n.jobs.engines {
+		if e.rooted != nil {
+			return nil, fmt.Sprintf("node %s is the root of job %x; it serves no other job", n.name, e.info.ID)
+		}
+		_, alive := n.peers.addr(e.root())
+		if e.info.Root == j.Root || !alive {
+			replaced = append(replaced, e)
+			continue
+		}
+		keep = append(keep, e.info)
+	}
+	share.Sort(keep)
+	if ok, why := n.sharing.admits(j, keep); !ok {
+		return nil, why
+	}
+	return replaced, ""
+}
+
+// refused: a node will not serve job j (admit says why); j runs without
+// it.
+func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
+	e := n.jobs.of(m.Job)
+	if e == nil || e.rooted == nil {
+		return
+	}
+	e.mu.Lock()
+	delete(e.rooted.peers, peer)
+	notify(e.rooted.reported)
+	e.mu.Unlock()
+	if len(m.Lacks) > 0 || m.OtherBuild {
+		// Not a choice of the node's sharing policy but a cluster of
+		// mixed binaries: the person running it should hear of it.
+		what := "a node lacks this job's tasks; the job runs without it"
+		if len(m.Lacks) == 0 {
+			what = "a node runs another build of this program; the job runs without it"
+		}
+		n.log.Warn(what, "peer", peer, "why", m.Reason)
+		return
+	}
+	n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
+}
+
+// stopEngine ends this node's part in a job of another root, drops what it
+// still holds of it, and returns its report; ok is false when another
+// caller stopped it (and reports).
+func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
+	n.jobs.forget(e)
+	e.mu.Lock()
+	s := e.serving
+	e.serving = nil
+	e.mu.Unlock()
+	e.lender.close()
+	e.borrowed.clear()
+	if s == nil {
+		return servingEnd{}, false
+	}
+	n.stopping.Add(1)
+	defer n.stopping.Add(-1)
+	close(s.stop)
+	end = <-s.done
+	n.jobs.release(e.rt)
+	n.sharing.apply()
+	return end, true
+}
+
+// endServing answers the root's jobEnd with this node's report and
+// timeline.
+func (n inbox) endServing(from clusterpolicy.NodeID, job uint64) {
+	e := n.jobs.of(job)
+	if e == nil || e.rooted != nil || e.root() != from {
+		return
+	}
+	if end, ok := n.stopEngine(e); ok {
+		n.sendReport(from, e.rootWatch.addr, job, end)
+	}
+}
+
+// sendReport sends this node's part in a job to the job's root.
+func (n *Node) sendReport(root clusterpolicy.NodeID, rootAddr string, job uint64, end servingEnd) {
+	payload, _ := json.Marshal(end.report)
+	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
+	addr, err := n.peers.addressOf(root, rootAddr)
+	if err != nil {
+		n.log.Warn("the job's root is gone; the report is dropped", "root", root, "err", err)
+		return
+	}
+	if err := n.out.transmit(addr, rep, true, nil); err != nil {
+		n.log.Warn("could not report to the job's root", "root", root, "err", err)
+	}
+}
+
+// servingEnd is what serving a job leaves: the node's report, and its
+// timeline encoded (nil when it kept none).
+type servingEnd struct {
+	report   NodeReport
+	timeline []byte
+}

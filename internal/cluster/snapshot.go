@@ -1,0 +1,164 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/net/transport"
+	"github.com/tsys-go/tsys/internal/sched"
+)
+
+// Snapshot is a node's state at one moment, for watching a cluster while
+// it runs (package monitor): who it is, what it serves, and its counters.
+// Workers and Net count the current or last job from zero; Transport and
+// the Total fields count since the node started.
+type Snapshot struct {
+	Node      string  `json:"node"`
+	AtNs      int64   `json:"at_ns"` // when it was taken, Unix nanoseconds
+	Gossip    string  `json:"gossip"`
+	Tasks     string  `json:"tasks"`
+	Scheduler string  `json:"scheduler"`
+	Members   int     `json:"members"`
+	Draining  bool    `json:"draining"`
+	Job       string  `json:"job,omitempty"`  // the job served or rooted, hex; empty when idle
+	Run       uint64  `json:"run"`            // the pool's run (sched.Pool.Runs): Workers and Net restart when it changes
+	Root      string  `json:"root,omitempty"` // the node its root task runs on
+	Ready     int     `json:"ready"`          // ready tasks now
+	Idle      int     `json:"idle"`           // parked workers now
+	Rate      float64 `json:"rate"`           // useful worker-seconds per second, filtered
+	// Workers are the workers' counters (sched.Pool.Live); Net the node's
+	// network counters for the job (lent, borrowed, requests, re-runs).
+	Workers   []sched.Stats   `json:"workers"`
+	Net       NetStats        `json:"net"`
+	Transport transport.Stats `json:"transport"`
+	JobsTotal int64           `json:"jobs_total"` // jobs this node has served or rooted, on any of its runtimes
+	// Share is how the node shares its workers between jobs (--share);
+	// Jobs what it gives each job it serves or roots now, in order of
+	// their arrival. Job, Root, Run, Workers and Net are those of the
+	// node's own runtime, and of the last job that ran on it.
+	Share string     `json:"share"`
+	Jobs  []JobShare `json:"jobs,omitempty"`
+	// Sent counts the messages and body bytes this node sent since it
+	// started, by message type.
+	Sent map[string]MessageCount `json:"sent"`
+}
+
+// MessageCount is how many messages of a type a node sent, and their bytes.
+type MessageCount struct {
+	Messages int64 `json:"messages"`
+	Bytes    int64 `json:"bytes"`
+}
+
+// Snapshot returns the node's state now. Safe from any goroutine; it
+// takes the node's locks only to copy a few fields.
+func (n *Node) Snapshot() Snapshot {
+	now := time.Now()
+	pool := n.jobs.main.Pool()
+	run := pool.Runs() // before the counters, which are then this run's or later
+	s := Snapshot{Run: run,
+		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
+		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
+		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(),
+	}
+	l := pool.Load()
+	s.Ready, s.Idle = l.Ready, l.Idle
+	s.Sent = make(map[string]MessageCount, len(vocabulary))
+	for i := range n.out.byType {
+		c := &n.out.byType[i]
+		s.Sent[vocabulary[i].name] = MessageCount{Messages: c.messages.Load(), Bytes: c.bytes.Load()}
+	}
+	home, current := n.jobs.homeEngine()
+	if home != nil {
+		s.Net = home.counters()
+		home.mu.Lock()
+		s.Rate = home.measured.Rate
+		home.mu.Unlock()
+		if current {
+			s.Job, s.Root = hexID(home.info.ID), home.info.Root
+		}
+	}
+	return s
+}
+
+// hexID is how a job's id is shown.
+func hexID(id uint64) string { return fmt.Sprintf("%x", id) }
+
+// ClusterSnapshot returns this node's snapshot and those of the other
+// members that answer within timeout, asked over the task transport.
+func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Snapshot {
+	peers := n.peers.list()
+	id := n.nextID.Add(1)
+	replies := make(chan Snapshot, len(peers))
+	n.mu.Lock()
+	n.snapshotWaiters[id] = replies
+	n.mu.Unlock()
+	defer func() {
+		n.mu.Lock()
+		delete(n.snapshotWaiters, id)
+		n.mu.Unlock()
+	}()
+	asked := 0
+	for peer, addr := range peers {
+		if err := n.out.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr}, false, nil); err != nil {
+			n.log.Debug("a peer was not asked for its state", "peer", peer, "err", err)
+			continue
+		}
+		asked++
+	}
+	out := []Snapshot{n.Snapshot()}
+	wait := time.NewTimer(timeout)
+	defer wait.Stop()
+	for range asked {
+		select {
+		case s := <-replies:
+			out = append(out, s)
+		case <-wait.C:
+			return out
+		case <-ctx.Done():
+			return out
+		}
+	}
+	return out
+}
+
+// answerStats sends this node's snapshot, or with m.All the cluster's, to
+// whoever asked; gathering the cluster's waits for the peers, so it is
+// not done on the transport's reader.
+func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
+	answer := func(snaps []Snapshot) {
+		b, _ := json.Marshal(snaps)
+		if err := n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
+			n.log.Debug("a state request was not answered", "peer", peer, "err", err)
+		}
+	}
+	if !m.All {
+		answer([]Snapshot{n.Snapshot()})
+		return
+	}
+	go answer(n.ClusterSnapshot(context.Background(), gatherTimeout))
+}
+
+// gatherTimeout is how long a node gathering the cluster's snapshots waits
+// for its peers' (ClusterSnapshot).
+const gatherTimeout = 500 * time.Millisecond
+
+// statsArrived hands a peer's snapshot to whoever asked for it.
+func (n inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
+	var snaps []Snapshot
+	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
+		n.log.Warn("a peer's state does not decode", "peer", peer, "err", err)
+		return
+	}
+	n.mu.Lock()
+	c := n.snapshotWaiters[m.ID]
+	n.mu.Unlock()
+	if c != nil {
+		select {
+		case c <- snaps[0]:
+		default:
+		}
+	}
+}
