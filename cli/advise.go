@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"io"
 	"os"
 	"os/signal"
@@ -344,7 +345,7 @@ func recordTree(ctx context.Context, job Job, limit int) (report.Tree, error) {
 	rt := tsys.New(tsys.Workers(1), tsys.MeasureWorkSpan())
 	rec := sched.NewTreeRecorder()
 	rec.Limit = limit
-	rt.Pool().SetTreeRecorder(rec)
+	runtimeseam.Inspect(rt).Main.SetTreeRecorder(rec)
 	res, _, err := job.Run(ctx, rt)
 	if err != nil {
 		return report.Tree{}, err

@@ -16,6 +16,8 @@ import (
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/monitor"
 	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // runCluster runs a job on several nodes: with --nodes N it starts N-1 node
@@ -92,7 +94,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
 	runErr = waiting(runErr)
 	rep.WallSeconds = time.Since(start).Seconds()
-	reports := append([]cluster.NodeReport{node.Own(st)}, node.EndJob(job)...)
+	reports := append([]cluster.NodeReport{node.Own(sched.Stats(st))}, node.EndJob(job)...)
 	rep.Nodes = len(reports)
 	rep.Stats = cluster.JobStats{}
 	for _, r := range reports {
@@ -100,7 +102,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		rep.PerNode = append(rep.PerNode, r)
 	}
 	if cfg.common.timeline != "" {
-		parts := append([]report.TracePart{{Data: node.Runtime().Pool().TimelineData(node.Name())}}, job.Timelines...)
+		parts := append([]report.TracePart{{Data: runtimeseam.Inspect(node.Runtime()).Main.TimelineData(node.Name())}}, job.Timelines...)
 		if len(parts) < rep.Nodes {
 			fmt.Fprintf(stderr, "tsys: the timeline has %d of the %d nodes: the others' did not arrive\n", len(parts), rep.Nodes)
 		}
@@ -109,7 +111,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		}
 	}
 	if cfg.common.workspan {
-		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), node.Runtime().Pool().Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
+		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), runtimeseam.Inspect(node.Runtime()).Main.Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
 	}
 	return res, runErr
 }

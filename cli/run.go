@@ -20,6 +20,7 @@ import (
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/outfile"
 	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/tsys"
@@ -356,32 +357,35 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			opts = append(opts, tsys.MeasureWorkSpan())
 		}
 		rt := tsys.New(opts...)
-		rep.Scheduler, rep.Inline = cfg.policy.Name(), rt.InlinePolicy().String()
+		inside := runtimeseam.Inspect(rt)
+		rep.Scheduler, rep.Inline = cfg.policy.Name(), inside.Inline.String()
 		var tree *sched.TreeRecorder
 		if cfg.common.recordTree != "" {
 			tree = sched.NewTreeRecorder()
-			rt.Pool().SetTreeRecorder(tree)
+			inside.Main.SetTreeRecorder(tree)
 		}
 		if cfg.common.timeline != "" {
-			rt.Pool().SetTimeline(sched.NewTimeline(cfg.timelineCap()))
+			inside.Main.SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
 		waiting := sayWhatItWaitsFor(ctx, func() string {
-			l := rt.Pool().Load()
+			l := inside.Main.Load()
 			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
 		})
-		res, rep.Stats.Stats, err = cfg.job.Run(ctx, rt)
+		var st tsys.Stats
+		res, st, err = cfg.job.Run(ctx, rt)
+		rep.Stats.Stats = sched.Stats(st)
 		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()
-		rep.PerWorker = cluster.WorkerStats(rt.WorkerStats())
+		last := runtimeseam.Inspect(rt).Last
+		rep.PerWorker = cluster.WorkerStats(last.WorkerStats())
 		if cfg.common.workspan {
-			work, span := rt.WorkSpan()
-			rep.WorkSpan = report.NewWorkSpan(work, span, cfg.common.workers, rep.WallSeconds)
+			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.Span(), cfg.common.workers, rep.WallSeconds)
 		}
 		if err == nil && tree != nil {
 			err = writeTree(cfg.common.recordTree, cfg.app.Name, tree)
 		}
 		if err == nil && cfg.common.timeline != "" {
-			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: rt.Pool().TimelineData("")}}, stderr)
+			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: inside.Main.TimelineData("")}}, stderr)
 		}
 	}
 	if err != nil {

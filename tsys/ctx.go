@@ -27,20 +27,16 @@ func (c *Ctx) executor() *sched.Executor { return (*sched.Executor)(c) }
 // a context, such as an HTTP request the task makes.
 func (c *Ctx) Context() context.Context { return c.executor().Context() }
 
-// Done is closed when the job fails or ends: a task that runs long polls
-// it, and returns early, since nobody will read its result.
+// Done is closed when the job fails or ends.
 //
-//	select {
-//	case <-c.Done():
-//		return 0
-//	default:
-//	}
+// Deprecated: use c.Context().Done(), the same channel.
 func (c *Ctx) Done() <-chan struct{} { return c.executor().Context().Done() }
 
 // Err is nil while the job runs, and context.Canceled once it has failed
-// or ended; context.Cause(c.Context()) says why: the task's error, the
-// panic, or the caller's cancellation (wrapping the caller's cause, such
-// as context.DeadlineExceeded).
+// or ended.
+//
+// Deprecated: use c.Context().Err(), the same error; context.Cause of the
+// context says why the job ended.
 func (c *Ctx) Err() error { return c.executor().Context().Err() }
 
 // AllowCCall is NewTS's allowCCall for task code: may the spawn about to be
@@ -82,4 +78,32 @@ func (c *Ctx) stopIfEnded() {
 	if c.Fast.Ending.Load() != 0 {
 		panic(aborted)
 	}
+}
+
+// Fail fails the job with err, errgroup's first error, and unwinds the
+// calling task: Fail does not return. It is the one way a task or a
+// closure (Do, Both, Pair, For, Fold) fails, whatever its shape: no task
+// starts after it, on any node; the tasks running see it through
+// c.Context(); and Run or Do returns it as a *TaskError that names the
+// task and the function that called Fail, through which errors.Is and
+// errors.As reach err. A nil err is a programming error: Fail panics.
+//
+//	n, err := strconv.Atoi(field)
+//	if err != nil {
+//		c.Fail(fmt.Errorf("line %d: %w", line, err))
+//	}
+//
+// Fail unwinds by a panic that the runtime recovers, so that nothing of
+// the task runs on; deferred calls run, as for any panic. A recover in
+// the task's own code must re-panic what it does not know, as it should
+// for any panic. Once the job has failed, the forms that start work
+// (Fork, Spawn, Call, Both, the loops' next chunks) unwind their caller in
+// the same way, so a recursion stops within the time of the leaves
+// running then (see Register, "Which leaves run before the failure").
+func (c *Ctx) Fail(err error) {
+	if err == nil {
+		panic("tsys: Ctx.Fail with a nil error; return normally to succeed")
+	}
+	x := c.executor()
+	x.FailTask(&TaskError{Task: x.TaskName(), Func: callerName(2), Err: err})
 }

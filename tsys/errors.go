@@ -15,15 +15,25 @@ import (
 // %T prints those names. The scheduler keeps types of its own, which Run
 // and Do convert (userError).
 
-// TaskError is the error of a run in which a task registered with
-// RegisterErr returned an error: it names the task, and Unwrap returns the
+// TaskError is the error of a run that a task failed (Ctx.Fail): it names
+// the task and the function that called Fail, and Unwrap returns the
 // error itself.
+//
+// Task is the registered name of the innermost task, which for the
+// closure forms (Do, Both, Pair, For, Fold) is the runtime's own
+// ("tsys.both"); Func then names the closure itself ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
+	Func string // the function that called Ctx.Fail; "" for RegisterErr's
 	Err  error
 }
 
-func (e *TaskError) Error() string { return fmt.Sprintf("task %q: %v", e.Task, e.Err) }
+func (e *TaskError) Error() string {
+	if e.Func == "" {
+		return fmt.Sprintf("task %q: %v", e.Task, e.Err)
+	}
+	return fmt.Sprintf("task %q: %v (in %s)", e.Task, e.Err, e.Func)
+}
 
 // Unwrap returns the task's own error, for errors.Is and errors.As.
 func (e *TaskError) Unwrap() error { return e.Err }
@@ -155,4 +165,17 @@ func (e *nilTaskError) Error() string {
 func (e *nilTaskError) Unwrap() error {
 	err, _ := e.cause.(error)
 	return err
+}
+
+// callerName is the function skip frames above callerName's caller, as
+// the stack spells it ("main.search.func2"), or "" if there is none.
+func callerName(skip int) string {
+	pc, _, _, ok := runtime.Caller(skip + 1)
+	if !ok {
+		return ""
+	}
+	if f := runtime.FuncForPC(pc); f != nil {
+		return f.Name()
+	}
+	return ""
 }

@@ -94,6 +94,9 @@ type Forked[R any] struct {
 }
 
 // Ready reports whether Join would return without waiting.
+//
+// Deprecated: a Forked is joined by the task that forked it, which has
+// nothing else to do; a result read when ready is a Future's (Spawn).
 func (f Forked[R]) Ready() bool { return f.p == nil || sched.FrameOf(f.p).Done() }
 
 // Join returns the result, running the task here if no other worker took

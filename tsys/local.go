@@ -19,28 +19,27 @@ import (
 // cluster, register it (RegisterRange) with an environment that can be
 // copied.
 
-// Join runs f and g, possibly in parallel, and returns when both have
-// returned: rayon's join. It asks the inlining policy first, as a Fork
-// does (Ctx.AllowCCall): while enough tasks are ready, f and then g run
-// here as plain calls, and no task is made. Otherwise g is forked, so an
-// idle worker of this node may take it meanwhile, f runs here and now,
-// and g runs here after f if nobody took it. g never leaves the node.
-// Once the job has failed or been cancelled, g does not start.
+// Both runs f and g, possibly in parallel, and returns when both have
+// returned: rayon's join for closures that return nothing, TBB's
+// parallel_invoke (Pair returns two values). It asks the inlining policy
+// first, as a Fork does (Ctx.AllowCCall): while enough tasks are ready, f
+// and then g run here as plain calls, and no task is made. Otherwise g is
+// forked, so an idle worker of this node may take it meanwhile, f runs
+// here and now, and g runs here after f if nobody took it. g never leaves
+// the node. Once the job has failed or been cancelled, g does not start.
 //
 // g escapes to the heap, since it may become a task: a closure that
-// captures the variables it writes costs an allocation per Join, and so
+// captures the variables it writes costs an allocation per call, and so
 // does each variable it writes, where a registered task's Fork costs
 // none. At fine grain, ask first and make the closures only on a no:
 //
 //	if c.AllowCCall() {
 //		return sum(c, n.L) + sum(c, n.R)
 //	}
-//	var a, b int64
-//	tsys.Join(c, func(c *tsys.Ctx) { a = sum(c, n.L) }, func(c *tsys.Ctx) { b = sum(c, n.R) })
-//	return a + b
+//	return tsys.Pair(c, func(c *tsys.Ctx) int64 { return sum(c, n.L) }, ...)
 //
 // (bench/README.md, "Join at fine grain").
-func Join(c *Ctx, f, g func(c *Ctx)) {
+func Both(c *Ctx, f, g func(c *Ctx)) {
 	if c.AllowCCall() {
 		f(c)
 		c.stopIfEnded()
@@ -48,19 +47,47 @@ func Join(c *Ctx, f, g func(c *Ctx)) {
 		return
 	}
 	// AllowCCall's no stands until the next push: the Fork pushes.
-	forked := joinTask.Fork(c, g)
+	forked := bothTask.Fork(c, g)
 	f(c)
 	forked.Join(c)
 }
 
-var joinTask = Register("tsys.join", func(c *Ctx, g func(*Ctx)) struct{} {
+var bothTask = Register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 	g(c)
 	return struct{}{}
 })
 
+// Pair runs f and g, possibly in parallel, and returns both results:
+// rayon's join. It runs as Both does: g may be taken by an idle worker of
+// this node, f runs here, and both run here as plain calls while enough
+// tasks are ready.
+//
+//	left, right := tsys.Pair(c,
+//		func(c *tsys.Ctx) int { return count(c, t.L) },
+//		func(c *tsys.Ctx) int { return count(c, t.R) })
+func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
+	if c.AllowCCall() {
+		a := f(c)
+		c.stopIfEnded()
+		return a, g(c)
+	}
+	forked := closureRoot[B]().Fork(c, g)
+	a := f(c)
+	return a, forked.Join(c)
+}
+
+// Join runs f and g, possibly in parallel, and returns when both have
+// returned.
+//
+// Deprecated: use Both, the same call; or Pair, which returns the two
+// closures' results. Join is also Forked's method, Cilk's sync: one name,
+// one meaning.
+func Join(c *Ctx, f, g func(c *Ctx)) { Both(c, f, g) }
+
 // Do runs f as the root task of a job on rt, as Run does for a
 // registered task: a way into the runtime for a program whose parallel
-// work is closures (Join, For, Map, Reduce). Its job stays on this node.
+// work is closures (Both, Pair, For, Fold). A closure fails the job with
+// Ctx.Fail. Its job stays on this node.
 // Its errors, and its calls from several goroutines or from inside a
 // task, are Run's; a nil ctx, rt or f is an error.
 func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, error) {
@@ -71,24 +98,36 @@ func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, er
 	if err := checkRun("tsys.Do", ctx, rt); err != nil {
 		return zero, Stats{}, err
 	}
-	return runTask(ctx, rt, doTask[R](), f)
+	return runTask(ctx, rt, closureRoot[R](), f)
 }
 
 // For runs body over [lo, hi) in pieces, in parallel, and returns when
 // every piece has run: body(c, lo', hi') runs the iterations [lo', hi')
-// as a plain loop. The pieces are sized by the runtime (see LoopOption);
-// the body's contract is Reduce's.
+// as a plain loop. The pieces are sized by the runtime (see LoopOption).
+//
+// The body is called once per chunk of about 20 us of iterations, on any
+// worker, and must join every Fork it makes before it returns; it gets
+// its own Ctx, to use instead of one it captured. It fails the job with
+// Ctx.Fail. A loop over a slice is a loop over its indices:
+//
+//	tsys.For(c, 0, len(xs), func(_ *tsys.Ctx, lo, hi int) {
+//		for i := range xs[lo:hi] {
+//			xs[lo+i] *= 2
+//		}
+//	})
 func For(c *Ctx, lo, hi int, body func(c *Ctx, lo, hi int), opts ...LoopOption) {
-	Reduce(c, lo, hi, struct{}{}, func(c *Ctx, lo, hi int) struct{} {
+	reduce(c, lo, hi, struct{}{}, func(c *Ctx, lo, hi int) struct{} {
 		body(c, lo, hi)
 		return struct{}{}
-	}, keepFirst, opts...)
+	}, keepFirst, opts)
 }
 
 func keepFirst(a, _ struct{}) struct{} { return a }
 
 // ForEach runs body over s in pieces, in parallel: body(c, at, part)
 // gets part = s[at:at+len(part)], which it may change in place.
+//
+// Deprecated: use For over the indices of s, whose body slices s[lo:hi].
 func ForEach[T any](c *Ctx, s []T, body func(c *Ctx, at int, part []T), opts ...LoopOption) {
 	For(c, 0, len(s), func(c *Ctx, lo, hi int) { body(c, lo, s[lo:hi:hi]) }, opts...)
 }
@@ -97,11 +136,8 @@ func ForEach[T any](c *Ctx, s []T, body func(c *Ctx, at int, part []T), opts ...
 // in) fills out from in, a piece at a time, the two of the same length
 // and position.
 //
-//	doubled := tsys.Map(c, xs, func(_ *tsys.Ctx, out, in []float64) {
-//		for i, x := range in {
-//			out[i] = 2 * x
-//		}
-//	})
+// Deprecated: use For over the indices of in, filling a slice made with
+// make([]U, len(in)).
 func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...LoopOption) []U {
 	out := make([]U, len(in))
 	For(c, 0, len(in), func(c *Ctx, lo, hi int) { body(c, out[lo:hi:hi], in[lo:hi:hi]) }, opts...)
@@ -117,21 +153,38 @@ func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...L
 // its own Ctx, to use instead of one it captured. A body that makes a
 // large result (a histogram of many bins) makes one per chunk: use Fold,
 // which makes one per piece.
+//
+// Deprecated: use Fold, whose identity is a function and whose body folds
+// its iterations into the piece's result: one identity convention, that
+// of every reduction of this package.
 func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts ...LoopOption) R {
+	return reduce(c, lo, hi, identity, body, combine, opts)
+}
+
+func reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts []LoopOption) R {
 	if lo >= hi {
 		return identity
 	}
 	return runClosures(c, lo, hi, &closureLoop[R]{body: body, combine: combine}, opts)
 }
 
-// Fold is Reduce for a result built up in place, rayon's fold: each piece
+// Fold reduces [lo, hi) in parallel, rayon's fold and reduce: each piece
 // of [lo, hi) the runtime makes starts from identity() and body(c, lo',
 // hi', acc) folds the piece's iterations [lo', hi') into acc and returns
 // it; the pieces' results are combined in index order (combine(a, b), a
-// before b). identity() is also the result of an empty range. It makes a
-// large result (counts per bin, a slice to append to) once per piece
-// where Reduce makes one per chunk, and its body may change acc in place:
-// acc is the piece's own.
+// before b): combine must be associative, need not be commutative, and
+// identity() is its neutral element, also the result of an empty range.
+// A large result (counts per bin, a slice to append to) is made once per
+// piece, and the body may change acc in place: acc is the piece's own.
+// The body's contract is For's.
+//
+//	sum := tsys.Fold(c, 0, len(xs), func() float64 { return 0 },
+//		func(_ *tsys.Ctx, lo, hi int, s float64) float64 {
+//			for _, x := range xs[lo:hi] {
+//				s += x
+//			}
+//			return s
+//		}, func(a, b float64) float64 { return a + b })
 //
 //	counts := tsys.Fold(c, 0, len(xs), func() []int { return make([]int, bins) },
 //		func(_ *tsys.Ctx, lo, hi int, counts []int) []int {
@@ -153,6 +206,8 @@ func runClosures[R any](c *Ctx, lo, hi int, l *closureLoop[R], opts []LoopOption
 }
 
 // Number is a type whose values Sum adds.
+//
+// Deprecated: Sum is deprecated.
 type Number interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 |
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
@@ -162,24 +217,31 @@ type Number interface {
 // Sum adds the elements of s in parallel. Floating-point sums round
 // differently from the serial loop's, and from one run to the next, since
 // the pieces do; Grain fixes them.
+//
+// Deprecated: use Fold (its doc sums a slice); Sum goes with the other
+// slice helpers, so that one loop form serves every body.
 func Sum[T Number](c *Ctx, s []T, opts ...LoopOption) T {
-	return Reduce(c, 0, len(s), 0, func(_ *Ctx, lo, hi int) T {
+	return reduce(c, 0, len(s), 0, func(_ *Ctx, lo, hi int) T {
 		var t T
 		for _, x := range s[lo:hi] {
 			t += x
 		}
 		return t
-	}, func(a, b T) T { return a + b }, opts...)
+	}, func(a, b T) T { return a + b }, opts)
 }
 
 // Min returns the least element of s, found in parallel, and false if s is
 // empty. As the built-in min, it returns NaN if any element is a NaN.
+//
+// Deprecated: use Fold with the built-in min.
 func Min[T cmp.Ordered](c *Ctx, s []T, opts ...LoopOption) (T, bool) {
 	return extreme(c, s, func(a, b T) T { return min(a, b) }, opts)
 }
 
 // Max returns the greatest element of s, found in parallel, and false if s
 // is empty. As the built-in max, it returns NaN if any element is a NaN.
+//
+// Deprecated: use Fold with the built-in max.
 func Max[T cmp.Ordered](c *Ctx, s []T, opts ...LoopOption) (T, bool) {
 	return extreme(c, s, func(a, b T) T { return max(a, b) }, opts)
 }
@@ -189,19 +251,19 @@ func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOptio
 		var zero T
 		return zero, false
 	}
-	return Reduce(c, 0, len(s), s[0], func(_ *Ctx, lo, hi int) T {
+	return reduce(c, 0, len(s), s[0], func(_ *Ctx, lo, hi int) T {
 		m := s[lo]
 		for _, x := range s[lo+1 : hi] {
 			m = pick(m, x)
 		}
 		return m
-	}, pick, opts...), true
+	}, pick, opts), true
 }
 
 // closureLoop is the environment of a loop of closures. Being a pointer,
 // it keeps its loop's pieces on their node (Register's rule).
 type closureLoop[R any] struct {
-	body     func(c *Ctx, lo, hi int) R        // Reduce's; nil for Fold
+	body     func(c *Ctx, lo, hi int) R        // For's and Reduce's; nil for Fold
 	fold     func(c *Ctx, lo, hi int, acc R) R // Fold's
 	identity func() R                          // Fold's
 	combine  func(a, b R) R
@@ -274,9 +336,10 @@ func loopTask[R any]() *Task[Span[*closureLoop[R]], R] {
 	})
 }
 
-// doTask is the root task of Do.
-func doTask[R any]() *Task[func(*Ctx) R, R] {
-	return closureTask("do", func(**Task[func(*Ctx) R, R]) func(*Ctx, func(*Ctx) R) R {
+// closureRoot is the task that runs a closure: Do's root, and Pair's
+// second closure.
+func closureRoot[R any]() *Task[func(*Ctx) R, R] {
+	return closureTask("closure", func(**Task[func(*Ctx) R, R]) func(*Ctx, func(*Ctx) R) R {
 		return func(c *Ctx, f func(*Ctx) R) R { return f(c) }
 	})
 }

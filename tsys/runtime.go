@@ -13,13 +13,51 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
-// Stats are the runtime's counters for one run: its scheduler's, on this
-// node (see sched.Stats). On a cluster, what the node did for a job
-// across nodes is counted apart (cluster.NetStats).
-type Stats = sched.Stats
+// Stats are a run's counters on this node, summed over its workers: what
+// a program reads to profile its steal and inline ratios. On a cluster,
+// what the node did for a job across nodes is counted apart, in the
+// command line's report.
+type Stats struct {
+	Spawns        int64 `json:"spawns"`         // spawn calls (Fork, Spawn, Both, Pair), inlined or not
+	Inlined       int64 `json:"inlined"`        // spawns that ran as a direct call
+	TasksRun      int64 `json:"tasks_run"`      // task frames run to completion here
+	LocalSteals   int64 `json:"local_steals"`   // tasks taken from another worker of this node
+	StealAttempts int64 `json:"steal_attempts"` // local steal attempts, successful or not
+	MaxDeque      int64 `json:"max_deque"`      // largest deque length seen at a push
+	BlockedWaits  int64 `json:"blocked_waits"`  // Gets and Joins that had to park the task
+	IdleNanos     int64 `json:"idle_ns"`        // time workers spent looking for work or parked
+	StolenFrom    int64 `json:"stolen_from"`    // tasks other workers or nodes took from a worker's deque
+	BusyNanos     int64 `json:"busy_ns"`        // time workers held work: the run's span less their idle time
+	WorkNanos     int64 `json:"work_ns"`        // time task frames computed, with MeasureWorkSpan: the work T_1
+	SpanNanos     int64 `json:"span_ns"`        // the run's critical path, with MeasureWorkSpan: the span T_inf
+}
+
+// InlineRatio is the share of spawns that were inlined.
+func (s Stats) InlineRatio() float64 { return sched.Stats(s).InlineRatio() }
+
+// Add sums o into s (MaxDeque and SpanNanos take the maximum).
+//
+// Deprecated: sum the counters a program needs; the runtime's reports
+// sum them for it.
+func (s *Stats) Add(o Stats) {
+	t := sched.Stats(*s)
+	t.Add(sched.Stats(o))
+	*s = Stats(t)
+}
+
+func init() {
+	runtimeseam.Inspect = func(rt any) runtimeseam.Inside {
+		r, ok := rt.(*Runtime)
+		if !ok || r == nil {
+			panic(fmt.Sprintf("runtimeseam.Inspect: %T is not a non-nil *tsys.Runtime", rt))
+		}
+		return runtimeseam.Inside{Main: r.pool, Last: r.last.Load(), Inline: r.conf.inline}
+	}
+}
 
 // Runtime runs jobs on a set of workers. It is reusable: Run may be called
 // again after a run ends, failed or not. Between runs it holds no goroutine.
@@ -146,13 +184,13 @@ func (rt *Runtime) newPool() *sched.Pool {
 func (rt *Runtime) run(ctx context.Context, root *sched.Header) (Stats, error) {
 	if ran, st, err := rt.pool.TryRun(ctx, root); ran {
 		rt.last.Store(rt.pool)
-		return st, err
+		return Stats(st), err
 	}
 	p := rt.takeSpare()
 	defer rt.putSpare(p)
 	st, err := p.Run(ctx, root)
 	rt.last.Store(p)
-	return st, err
+	return Stats(st), err
 }
 
 func (rt *Runtime) takeSpare() *sched.Pool {
@@ -176,6 +214,9 @@ func (rt *Runtime) putSpare(p *sched.Pool) {
 // computed, summed) and span T_inf (its critical path), as Cilkscale does;
 // T_1/T_inf is the parallelism the program has. Zero unless the runtime
 // was made with MeasureWorkSpan.
+//
+// Deprecated: a run's Stats hold them, WorkNanos and SpanNanos, and the
+// run's own, even when runs overlap.
 func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 	rt.check("WorkSpan")
 	var w int64
@@ -187,12 +228,17 @@ func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 }
 
 // Workers reports the number of workers.
+//
+// Deprecated: it is the Workers option's n, or runtime.GOMAXPROCS(0) for
+// n <= 0.
 func (rt *Runtime) Workers() int {
 	rt.check("Workers")
 	return rt.pool.Workers()
 }
 
 // InlinePolicy reports the inlining policy.
+//
+// Deprecated: it is the Inline option's policy, or inline.Default().
 func (rt *Runtime) InlinePolicy() inline.Policy {
 	rt.check("InlinePolicy")
 	return rt.conf.inline
@@ -201,15 +247,26 @@ func (rt *Runtime) InlinePolicy() inline.Policy {
 // Pool returns the scheduler's pool beneath the runtime, for the cluster
 // layer that connects it to other nodes: the main pool, which a run takes
 // when no other run has it (see Runtime).
+//
+// Deprecated: the scheduler is the runtime's own (internal/sched); the
+// command line's run verb records timelines and task trees.
 func (rt *Runtime) Pool() *sched.Pool {
 	rt.check("Pool")
 	return rt.pool
 }
 
 // WorkerStats returns the per-worker counters of the last run to end.
+//
+// Deprecated: a run's Stats sum them; the command line's --profile prints
+// them per worker.
 func (rt *Runtime) WorkerStats() []Stats {
 	rt.check("WorkerStats")
-	return rt.last.Load().WorkerStats()
+	ws := rt.last.Load().WorkerStats()
+	out := make([]Stats, len(ws))
+	for i, s := range ws {
+		out[i] = Stats(s)
+	}
+	return out
 }
 
 // check panics, saying what to do, if rt is nil: a method of a nil
@@ -222,10 +279,10 @@ func (rt *Runtime) check(method string) {
 
 // Run runs t(arg) as the root task and returns its result and the run's
 // counters. It returns an error if ctx is cancelled first, if a task fails
-// (a *TaskError, see RegisterErr) or if a task panics (a *TaskPanic); the
+// (a *TaskError, see Ctx.Fail) or if a task panics (a *TaskPanic); the
 // first of these is the run's error, and once it happens no task starts:
 // Run returns as soon as the tasks running then return (a task that runs
-// long polls Ctx.Done). Tasks still queued when the root's result is ready
+// long polls c.Context().Done()). Tasks still queued when the root's result is ready
 // are dropped.
 //
 // A run that ends by its context returns an error for which

@@ -64,6 +64,9 @@ func Factoring() LoopOption { return func(p *Plan) { p.Part = uint8(factoring) }
 // Plan is how a piece of a loop is split: the options the loop was run
 // with and what its chunks learned, carried with each piece it lends.
 // Loop.Range makes it; a program has no need to read or set it.
+//
+// Deprecated: a program has no need of it; it becomes the runtime's own,
+// with Span, and LoopOption an opaque option.
 type Plan struct {
 	Grain int64   // Grain's g; 0 for the adaptive split
 	Chunk int64   // iterations per chunk, as learned

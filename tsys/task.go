@@ -99,29 +99,24 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // answer. The check costs little beside those tasks' copies (each runs on
 // copies, never as a plain call; see CheckCopies), so a test suite can
 // run with it always.
-func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Task[A, R] {
-	if fn == nil {
-		panic("tsys.Register: a task needs a function")
-	}
-	return register(name, fn, opts)
-}
-
-// RegisterErr makes a task function that can fail, as Register does for
-// one that cannot. The first error a task returns fails the job, as
-// errgroup's Wait does: no task starts after it, on any node; the tasks
-// running see it through their Ctx (Context, Done, Err); and Run returns
-// it as a *TaskError naming the task, through which errors.Is and
-// errors.As reach the error itself (on the node where it happened: from
-// another node it arrives as its text, in a *ErrRemote). A task
-// that fails returns nothing to its caller: the caller is unwound too.
-// A nil error is success, whatever the result.
+//
+// # When a task fails
+//
+// A task fails the job with Ctx.Fail(err), as errgroup's first error
+// does: no task starts after it, on any node; the tasks running see it
+// through c.Context(); and Run returns it as a *TaskError naming the
+// task, through which errors.Is and errors.As reach the error itself (on
+// the node where it happened: from another node it arrives as its text,
+// in a *ErrRemote). A task that fails returns nothing to its caller: the
+// caller is unwound too. A panic fails the job in the same way, as a
+// *TaskPanic.
 //
 // No task starts after the failure, and no plain call that a spawn
 // became either: once the job has failed or been cancelled, Fork, Spawn,
-// Call, Join, and a loop's next chunk unwind the calling task instead of
+// Call, Both, Pair, and a loop's next chunk unwind the calling task instead of
 // starting their child, so a recursion stops within the time of the
 // leaves running then, as the tasks do. A leaf that runs long polls
-// Ctx.Done to stop sooner.
+// c.Context().Done() to stop sooner.
 //
 // # Which leaves run before the failure
 //
@@ -139,14 +134,27 @@ func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Ta
 //
 //	if c.AllowCCall() {
 //		a := Search.Call(c, left)
-//		return a + Search.Call(c, right), nil
+//		return a + Search.Call(c, right)
 //	}
 //	b := Search.Fork(c, right) // waits for a thief, or for the Join
 //	a := Search.Call(c, left)  // runs now: its first leaf is the first
-//	return a + b.Join(c), nil
+//	return a + b.Join(c)
 //
-// Polling Ctx.Err between the leaves of a long loop bounds the rest
+// Polling c.Context().Err() between the leaves of a long loop bounds the rest
 // (bench/README.md, "A failure stops inlined work").
+func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Task[A, R] {
+	if fn == nil {
+		panic("tsys.Register: a task needs a function")
+	}
+	return register(name, fn, opts)
+}
+
+// RegisterErr makes a task function that can fail, as Register does for
+// one that cannot: a non-nil error fails the job as Ctx.Fail does, and a
+// nil error is success, whatever the result.
+//
+// Deprecated: use Register, and Ctx.Fail where the task fails: one way to
+// register a task, and one way for any body to fail.
 func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...TaskOption) *Task[A, R] {
 	if fn == nil {
 		panic("tsys.RegisterErr: a task needs a function")
@@ -171,6 +179,27 @@ type taskOptions struct{ byValue bool }
 // references (a slice to sum, a pointer to read-only parameters) run on
 // other nodes; see Register. TSYS_CHECK_COPIES=1 tests the claim.
 func ByValue() TaskOption { return func(o *taskOptions) { o.byValue = true } }
+
+// RegisterAction makes fn a task function with no result under a stable
+// name, as Register does for one with a result: a task run for what it
+// does (writes a file, sends a message, fills memory it owns). Its
+// Forked.Join, Future.Get and Call return struct{}, which a program
+// ignores. Register's rules hold: its name, which tasks cross nodes (an
+// action whose argument refers to memory stays on its node, since what it
+// writes there would be lost), and how it fails (Ctx.Fail).
+//
+//	var Render = tsys.RegisterAction("render", func(c *tsys.Ctx, t Tile) {
+//		writeTile(t, shade(t))
+//	})
+func RegisterAction[A any](name string, fn func(*Ctx, A), opts ...TaskOption) *Task[A, struct{}] {
+	if fn == nil {
+		panic("tsys.RegisterAction: a task needs a function")
+	}
+	return register(name, func(c *Ctx, a A) struct{} {
+		fn(c, a)
+		return struct{}{}
+	}, opts)
+}
 
 func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Task[A, R] {
 	var o taskOptions
@@ -221,6 +250,9 @@ func taskTypes[A, R any]() string {
 
 // Lendable reports whether the task's tasks may run on other nodes (see
 // Register for the rule).
+//
+// Deprecated: use WhyLocal, which is nil when they may and otherwise says
+// why not.
 func (t *Task[A, R]) Lendable() bool {
 	if t == nil {
 		panic(&nilTaskError{method: "Lendable"})
@@ -388,6 +420,8 @@ type Future[R any] struct {
 }
 
 // Value returns a future that is already resolved to v.
+//
+// Deprecated: a Future comes from Spawn; a value at hand needs none.
 func Value[R any](v R) Future[R] { return Future[R]{v: v} }
 
 // Get returns the result, waiting if needed. If the task is still in this

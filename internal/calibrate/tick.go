@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/tsys-go/tsys/internal/median"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"runtime"
 	"sync"
 	"time"
@@ -152,10 +153,11 @@ type tickEngine struct {
 // out of work, as in a job under way.
 func newTickEngine(rt *tsys.Runtime, policy clusterpolicy.Policy, peers int) *tickEngine {
 	now := time.Now()
+	workers := runtimeseam.Inspect(rt).Main.Workers()
 	for i := range peers {
 		id := clusterpolicy.NodeID(fmt.Sprintf("peer-%d", i))
 		policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Joined: true})
-		l := clusterpolicy.Load{Workers: rt.Workers(), Ready: 4 * (i % 3), Rate: float64(rt.Workers()), Busy: float64(rt.Workers())}
+		l := clusterpolicy.Load{Workers: workers, Ready: 4 * (i % 3), Rate: float64(workers), Busy: float64(workers)}
 		policy.LoadReport(now, id, l)
 	}
 	return &tickEngine{rt: rt, policy: policy}
@@ -166,7 +168,7 @@ func newTickEngine(rt *tsys.Runtime, policy clusterpolicy.Policy, peers int) *ti
 func (e *tickEngine) tick() {
 	now := time.Now()
 	cpu, cpuOK := cputime.Process()
-	pool := e.rt.Pool()
+	pool := runtimeseam.Inspect(e.rt).Main
 	l := pool.Load()
 	busy := pool.BusyTime(now)
 	useful := e.useful.Add(busy, cpu, cpuOK)

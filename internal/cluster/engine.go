@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -95,7 +96,7 @@ type engine struct {
 // its first tick acts on the same knowledge.
 func newEngine(n *Node, job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
 	e := &engine{
-		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Pool(), began: time.Now(),
+		n: n, info: job, rooted: rooted, rt: rt, pool: runtimeseam.Inspect(rt).Main, began: time.Now(),
 		policy:    n.makePolicy(),
 		borrowed:  newBorrowBook(),
 		fishedAt:  map[clusterpolicy.NodeID]time.Time{},

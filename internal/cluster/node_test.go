@@ -133,7 +133,7 @@ func TestResultOfAPushFromAStranger(t *testing.T) {
 	const job = 5
 	// The job starts from another node; the stranger only pushes.
 	peer.send(node, &jobStart{Job: job})
-	if !double.Lendable() {
+	if double.WhyLocal() != nil {
 		t.Fatal("the test task cannot cross nodes")
 	}
 	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: double.Name(), Arg: encodeInt64(21)}}, ReplyTo: peer.addr()}

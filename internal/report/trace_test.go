@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"io"
 	"math"
 	"runtime"
@@ -56,12 +57,13 @@ func TestTimelineMemoryBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := liveHeap()
-	rt.Pool().SetTimeline(sched.NewTimeline(limit))
-	defer rt.Pool().SetTimeline(nil)
+	pool := runtimeseam.Inspect(rt).Main
+	pool.SetTimeline(sched.NewTimeline(limit))
+	defer pool.SetTimeline(nil)
 	if _, _, err := tsys.Run(context.Background(), rt, tree, depth); err != nil {
 		t.Fatal(err)
 	}
-	d := rt.Pool().TimelineData("")
+	d := pool.TimelineData("")
 	recorded := int64(liveHeap()) - int64(before)
 	var out countingWriter
 	start := allocated()

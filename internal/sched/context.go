@@ -63,3 +63,12 @@ func cancelled(ctx context.Context) error {
 	}
 	return fmt.Errorf("run cancelled: %w (%w)", cause, why)
 }
+
+// TaskName is the registered name of the task whose frame the executor
+// runs now ("" between tasks), for an error that names where it arose.
+func (x *Executor) TaskName() string {
+	if x.cur == nil {
+		return ""
+	}
+	return x.cur.kind.Name
+}

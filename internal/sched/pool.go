@@ -207,6 +207,7 @@ func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan stru
 	}
 	if root != nil && p.measure {
 		p.lastSpan = root.SpanClock()
+		total.SpanNanos = int64(p.lastSpan)
 	}
 	return total, nil
 }

@@ -17,6 +17,7 @@ type Stats struct {
 	StolenFrom    int64 `json:"stolen_from"`    // tasks other workers or nodes took from this worker's deque
 	BusyNanos     int64 `json:"busy_ns"`        // time workers held work: the run's span less their idle time
 	WorkNanos     int64 `json:"work_ns"`        // time task frames computed (with --workspan): the work T_1
+	SpanNanos     int64 `json:"span_ns"`        // the run's critical path (with --workspan): the span T_inf
 }
 
 // Add sums o into s (MaxDeque takes the maximum).
@@ -32,6 +33,7 @@ func (s *Stats) Add(o Stats) {
 	s.BusyNanos += o.BusyNanos
 	s.WorkNanos += o.WorkNanos
 	s.MaxDeque = max(s.MaxDeque, o.MaxDeque)
+	s.SpanNanos = max(s.SpanNanos, o.SpanNanos)
 }
 
 // InlineRatio is the share of spawns that were inlined.
