@@ -105,5 +105,5 @@ func (c *Ctx) Fail(err error) {
 		panic("tsys: Ctx.Fail with a nil error; return normally to succeed")
 	}
 	x := c.executor()
-	x.FailTask(&TaskError{Task: x.TaskName(), Func: callerName(2), Err: err})
+	x.FailTask(&TaskError{Task: x.TaskName(), Func: callerName(1), Err: err})
 }
