@@ -105,5 +105,9 @@ func (c *Ctx) Fail(err error) {
 		panic("tsys: Ctx.Fail with a nil error; return normally to succeed")
 	}
 	x := c.executor()
-	x.FailTask(&TaskError{Task: x.TaskName(), Func: callerName(1), Err: err})
+	fn, task := failSite(1)
+	if task == "" {
+		task = x.TaskName() // a closure of the runtime's own, such as Do's root
+	}
+	x.FailTask(&TaskError{Task: task, Func: fn, Err: err})
 }

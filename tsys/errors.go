@@ -19,9 +19,11 @@ import (
 // the task and the function that called Fail, and Unwrap returns the
 // error itself.
 //
-// Task is the registered name of the innermost task, which for the
-// closure forms (Do, Both, Pair, For, Fold) is the runtime's own
-// ("tsys.both"); Func then names the closure itself ("main.search.func2").
+// Task is the innermost task the program registered on the stack of the
+// function that called Fail: the task itself, or for a closure (Both,
+// Pair, For, Fold) the task that ran it; for a closure of Do outside any
+// such task, the runtime's own ("tsys.closure[int]#1"). Func names the
+// function that called Fail ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
 	Func string // the function that called Ctx.Fail; "" for RegisterErr's
@@ -165,17 +167,4 @@ func (e *nilTaskError) Error() string {
 func (e *nilTaskError) Unwrap() error {
 	err, _ := e.cause.(error)
 	return err
-}
-
-// callerName is the function skip frames above callerName's caller, as
-// the stack spells it ("main.search.func2"), or "" if there is none.
-func callerName(skip int) string {
-	pc, _, _, ok := runtime.Caller(skip + 1)
-	if !ok {
-		return ""
-	}
-	if f := runtime.FuncForPC(pc); f != nil {
-		return f.Name()
-	}
-	return ""
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// A registered range loop: its body runs a whole piece [lo, hi) as a plain
-// Go loop, and its pieces may run on other nodes (its environment and
-// result are plain values). Loops are registered at init, as tasks are.
-var exSqrtSum = tsys.RegisterRange("example.sqrtsum",
-	func(c *tsys.Ctx, scale float64, lo, hi int) float64 {
-		s := 0.0
+// A registered loop: its body folds a whole piece [lo, hi) into the
+// piece's result as a plain Go loop, and its pieces may run on other
+// nodes (its environment and result are plain values). Loops are
+// registered at init, as tasks are.
+var exSqrtSum = tsys.RegisterFold("example.sqrtsum",
+	func() float64 { return 0 },
+	func(c *tsys.Ctx, scale float64, lo, hi int, s float64) float64 {
 		for i := lo; i < hi; i++ {
 			s += scale * math.Sqrt(float64(i))
 		}
@@ -22,40 +23,26 @@ var exSqrtSum = tsys.RegisterRange("example.sqrtsum",
 	},
 	func(a, b float64) float64 { return a + b })
 
-// A loop run from inside a task, its result used by the task.
+// A job whose root is a loop registers a root task that calls it.
 var exMean = tsys.Register("example.mean", func(c *tsys.Ctx, n int) float64 {
-	return exSqrtSum.Run(c, 1, 0, n) / float64(n)
+	return exSqrtSum.Call(c, 1, 0, n) / float64(n)
 })
 
-// Run a registered range loop as a job's root: no grain to choose.
-func ExampleRegisterRange() {
-	rt := tsys.New()
-	v, _, err := tsys.Run(context.Background(), rt, exSqrtSum.Task(), exSqrtSum.Range(2, 0, 1_000_000))
+// Register a loop whose pieces may cross nodes, and run it from a task:
+// no grain to choose.
+func ExampleRegisterFold() {
+	v, _, err := tsys.Run(context.Background(), tsys.New(), exMean, 1_000_000)
 	fmt.Printf("%.6g %v\n", v, err)
-	// Output: 1.33333e+09 <nil>
+	// Output: 666.666 <nil>
 }
 
-// Run a loop from inside a task.
-func ExampleLoop_Run() {
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exMean, 10_000)
+// Call runs a loop from inside a task, here a closure root's.
+func ExampleLoop_Call() {
+	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) float64 {
+		return exSqrtSum.Call(c, 1, 0, 100)
+	})
 	fmt.Printf("%.4f\n", v)
-	// Output: 66.6616
-}
-
-// Task and Range make a loop a job's root; the root's argument is a Span.
-func ExampleLoop_Task() {
-	whole := exSqrtSum.Range(1, 0, 100)
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exSqrtSum.Task(), whole)
-	fmt.Printf("[%d, %d): %.4f\n", whole.Lo, whole.Hi, v)
-	// Output: [0, 100): 661.4629
-}
-
-// The index form calls its body once per index: simple, and a few
-// nanoseconds an iteration dearer than a body over a piece.
-func ExampleRegisterLoop() {
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exLoop.Task(), exLoop.Range(3, 0, 100))
-	fmt.Println(v)
-	// Output: 14850
+	// Output: 661.4629
 }
 
 // Grain fixes the split, so a floating-point sum rounds the same way on
@@ -63,8 +50,9 @@ func ExampleRegisterLoop() {
 func ExampleGrain() {
 	var sums []float64
 	for _, workers := range []int{1, 2, 3} {
-		v, _, _ := tsys.Run(context.Background(), tsys.New(tsys.Workers(workers)), exSqrtSum.Task(),
-			exSqrtSum.Range(0.1, 0, 1_000_000, tsys.Grain(4096)))
+		v, _, _ := tsys.Do(context.Background(), tsys.New(tsys.Workers(workers)), func(c *tsys.Ctx) float64 {
+			return exSqrtSum.Call(c, 0.1, 0, 1_000_000, tsys.Grain(4096))
+		})
 		sums = append(sums, v)
 	}
 	fmt.Println(sums[0] == sums[1], sums[1] == sums[2])
@@ -74,8 +62,9 @@ func ExampleGrain() {
 // Factoring cuts the pieces lent to thieves by Cesar et al.'s dynamic
 // adjusting factoring, for loops whose iterations cost unevenly.
 func ExampleFactoring() {
-	v, _, _ := tsys.Run(context.Background(), tsys.New(), exSqrtSum.Task(),
-		exSqrtSum.Range(2, 0, 1_000_000, tsys.Factoring()))
+	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) float64 {
+		return exSqrtSum.Call(c, 2, 0, 1_000_000, tsys.Factoring())
+	})
 	fmt.Printf("%.6g\n", v)
 	// Output: 1.33333e+09
 }
@@ -90,21 +79,43 @@ func ExampleDo() {
 	// Output: ababab <nil>
 }
 
-// Join runs two closures, possibly in parallel: rayon's join, with no
-// task to register.
-func ExampleJoin() {
+// Pair runs two closures, possibly in parallel, and returns both results:
+// rayon's join, with no task to register.
+func ExamplePair() {
 	var fib func(c *tsys.Ctx, n int) int
 	fib = func(c *tsys.Ctx, n int) int {
 		if n < 20 {
 			return serialFib(n)
 		}
-		var a, b int
-		tsys.Join(c, func(c *tsys.Ctx) { a = fib(c, n-1) }, func(c *tsys.Ctx) { b = fib(c, n-2) })
+		a, b := tsys.Pair(c,
+			func(c *tsys.Ctx) int { return fib(c, n-1) },
+			func(c *tsys.Ctx) int { return fib(c, n-2) })
 		return a + b
 	}
 	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int { return fib(c, 30) })
 	fmt.Println(v)
 	// Output: 832040
+}
+
+// Both runs two closures for their effects: here, sorting two halves in
+// place before merging them.
+func ExampleBoth() {
+	xs := []int{9, 3, 7, 1, 8, 2, 6, 4}
+	tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int {
+		left, right := xs[:4], xs[4:]
+		tsys.Both(c, func(*tsys.Ctx) { insertionSort(left) }, func(*tsys.Ctx) { insertionSort(right) })
+		return 0
+	})
+	fmt.Println(xs)
+	// Output: [1 3 7 9 2 4 6 8]
+}
+
+func insertionSort(xs []int) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
 }
 
 func serialFib(n int) int {
@@ -115,65 +126,22 @@ func serialFib(n int) int {
 }
 
 // For runs a body over pieces of a range; the body may write memory the
-// closure captures, each piece its own part.
+// closure captures, each piece its own part. A loop over a slice is a
+// loop over its indices.
 func ExampleFor() {
-	squares := make([]int, 10)
-	tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int {
-		tsys.For(c, 0, len(squares), func(_ *tsys.Ctx, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				squares[i] = i * i
-			}
-		})
-		return 0
-	})
-	fmt.Println(squares)
-	// Output: [0 1 4 9 16 25 36 49 64 81]
-}
-
-// ForEach hands the body pieces of a slice, to change in place.
-func ExampleForEach() {
 	words := []string{"loops", "and", "reductions"}
+	lengths := make([]int, len(words))
 	tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int {
-		tsys.ForEach(c, words, func(_ *tsys.Ctx, at int, part []string) {
-			for i := range part {
-				part[i] = strings.ToUpper(part[i])
+		tsys.For(c, 0, len(words), func(_ *tsys.Ctx, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				words[i] = strings.ToUpper(words[i])
+				lengths[i] = len(words[i])
 			}
 		})
 		return 0
 	})
-	fmt.Println(words)
-	// Output: [LOOPS AND REDUCTIONS]
-}
-
-// Map makes a new slice, a piece at a time.
-func ExampleMap() {
-	in := []float64{1, 4, 9, 16}
-	out, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) []float64 {
-		return tsys.Map(c, in, func(_ *tsys.Ctx, out, in []float64) {
-			for i, x := range in {
-				out[i] = math.Sqrt(x)
-			}
-		})
-	})
-	fmt.Println(out)
-	// Output: [1 2 3 4]
-}
-
-// Reduce combines the pieces' results in index order, so the combine need
-// not be commutative; the identity is the result of an empty range.
-func ExampleReduce() {
-	rt := tsys.New()
-	words, _, _ := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) string {
-		return tsys.Reduce(c, 0, 12, "", func(_ *tsys.Ctx, lo, hi int) string {
-			var b strings.Builder
-			for i := lo; i < hi; i++ {
-				b.WriteByte('a' + byte(i))
-			}
-			return b.String()
-		}, func(a, b string) string { return a + b })
-	})
-	fmt.Println(words)
-	// Output: abcdefghijkl
+	fmt.Println(words, lengths)
+	// Output: [LOOPS AND REDUCTIONS] [5 3 10]
 }
 
 // Fold builds a result in place, one per piece the runtime makes: here
@@ -193,37 +161,35 @@ func ExampleFold() {
 	// Output: [334 333 333]
 }
 
-// Sum, Min and Max over a slice.
-func ExampleSum() {
-	xs := []int{4, -2, 9, 7, -5, 3}
-	out, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) string {
-		lo, _ := tsys.Min(c, xs)
-		hi, _ := tsys.Max(c, xs)
-		_, ok := tsys.Max(c, []int{})
-		return fmt.Sprint(tsys.Sum(c, xs), lo, hi, ok)
+// Fold combines the pieces' results in index order, so the combine need
+// not be commutative; the identity is the result of an empty range.
+func ExampleFold_inOrder() {
+	words, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) string {
+		return tsys.Fold(c, 0, 12, func() string { return "" }, func(_ *tsys.Ctx, lo, hi int, s string) string {
+			for i := lo; i < hi; i++ {
+				s += string(rune('a' + i))
+			}
+			return s
+		}, func(a, b string) string { return a + b })
 	})
-	fmt.Println(out)
-	// Output: 16 -5 9 false
+	fmt.Println(words)
+	// Output: abcdefghijkl
 }
 
-// Min returns false for an empty slice.
-func ExampleMin() {
-	out, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) string {
-		a, okA := tsys.Min(c, []string{"pear", "apple", "plum"})
-		b, okB := tsys.Min(c, []string(nil))
-		return fmt.Sprintf("%q %v %q %v", a, okA, b, okB)
+// The least and the greatest of a slice, with Fold and the built-ins.
+func ExampleFold_minMax() {
+	xs := []float64{4, -2, 9, 7, -5, 3}
+	type span struct{ lo, hi float64 }
+	out, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) span {
+		return tsys.Fold(c, 0, len(xs), func() span { return span{math.Inf(1), math.Inf(-1)} },
+			func(_ *tsys.Ctx, lo, hi int, s span) span {
+				for _, x := range xs[lo:hi] {
+					s = span{min(s.lo, x), max(s.hi, x)}
+				}
+				return s
+			},
+			func(a, b span) span { return span{min(a.lo, b.lo), max(a.hi, b.hi)} })
 	})
-	fmt.Println(out)
-	// Output: "apple" true "" false
-}
-
-// Max of floats: a NaN anywhere makes it NaN, as the built-in max does.
-func ExampleMax() {
-	out, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) string {
-		a, _ := tsys.Max(c, []float64{1, 5, 2})
-		b, _ := tsys.Max(c, []float64{1, math.NaN(), 2})
-		return fmt.Sprint(a, b)
-	})
-	fmt.Println(out)
-	// Output: 5 NaN
+	fmt.Println(out.lo, out.hi)
+	// Output: -5 9
 }

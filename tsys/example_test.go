@@ -18,7 +18,6 @@ var (
 	exSort   *tsys.Task[[]int, []int]
 	exCheck  *tsys.Task[int, int]
 	exSlow   *tsys.Task[int, int]
-	exLoop   *tsys.Loop[int, int]
 
 	exSumOfSquares, exTwice, exCheckAll *tsys.Task[int, int]
 	exInPlace, exInPlaceClaimed         *tsys.Task[[]int, int]
@@ -41,25 +40,17 @@ func init() {
 		slices.Sort(out)
 		return out
 	}, tsys.ByValue())
-	exCheck = tsys.RegisterErr("example.check", func(c *tsys.Ctx, n int) (int, error) {
-		if n%7 == 0 {
-			return 0, fmt.Errorf("%d is a multiple of 7", n)
-		}
-		return n, nil
-	})
+	exCheck = tsys.Register("example.check", checkNotSeven)
 	exSlow = tsys.Register("example.slow", func(c *tsys.Ctx, n int) int {
 		for range n {
 			select {
-			case <-c.Done(): // the job failed or was cancelled: stop early
+			case <-c.Context().Done(): // the job failed or was cancelled: stop early
 				return 0
 			case <-time.After(time.Millisecond):
 			}
 		}
 		return n
 	})
-	exLoop = tsys.RegisterLoop("example.loop",
-		func(c *tsys.Ctx, scale int, i int) int { return scale * i },
-		func(a, b int) int { return a + b })
 	exSumOfSquares = tsys.Register("example.sumsq", func(c *tsys.Ctx, n int) int {
 		forks := make([]tsys.Forked[int], n)
 		for i := range forks {
@@ -103,6 +94,19 @@ func init() {
 	}, tsys.ByValue()) // a false claim
 }
 
+// checkNotSeven fails the job on a multiple of 7: Fail does not return.
+func checkNotSeven(c *tsys.Ctx, n int) int {
+	if n%7 == 0 {
+		c.Fail(fmt.Errorf("%d is a multiple of 7", n))
+	}
+	return n
+}
+
+// A task with no result: registered for what it does.
+var exPrint = tsys.RegisterAction("example.print", func(c *tsys.Ctx, msg string) {
+	fmt.Println(msg)
+})
+
 // Register a task function and run it as a job's root on a runtime.
 func ExampleRegister() {
 	rt := tsys.New(tsys.Workers(2))
@@ -126,10 +130,19 @@ func ExampleTask_Spawn() {
 	// Output: 288
 }
 
-// The first error a task returns fails the job: no task starts after it,
-// and Run returns it, naming the task; errors.Is and errors.As reach the
-// task's own error.
-func ExampleRegisterErr() {
+// RegisterAction registers a task with no result; its Run returns
+// struct{}, which the program ignores.
+func ExampleRegisterAction() {
+	_, _, err := tsys.Run(context.Background(), tsys.New(), exPrint, "hello from a task")
+	fmt.Println(err)
+	// Output:
+	// hello from a task
+	// <nil>
+}
+
+// The first Fail fails the job: no task starts after it, and Run returns
+// it, naming the task; errors.Is and errors.As reach the task's own error.
+func ExampleCtx_Fail() {
 	rt := tsys.New(tsys.Workers(1))
 	v, _, err := tsys.Run(context.Background(), rt, exCheckAll, 6)
 	fmt.Println(v, err)
@@ -141,9 +154,9 @@ func ExampleRegisterErr() {
 	// true example.check
 }
 
-// A task that runs long polls Ctx.Done, so that a cancelled job ends as
-// soon as its running tasks notice.
-func ExampleCtx_Done() {
+// A task that runs long polls its context's Done, so that a cancelled job
+// ends as soon as its running tasks notice.
+func ExampleCtx_Context_poll() {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	_, _, err := tsys.Run(ctx, tsys.New(), exSlow, 60_000) // a minute, if nobody stops it
@@ -154,7 +167,7 @@ func ExampleCtx_Done() {
 // A task whose argument or result holds references crosses nodes only
 // when registered ByValue: it takes values and returns new memory.
 func ExampleByValue() {
-	fmt.Println(exSort.Lendable())
+	fmt.Println(exSort.WhyLocal() == nil)
 	in := []int{3, 1, 2}
 	out, _, _ := tsys.Run(context.Background(), tsys.New(), exSort, in)
 	fmt.Println(in, out)
@@ -186,8 +199,8 @@ func ExampleCtx_Context() {
 	fmt.Println(err)
 	fmt.Println(<-exCause)
 	// Output:
-	// task "example.check": 7 is a multiple of 7
-	// task "example.check": 7 is a multiple of 7
+	// task "example.check": 7 is a multiple of 7 (in github.com/tsys-go/tsys/tsys_test.checkNotSeven)
+	// task "example.check": 7 is a multiple of 7 (in github.com/tsys-go/tsys/tsys_test.checkNotSeven)
 }
 
 // TaskError names the task whose error failed the job; errors.Is and
@@ -204,10 +217,8 @@ func ExampleTaskError() {
 // Without ByValue, a task that takes a slice stays on its node, and says
 // why.
 func ExampleTask_WhyLocal() {
-	fmt.Println(exInPlace.Lendable())
 	fmt.Println(exInPlace.WhyLocal())
 	// Output:
-	// false
 	// type []int holds a reference ([]int): a copy on another node would not share its memory; register the task with tsys.ByValue() if it only reads it
 }
 
@@ -233,13 +244,11 @@ func init() {
 // A type the codec cannot carry registers all the same; WhyLocal names the
 // field that stops it and what to do.
 func ExampleTask_WhyLocal_recursive() {
-	fmt.Println(exTreeSum.Lendable())
 	fmt.Println(exTreeSum.WhyLocal())
 	tree := &Tree{V: 1, L: &Tree{V: 2}, R: &Tree{V: 3, R: &Tree{V: 4}}}
 	sum, _, err := tsys.Run(context.Background(), tsys.New(), exTreeSum, tree)
 	fmt.Println(sum, err)
 	// Output:
-	// false
 	// values of type *tsys_test.Tree cannot cross nodes: Tree.L (*tsys_test.Tree) makes the type recursive: a value of it may share a node or hold a cycle, which a copy cannot keep; pass a value that is not recursive (a node's own numbers, or a slice of nodes linked by index), or implement encoding.BinaryMarshaler and BinaryUnmarshaler on tsys_test.Tree, or keep the task on its node (it still runs, on this node's workers)
 	// 10 <nil>
 }

@@ -49,6 +49,7 @@ func RegisterFold[E, R any](name string, identity func() R, body func(c *Ctx, en
 	if identity == nil || body == nil || combine == nil {
 		panic("tsys.RegisterFold: a loop needs an identity, a body and a combine function")
 	}
+	noteTaskFunc(body, name)
 	l := newLoop(name, func(c *Ctx, env E, lo, hi int) R { return body(c, env, lo, hi, identity()) }, body, combine, opts)
 	l.identity = identity
 	return l
@@ -116,6 +117,7 @@ func RegisterRange[E, R any](name string, body func(c *Ctx, env E, lo, hi int) R
 	if body == nil || combine == nil {
 		panic("tsys.RegisterRange: a loop needs a body and a combine function")
 	}
+	noteTaskFunc(body, name)
 	next := func(c *Ctx, env E, lo, hi int, acc R) R { return combine(acc, body(c, env, lo, hi)) }
 	return newLoop(name, body, next, combine, opts)
 }

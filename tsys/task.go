@@ -146,6 +146,7 @@ func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Ta
 	if fn == nil {
 		panic("tsys.Register: a task needs a function")
 	}
+	noteTaskFunc(fn, name)
 	return register(name, fn, opts)
 }
 
@@ -159,6 +160,7 @@ func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...Tas
 	if fn == nil {
 		panic("tsys.RegisterErr: a task needs a function")
 	}
+	noteTaskFunc(fn, name)
 	return register(name, func(c *Ctx, a A) R {
 		v, err := fn(c, a)
 		if err != nil {
@@ -195,6 +197,7 @@ func RegisterAction[A any](name string, fn func(*Ctx, A), opts ...TaskOption) *T
 	if fn == nil {
 		panic("tsys.RegisterAction: a task needs a function")
 	}
+	noteTaskFunc(fn, name)
 	return register(name, func(c *Ctx, a A) struct{} {
 		fn(c, a)
 		return struct{}{}
