@@ -31,7 +31,7 @@ func (t table) help(lead string) string {
 		}
 	}
 	if len(t) > 0 {
-		b.WriteString("\n  OPTIONS are comma-separated, e.g. " + t.example())
+		b.WriteString("\n  OPTIONS follow the name after a colon, comma-separated, e.g. " + t.example() + ".")
 	}
 	return b.String()
 }
@@ -60,17 +60,14 @@ func (s Scheduler) spelling() string {
 	return s.Name + "[:OPTIONS]"
 }
 
-// example is a --sched value with two options, from the table, for the
-// help's last line.
+// example is a --sched value with options, from the table, for the
+// help's last line: the first variant of a scheduler and one option set to
+// its default.
 func (t table) example() string {
 	for _, s := range t {
-		var set []string
 		for _, o := range s.Options {
-			if o.Key != "" && o.Default != "" {
-				set = append(set, o.Key+"="+o.Default)
-			}
-			if len(set) == 2 {
-				return s.Name + ":" + strings.Join(set, ",")
+			if o.Key != "" && o.Default != "" && len(s.Variants) > 0 {
+				return s.Name + ":" + s.Variants[0] + "," + o.Key + "=" + o.Default
 			}
 		}
 	}
