@@ -77,7 +77,9 @@ type Option struct {
 // Question is what the advisor weighs: every option on every node count
 // under every scheduler.
 type Question struct {
-	Nodes  []int
+	Nodes []int
+	// Scheds are --sched values; none: every scheduler that moves work,
+	// under its defaults (schedspec.Defaults).
 	Scheds []string
 	// Efficiency is the least efficiency at which more nodes are worth
 	// having (0: DefaultEfficiency).
@@ -148,7 +150,7 @@ func Advise(m Machine, opts []Option, q Question) (*Advice, error) {
 	}
 	scheds := q.Scheds
 	if len(scheds) == 0 {
-		scheds = []string{"fishing", "balance"}
+		scheds = schedspec.Defaults()
 	}
 	for _, s := range scheds {
 		if _, err := schedspec.Parse(s); err != nil {
@@ -225,10 +227,10 @@ func plan(m Machine, opts []Option, nodes []int, scheds []string) []*run {
 				r.cfg = sim.Config{Model: model(m, n, o.Inline), Workload: w, Seed: 1}
 				if n > 1 {
 					spec := s
-					if s == "balance" {
+					if schedspec.Takes(s, "cost") && !setsOption(s, "cost") {
 						// The policy chooses its period by the cost of a
 						// report, which the ping-pong measured.
-						spec = "balance:cost=" + strconv.FormatFloat(float64(reportCost(m))/1e3, 'f', -1, 64) + "us"
+						spec = withOption(s, "cost="+strconv.FormatFloat(float64(reportCost(m))/1e3, 'f', -1, 64)+"us")
 						r.sched = spec
 					}
 					r.cfg.Sched, r.err = schedspec.Parse(spec)

@@ -70,7 +70,7 @@ const adviseMaxTasks = 40_000_000
 func (f *adviseFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "workers a node of the cluster has")
 	fs.StringVar(&f.nodes, "nodes", adviseNodes, "node counts to weigh, comma-separated (one count: what to run on that many)")
-	fs.StringVar(&f.sched, "sched", "fishing;balance", "schedulers to weigh, separated by ';' (as run --sched)")
+	fs.StringVar(&f.sched, "sched", strings.Join(schedspec.Defaults(), ";"), schedspec.Help("schedulers to weigh, separated by ';' (as run --sched):"))
 	fs.StringVar(&f.grains, "grains", "", "values of the program's grain flag to weigh, comma-separated (default: the program's own list)")
 	fs.StringVar(&f.inlines, "inline", "", "inlining policies to weigh, comma-separated (default: the program's own for a program with a grain flag, else "+adviseInlines+")")
 	fs.Float64Var(&f.efficiency, "efficiency", advise.DefaultEfficiency, "least predicted efficiency at which more nodes are worth having")

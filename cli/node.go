@@ -29,7 +29,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers")
 	zone := fs.String("zone", "", "zone label, for --sched fishing:zone")
 	keyFile := fs.String("key-file", "", "cluster key file (without one, the node listens on loopback only)")
-	schedName := fs.String("sched", "fishing:random", "scheduler: fishing[:OPTIONS], balance[:OPTIONS] or local")
+	schedName := fs.String("sched", "fishing:random", schedspec.Help("scheduler, one of:"))
 	shareName := fs.String("share", "fchp", "how the node shares its workers between jobs that run at once: fchp (the earliest job first, later ones on idle workers), equi (each job its share of the nodes, within its --min-nodes and --max-nodes) or exclusive (one job at a time)")
 	inl := fs.String("inline", inline.Default().String(), "inlining policy: load:K, off or always")
 	name := fs.String("name", "", "node name (default: random)")

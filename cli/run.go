@@ -57,7 +57,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
-	fs.StringVar(&c.sched, "sched", "", "scheduler: local, fishing[:OPTIONS], balance[:OPTIONS] or ratebalance[:OPTIONS] (default: local on one node, fishing:random on several; on one node none has work to move)")
+	fs.StringVar(&c.sched, "sched", "", schedspec.Help("scheduler (default: local on one node, fishing:random on several; on one node none has work to move):"))
 	fs.StringVar(&c.hog, "hog", "", "competing CPU load on nodes: NODE=F[:ON/OFF],... (node 0 is this process), e.g. 1=0.5")
 	fs.BoolVar(&c.pin, "pin", false, "pin node i to CPU i (Linux), so that a node's hog shares its core")
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")

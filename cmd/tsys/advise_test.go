@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tsys-go/tsys/advise"
+	"github.com/tsys-go/tsys/internal/schedspec"
 )
 
 // TestAdviseEveryApp: tsys advise works on every app, each at a small
@@ -36,7 +37,7 @@ func TestAdviseEveryApp(t *testing.T) {
 			t.Fatalf("%v: %v\n%s", args, err, stdout)
 		}
 		rec := r.Advice.Recommended
-		if len(r.Options) != c.options || len(r.Advice.Predictions) != c.options*(1+2*2) || rec.Seconds <= 0 || rec.Nodes < 1 {
+		if len(r.Options) != c.options || len(r.Advice.Predictions) != c.options*(1+2*len(schedspec.Defaults())) || rec.Seconds <= 0 || rec.Nodes < 1 {
 			t.Errorf("%v: %d options, %d predictions, recommended %+v", args, len(r.Options), len(r.Advice.Predictions), rec)
 		}
 		if !strings.HasPrefix(r.Command, "tsys run "+c.app[0]+" ") || len(r.Advice.Reasons) < 4 {

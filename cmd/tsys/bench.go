@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/schedspec"
 )
 
 // benchFlags are the flags of tsys bench.
@@ -32,7 +33,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.configs, "configs", "", "comma-separated configs, serial or NODESxWORKERS[:SCHED], instead of --nodes x --workers x --scheds")
 	fs.StringVar(&f.nodes, "nodes", "1,2,3", "node counts, comma-separated (1 node runs once, without a cluster scheduler)")
 	fs.StringVar(&f.workers, "workers", "1", "workers per node, comma-separated")
-	fs.StringVar(&f.scheds, "scheds", "fishing:random;fishing:load;balance;ratebalance", "schedulers for several nodes, separated by ';'")
+	fs.StringVar(&f.scheds, "scheds", strings.Join(schedspec.Sweep(), ";"), schedspec.Help("schedulers for several nodes, separated by ';':"))
 	fs.StringVar(&f.loads, "loads", "none", "load scenarios separated by ';': none, pin (nodes pinned to their CPUs) or a --hog spec such as 1=0.5:2s/2s (pinned)")
 	fs.BoolVar(&f.serial, "serial", true, "run the plain serial version too, for speedups against it")
 	fs.IntVar(&f.reps, "reps", 5, "repetitions of each cell (medians are reported)")

@@ -36,7 +36,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	nodes := fs.String("nodes", nodesDefault, "node counts, comma-separated: several make a sweep")
 	fs.IntVar(&m.Workers, "workers", m.Workers, "workers per node")
-	scheds := fs.String("sched", "fishing", "schedulers, separated by ';' (as tsys run --sched)")
+	scheds := fs.String("sched", "fishing", schedspec.Help("schedulers, separated by ';' (as tsys run --sched):"))
 	app := fs.String("app", "ep", "workload: ep[:leaves=N,leaf=D], fib[:n=N,leaf=D], uts[:tree=T,node=D], rt[:scene=S,w=W,h=H,level=L,leaf=PIXELS,costmap=FILE], flat[:iters=N,cost=D,spread=F,seed=S] or replay:file=F (a tree tsys run --record-tree wrote)")
 	fs.IntVar(&m.Zones, "zones", m.Zones, "zones the nodes are split into")
 	fs.DurationVar(&m.Latency, "latency", m.Latency, "one-way message delay inside a zone")

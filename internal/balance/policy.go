@@ -76,7 +76,7 @@ func ParseParams(s string) (Params, error) {
 		Period:     r.Duration("period", 0, "want a positive duration such as 5ms"),
 		ReportCost: r.Duration("cost", 0, "want a positive duration such as 10us: what a status message costs a node"),
 	}
-	return p.withDefaults(), r.Err("limit=N, period=D or cost=D")
+	return p.withDefaults(), r.Err(opts.Known(Options))
 }
 
 // Policy is the balancing scheduler of one node. It implements

@@ -77,7 +77,7 @@ func ParseRateParams(s string) (RateParams, error) {
 		MinPeriod: r.Duration("period", 0, hint),
 		MoveCost:  r.Duration("movecost", 0, hint),
 	}
-	return p.withDefaults(), r.Err("threshold=F, period=D or movecost=D")
+	return p.withDefaults(), r.Err(opts.Known(RateOptions))
 }
 
 // RatePolicy is rate-aware balancing after Siegell and Steenkiste: every

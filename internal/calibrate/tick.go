@@ -95,7 +95,7 @@ func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
 		return Tick{}, fmt.Errorf("calibrate: TickConfig.Sched: %w", err)
 	}
 	if factory == nil {
-		return Tick{}, fmt.Errorf("calibrate: TickConfig.Sched %q has no policy to tick: want fishing, balance or ratebalance", cfg.Sched)
+		return Tick{}, fmt.Errorf("calibrate: TickConfig.Sched %q has no policy to tick: want %s", cfg.Sched, schedspec.Movers())
 	}
 	const what = "the policy's tick"
 	if ctx.Err() != nil {

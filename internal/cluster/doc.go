@@ -32,7 +32,7 @@
 // (stats.go) and of the engine, counted where it happens and copied in
 // engine.counters, then a line in package monitor makes it a metric; a
 // new scheduler policy is a clusterpolicy.Policy in a package of its own,
-// named in package schedspec, and needs nothing here.
+// given a line of package schedspec's table, and needs nothing here.
 //
 // # The engine of a policy
 //

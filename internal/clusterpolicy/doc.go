@@ -10,6 +10,6 @@
 // (net/membership) and the cluster engine that hosts a policy in a node
 // (cluster) depend on it; the one-node scheduler (sched) uses only its
 // Load and NodeID. To add a scheduler policy, implement Policy in a
-// package of its own, as fishing does, and name it in package schedspec,
-// which parses --sched.
+// package of its own, as fishing does, and add its line to package
+// schedspec's table, which parses --sched and writes every help text.
 package clusterpolicy

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/opts"
 )
 
 // Victim says how a fishing node chooses the peer it asks.
@@ -263,5 +265,5 @@ func (p *Params) set(key, val string) error {
 		*dst = d
 		return nil
 	}
-	return fmt.Errorf("unknown fishing option %q: want random, load or zone, or one of inflight, tasks, maxtasks, backoff, maxbackoff, minready, timeout, expose, hold, defer, quick as key=value", key)
+	return fmt.Errorf("unknown fishing option %q: want %s", key, opts.Known(Options))
 }

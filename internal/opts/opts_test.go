@@ -35,3 +35,17 @@ func TestReader(t *testing.T) {
 		t.Errorf("an item without '=': %v", err)
 	}
 }
+
+// TestKnown: an error's list of options reads as a sentence, bare words
+// as they are written.
+func TestKnown(t *testing.T) {
+	for want, options := range map[string][]Option{
+		"no option":       nil,
+		"n=N":             {{Key: "n", Value: "N"}},
+		"a|b, n=N or d=D": {{Value: "a|b"}, {Key: "n", Value: "N"}, {Key: "d", Value: "D"}},
+	} {
+		if got := Known(options); got != want {
+			t.Errorf("Known(%v) = %q, want %q", options, got, want)
+		}
+	}
+}

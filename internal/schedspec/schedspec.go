@@ -1,12 +1,11 @@
 package schedspec
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/tsys-go/tsys/internal/balance"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
-	"github.com/tsys-go/tsys/internal/fishing"
 )
 
 // Factory makes the cluster scheduler policy of a node; nil for local,
@@ -21,35 +20,41 @@ func (p Factory) Name() string {
 	return p("", "").Name()
 }
 
-// Parse reads --sched: local | fishing[:OPTIONS] (fishing.ParseParams) |
-// balance[:OPTIONS] (balance.ParseParams) | ratebalance[:OPTIONS]
-// (balance.ParseRateParams).
-func Parse(s string) (Factory, error) {
+// table is a list of schedulers; the package's functions read the one
+// list, schedulers, and tests a copy with a scheduler added.
+type table []Scheduler
+
+var errNoOption = errors.New("local takes no option")
+
+// Parse reads --sched: NAME[:OPTIONS], a scheduler of the table (Help lists
+// them) and its comma-separated options.
+func Parse(s string) (Factory, error) { return schedulers.parse(s) }
+
+func (t table) parse(s string) (Factory, error) {
 	name, arg, _ := strings.Cut(s, ":")
-	switch name {
-	case "local":
-		if arg != "" {
-			return nil, fmt.Errorf("--sched local takes no option (got %q)", s)
+	for _, sc := range t {
+		if sc.Name == name {
+			f, err := sc.parse(arg)
+			if err != nil {
+				return nil, fmt.Errorf("--sched %s: %w", s, err)
+			}
+			return f, nil
 		}
-		return nil, nil
-	case "fishing":
-		p, err := fishing.ParseParams(arg)
-		if err != nil {
-			return nil, fmt.Errorf("--sched %s: %w", s, err)
-		}
-		return func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy { return fishing.New(self, zone, p) }, nil
-	case "balance":
-		p, err := balance.ParseParams(arg)
-		if err != nil {
-			return nil, fmt.Errorf("--sched %s: %w", s, err)
-		}
-		return func(self clusterpolicy.NodeID, _ string) clusterpolicy.Policy { return balance.New(self, p) }, nil
-	case "ratebalance":
-		p, err := balance.ParseRateParams(arg)
-		if err != nil {
-			return nil, fmt.Errorf("--sched %s: %w", s, err)
-		}
-		return func(self clusterpolicy.NodeID, _ string) clusterpolicy.Policy { return balance.NewRate(self, p) }, nil
 	}
-	return nil, fmt.Errorf("unknown scheduler %q: want local, fishing[:OPTIONS], balance[:limit=L,period=P,cost=C] or ratebalance[:OPTIONS]", s)
+	return nil, fmt.Errorf("unknown scheduler %q: want %s (-h lists their options)", s, t.list())
+}
+
+// Schedulers is the table, in its order, for a caller that lists or
+// weighs them: a copy, which changes nothing for Parse.
+func Schedulers() []Scheduler { return append([]Scheduler(nil), schedulers...) }
+
+// Names are the schedulers' names, in the table's order.
+func Names() []string { return schedulers.names() }
+
+func (t table) names() []string {
+	var out []string
+	for _, s := range t {
+		out = append(out, s.Name)
+	}
+	return out
 }

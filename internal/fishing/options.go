@@ -1,0 +1,25 @@
+package fishing
+
+import (
+	"strconv"
+
+	"github.com/tsys-go/tsys/internal/opts"
+)
+
+// Options are what ParseParams reads, for help texts (package schedspec
+// lists them under --sched fishing) and for its own errors. Each default
+// is the Params field's, written as ParseParams reads it.
+var Options = []opts.Option{
+	{Value: "random|load|zone", Default: Random.String(), Help: "how a node chooses the peer it asks: at random, the one that last reported the most ready tasks, or one of its own zone first"},
+	{Key: "inflight", Value: "N", Default: strconv.Itoa(DefaultMaxInFlight), Help: "requests a node keeps outstanding at once, each to a different peer"},
+	{Key: "tasks", Value: "N", Default: strconv.Itoa(DefaultTasksPerAnswer), Help: "the batch a node first lends a peer, at most half its ready tasks rounded up"},
+	{Key: "maxtasks", Value: "N", Default: strconv.Itoa(DefaultMaxTasks), Help: "the most a batch grows to, doubling while a peer comes back within quick"},
+	{Key: "quick", Value: "D", Default: DefaultQuickReturn.String(), Help: "a peer that asks again within this of its last batch ran through it"},
+	{Key: "backoff", Value: "D", Default: DefaultRetryBackoff.String(), Help: "how long a peer that refused is not asked again, doubling on each refusal; 0 for none"},
+	{Key: "maxbackoff", Value: "D", Default: DefaultMaxBackoff.String(), Help: "the most backoff doubles to"},
+	{Key: "minready", Value: "N", Default: strconv.Itoa(DefaultMinReady), Help: "the fewest ready tasks a node must hold to lend any"},
+	{Key: "timeout", Value: "D", Default: DefaultReplyTimeout.String(), Help: "how long a request may go unanswered before the node forgets it and asks another peer"},
+	{Key: "expose", Value: "N", Default: strconv.Itoa(DefaultExpose), Help: "ready tasks kept stealable beyond the inlining threshold while peers ask for work; 0 for none"},
+	{Key: "hold", Value: "D", Default: DefaultDemandHold.String(), Help: "how long a request, or a peer joining, counts as demand for expose"},
+	{Key: "defer", Value: "D", Default: DefaultDeferFor.String(), Help: "how long a request that finds nothing to lend waits for the next task spawned; 0 refuses at once"},
+}
