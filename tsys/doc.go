@@ -1,8 +1,11 @@
-// Package tsys is the public API of the tsys task runtime.
+// Package tsys is the public API of the tsys task runtime: fine-grained
+// recursive and loop parallelism for plain Go functions, on one machine or
+// a cluster. docs/API.md lists every name with its errgroup, rayon or Cilk
+// equivalent.
 //
 // A program registers its parallel functions as tasks (Register, or
-// RegisterErr for one that can fail). A task forks others with Fork and
-// joins them with Forked.Join, Cilk's spawn and sync: a fork is a task
+// RegisterAction for one with no result). A task forks others with Fork
+// and joins them with Forked.Join, Cilk's spawn and sync: a fork is a task
 // that an idle worker, or another node, may take, or a plain call when
 // enough tasks are ready already (load-based inlining). Run starts a root
 // task on a Runtime and returns its result and counters (Example_fib):
@@ -26,15 +29,48 @@
 // Spawn returns a Future instead (the T-system's T-value), which any task
 // may read with Get, any number of times.
 //
-// The first error a task returns (RegisterErr), or its panic, or the
-// cancellation of Run's context, fails the job: no task starts after it,
-// the running ones see it through Ctx.Done, and Run returns it, as a
-// *TaskError, a *TaskPanic, or an error that errors.Is finds
-// context.Canceled (or DeadlineExceeded) and the context's cause in.
-// Runs may overlap, from several goroutines or from inside a task (see
-// Runtime), each failing alone. Tasks get
-// their arguments by value: one whose types hold references stays on its
-// node unless registered ByValue (see Register), and CheckCopies, or
+// # What may cross nodes, and what stays
+//
+// A name that begins with Register makes work that may cross nodes: a
+// registered task or loop travels as its name and its encoded argument,
+// when its types allow (see Register). Everything else runs in this
+// process: closures cannot be sent, so Do, Both, Pair, For and Fold need no
+// registration and may capture anything, including memory they write. Do
+// runs a closure as a job's root (Example_reduce):
+//
+//	v, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) float64 {
+//		return tsys.Fold(c, 0, len(xs), func() float64 { return 0 },
+//			func(_ *tsys.Ctx, lo, hi int, s float64) float64 {
+//				for _, x := range xs[lo:hi] {
+//					s += math.Sqrt(x)
+//				}
+//				return s
+//			}, func(a, b float64) float64 { return a + b })
+//	})
+//
+// Each family has one body shape. Recursive work is a function of a Ctx
+// and an argument. Flat work is a body over a piece [lo, hi) of a range,
+// which it runs as a plain Go loop: For's for effects, and Fold's, which
+// folds the piece into an accumulator, for a result. The runtime splits
+// the range: it cuts off pieces as other workers or nodes become hungry
+// (split.go), so no grain is chosen, and Grain fixes the split where the
+// rounding of a floating-point sum must repeat. Every reduction takes its
+// identity as a function, called once per piece. RegisterFold is Fold's
+// shape with an environment, for a loop whose pieces may cross nodes.
+// Where Go cannot make a result optional, a form comes twice: Both and
+// Pair, For and Fold, RegisterAction and Register.
+//
+// # When a job fails
+//
+// Any body fails the job with Ctx.Fail(err), errgroup's first error; a
+// panic fails it too, and so does the cancellation of Run's context. No
+// task starts after it, the running ones see it through c.Context(), and
+// Run returns it, as a *TaskError, a *TaskPanic, or an error that
+// errors.Is finds context.Canceled (or DeadlineExceeded) and the context's
+// cause in. Runs may overlap, from several goroutines or from inside a
+// task (see Runtime), each failing alone. Tasks get their arguments by
+// value: one whose types hold references stays on its node unless
+// registered ByValue (see Register), and CheckCopies, or
 // TSYS_CHECK_COPIES=1, tests that claim on one node, at the price of
 // copies and no inlining for those tasks only.
 //
@@ -57,26 +93,6 @@
 // nil, and a nil pointer inside a slice or map cannot be sent (the task
 // then runs where it is).
 //
-// Flat work is a loop. RegisterRange registers one whose body runs a
-// whole piece [lo, hi) of its range as a plain Go loop, its pieces' results
-// combined in index order; its pieces may run on other nodes, as tasks do.
-// The runtime splits it: it cuts off pieces as other workers or nodes
-// become hungry (split.go), so no grain is chosen, and Grain fixes the
-// split where the rounding of a floating-point sum must repeat. For work
-// that stays on its node, closures need no registration: Join (rayon's
-// join), For, ForEach, Map, Reduce, Fold, Sum, Min and Max run inside any
-// task, and Do runs a closure as a job's root (Example_reduce):
-//
-//	v, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) float64 {
-//		return tsys.Reduce(c, 0, len(xs), 0, func(_ *tsys.Ctx, lo, hi int) float64 {
-//			s := 0.0
-//			for _, x := range xs[lo:hi] {
-//				s += math.Sqrt(x)
-//			}
-//			return s
-//		}, func(a, b float64) float64 { return a + b })
-//	})
-//
 // When only the spawning task reads the result, once, Fork and Forked.Join
 // say so (Cilk's spawn and sync): the runtime then reuses the task's frame
 // as soon as it is joined, where a Future's frame is left to the garbage
@@ -94,8 +110,10 @@
 // Ctx.AllowCCall, which is inlined, and runs the body as plain Go calls
 // when the answer is yes: Cilk's fast clone.
 //
-// How the pieces fit: package sched holds the deques, the workers and
+// How the pieces fit: internal/sched holds the deques, the workers and
 // executors, and the scheduler policy interface; package inline holds the
 // load-based inlining policy that Spawn consults; this package turns typed
-// Go functions into the scheduler's untyped task frames.
+// Go functions into the scheduler's untyped task frames. A program imports
+// this package and cli; the rest of the module is the runtime's own
+// (internal/) or the laboratory's (apps, sim, advise, bench).
 package tsys

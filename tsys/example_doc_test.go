@@ -40,13 +40,13 @@ func Example_reduce() {
 	ctx, rt := context.Background(), tsys.New()
 	xs := []float64{1, 4, 9, 16}
 	v, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) float64 {
-		return tsys.Reduce(c, 0, len(xs), 0, func(_ *tsys.Ctx, lo, hi int) float64 {
-			s := 0.0
-			for _, x := range xs[lo:hi] {
-				s += math.Sqrt(x)
-			}
-			return s
-		}, func(a, b float64) float64 { return a + b })
+		return tsys.Fold(c, 0, len(xs), func() float64 { return 0 },
+			func(_ *tsys.Ctx, lo, hi int, s float64) float64 {
+				for _, x := range xs[lo:hi] {
+					s += math.Sqrt(x)
+				}
+				return s
+			}, func(a, b float64) float64 { return a + b })
 	})
 	fmt.Println(v, err)
 	// Output: 10 <nil>
