@@ -308,11 +308,7 @@ func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, er
 	var st tsys.Stats
 	var err error
 	if j.flat {
-		var opts []tsys.LoopOption
-		if j.split == "factoring" {
-			opts = append(opts, tsys.Factoring())
-		}
-		pix, st, err = tsys.Run(ctx, r, rt.Rows.Task(), rt.Rows.Range(j.job, 0, int(j.job.Height), opts...))
+		pix, st, err = tsys.Run(ctx, r, rt.Flat, rt.FlatJob{Job: j.job, Factoring: j.split == "factoring"})
 	} else {
 		pix, st, err = tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
 	}

@@ -58,14 +58,33 @@ func WholeTile(j Job, leaf int) Tile {
 // Rows renders the image row by row as a flat parallel loop: the rows of a
 // scene cost unevenly (the sphereflake fills the middle of the image), so it
 // is the DOALL shape of Siegell's experiments beside the tree of tiles.
-// A piece of the loop returns its rows' RGB pixels; the loop joins them in
-// order. The runtime sizes the pieces (tsys.RegisterRange).
-var Rows = tsys.RegisterRange("rt.rows",
-	func(c *tsys.Ctx, j Job, lo, hi int) []byte {
+// A piece of the loop appends its rows' RGB pixels to its result; the loop
+// joins the pieces in order. The runtime sizes the pieces
+// (tsys.RegisterFold).
+var Rows = tsys.RegisterFold("rt.rows",
+	func() []byte { return nil },
+	func(c *tsys.Ctx, j Job, lo, hi int, pix []byte) []byte {
 		r := Rect{Y0: int32(lo), X1: j.Width, Y1: int32(hi)}
-		pix := make([]byte, 3*r.Area())
-		SceneFor(j).Render(r, pix)
+		at := len(pix)
+		pix = append(pix, make([]byte, 3*r.Area())...)
+		SceneFor(j).Render(r, pix[at:])
 		return pix
 	},
 	func(a, b []byte) []byte { return append(a, b...) },
 	tsys.ByValue())
+
+// FlatJob is the argument of Flat: the job, and whether its loop cuts
+// pieces by factoring rather than in halves.
+type FlatJob struct {
+	Job       Job
+	Factoring bool
+}
+
+// Flat is the root task of a flat job: Rows over every row of the image.
+var Flat = tsys.Register("rt.flat", func(c *tsys.Ctx, f FlatJob) []byte {
+	var opts []tsys.LoopOption
+	if f.Factoring {
+		opts = append(opts, tsys.Factoring())
+	}
+	return Rows.Call(c, f.Job, 0, int(f.Job.Height), opts...)
+})
