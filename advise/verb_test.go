@@ -1,4 +1,4 @@
-package cli_test
+package advise_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/internal/clitest"
 	"github.com/tsys-go/tsys/tsys"
@@ -66,21 +67,29 @@ func splitFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	}
 }
 
-var adviseConfig = cli.Config{Name: "prog", Programs: []cli.Program{
+// adviseConfig is a program that asks for the advise verb.
+var adviseConfig = withAdvise(cli.Config{Name: "prog", Programs: []cli.Program{
 	{Name: "split", Flags: splitFlags, Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "8", "64"}}},
 	{Name: "plain", Flags: splitFlags},
 	{Name: "clash", Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
 		fs.Duration("latency", 0, "a flag advise has too")
 		return splitFlags(fs)
 	}},
-}}
+}})
+
+// withAdvise adds the advise verb to cfg, as a program that asks for it
+// does.
+func withAdvise(cfg cli.Config) cli.Config {
+	cfg.Commands = append(cfg.Commands, advise.Command(cfg))
+	return cfg
+}
 
 // measured skips the ping-pong: these tests are of the command line.
 var measured = []string{"--startup", "30us", "--per-byte", "0.5"}
 
-// TestAdviseBadInput: each mistake exits 2 (usage) or 1 (the program
+// TestCommandBadInput: each mistake exits 2 (usage) or 1 (the program
 // cannot be recorded) with a message that says what to do.
-func TestAdviseBadInput(t *testing.T) {
+func TestCommandBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		code int
@@ -112,10 +121,10 @@ func TestAdviseBadInput(t *testing.T) {
 	}
 }
 
-// TestAdviseProgram: a program's own binary advises on it: the grains it
+// TestCommandProgram: a program's own binary advises on it: the grains it
 // names are recorded and weighed, and the advice is one of them, with a
 // command line that follows it.
-func TestAdviseProgram(t *testing.T) {
+func TestCommandProgram(t *testing.T) {
 	args := append([]string{"advise", "split", "-n", "2048", "--nodes", "1,2,4", "--workers", "1", "--json"}, measured...)
 	code, rep, stderr := clitest.Exec(t, adviseConfig, args...)
 	if code != 0 {

@@ -1,4 +1,4 @@
-package cli
+package advise
 
 import (
 	"context"
@@ -8,35 +8,91 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/tsys-go/tsys/advise"
+	"github.com/tsys-go/tsys/apps/fib"
+	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/calibrate"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/median"
-	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/schedspec"
+	"github.com/tsys-go/tsys/sim"
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// `advise PROGRAM [program flags] [advise flags]` calibrates on this
-// machine and says how to run PROGRAM on a cluster of nodes like it:
+// Command is the advise verb of a program whose command line is cfg:
+// `NAME advise PROGRAM [program flags] [advise flags]` calibrates on this
+// machine and says how to run PROGRAM, one of cfg.Programs, on a cluster
+// of nodes like it. A program has the verb only if it asks for it, by
+// adding it to its own commands:
+//
+//	cfg.Commands = append(cfg.Commands, advise.Command(cfg))
+//
+// since the verb links the simulator and the calibration, which a
+// program that only runs its jobs has no use for. It works in three
+// steps:
 //
 //  1. For each grain the program's Grain flag takes (or, for a program
 //     without one, once), a run on one worker records the task tree with
-//     inlining off (sched.TreeRecorder), and a run without the recorder
-//     measures T1; the tree's costs are scaled to T1 (the recorder's
-//     bookkeeping inflates each frame alike) and folded below a message's
-//     cost (advise.Fold).
+//     inlining off, and a run without the recorder measures T1; the
+//     tree's costs are scaled to T1 (the recorder's bookkeeping inflates
+//     each frame alike) and folded below a message's cost (Fold).
 //  2. The transport's ping-pong, a policy tick, gossip and a spawn are
-//     measured (internal/calibrate), unless the flags give them.
-//  3. Package advise replays every tree in the simulator on every node
-//     count under every scheduler, and picks.
+//     measured, unless the flags give them.
+//  3. Advise replays every tree in the simulator on every node count
+//     under every scheduler, and picks.
+//
+// With --json it prints one Report. The Command reads cfg's Name and
+// Programs when it is made: add the programs first.
+func Command(cfg cli.Config) cli.Command {
+	v := &verb{name: cfg.Name, programs: slices.Clone(cfg.Programs)}
+	if v.name == "" {
+		v.name = filepath.Base(os.Args[0])
+	}
+	slices.SortFunc(v.programs, func(a, b cli.Program) int { return strings.Compare(a.Name, b.Name) })
+	return cli.Command{Name: "advise", Usage: "PROGRAM [program flags] [flags]",
+		Summary: "how many nodes, what grain, which scheduler", Run: v.run}
+}
+
+// verb is the advise verb of one program: the name its usage and its
+// advice's command line give the binary, and the programs it advises on,
+// sorted by name as run lists them.
+type verb struct {
+	name     string
+	programs []cli.Program
+}
+
+// lookup finds a program by name.
+func (v *verb) lookup(name string) (cli.Program, error) {
+	for _, p := range v.programs {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	names := make([]string, len(v.programs))
+	for i, p := range v.programs {
+		names[i] = p.Name
+	}
+	if len(names) == 0 {
+		return cli.Program{}, fmt.Errorf("unknown program %q: this binary has none to advise on (cli.Config.Programs was empty when advise.Command was made)", name)
+	}
+	return cli.Program{}, fmt.Errorf("unknown program %q: want one of %s", name, strings.Join(names, ", "))
+}
+
+// writePrograms lists the programs, a line each with its summary, as run
+// -h does.
+func (v *verb) writePrograms(w io.Writer) {
+	for _, p := range v.programs {
+		fmt.Fprintf(w, "  %-8s %s\n", p.Name, p.Summary)
+	}
+}
 
 // adviseFlags are advise's own flags, beside the program's.
 type adviseFlags struct {
@@ -72,7 +128,7 @@ func (f *adviseFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sched, "sched", "fishing;balance", "schedulers to weigh, separated by ';' (as run --sched)")
 	fs.StringVar(&f.grains, "grains", "", "values of the program's grain flag to weigh, comma-separated (default: the program's own list)")
 	fs.StringVar(&f.inlines, "inline", "", "inlining policies to weigh, comma-separated (default: the program's own for a program with a grain flag, else "+adviseInlines+")")
-	fs.Float64Var(&f.efficiency, "efficiency", advise.DefaultEfficiency, "least predicted efficiency at which more nodes are worth having")
+	fs.Float64Var(&f.efficiency, "efficiency", DefaultEfficiency, "least predicted efficiency at which more nodes are worth having")
 	fs.DurationVar(&f.latency, "latency", 0, "the cluster network's one-way delay beyond loopback's (loopback's own is measured)")
 	fs.Float64Var(&f.speed, "speed", 1, "a node's worker speed against this machine's one worker, on which T1 is measured (0.5: half as fast, as when two nodes share a core)")
 	fs.DurationVar(&f.startup, "startup", 0, "a message's one-way start-up cost, instead of measuring it (with --per-byte)")
@@ -84,7 +140,7 @@ func (f *adviseFlags) register(fs *flag.FlagSet) {
 
 // adviseConfig is a parsed advise command line.
 type adviseConfig struct {
-	app     Program
+	app     cli.Program
 	args    []string // the program's own flags as given
 	flags   adviseFlags
 	nodes   []int
@@ -93,22 +149,22 @@ type adviseConfig struct {
 	inlines []inline.Policy
 }
 
-func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, error) {
-	if len(args) == 0 || isHelpFlag(args[0]) {
-		fmt.Fprintf(stderr, "usage: %s advise PROGRAM [program flags] [advise flags]\n\nprograms:\n", c.name)
-		c.writePrograms(stderr)
+func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, error) {
+	if len(args) == 0 || cliflags.IsHelp(args[0]) {
+		fmt.Fprintf(stderr, "usage: %s advise PROGRAM [program flags] [advise flags]\n\nprograms:\n", v.name)
+		v.writePrograms(stderr)
 		fmt.Fprint(stderr, "\nadvise flags:\n")
 		fs := flag.NewFlagSet("advise", flag.ContinueOnError)
 		new(adviseFlags).register(fs)
-		writeFlags(stderr, fs)
+		cliflags.Write(stderr, fs)
 		if len(args) == 0 {
-			return nil, Usagef("advise needs a program: %s advise PROGRAM, with PROGRAM one of those above", c.name)
+			return nil, cli.Usagef("advise needs a program: %s advise PROGRAM, with PROGRAM one of those above", v.name)
 		}
-		return nil, ErrHelp
+		return nil, cli.ErrHelp
 	}
-	app, err := c.lookup(args[0])
+	app, err := v.lookup(args[0])
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, cli.Usagef("%v", err)
 	}
 	cfg := &adviseConfig{app: app}
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
@@ -122,19 +178,19 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 		}
 	})
 	if len(clash) > 0 {
-		return nil, Usagef("%s defines %s, which advise uses for itself: rename the program's flag", app.Name, strings.Join(clash, ", "))
+		return nil, cli.Usagef("%s defines %s, which advise uses for itself: rename the program's flag", app.Name, strings.Join(clash, ", "))
 	}
-	fs := NewFlagSet(c.name+" advise "+app.Name, stderr)
-	mergeFlags(fs, appFS)
-	mergeFlags(fs, own)
-	if err := ParseFlags(fs, args[1:]); err != nil {
+	fs := cli.NewFlagSet(v.name+" advise "+app.Name, stderr)
+	cliflags.Merge(fs, appFS)
+	cliflags.Merge(fs, own)
+	if err := cli.ParseFlags(fs, args[1:]); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+		return nil, cli.Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
 	}
 	if _, err := makeJob(); err != nil {
-		return nil, usageError{err.Error()}
+		return nil, cli.Usagef("%v", err)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
@@ -146,21 +202,21 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 	f := &cfg.flags
 	switch {
 	case f.workers < 1:
-		return nil, Usagef("--workers %d: want at least 1 worker a node", f.workers)
+		return nil, cli.Usagef("--workers %d: want at least 1 worker a node", f.workers)
 	case f.efficiency <= 0 || f.efficiency > 1:
-		return nil, Usagef("--efficiency %g: want a share above 0 and up to 1, e.g. 0.75", f.efficiency)
+		return nil, cli.Usagef("--efficiency %g: want a share above 0 and up to 1, e.g. 0.75", f.efficiency)
 	case f.latency < 0:
-		return nil, Usagef("--latency %v: want 0 or more", f.latency)
+		return nil, cli.Usagef("--latency %v: want 0 or more", f.latency)
 	case f.speed <= 0:
-		return nil, Usagef("--speed %g: want more than 0 (1: as fast as this machine)", f.speed)
+		return nil, cli.Usagef("--speed %g: want more than 0 (1: as fast as this machine)", f.speed)
 	case given["startup"] != given["per-byte"]:
-		return nil, Usagef("--startup and --per-byte go together: give both to skip the ping-pong, or neither")
+		return nil, cli.Usagef("--startup and --per-byte go together: give both to skip the ping-pong, or neither")
 	case given["startup"] && (f.startup <= 0 || f.perByte < 0):
-		return nil, Usagef("--startup %v, --per-byte %g: want a start-up cost above 0 and a cost per byte of 0 or more", f.startup, f.perByte)
+		return nil, cli.Usagef("--startup %v, --per-byte %g: want a start-up cost above 0 and a cost per byte of 0 or more", f.startup, f.perByte)
 	case f.maxTasks < 1:
-		return nil, Usagef("--max-tasks %d: want at least 1", f.maxTasks)
+		return nil, cli.Usagef("--max-tasks %d: want at least 1", f.maxTasks)
 	case f.reps < 1:
-		return nil, Usagef("--reps %d: want at least 1", f.reps)
+		return nil, cli.Usagef("--reps %d: want at least 1", f.reps)
 	}
 	if cfg.nodes, err = nodeCounts(f.nodes); err != nil {
 		return nil, err
@@ -168,13 +224,13 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 	for _, s := range strings.Split(f.sched, ";") {
 		if s = strings.TrimSpace(s); s != "" {
 			if _, err := schedspec.Parse(s); err != nil {
-				return nil, usageError{"--sched: " + err.Error()}
+				return nil, cli.Usagef("--sched: %v", err)
 			}
 			cfg.scheds = append(cfg.scheds, s)
 		}
 	}
 	if len(cfg.scheds) == 0 {
-		return nil, Usagef("--sched %q: name at least one scheduler, e.g. fishing;balance", f.sched)
+		return nil, cli.Usagef("--sched %q: name at least one scheduler, e.g. fishing;balance", f.sched)
 	}
 	if err := cfg.options(appFS); err != nil {
 		return nil, err
@@ -188,7 +244,7 @@ func nodeCounts(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, Usagef("--nodes %q: want node counts of 1 or more, comma-separated, e.g. %s", s, adviseNodes)
+			return nil, cli.Usagef("--nodes %q: want node counts of 1 or more, comma-separated, e.g. %s", s, adviseNodes)
 		}
 		out = append(out, n)
 	}
@@ -202,7 +258,7 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 	g := cfg.app.Grain
 	switch {
 	case f.grains != "" && g == nil:
-		return Usagef("--grains: %s has no grain flag to tune (its Program has no Grain); weigh --inline policies instead", cfg.app.Name)
+		return cli.Usagef("--grains: %s has no grain flag to tune (its Program has no Grain); weigh --inline policies instead", cfg.app.Name)
 	case g != nil && appFS.Lookup(g.Flag) == nil:
 		return fmt.Errorf("%s's Grain names --%s, which it does not define: fix the Program", cfg.app.Name, g.Flag)
 	case g != nil:
@@ -211,7 +267,7 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 			cfg.grains = strings.Split(f.grains, ",")
 		}
 		if slices.ContainsFunc(cfg.args, func(a string) bool { return strings.HasPrefix(a, "--"+g.Flag+"=") }) {
-			return Usagef("--%s is what advise tunes for %s: leave it out, or weigh the values you want with --grains", g.Flag, cfg.app.Name)
+			return cli.Usagef("--%s is what advise tunes for %s: leave it out, or weigh the values you want with --grains", g.Flag, cfg.app.Name)
 		}
 		for _, v := range cfg.grains {
 			if _, err := cfg.job(v); err != nil {
@@ -229,15 +285,15 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 	for _, s := range strings.Split(inlines, ",") {
 		p, err := inline.Parse(strings.TrimSpace(s))
 		if err != nil {
-			return usageError{"--inline: " + err.Error()}
+			return cli.Usagef("--inline: %v", err)
 		}
 		cfg.inlines = append(cfg.inlines, p)
 	}
 	return nil
 }
 
-func (c *command) adviseCommand(args []string, stdout, stderr io.Writer) error {
-	cfg, err := c.parseAdvise(args, stderr)
+func (v *verb) run(args []string, stdout, stderr io.Writer) error {
+	cfg, err := v.parseAdvise(args, stderr)
 	if err != nil {
 		return err
 	}
@@ -252,16 +308,16 @@ func (c *command) adviseCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "advise: simulating %d options on %d node counts under %d schedulers\n", len(opts), len(cfg.nodes), len(cfg.scheds))
-	a, err := advise.Advise(m, opts, advise.Question{Nodes: cfg.nodes, Scheds: cfg.scheds, Efficiency: cfg.flags.efficiency})
+	a, err := Advise(m, opts, Question{Nodes: cfg.nodes, Scheds: cfg.scheds, Efficiency: cfg.flags.efficiency})
 	if err != nil {
 		return fmt.Errorf("advise %s: %w", cfg.app.Name, err)
 	}
-	out := advise.Report{App: cfg.app.Name, Args: cfg.args, Workers: m.Workers, Machine: m, Advice: a, Command: cfg.command(c.name, a.Recommended, m.Workers)}
+	out := Report{App: cfg.app.Name, Args: cfg.args, Workers: m.Workers, Machine: m, Advice: a, Command: cfg.command(v.name, a.Recommended, m.Workers)}
 	if cfg.app.Grain != nil {
 		out.GrainFlag = "--" + cfg.app.Grain.Flag
 	}
 	for _, o := range opts {
-		out.Options = append(out.Options, advise.OptionReport{Grain: o.Grain, Inline: o.Inline.String(), T1Seconds: o.T1.Seconds(), Tasks: o.Shape.Tasks, Replayed: len(o.Tree.Parent)})
+		out.Options = append(out.Options, OptionReport{Grain: o.Grain, Inline: o.Inline.String(), T1Seconds: o.T1.Seconds(), Tasks: o.Shape.Tasks, Replayed: len(o.Tree.Parent)})
 	}
 	if cfg.flags.json {
 		enc := json.NewEncoder(stdout)
@@ -275,12 +331,12 @@ func (c *command) adviseCommand(args []string, stdout, stderr io.Writer) error {
 // record runs the program once per grain to record its tree and time T1,
 // and makes the options the advisor weighs, their trees folded below
 // fold, a message's cost.
-func (cfg *adviseConfig) record(ctx context.Context, fold time.Duration, stderr io.Writer) ([]advise.Option, error) {
+func (cfg *adviseConfig) record(ctx context.Context, fold time.Duration, stderr io.Writer) ([]Option, error) {
 	grains := cfg.grains
 	if len(grains) == 0 {
 		grains = []string{""}
 	}
-	var opts []advise.Option
+	var opts []Option
 	for _, g := range grains {
 		job, err := cfg.job(g)
 		if err != nil {
@@ -299,20 +355,20 @@ func (cfg *adviseConfig) record(ctx context.Context, fold time.Duration, stderr 
 		if err != nil {
 			return nil, fmt.Errorf("advise: timing %s on one worker: %w", what, err)
 		}
-		scaled, err := advise.Scale(tree, t1)
+		scaled, err := Scale(tree, t1)
 		if err != nil {
 			return nil, fmt.Errorf("advise: %s: %w", what, err)
 		}
-		folded, shape := advise.Fold(scaled, fold), advise.Shape(scaled)
+		folded, shape := Fold(scaled, fold), Shape(scaled)
 		for _, p := range cfg.inlines {
-			opts = append(opts, advise.Option{Grain: g, Inline: p, Tree: folded, T1: t1, Shape: shape})
+			opts = append(opts, Option{Grain: g, Inline: p, Tree: folded, T1: t1, Shape: shape})
 		}
 	}
 	return opts, nil
 }
 
 // job makes the program's job with its grain flag at g ("": as given).
-func (cfg *adviseConfig) job(g string) (Job, error) {
+func (cfg *adviseConfig) job(g string) (cli.Job, error) {
 	fs := flag.NewFlagSet(cfg.app.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	makeJob := cfg.app.Flags(fs)
@@ -321,11 +377,11 @@ func (cfg *adviseConfig) job(g string) (Job, error) {
 		args = append(args, "--"+cfg.app.Grain.Flag+"="+g)
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, Usagef("--grains: %s", err)
+		return nil, cli.Usagef("--grains: %s", err)
 	}
 	job, err := makeJob()
 	if err != nil {
-		return nil, usageError{"--grains: " + err.Error()}
+		return nil, cli.Usagef("--grains: %v", err)
 	}
 	return job, nil
 }
@@ -340,26 +396,26 @@ func (cfg *adviseConfig) describe(g string) string {
 
 // recordTree runs job on one worker with every spawn a task and returns
 // its tree.
-func recordTree(ctx context.Context, job Job, limit int) (report.Tree, error) {
+func recordTree(ctx context.Context, job cli.Job, limit int) (sim.Tree, error) {
 	rt := tsys.New(tsys.Workers(1), tsys.MeasureWorkSpan())
 	rec := sched.NewTreeRecorder()
 	rec.Limit = limit
 	rt.Pool().SetTreeRecorder(rec)
 	res, _, err := job.Run(ctx, rt)
 	if err != nil {
-		return report.Tree{}, err
+		return sim.Tree{}, err
 	}
 	if rec.Overflowed() {
-		return report.Tree{}, fmt.Errorf("it spawns more than %d tasks with inlining off, more than the recorder keeps (--max-tasks): advise on a smaller instance of it, whose grain and scheduler carry over, or raise --max-tasks (about 100 bytes of memory a task)", limit)
+		return sim.Tree{}, fmt.Errorf("it spawns more than %d tasks with inlining off, more than the recorder keeps (--max-tasks): advise on a smaller instance of it, whose grain and scheduler carry over, or raise --max-tasks (about 100 bytes of memory a task)", limit)
 	}
 	if _, err := verify(job, res); err != nil {
-		return report.Tree{}, fmt.Errorf("wrong answer: %w", err)
+		return sim.Tree{}, fmt.Errorf("wrong answer: %w", err)
 	}
-	return report.Tree{Parent: rec.Parent, WorkNs: rec.WorkNs}, nil
+	return sim.Tree{Parent: rec.Parent, WorkNs: rec.WorkNs}, nil
 }
 
 // timeT1 is the median time of reps runs of job on one worker under pol.
-func timeT1(ctx context.Context, job Job, pol inline.Policy, reps int) (time.Duration, error) {
+func timeT1(ctx context.Context, job cli.Job, pol inline.Policy, reps int) (time.Duration, error) {
 	rt := tsys.New(tsys.Workers(1), tsys.Inline(pol))
 	var times []time.Duration
 	for range reps {
@@ -377,7 +433,7 @@ func timeT1(ctx context.Context, job Job, pol inline.Policy, reps int) (time.Dur
 }
 
 // command is the run command line that follows the advice.
-func (cfg *adviseConfig) command(prog string, p advise.Prediction, workers int) string {
+func (cfg *adviseConfig) command(prog string, p Prediction, workers int) string {
 	parts := []string{prog, "run", cfg.app.Name}
 	parts = append(parts, cfg.args...)
 	if p.Grain != "" {
@@ -395,18 +451,34 @@ func (cfg *adviseConfig) command(prog string, p advise.Prediction, workers int) 
 var measureCosts = calibrate.Measure
 
 // calibrate measures this machine, or takes what the flags give.
-func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (advise.Machine, error) {
+func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (Machine, error) {
 	f := &cfg.flags
-	o := calibrate.Options{Nodes: cfg.nodes[len(cfg.nodes)-1]}
+	o := calibrate.Options{Nodes: cfg.nodes[len(cfg.nodes)-1], Fib: forking}
 	if f.startup > 0 { // given, with --per-byte (parseAdvise)
 		o.Link = &calibrate.Link{Startup: f.startup, PerByte: calibrate.NsPerByte(f.perByte)}
 	}
 	fmt.Fprintln(stderr, "advise: calibrating: messages over the transport, a policy tick, gossip, a spawn")
 	costs, err := measureCosts(ctx, o)
 	if err != nil {
-		return advise.Machine{}, fmt.Errorf("advise: calibration failed: %w", err)
+		return Machine{}, fmt.Errorf("advise: calibration failed: %w", err)
 	}
-	m := costs.Machine(f.workers, f.latency)
-	m.Speed = f.speed
-	return m, nil
+	return Machine{Workers: f.workers, Latency: f.latency, Speed: f.speed,
+		Startup: costs.Link.Startup, PerByte: float64(costs.Link.PerByte),
+		Tick: costs.Tick.PerTick, Gossip: costs.Gossip.CPUFraction, Spawn: costs.Spawn}, nil
+}
+
+// forking is the tree calibration times a spawn on: apps/fib's natural
+// Fork and Join code, which the advise verb, being of the lab, may link.
+func forking(ctx context.Context, rt *tsys.Runtime, n int) error {
+	_, _, err := tsys.Run(ctx, rt, fib.Forking, n)
+	return err
+}
+
+// verify checks a run's answer when its job can: a calibration run that
+// computes wrong is no run to advise on.
+func verify(j cli.Job, r cli.Result) (verified bool, err error) {
+	if v, ok := j.(cli.Verifier); ok {
+		return v.Verify(r)
+	}
+	return false, nil
 }
