@@ -9,7 +9,7 @@
 //
 // # Messages: PingPong
 //
-// Two task transports (package net/transport) on 127.0.0.1, configured as
+// Two task transports (package internal/net/transport) on 127.0.0.1, configured as
 // cluster.Start configures a node's (with the cluster key, if given, so
 // that a keyed cluster is measured on its sealed path), bounce messages of
 // several sizes back and forth; the payloads are random bytes, since the
