@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -161,3 +162,24 @@ func spin(leaves int) {
 }
 
 var sink int
+
+// TestCommandInUsage: a program with the verb lists it in its usage, and
+// advise -h lists the programs and advise's own flags; a program without
+// it has no advise at all.
+func TestCommandInUsage(t *testing.T) {
+	var out, errb strings.Builder
+	if code := cli.Exec(adviseConfig, []string{"help"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "prog advise PROGRAM [program flags] [flags]") {
+		t.Errorf("help: exit %d, want the advise line in:\n%s", code, out.String())
+	}
+	errb.Reset()
+	if code := cli.Exec(adviseConfig, []string{"advise", "-h"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "  split") || !strings.Contains(errb.String(), "--max-tasks") {
+		t.Errorf("advise -h: exit %d, want the programs and advise's flags in:\n%s", code, errb.String())
+	}
+	plain := adviseConfig
+	plain.Commands = nil
+	out.Reset()
+	cli.Exec(plain, []string{"help"}, &out, io.Discard)
+	if strings.Contains(out.String(), "advise") {
+		t.Errorf("a program without the verb lists it:\n%s", out.String())
+	}
+}
