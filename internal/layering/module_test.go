@@ -20,7 +20,10 @@ import (
 func goList(t *testing.T, patterns ...string) []Package {
 	t.Helper()
 	args := append([]string{"list", "-deps", "-json=ImportPath,Imports"}, patterns...)
-	out, err := exec.Command("go", args...).Output()
+	// Bounded far beyond what go list takes with a cold build cache.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", args...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
