@@ -12,7 +12,6 @@ import (
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/balance"
-	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
@@ -68,7 +67,7 @@ type Option struct {
 	Inline inline.Policy
 	// Tree is the recorded tree, scaled (Scale) to T1; T1 is a run's time
 	// on one worker without the recorder.
-	Tree report.Tree
+	Tree sim.Tree
 	T1   time.Duration
 	// Shape is the recorded tree's, before Fold; zero: Tree's.
 	Shape TreeShape

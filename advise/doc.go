@@ -40,6 +40,8 @@
 // second, where the whole one would take the simulator minutes for each
 // of the dozens of configurations the advisor weighs.
 //
-// `tsys advise APP` and `PROG advise PROGRAM` (package cli) calibrate and
-// call Advise; `tsys advise-check` holds its advice to real runs.
+// Command is the verb that does all this from a program's command line:
+// `tsys advise APP`, and `PROG advise PROGRAM` in a program that adds it
+// to its cli.Config's Commands, calibrate and call Advise; `tsys
+// advise-check` holds its advice to real runs.
 package advise

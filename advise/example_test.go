@@ -6,12 +6,12 @@ import (
 
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/sim"
 )
 
 // flat is a root task that spawns n leaves of cost each.
-func flat(n int, cost time.Duration) report.Tree {
-	t := report.Tree{Parent: []int32{-1}, WorkNs: []int64{0}}
+func flat(n int, cost time.Duration) sim.Tree {
+	t := sim.Tree{Parent: []int32{-1}, WorkNs: []int64{0}}
 	for range n {
 		t.Parent = append(t.Parent, 0)
 		t.WorkNs = append(t.WorkNs, int64(cost))
@@ -40,14 +40,14 @@ func ExampleAdvise() {
 
 // A subtree whose whole work is under the grain becomes one task.
 func ExampleFold() {
-	t := report.Tree{Parent: []int32{-1, 0, 1, 1, 0}, WorkNs: []int64{10, 5, 1, 2, 30}}
+	t := sim.Tree{Parent: []int32{-1, 0, 1, 1, 0}, WorkNs: []int64{10, 5, 1, 2, 30}}
 	f := advise.Fold(t, 9)
 	fmt.Println(f.Parent, f.WorkNs)
 	// Output: [-1 0 0] [10 8 30]
 }
 
 func ExampleShape() {
-	t := report.Tree{Parent: []int32{-1, 0, 1, 1, 0}, WorkNs: []int64{10, 5, 1, 2, 30}}
+	t := sim.Tree{Parent: []int32{-1, 0, 1, 1, 0}, WorkNs: []int64{10, 5, 1, 2, 30}}
 	s := advise.Shape(t)
 	fmt.Println(s.Tasks, s.Work, s.Span, s.Median)
 	// Output: 5 48ns 40ns 5ns
@@ -56,7 +56,7 @@ func ExampleShape() {
 // The recorder inflates every frame alike; a plain run's T1 sets the
 // total.
 func ExampleScale() {
-	t := report.Tree{Parent: []int32{-1, 0, 0}, WorkNs: []int64{20, 40, 40}}
+	t := sim.Tree{Parent: []int32{-1, 0, 0}, WorkNs: []int64{20, 40, 40}}
 	s, _ := advise.Scale(t, 50)
 	fmt.Println(s.WorkNs)
 	// Output: [10 20 20]

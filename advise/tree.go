@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/sim"
 )
 
 // A recorded tree (tsys run --record-tree) is the program's spawn tree
@@ -30,7 +30,7 @@ type TreeShape struct {
 }
 
 // Shape measures t.
-func Shape(t report.Tree) TreeShape {
+func Shape(t sim.Tree) TreeShape {
 	n := len(t.Parent)
 	s := TreeShape{Tasks: n}
 	if n == 0 {
@@ -97,7 +97,7 @@ func nthElement(xs []int64, k int) int64 {
 // node it delays the end of a run by at most grain a worker; so the
 // folded tree schedules as the whole one does, and it has at most about
 // T1/grain tasks, whatever the program's own grain.
-func Fold(t report.Tree, grain time.Duration) report.Tree {
+func Fold(t sim.Tree, grain time.Duration) sim.Tree {
 	n := len(t.Parent)
 	if n == 0 {
 		return t
@@ -111,7 +111,7 @@ func Fold(t report.Tree, grain time.Duration) report.Tree {
 	// a folded subtree. folded[i]: task i is a folded subtree's root.
 	index := make([]int32, n)
 	folded := make([]bool, n)
-	out := report.Tree{App: t.App}
+	out := sim.Tree{App: t.App}
 	for i := range n {
 		p := t.Parent[i]
 		if p >= 0 && (index[p] < 0 || folded[p]) {
@@ -137,7 +137,7 @@ func Fold(t report.Tree, grain time.Duration) report.Tree {
 // the tasks' costs add up to work, as measured by a run without the
 // recorder. The recorder's overhead is about the same at every frame, so
 // the scaled costs keep the recorded tree's proportions.
-func Scale(t report.Tree, work time.Duration) (report.Tree, error) {
+func Scale(t sim.Tree, work time.Duration) (sim.Tree, error) {
 	var sum int64
 	for _, w := range t.WorkNs {
 		sum += w
@@ -148,7 +148,7 @@ func Scale(t report.Tree, work time.Duration) (report.Tree, error) {
 	// Each task gets the rounded running total less the one before it, so
 	// that a million tasks of a few nanoseconds lose nothing to rounding.
 	f := float64(work) / float64(sum)
-	out := report.Tree{App: t.App, Parent: t.Parent, WorkNs: make([]int64, len(t.WorkNs))}
+	out := sim.Tree{App: t.App, Parent: t.Parent, WorkNs: make([]int64, len(t.WorkNs))}
 	var before, done int64
 	for i, w := range t.WorkNs {
 		before += w

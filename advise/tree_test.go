@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/sim"
 )
 
 // A small tree: 0 spawns 1 and 4; 1 spawns 2 and 3.
@@ -16,7 +16,7 @@ import (
 //	│   ├── 2 (1)
 //	│   └── 3 (2)
 //	└── 4 (30)
-var small = report.Tree{App: "t", Parent: []int32{-1, 0, 1, 1, 0}, WorkNs: []int64{10, 5, 1, 2, 30}}
+var small = sim.Tree{App: "t", Parent: []int32{-1, 0, 1, 1, 0}, WorkNs: []int64{10, 5, 1, 2, 30}}
 
 func TestShape(t *testing.T) {
 	s := Shape(small)
@@ -29,16 +29,16 @@ func TestShape(t *testing.T) {
 func TestFold(t *testing.T) {
 	for _, c := range []struct {
 		grain time.Duration
-		want  report.Tree
+		want  sim.Tree
 	}{
 		// Nothing is under 1: the tree as it is.
 		{1, small},
 		// Subtree 1 weighs 8: one task of 8; 4 weighs 30 and stays.
-		{9, report.Tree{App: "t", Parent: []int32{-1, 0, 0}, WorkNs: []int64{10, 8, 30}}},
+		{9, sim.Tree{App: "t", Parent: []int32{-1, 0, 0}, WorkNs: []int64{10, 8, 30}}},
 		// Task 2 alone is under 2: a leaf already, unchanged.
 		{2, small},
 		// Everything under the root folds; the root never does.
-		{1000, report.Tree{App: "t", Parent: []int32{-1, 0, 0}, WorkNs: []int64{10, 8, 30}}},
+		{1000, sim.Tree{App: "t", Parent: []int32{-1, 0, 0}, WorkNs: []int64{10, 8, 30}}},
 	} {
 		got := Fold(small, c.grain)
 		if !reflect.DeepEqual(got, c.want) {
@@ -53,7 +53,7 @@ func TestFold(t *testing.T) {
 // TestFoldKeepsOrder: a deeper tree, folded, keeps its tasks' order and
 // its parents before their children, as the simulator's replay wants.
 func TestFoldKeepsOrder(t *testing.T) {
-	tr := report.Tree{Parent: []int32{-1}, WorkNs: []int64{1}}
+	tr := sim.Tree{Parent: []int32{-1}, WorkNs: []int64{1}}
 	// A complete binary tree of depth 10, spawned depth first.
 	var grow func(parent int32, depth int)
 	grow = func(parent int32, depth int) {
@@ -89,11 +89,11 @@ func TestScale(t *testing.T) {
 		t.Fatalf("Scale(96) = %v", got.WorkNs)
 	}
 	// Many tasks of a nanosecond scaled by 1.5 add up exactly.
-	ones := report.Tree{Parent: make([]int32, 1001), WorkNs: slices.Repeat([]int64{1}, 1001)}
+	ones := sim.Tree{Parent: make([]int32, 1001), WorkNs: slices.Repeat([]int64{1}, 1001)}
 	if got, _ := Scale(ones, 1500); Shape(got).Work != 1500 {
 		t.Fatalf("1001 tasks of 1 ns scaled to 1500 ns add up to %v", Shape(got).Work)
 	}
-	if _, err := Scale(report.Tree{Parent: []int32{-1}, WorkNs: []int64{0}}, 5); err == nil {
+	if _, err := Scale(sim.Tree{Parent: []int32{-1}, WorkNs: []int64{0}}, 5); err == nil {
 		t.Fatal("a tree of no work scaled")
 	}
 }

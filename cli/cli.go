@@ -174,7 +174,7 @@ type command struct {
 
 // builtins are the verbs every program has, as dispatch spells them; a
 // Command may not take one.
-var builtins = []string{"run", "advise", "node", "drain", "jobs", "token", "hog", "version", "-version", "--version", "help", "-h", "--help"}
+var builtins = []string{"run", "node", "drain", "jobs", "token", "hog", "version", "-version", "--version", "help", "-h", "--help"}
 
 func newCommand(cfg Config) (*command, error) {
 	c := &command{name: cfg.Name, commands: cfg.Commands, executable: cfg.Executable}

@@ -31,7 +31,7 @@ func TestConfigMistakes(t *testing.T) {
 		{cli.Config{Programs: []cli.Program{{Name: "p", Flags: okFlags}, {Name: "p", Flags: okFlags}}}, `two programs are named "p"`},
 		{cli.Config{Programs: []cli.Program{{Name: "p", Flags: okFlags, Grain: &cli.Grain{Values: []string{"1"}}}}}, `program "p" has a Grain without a Flag or Values`},
 		{cli.Config{Programs: []cli.Program{{Name: "p", Flags: okFlags, Grain: &cli.Grain{Flag: "leaf"}}}}, `program "p" has a Grain without a Flag or Values`},
-		{cli.Config{Commands: []cli.Command{{Name: "advise", Run: okRun}}}, `command "advise" has the name of a verb every program has`},
+		{cli.Config{Commands: []cli.Command{{Name: "run", Run: okRun}}}, `command "run" has the name of a verb every program has`},
 		{cli.Config{Commands: []cli.Command{{Summary: "s", Run: okRun}}}, `a command ("s") has no Name`},
 		{cli.Config{Commands: []cli.Command{{Name: "node", Run: okRun}}}, `command "node" has the name of a verb every program has`},
 		{cli.Config{Commands: []cli.Command{{Name: "--version", Run: okRun}}}, `command "--version" has the name of a verb`},

@@ -30,7 +30,6 @@
 // gives
 //
 //	mysum run sum -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
-//	mysum advise sum -n 1000000 [--nodes 1,2,4,...] [--workers W] [--json]
 //	mysum node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
 //	mysum drain ADDR | mysum jobs ADDR | mysum token --key-file F | mysum version
 //
@@ -46,10 +45,12 @@
 // --nodes N starts N-1 more processes of the program's own binary
 // (Config.Executable) as nodes on loopback.
 //
-// advise calibrates on this machine and recommends how many nodes to run
-// the program on, which scheduler, and its grain: the values of the flag
-// its Program.Grain names, or, without one, its inlining threshold
-// (package advise says how).
+// A program that also wants `advise`, which calibrates on this machine
+// and recommends how many nodes to run the program on, which scheduler,
+// and its grain (the values of the flag its Program.Grain names, or,
+// without one, its inlining threshold), adds advise.Command(cfg) to its
+// Commands: the verb links the simulator, which a program that only runs
+// its jobs is better off without.
 //
 // Exit codes: 0 success; 1 the job failed or its Verifier found a wrong
 // answer; 2 bad usage (an unknown verb, program, flag or value), whose
@@ -57,5 +58,5 @@
 //
 // The tsys command (cmd/tsys) is this package's first user: its Config
 // runs the apps of package apps and adds the laboratory's verbs (bench,
-// sim).
+// sim, advise, advise-check).
 package cli

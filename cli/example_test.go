@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -95,9 +96,10 @@ func ExampleCheckRun() {
 	// flag provided but not defined: -m
 }
 
-// A program that names its grain flag: `advise` weighs the values given,
-// each recorded on one worker and replayed on the node counts asked
-// about, and recommends one, with the run command line that follows it.
+// A program that names its grain flag and asks for the advise verb
+// (package advise): `advise` weighs the values given, each recorded on
+// one worker and replayed on the node counts asked about, and recommends
+// one, with the run command line that follows it.
 // (--startup and --per-byte give the message costs, so the example skips
 // the ping-pong; the choice itself depends on this machine's timings.)
 func ExampleGrain() {
@@ -110,6 +112,7 @@ func ExampleGrain() {
 		},
 		Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "16"}},
 	}}}
+	cfg.Commands = append(cfg.Commands, advise.Command(cfg))
 	var out bytes.Buffer
 	code := cli.Exec(cfg, []string{"advise", "double", "--nodes", "1,2", "--startup", "20us", "--per-byte", "0.5", "--json"}, &out, io.Discard)
 	var r struct {

@@ -16,8 +16,6 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 		return c.runCommand(rest, stdout, stderr)
 	case "node":
 		return c.nodeCommand(rest, stdout, stderr)
-	case "advise":
-		return c.adviseCommand(rest, stdout, stderr)
 	case "hog":
 		return c.hogCommand(rest, stderr)
 	case "drain":
@@ -49,7 +47,6 @@ func (c *command) usage() string {
 	b.WriteString("usage:\n")
 	line("run PROGRAM [program flags] [common flags]", "run one job and print its result")
 	line("node [flags]", "serve this program's tasks to a cluster")
-	line("advise PROGRAM [program flags] [flags]", "how many nodes, what grain, which scheduler")
 	line("drain [flags] ADDR", "have a node leave the cluster gracefully")
 	line("jobs [flags] ADDR", "what runs where in a node's cluster")
 	line("token --key-file F", "the token a keyed node's --http asks for")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,19 +9,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"runtime"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/outfile"
 	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/schedspec"
+	"github.com/tsys-go/tsys/internal/tasktree"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -93,7 +93,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		c.runUsage(stderr)
 		return nil, Usagef("run needs a program: %s run PROGRAM, with PROGRAM one of those above", c.name)
 	}
-	if isHelpFlag(args[0]) {
+	if cliflags.IsHelp(args[0]) {
 		c.runUsage(stderr)
 		return nil, ErrHelp
 	}
@@ -199,16 +199,6 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	return cfg, nil
 }
 
-// isHelpFlag reports whether arg asks for help the way package flag
-// understands it, so that tsys run -help works like tsys run fib -help.
-func isHelpFlag(arg string) bool {
-	switch arg {
-	case "-h", "--h", "-help", "--help":
-		return true
-	}
-	return false
-}
-
 // runFlagSet is the flag set tsys run APP parses: the app's flags and the
 // common flags merged, so that they can come in any order. Each is also
 // kept in a set of its own, from which -h says which flag is whose.
@@ -217,8 +207,8 @@ func (c *command) runFlagSet(app Program, common *commonFlags, stderr io.Writer)
 	makeJob := app.Flags(appFS)
 	commonFS := commonFlagSet(common, c.name)
 	fs := NewFlagSet(c.name+" run "+app.Name, stderr)
-	mergeFlags(fs, appFS)
-	mergeFlags(fs, commonFS)
+	cliflags.Merge(fs, appFS)
+	cliflags.Merge(fs, commonFS)
 	fs.Usage = func() { c.appUsage(fs.Output(), app.Name, appFS, commonFS) }
 	return fs, makeJob
 }
@@ -229,16 +219,6 @@ func commonFlagSet(c *commonFlags, prog string) *flag.FlagSet {
 	fs := flag.NewFlagSet("common", flag.ContinueOnError)
 	c.register(fs, prog)
 	return fs
-}
-
-// mergeFlags defines src's flags on dst, sharing their values, so that
-// parsing dst sets what src's flags are bound to. A name in both panics,
-// as defining it twice on one set would.
-func mergeFlags(dst, src *flag.FlagSet) {
-	src.VisitAll(func(f *flag.Flag) {
-		dst.Var(f.Value, f.Name, f.Usage)
-		dst.Lookup(f.Name).DefValue = f.DefValue
-	})
 }
 
 // runUsage is tsys run -h: what follows run, the apps, and the flags
@@ -253,7 +233,7 @@ programs:
 `, c.name)
 	c.writePrograms(w)
 	fmt.Fprint(w, "\ncommon flags:\n")
-	writeFlags(w, commonFlagSet(new(commonFlags), c.name))
+	cliflags.Write(w, commonFlagSet(new(commonFlags), c.name))
 	// --help, not -h: rt's -h is the image height.
 	fmt.Fprintf(w, "\nRun '%s run PROGRAM --help' for a program's own flags.\n", c.name)
 }
@@ -263,23 +243,9 @@ programs:
 // choose the app's problem among the many that choose how it runs.
 func (c *command) appUsage(w io.Writer, app string, appFS, commonFS *flag.FlagSet) {
 	fmt.Fprintf(w, "usage: %s run %s [%s's flags] [common flags], in any order\n\n%s's flags:\n", c.name, app, app, app)
-	writeFlags(w, appFS)
+	cliflags.Write(w, appFS)
 	fmt.Fprint(w, "\ncommon flags:\n")
-	writeFlags(w, commonFS)
-}
-
-// longFlag matches the start of a flag's line in PrintDefaults' output when
-// its name is longer than a letter.
-var longFlag = regexp.MustCompile(`(?m)^  -([^\s-][^\s]+)`)
-
-// writeFlags prints fs's flags as package flag does, but with the long
-// names as --name, which is how the README and the error messages spell
-// them (package flag takes either).
-func writeFlags(w io.Writer, fs *flag.FlagSet) {
-	var b bytes.Buffer
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	w.Write(longFlag.ReplaceAll(b.Bytes(), []byte("  --$1")))
+	cliflags.Write(w, commonFS)
 }
 
 // timelineCap is the events per worker the run's timeline keeps; 0 when
@@ -479,9 +445,9 @@ func memory(bytes int64) string {
 	return strconv.FormatInt((bytes+1<<10-1)>>10, 10) + " KiB"
 }
 
-// writeTree writes a recorded task tree as report.Tree's JSON.
+// writeTree writes a recorded task tree as tasktree.Tree's JSON.
 func writeTree(path, app string, r *sched.TreeRecorder) error {
-	b, err := json.Marshal(report.Tree{App: app, Parent: r.Parent, WorkNs: r.WorkNs})
+	b, err := json.Marshal(tasktree.Tree{App: app, Parent: r.Parent, WorkNs: r.WorkNs})
 	if err != nil {
 		return fmt.Errorf("--record-tree: %w", err)
 	}

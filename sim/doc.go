@@ -122,7 +122,7 @@
 //   - Contention inside a node (deque atomics, the allocator, the garbage
 //     collector) and the CPU the network itself takes beyond Overhead.
 //   - Speed changes within a task: it runs at the speed it started at.
-//   - The private part of a worker's deque (sched/deque.go): here a thief
+//   - The private part of a worker's deque (internal/sched/deque.go): here a thief
 //     sees every ready task, where the runtime hides up to 8 above the
 //     public floor until some worker or node wants work, which costs a
 //     thief at most the owner's wait for its next push or pop.

@@ -3,14 +3,13 @@ package sim_test
 import (
 	"fmt"
 
-	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/sim"
 )
 
 // A tree held in memory, as tsys advise records it, replayed on two nodes
 // of one worker: a root that spawns four tasks of 10 ms.
 func ExampleNewReplay() {
-	tree := report.Tree{Parent: []int32{-1, 0, 0, 0, 0}, WorkNs: []int64{0, 10e6, 10e6, 10e6, 10e6}}
+	tree := sim.Tree{Parent: []int32{-1, 0, 0, 0, 0}, WorkNs: []int64{0, 10e6, 10e6, 10e6, 10e6}}
 	w, err := sim.NewReplay("example", tree)
 	if err != nil {
 		panic(err)

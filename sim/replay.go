@@ -6,12 +6,16 @@ import (
 	"os"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/report"
+	"github.com/tsys-go/tsys/internal/tasktree"
 )
 
 // Tree is a task tree recorded from a real run (tsys run --record-tree),
-// the file the replay workload reads.
-type Tree = report.Tree
+// the file the replay workload reads: App names the program, Parent[i] is
+// task i's parent (-1 for the root, task 0) and WorkNs[i] the time task
+// i's own frame computed; children are in the order they were spawned.
+// It is the command line's type, which the simulator shares rather than
+// copies so that a recorded file and a replayed one cannot drift apart.
+type Tree = tasktree.Tree
 
 // Replay is a recorded tree as a workload: each task costs the work its
 // frame did, all of it before its children are ready (the simulator's

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cli"
 )
@@ -19,6 +20,7 @@ func init() {
 	config.Commands = []cli.Command{
 		{Name: "bench", Usage: "[flags]", Summary: "the scheduler benchmark matrix", Run: benchCommand},
 		{Name: "sim", Usage: "[flags]", Summary: "simulate the schedulers on many virtual nodes", Run: simCommand},
+		advise.Command(config),
 		{Name: "advise-check", Usage: "[flags]", Summary: "hold tsys advise to real 2-node runs of EP, RT and UTS", Run: adviseCheckCommand},
 	}
 }

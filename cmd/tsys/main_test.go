@@ -71,7 +71,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
 		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
 		{[]string{"node", "--drain-timeout", "-1s"}, "--drain-timeout -1s: want more than 0"},
-		{[]string{"version", "extra"}, `version takes no arguments, got "extra"`},
+		{[]string{"version", "extra"}, `version takes no arguments but --tasks, got "extra"`},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)

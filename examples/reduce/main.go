@@ -9,16 +9,19 @@
 //	go run ./examples/reduce run sum -n 100000000
 //	go run ./examples/reduce run sum -n 100000000 --nodes 2
 //	go run ./examples/reduce run sum -n 100000000 --leaf 16384
-//	go run ./examples/reduce advise sum -n 100000000
 //
 // Pieces cut by timing differ from run to run, and so do the last bits of
 // the sum, which the additions round in another order. --leaf L asks for
 // the fixed split instead (tsys.Grain): halves down to L terms, the same
 // pieces in every run, so the sum is the same bits whatever the schedule.
 // --split factoring cuts the adaptive split's pieces by Cesar et al.'s
-// factoring instead of in halves. advise weighs the fixed splits its
-// Program.Grain names on this machine's costs and says which to run, on
-// how many nodes, under which scheduler.
+// factoring instead of in halves. The advise verb (package advise) weighs
+// the fixed splits its Program.Grain names on this machine's costs and
+// says which to run, on how many nodes, under which scheduler; this
+// binary leaves it out, so that it links the library alone, and its test
+// adds it as a program that wants it would:
+//
+//	config.Commands = append(config.Commands, advise.Command(config))
 package main
 
 import (
@@ -53,7 +56,7 @@ func serialSum(lo, hi int) float64 {
 var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	Name:    "sum",
 	Summary: "sum of sqrt(i) sin(i) for i in [0, N) (-n N --leaf L --split halving|factoring)",
-	// reduce advise sum weighs these fixed splits. The adaptive split
+	// advise weighs these fixed splits. The adaptive split
 	// (--leaf 0) cuts pieces only for hungry workers, so one worker's
 	// recording of it is one piece, which says nothing of a cluster.
 	Grain: &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},

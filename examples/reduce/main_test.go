@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/internal/clitest"
 	"github.com/tsys-go/tsys/internal/proctest"
 )
@@ -72,13 +73,18 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
-// TestAdvise: the program's own binary advises on it, calibrating on this
-// machine: each fixed split it names is recorded and weighed, and the
-// advice is one of them, with a command line of its own binary that
-// follows it.
+// TestAdvise: the program with the advise verb added advises on itself,
+// calibrating on this machine: each fixed split it names is recorded and
+// weighed, and the advice is one of them, with a command line of its own
+// binary that follows it. Without the verb, advise is an unknown command.
 func TestAdvise(t *testing.T) {
 	args := []string{"advise", "sum", "-n", "2000000", "--nodes", "1,2,4", "--workers", "1", "--json"}
-	code, rep, stderr := clitest.Exec(t, config, args...)
+	if code, _, stderr := clitest.Exec(t, config, args...); code != 2 || !strings.Contains(stderr, `unknown command "advise"`) {
+		t.Fatalf("advise without the verb: exit %d, %q; want 2 and an unknown command", code, stderr)
+	}
+	withAdvise := config
+	withAdvise.Commands = append(withAdvise.Commands, advise.Command(config))
+	code, rep, stderr := clitest.Exec(t, withAdvise, args...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 	}

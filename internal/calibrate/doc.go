@@ -9,7 +9,7 @@
 //
 // # Messages: PingPong
 //
-// Two task transports (package net/transport) on 127.0.0.1, configured as
+// Two task transports (package internal/net/transport) on 127.0.0.1, configured as
 // cluster.Start configures a node's (with the cluster key, if given, so
 // that a keyed cluster is measured on its sealed path), bounce messages of
 // several sizes back and forth; the payloads are random bytes, since the
@@ -49,8 +49,9 @@
 //
 // # Tasks: SpawnCost
 //
-// A runtime of one worker runs one recursive tree (apps/fib's Fork and
-// Join code) with every fork a task and with every fork a plain call; the
+// A runtime of one worker runs one recursive tree (Fib: apps/fib's Fork
+// and Join code, which the advise verb passes in, since calibration may
+// not import the apps) with every fork a task and with every fork a plain call; the
 // difference, per fork, is what a child costs spawned as a task rather
 // than called: the hook cost of advise.MinGrain, which says how much work
 // a task needs for that cost to stay a small share of it. One worker, so

@@ -2,10 +2,10 @@ package calibrate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
-	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
@@ -25,14 +25,6 @@ type Costs struct {
 	Given []string `json:"given,omitempty"`
 }
 
-// Machine is what the advisor takes of c, for nodes of workers workers
-// on a network whose one-way delay adds latency to loopback's.
-func (c Costs) Machine(workers int, latency time.Duration) advise.Machine {
-	return advise.Machine{Workers: workers, Latency: latency,
-		Startup: c.Link.Startup, PerByte: float64(c.Link.PerByte),
-		Tick: c.Tick.PerTick, Gossip: c.Gossip.CPUFraction, Spawn: c.Spawn}
-}
-
 // Options say what Measure measures and what it takes as given. The zero
 // value measures everything with the defaults, for a cluster of
 // DefaultNodes nodes gossiping with memberlist's LAN timing.
@@ -48,6 +40,10 @@ type Options struct {
 	// Tick configures TickCost (nil: DefaultTickConfig() with Nodes-1
 	// peers).
 	Tick *TickConfig
+
+	// Fib is the recursive tree the spawn and tick measures run; it may
+	// be nil only when Spawn and PerTick are both given.
+	Fib Fib
 
 	// Link, PerTick and Spawn are costs the user knows: each one given
 	// is taken as it is, and its measure skipped. A given Link needs only
@@ -81,7 +77,7 @@ func Measure(ctx context.Context, o Options) (Costs, error) {
 	if o.Spawn != nil {
 		c.Spawn = *o.Spawn
 		c.Given = append(c.Given, "spawn")
-	} else if c.Spawn, err = SpawnCost(ctx); err != nil {
+	} else if c.Spawn, err = SpawnCost(ctx, o.Fib); err != nil {
 		return Costs{}, err
 	}
 
@@ -94,7 +90,7 @@ func Measure(ctx context.Context, o Options) (Costs, error) {
 		if o.Tick != nil {
 			cfg = *o.Tick
 		}
-		if c.Tick, err = TickCost(ctx, cfg); err != nil {
+		if c.Tick, err = TickCost(ctx, cfg, o.Fib); err != nil {
 			return Costs{}, err
 		}
 	}
@@ -133,6 +129,8 @@ func (o Options) checkGiven() error {
 		return bad("tick cost", *o.PerTick)
 	case o.Spawn != nil && *o.Spawn < 0:
 		return bad("spawn cost", *o.Spawn)
+	case o.Fib == nil && (o.Spawn == nil || o.PerTick == nil):
+		return errors.New(errNoFib)
 	}
 	return nil
 }

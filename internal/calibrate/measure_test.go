@@ -14,7 +14,7 @@ import (
 
 func TestMeasure(t *testing.T) {
 	checkNoLeak(t)
-	c, err := Measure(context.Background(), Options{Nodes: 4, Membership: membership.Config{Fast: true}})
+	c, err := Measure(context.Background(), Options{Nodes: 4, Membership: membership.Config{Fast: true}, Fib: forking})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +66,6 @@ func TestMeasureTakesWhatIsGiven(t *testing.T) {
 	if c.Tick.CPUFraction != float64(tick)/float64(c.Tick.Every) {
 		t.Errorf("tick %+v", c.Tick)
 	}
-	m := c.Machine(4, time.Millisecond)
-	if err := m.Check(); err != nil {
-		t.Errorf("Machine %+v: %v", m, err)
-	}
-	if m.Workers != 4 || m.Latency != time.Millisecond || m.Startup != link.Startup || m.PerByte != 1.5 ||
-		m.Tick != tick || m.Gossip != c.Gossip.CPUFraction || m.Spawn != spawn {
-		t.Errorf("Machine %+v of %+v", m, c)
-	}
 }
 
 func TestMeasureRefuses(t *testing.T) {
@@ -88,6 +80,8 @@ func TestMeasureRefuses(t *testing.T) {
 		{Options{Link: &Link{Startup: -1}}, "given start-up cost of -1ns"},
 		{Options{Link: &Link{PerByte: -1}}, "given cost per byte of -1 ns/B"},
 		{Options{Ping: &PingConfig{}, Spawn: new(time.Duration), PerTick: new(time.Duration)}, "Rounds is 0"},
+		{Options{}, "no Fib to run"},
+		{Options{Spawn: new(time.Duration), Fib: nil}, "no Fib to run"},
 	} {
 		if _, err := Measure(context.Background(), c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: got %v, want an error with %q", c.o, err, c.want)
@@ -99,7 +93,7 @@ func TestMeasureCancelled(t *testing.T) {
 	checkNoLeak(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Measure(ctx, Options{})
+	_, err := Measure(ctx, Options{Fib: forking})
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "while measuring the spawn cost") {
 		t.Errorf("got %v, want a cancellation that names the spawn cost", err)
 	}

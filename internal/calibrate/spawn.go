@@ -2,16 +2,16 @@ package calibrate
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/tsys-go/tsys/internal/median"
 	"time"
 
-	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/median"
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// The spawn tree is fib(n) of apps/fib.Forking, whose every call above the
+// The spawn tree is fib(n) as Fib runs it (apps/fib.Forking), whose every call above the
 // leaves forks one child, spawnForks(n) in all. n grows from spawnMinN
 // until a run with every fork a task takes spawnTarget of CPU time: long
 // enough that the difference between the runs is far above the clock's
@@ -40,7 +40,7 @@ func spawnForks(n int) int64 {
 
 // SpawnCost measures what a child costs when it is spawned as a task
 // rather than called: a real runtime of one worker runs the same
-// recursive tree (fib, apps/fib's natural Fork and Join code) with every
+// recursive tree (fib, the natural Fork and Join code) with every
 // fork a task (inline.Never) and with every fork a plain call
 // (inline.Everything), and the difference in time, divided by the forks,
 // is the cost of one. The two alternate, in pairs whose order alternates
@@ -48,12 +48,15 @@ func spawnForks(n int) int64 {
 // timed by the CPU time it took (stopwatch). One worker: nothing is
 // stolen, so the difference is the spawn and join of a task, not
 // scheduling across workers.
-func SpawnCost(ctx context.Context) (time.Duration, error) {
-	return spawnCost(ctx, spawnPairs)
+func SpawnCost(ctx context.Context, fib Fib) (time.Duration, error) {
+	return spawnCost(ctx, fib, spawnPairs)
 }
 
-func spawnCost(ctx context.Context, pairs int) (time.Duration, error) {
+func spawnCost(ctx context.Context, fib Fib, pairs int) (time.Duration, error) {
 	const what = "the spawn cost (fib's Fork and Join on one worker)"
+	if fib == nil {
+		return 0, errors.New(errNoFib)
+	}
 	if ctx.Err() != nil {
 		return 0, cancelled(ctx, what)
 	}
@@ -63,7 +66,7 @@ func spawnCost(ctx context.Context, pairs int) (time.Duration, error) {
 		rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
 		defer cancel()
 		sw := startStopwatch()
-		_, _, err := tsys.Run(rctx, rt, fib.Forking, n)
+		err := fib(rctx, rt, n)
 		d := sw.elapsed()
 		switch {
 		case err == nil:

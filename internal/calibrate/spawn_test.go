@@ -14,7 +14,7 @@ import (
 
 func TestSpawnCost(t *testing.T) {
 	checkNoLeak(t)
-	d, err := SpawnCost(context.Background())
+	d, err := SpawnCost(context.Background(), forking)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +48,14 @@ func TestSpawnCostCancelled(t *testing.T) {
 	checkNoLeak(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := SpawnCost(ctx)
+	_, err := SpawnCost(ctx, forking)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "spawn cost") {
 		t.Errorf("got %v, want a cancellation that names the spawn cost", err)
 	}
 	// Cancelled during a run: the run ends, and so does SpawnCost.
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(time.Millisecond, cancel)
-	if _, err := spawnCost(ctx, 1000); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "spawn cost") {
+	if _, err := spawnCost(ctx, forking, 1000); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "spawn cost") {
 		t.Errorf("cancelled midway: got %v, want a cancellation that names the spawn cost", err)
 	}
 }

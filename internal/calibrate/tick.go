@@ -2,17 +2,17 @@ package calibrate
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/tsys-go/tsys/internal/median"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"runtime"
 	"sync"
 	"time"
 
-	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/cputime"
+	"github.com/tsys-go/tsys/internal/median"
+	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -86,9 +86,12 @@ func (c TickConfig) check() error {
 // time it took (stopwatch), and the cost is the median over the batches. What the actions send is not in it:
 // that is messages (Link), and gossiping the load every 100 ms is gossip
 // (GossipCost).
-func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
+func TickCost(ctx context.Context, cfg TickConfig, fib Fib) (Tick, error) {
 	if err := cfg.check(); err != nil {
 		return Tick{}, err
+	}
+	if fib == nil {
+		return Tick{}, errors.New(errNoFib)
 	}
 	factory, err := schedspec.Parse(cfg.Sched)
 	if err != nil {
@@ -106,7 +109,7 @@ func TickCost(ctx context.Context, cfg TickConfig) (Tick, error) {
 	// rather than returning at once as before any run.
 	rt := tsys.New(tsys.Workers(cfg.Workers))
 	rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
-	_, _, err = tsys.Run(rctx, rt, fib.Forking, spawnMinN)
+	err = fib(rctx, rt, spawnMinN)
 	cancel()
 	switch {
 	case err == nil:

@@ -15,7 +15,7 @@ func TestTickCost(t *testing.T) {
 	for _, sched := range []string{"balance", "fishing", "ratebalance"} {
 		cfg := DefaultTickConfig()
 		cfg.Sched, cfg.Ticks, cfg.Batches = sched, 500, 5
-		tick, err := TickCost(context.Background(), cfg)
+		tick, err := TickCost(context.Background(), cfg, forking)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestTickCostRefuses(t *testing.T) {
 	} {
 		cfg := DefaultTickConfig()
 		c.edit(&cfg)
-		if _, err := TickCost(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := TickCost(context.Background(), cfg, forking); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("got %v, want an error with %q", err, c.want)
 		}
 	}
@@ -57,7 +57,7 @@ func TestTickCostCancelled(t *testing.T) {
 	checkNoLeak(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := TickCost(ctx, DefaultTickConfig())
+	_, err := TickCost(ctx, DefaultTickConfig(), forking)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "tick") {
 		t.Errorf("got %v, want a cancellation that names the tick", err)
 	}

@@ -1,6 +1,6 @@
 // Package cluster makes one tsys runtime a node of a cluster: it joins the
-// others through memberlist (net/membership), talks to them over the task
-// transport (net/transport), and carries out what the scheduler policy
+// others through memberlist (internal/net/membership), talks to them over the task
+// transport (internal/net/transport), and carries out what the scheduler policy
 // (e.g. package fishing) decides, knowing nothing of policy itself.
 //
 // # Parts

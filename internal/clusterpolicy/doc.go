@@ -7,7 +7,7 @@
 //
 // It is a leaf: it imports nothing of tsys. The policies (packages
 // fishing and balance), the simulator (sim), membership's gossip of loads
-// (net/membership) and the cluster engine that hosts a policy in a node
+// (internal/net/membership) and the cluster engine that hosts a policy in a node
 // (cluster) depend on it; the one-node scheduler (sched) uses only its
 // Load and NodeID. To add a scheduler policy, implement Policy in a
 // package of its own, as fishing does, and add its line to package

@@ -39,6 +39,19 @@ func LookupKind(name string) (*Kind, bool) {
 	return k, ok
 }
 
+// KindNames returns the names of every registered kind, sorted: what a
+// binary serves (its version --tasks lists them), lendable or not.
+func KindNames() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]string, len(registry.kinds))
+	for i, k := range registry.kinds {
+		out[i] = k.Name
+	}
+	slices.Sort(out)
+	return out
+}
+
 // LendableKinds returns the names of the registered kinds whose tasks may
 // cross nodes, sorted: what a job's root asks every node to have.
 func LendableKinds() []string {

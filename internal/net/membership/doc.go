@@ -2,7 +2,7 @@
 // its cluster. It wraps hashicorp/memberlist (SWIM gossip): joining through
 // seed addresses, per-node metadata, join/leave/failure/update events and
 // the cluster key. Task traffic does not go through memberlist (see
-// net/transport); only membership and the small metadata below are
+// internal/net/transport); only membership and the small metadata below are
 // gossiped.
 //
 // # Metadata

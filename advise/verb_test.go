@@ -1,13 +1,15 @@
-package cli_test
+package advise_test
 
 import (
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/internal/clitest"
 	"github.com/tsys-go/tsys/tsys"
@@ -66,21 +68,29 @@ func splitFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	}
 }
 
-var adviseConfig = cli.Config{Name: "prog", Programs: []cli.Program{
+// adviseConfig is a program that asks for the advise verb.
+var adviseConfig = withAdvise(cli.Config{Name: "prog", Programs: []cli.Program{
 	{Name: "split", Flags: splitFlags, Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "8", "64"}}},
 	{Name: "plain", Flags: splitFlags},
 	{Name: "clash", Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
 		fs.Duration("latency", 0, "a flag advise has too")
 		return splitFlags(fs)
 	}},
-}}
+}})
+
+// withAdvise adds the advise verb to cfg, as a program that asks for it
+// does.
+func withAdvise(cfg cli.Config) cli.Config {
+	cfg.Commands = append(cfg.Commands, advise.Command(cfg))
+	return cfg
+}
 
 // measured skips the ping-pong: these tests are of the command line.
 var measured = []string{"--startup", "30us", "--per-byte", "0.5"}
 
-// TestAdviseBadInput: each mistake exits 2 (usage) or 1 (the program
+// TestCommandBadInput: each mistake exits 2 (usage) or 1 (the program
 // cannot be recorded) with a message that says what to do.
-func TestAdviseBadInput(t *testing.T) {
+func TestCommandBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		code int
@@ -112,10 +122,10 @@ func TestAdviseBadInput(t *testing.T) {
 	}
 }
 
-// TestAdviseProgram: a program's own binary advises on it: the grains it
+// TestCommandProgram: a program's own binary advises on it: the grains it
 // names are recorded and weighed, and the advice is one of them, with a
 // command line that follows it.
-func TestAdviseProgram(t *testing.T) {
+func TestCommandProgram(t *testing.T) {
 	args := append([]string{"advise", "split", "-n", "2048", "--nodes", "1,2,4", "--workers", "1", "--json"}, measured...)
 	code, rep, stderr := clitest.Exec(t, adviseConfig, args...)
 	if code != 0 {
@@ -152,3 +162,24 @@ func spin(leaves int) {
 }
 
 var sink int
+
+// TestCommandInUsage: a program with the verb lists it in its usage, and
+// advise -h lists the programs and advise's own flags; a program without
+// it has no advise at all.
+func TestCommandInUsage(t *testing.T) {
+	var out, errb strings.Builder
+	if code := cli.Exec(adviseConfig, []string{"help"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "prog advise PROGRAM [program flags] [flags]") {
+		t.Errorf("help: exit %d, want the advise line in:\n%s", code, out.String())
+	}
+	errb.Reset()
+	if code := cli.Exec(adviseConfig, []string{"advise", "-h"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "  split") || !strings.Contains(errb.String(), "--max-tasks") {
+		t.Errorf("advise -h: exit %d, want the programs and advise's flags in:\n%s", code, errb.String())
+	}
+	plain := adviseConfig
+	plain.Commands = nil
+	out.Reset()
+	cli.Exec(plain, []string{"help"}, &out, io.Discard)
+	if strings.Contains(out.String(), "advise") {
+		t.Errorf("a program without the verb lists it:\n%s", out.String())
+	}
+}

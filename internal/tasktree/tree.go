@@ -1,4 +1,8 @@
-package report
+// Package tasktree is the task tree a real run records (tsys run
+// --record-tree) and the simulator replays. It stands apart from package
+// report, which links the cluster, so that the simulator and the advisor
+// read trees without the network.
+package tasktree
 
 // Tree is a task tree recorded from a real run (tsys run --record-tree),
 // which tsys sim --app replay:file=FILE replays: task i's parent (-1 for

@@ -1,0 +1,48 @@
+// Package cliflags is what the verbs of a tsys program share about their
+// flags, whether the verb lives in package cli (run) or in the lab
+// (advise, which a program plugs in through cli.Config.Commands): one
+// spelling of a flag's help and one way to merge two sets, so that every
+// verb's -h reads alike. It is internal so that cli need not export these
+// for the lab's sake.
+package cliflags
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"regexp"
+)
+
+// IsHelp reports whether arg asks for help the way package flag
+// understands it.
+func IsHelp(arg string) bool {
+	switch arg {
+	case "-h", "--h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// Merge defines src's flags on dst, sharing their values, so that a
+// program's flags and a verb's own can come in any order on one command
+// line.
+func Merge(dst, src *flag.FlagSet) {
+	src.VisitAll(func(f *flag.Flag) {
+		dst.Var(f.Value, f.Name, f.Usage)
+		dst.Lookup(f.Name).DefValue = f.DefValue
+	})
+}
+
+// longFlag matches the start of a flag's line in PrintDefaults' output when
+// its name is longer than a letter.
+var longFlag = regexp.MustCompile(`(?m)^  -([^\s-][^\s]+)`)
+
+// Write prints fs's flags as package flag does, but with the long names
+// as --name, which is how the README and the error messages spell them
+// (package flag takes either).
+func Write(w io.Writer, fs *flag.FlagSet) {
+	var b bytes.Buffer
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	w.Write(longFlag.ReplaceAll(b.Bytes(), []byte("  --$1")))
+}

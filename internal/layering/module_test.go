@@ -1,0 +1,128 @@
+package layering
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsys-go/tsys/internal/proctest"
+)
+
+// goList runs `go list -deps -json` over patterns and decodes what Check
+// reads of each package.
+func goList(t *testing.T, patterns ...string) []Package {
+	t.Helper()
+	args := append([]string{"list", "-deps", "-json=ImportPath,Imports"}, patterns...)
+	// Bounded far beyond what go list takes with a cold build cache.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, ee.Stderr)
+		}
+		t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+	}
+	var pkgs []Package
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p Package
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go list's output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// TestModuleKeepsItsLayers: no package of the module breaks a rule.
+func TestModuleKeepsItsLayers(t *testing.T) {
+	pkgs := goList(t, Module+"/...")
+	if len(pkgs) < 50 {
+		t.Fatalf("go list found %d packages: is the module where the test runs?", len(pkgs))
+	}
+	for _, v := range Check(pkgs, Rules) {
+		t.Error(v)
+	}
+}
+
+// userPrograms are the programs a user could have written: every example
+// and the least program of tsys and cli.
+var userPrograms = []string{"../../examples/...", "./testdata/minimal"}
+
+// TestUserProgramsLinkOnlyTheLibrary: a program of tsys and cli links
+// none of the lab: no app, simulator, advisor, benchmark or calibration.
+func TestUserProgramsLinkOnlyTheLibrary(t *testing.T) {
+	mains := 0
+	for _, p := range goList(t, userPrograms...) {
+		if strings.Contains(Rel(p.ImportPath), "examples/") || strings.HasSuffix(p.ImportPath, "/testdata/minimal") {
+			mains++
+		}
+	}
+	if mains < 2 {
+		t.Fatalf("found %d programs in %v", mains, userPrograms)
+	}
+	for _, prog := range userPrograms {
+		for _, p := range goList(t, prog) {
+			rel := Rel(p.ImportPath)
+			if IsLab(rel) && !under(rel, "examples") {
+				t.Errorf("%s links %s, of the lab: %s", prog, rel, chainTo(t, prog, rel))
+			}
+		}
+	}
+}
+
+// chainTo is the chain of imports by which prog links the package lab.
+func chainTo(t *testing.T, prog, lab string) string {
+	for _, v := range Check(goList(t, prog), []Rule{{From: func(p string) bool { return under(p, "examples") || strings.HasSuffix(p, "testdata/minimal") }, To: func(p string) bool { return p == lab }}}) {
+		return strings.Join(v.Chain, " -> ")
+	}
+	return "(no chain found)"
+}
+
+// TestProgramRegistersOnlyItsOwnTasks: the least program's binary
+// registers its one task and the library's own (named tsys.*), none of
+// the lab's demo tasks; `version --tasks` lists what a binary registered.
+func TestProgramRegistersOnlyItsOwnTasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	bin, err := proctest.Build("./testdata/minimal", t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // far beyond a version line's time
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "version", "--tasks")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s version --tasks: %v\n%s", bin, err, stderr.String())
+	}
+	var own, library []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+		name, ok := strings.CutPrefix(line, "task ")
+		if !ok {
+			t.Fatalf("version --tasks line %q: want task NAME (where)", line)
+		}
+		name, _, _ = strings.Cut(name, " ")
+		if strings.HasPrefix(name, "tsys.") {
+			library = append(library, name)
+		} else {
+			own = append(own, name)
+		}
+	}
+	if want := []string{"minimal.double"}; !slices.Equal(own, want) {
+		t.Errorf("the program registers %v beside the library's %v; want its own %v alone:\n%s", own, library, want, out)
+	}
+}
