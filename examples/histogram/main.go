@@ -1,14 +1,14 @@
 // Command histogram summarises a large slice of samples in memory with
-// tsys's closure loops: their least, greatest and mean value (Min, Max,
-// Sum), the samples scaled to [0, 1] (Map) and a histogram of them
-// (Fold, each piece counting into a slice of its own):
+// tsys's closure loops: their least, greatest and sum in one pass (Fold),
+// the samples scaled to [0, 1] (For) and a histogram of them (Fold, each
+// piece counting into a slice of its own):
 //
 //	go run ./examples/histogram run histogram -n 50000000 --bins 20
 //
 // The closures capture the samples in this process's memory, so the work
 // stays on the node that runs the job: a closure cannot be sent to
 // another. A loop whose work should spread over a cluster is registered
-// instead (tsys.RegisterRange, as examples/reduce does).
+// instead (tsys.RegisterFold, as examples/reduce does).
 package main
 
 import (
@@ -75,19 +75,25 @@ func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats,
 
 // summarise is the parallel summary: each step a loop over the samples.
 func summarise(c *tsys.Ctx, xs []float64, bins int) summary {
-	lo, ok := tsys.Min(c, xs)
-	if !ok {
+	if len(xs) == 0 {
 		return summary{counts: make([]int, bins)}
 	}
-	hi, _ := tsys.Max(c, xs)
-	mean := tsys.Sum(c, xs) / float64(len(xs))
-	scaled := tsys.Map(c, xs, func(_ *tsys.Ctx, out, in []float64) {
-		for i, x := range in {
-			out[i] = scale(x, lo, hi)
+	m := tsys.Fold(c, 0, len(xs), func() moments { return moments{lo: math.Inf(1), hi: math.Inf(-1)} },
+		func(_ *tsys.Ctx, a, b int, m moments) moments {
+			for _, x := range xs[a:b] {
+				m = moments{min(m.lo, x), max(m.hi, x), m.sum + x}
+			}
+			return m
+		},
+		func(a, b moments) moments { return moments{min(a.lo, b.lo), max(a.hi, b.hi), a.sum + b.sum} })
+	lo, hi, mean := m.lo, m.hi, m.sum/float64(len(xs))
+	scaled := make([]float64, len(xs))
+	tsys.For(c, 0, len(xs), func(_ *tsys.Ctx, a, b int) {
+		for i := a; i < b; i++ {
+			scaled[i] = scale(xs[i], lo, hi)
 		}
 	})
-	// Fold, not Reduce: a piece counts into a histogram of its own, made
-	// once per piece, where Reduce's body would make one per chunk.
+	// A piece counts into a histogram of its own, made once per piece.
 	counts := tsys.Fold(c, 0, len(scaled), func() []int { return make([]int, bins) }, func(_ *tsys.Ctx, a, b int, counts []int) []int {
 		for _, x := range scaled[a:b] {
 			counts[bin(x, bins)]++
@@ -101,6 +107,10 @@ func summarise(c *tsys.Ctx, xs []float64, bins int) summary {
 	})
 	return summary{lo, hi, mean, counts}
 }
+
+// moments are what one pass over the samples finds: the least, the
+// greatest and the sum.
+type moments struct{ lo, hi, sum float64 }
 
 // scale maps [lo, hi] onto [0, 1].
 func scale(x, lo, hi float64) float64 {

@@ -1,6 +1,6 @@
 // Command reduce sums f(i) = sqrt(i) sin(i) over [0, N) in parallel: a
-// registered range loop (tsys.RegisterRange) whose body is the plain
-// serial loop over a piece [lo, hi), with no grain to choose. The runtime
+// registered loop (tsys.RegisterFold) whose body is the plain serial loop
+// over a piece [lo, hi), with no grain to choose. The runtime
 // cuts pieces off the range as other workers, or other nodes, grow
 // hungry, and runs the range as one loop when none do; its pieces are
 // plain values, so a node started from this binary (--nodes 2) borrows
@@ -36,12 +36,31 @@ import (
 
 func main() { cli.Main(config) }
 
-// Sum is the loop: its body sums f over a piece of the range, which the
-// runtime splits. Its environment (none) and result are plain values, so
-// its pieces may run on any node.
-var Sum = tsys.RegisterRange("reduce.sum",
-	func(_ *tsys.Ctx, _ struct{}, lo, hi int) float64 { return serialSum(lo, hi) },
+// Sum is the loop: its body adds f over a piece of the range, which the
+// runtime splits, to the piece's sum. Its environment (none) and result
+// are plain values, so its pieces may run on any node.
+var Sum = tsys.RegisterFold("reduce.sum",
+	func() float64 { return 0 },
+	func(_ *tsys.Ctx, _ struct{}, lo, hi int, s float64) float64 { return s + serialSum(lo, hi) },
 	func(a, b float64) float64 { return a + b })
+
+// split is the root task's argument: the range and how to split it.
+type split struct {
+	N, Leaf   int
+	Factoring bool
+}
+
+// SumAll is the job's root: the loop over the whole range.
+var SumAll = tsys.Register("reduce.sumall", func(c *tsys.Ctx, sp split) float64 {
+	var opts []tsys.LoopOption
+	if sp.Leaf > 0 {
+		opts = append(opts, tsys.Grain(sp.Leaf))
+	}
+	if sp.Factoring {
+		opts = append(opts, tsys.Factoring())
+	}
+	return Sum.Call(c, struct{}{}, 0, sp.N, opts...)
+})
 
 func f(i int) float64 { x := float64(i); return math.Sqrt(x) * math.Sin(x) }
 
@@ -92,14 +111,7 @@ func (j job) Params() map[string]any {
 }
 
 func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
-	var opts []tsys.LoopOption
-	if j.leaf > 0 {
-		opts = append(opts, tsys.Grain(j.leaf))
-	}
-	if j.split == "factoring" {
-		opts = append(opts, tsys.Factoring())
-	}
-	v, st, err := tsys.Run(ctx, rt, Sum.Task(), Sum.Range(struct{}{}, 0, j.n, opts...))
+	v, st, err := tsys.Run(ctx, rt, SumAll, split{N: j.n, Leaf: j.leaf, Factoring: j.split == "factoring"})
 	return result(v), st, err
 }
 

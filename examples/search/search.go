@@ -23,9 +23,9 @@ type Range struct {
 }
 
 // Search finds the smallest nonce of a range whose hash has Zeros leading
-// zero bits, or -1, looking through all of it in parallel. It can fail,
-// so it is registered with RegisterErr: the first error stops every other
-// piece of the search, on every node, and the job returns it.
+// zero bits, or -1, looking through all of it in parallel. It can fail:
+// the first c.Fail stops every other piece of the search, on every node,
+// and the job returns its error.
 var Search *tsys.Task[Range, int64]
 
 // Find is the job's root: the smallest nonce below Hi, looked for window
@@ -43,19 +43,19 @@ type Window struct {
 }
 
 func init() {
-	Search = tsys.RegisterErr("search.range", search)
-	Find = tsys.RegisterErr("search.find", find)
+	Search = tsys.Register("search.range", search)
+	Find = tsys.Register("search.find", find)
 }
 
-func find(c *tsys.Ctx, w Window) (int64, error) {
+func find(c *tsys.Ctx, w Window) int64 {
 	for lo := w.Lo; lo < w.Hi; lo += max(w.Size, 1) {
 		r := w.Range
 		r.Lo, r.Hi = lo, min(lo+max(w.Size, 1), w.Hi)
 		if n := Search.Call(c, r); n >= 0 {
-			return n, nil
+			return n
 		}
 	}
-	return -1, nil
+	return -1
 }
 
 // faultFrom makes this process a faulty machine: every nonce from it on
@@ -77,23 +77,21 @@ func (e *ErrFault) Error() string {
 	return fmt.Sprintf("checking nonce %d: a fault (--fail-at or SEARCH_FAULT_FROM)", e.Nonce)
 }
 
-func search(c *tsys.Ctx, r Range) (int64, error) {
+func search(c *tsys.Ctx, r Range) int64 {
 	if r.Hi-r.Lo <= max(r.Leaf, 1) {
-		return scan(c.Context(), r)
+		n, err := scan(c.Context(), r)
+		if err != nil {
+			c.Fail(err) // unwinds this task, and its forks' parents
+		}
+		return n
 	}
 	mid := r.Lo + (r.Hi-r.Lo)/2
 	low := Search.Fork(c, Range{r.Seed, r.Lo, mid, r.Leaf, r.FailAt, r.Zeros})
-	high, err := search(c, Range{r.Seed, mid, r.Hi, r.Leaf, r.FailAt, r.Zeros})
-	if err != nil {
-		// Not returned before the join: every fork is joined. The job
-		// has failed, so the join returns at once, without running low.
-		low.Join(c)
-		return -1, err
-	}
+	high := search(c, Range{r.Seed, mid, r.Hi, r.Leaf, r.FailAt, r.Zeros})
 	if l := low.Join(c); l >= 0 {
-		return l, nil
+		return l
 	}
-	return high, nil
+	return high
 }
 
 // pollEvery is how many hashes a leaf checks between looks at its job's
