@@ -104,7 +104,7 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 		if len(args) == 0 {
 			return nil, Usagef("advise needs a program: %s advise PROGRAM, with PROGRAM one of those above", c.name)
 		}
-		return nil, ErrHelp
+		return nil, flag.ErrHelp
 	}
 	app, err := c.lookup(args[0])
 	if err != nil {
@@ -112,7 +112,7 @@ func (c *command) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, e
 	}
 	cfg := &adviseConfig{app: app}
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
-	makeJob := app.Flags(appFS)
+	makeJob := app.jobMaker(appFS)
 	own := flag.NewFlagSet("advise", flag.ContinueOnError)
 	cfg.flags.register(own)
 	var clash []string
@@ -223,7 +223,7 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 	if inlines == "" {
 		inlines = adviseInlines
 		if g != nil {
-			inlines = cfg.app.Inline().String()
+			inlines = cfg.app.inline().String()
 		}
 	}
 	for _, s := range strings.Split(inlines, ",") {
@@ -315,7 +315,7 @@ func (cfg *adviseConfig) record(ctx context.Context, fold time.Duration, stderr 
 func (cfg *adviseConfig) job(g string) (Job, error) {
 	fs := flag.NewFlagSet(cfg.app.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	makeJob := cfg.app.Flags(fs)
+	makeJob := cfg.app.jobMaker(fs)
 	args := slices.Clone(cfg.args)
 	if g != "" {
 		args = append(args, "--"+cfg.app.Grain.Flag+"="+g)

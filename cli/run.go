@@ -94,7 +94,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if isHelpFlag(args[0]) {
 		c.runUsage(stderr)
-		return nil, ErrHelp
+		return nil, flag.ErrHelp
 	}
 	app, err := c.lookup(args[0])
 	if err != nil {
@@ -120,7 +120,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.workers < 1 {
 		return nil, Usagef("--workers %d: want at least 1", cfg.common.workers)
 	}
-	cfg.inline = app.Inline()
+	cfg.inline = app.inline()
 	if cfg.common.inline != "" {
 		if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
 			return nil, usageError{err.Error()}
@@ -213,7 +213,7 @@ func isHelpFlag(arg string) bool {
 // kept in a set of its own, from which -h says which flag is whose.
 func (c *command) runFlagSet(app Program, common *commonFlags, stderr io.Writer) (*flag.FlagSet, func() (Job, error)) {
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
-	makeJob := app.Flags(appFS)
+	makeJob := app.jobMaker(appFS)
 	commonFS := commonFlagSet(common, c.name)
 	fs := NewFlagSet(c.name+" run "+app.Name, stderr)
 	mergeFlags(fs, appFS)
