@@ -29,18 +29,28 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "histogram", Programs: []cli.Program{{
 	Name:    "histogram",
 	Summary: "min, max, mean and a histogram of N random samples (-n N --bins B --seed S)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 10_000_000, "how many samples")
-		bins := fs.Int("bins", 10, "how many bins the histogram has")
-		seed := fs.Uint64("seed", 1, "seed of the samples")
-		return func() (cli.Job, error) {
-			if *n < 0 || *bins < 1 {
-				return nil, fmt.Errorf("-n %d, --bins %d: want n >= 0 and bins >= 1", *n, *bins)
-			}
-			return job{n: *n, bins: *bins, seed: *seed}, nil
-		}
-	},
+	Options: func() cli.Options { return new(options) },
 }}}
+
+// options are a run's options, bound to its flags.
+type options struct {
+	n    int
+	bins int
+	seed uint64
+}
+
+func (o *options) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 10_000_000, "how many samples")
+	fs.IntVar(&o.bins, "bins", 10, "how many bins the histogram has")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the samples")
+}
+
+func (o *options) Job() (cli.Job, error) {
+	if o.n < 0 || o.bins < 1 {
+		return nil, fmt.Errorf("-n %d, --bins %d: want n >= 0 and bins >= 1", o.n, o.bins)
+	}
+	return job{n: o.n, bins: o.bins, seed: o.seed}, nil
+}
 
 // job summarises n samples in bins; it is also a cli.SerialJob and a
 // cli.Verifier.

@@ -25,18 +25,28 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "mergesort", Programs: []cli.Program{{
 	Name:    "sort",
 	Summary: "sort N random ints with a parallel merge sort (-n N --leaf L --seed S)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 1_000_000, "how many ints")
-		leaf := fs.Int("leaf", 4096, "pieces of at most this many ints are sorted serially")
-		seed := fs.Uint64("seed", 1, "seed of the random input")
-		return func() (cli.Job, error) {
-			if *n < 0 || *leaf < 1 {
-				return nil, fmt.Errorf("-n %d, -leaf %d: want n >= 0 and leaf >= 1", *n, *leaf)
-			}
-			return job{n: *n, leaf: *leaf, seed: *seed}, nil
-		}
-	},
+	Options: func() cli.Options { return new(options) },
 }}}
+
+// options are a run's options, bound to its flags.
+type options struct {
+	n    int
+	leaf int
+	seed uint64
+}
+
+func (o *options) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 1_000_000, "how many ints")
+	fs.IntVar(&o.leaf, "leaf", 4096, "pieces of at most this many ints are sorted serially")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random input")
+}
+
+func (o *options) Job() (cli.Job, error) {
+	if o.n < 0 || o.leaf < 1 {
+		return nil, fmt.Errorf("-n %d, -leaf %d: want n >= 0 and leaf >= 1", o.n, o.leaf)
+	}
+	return job{n: o.n, leaf: o.leaf, seed: o.seed}, nil
+}
 
 // job sorts n random ints; it is also a cli.SerialJob and a cli.Verifier.
 type job struct {

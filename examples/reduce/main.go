@@ -56,28 +56,38 @@ var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	// reduce advise sum weighs these fixed splits. The adaptive split
 	// (--leaf 0) cuts pieces only for hungry workers, so one worker's
 	// recording of it is one piece, which says nothing of a cluster.
-	Grain: &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 10_000_000, "terms")
-		leaf := fs.Int("leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
-		split := fs.String("split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
-		return func() (cli.Job, error) {
-			if *n < 0 || *leaf < 0 {
-				return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", *n, *leaf)
-			}
-			switch *split {
-			case "halving":
-			case "factoring":
-				if *leaf > 0 {
-					return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", *leaf)
-				}
-			default:
-				return nil, fmt.Errorf("--split %q: want halving or factoring", *split)
-			}
-			return job{n: *n, leaf: *leaf, split: *split}, nil
-		}
-	},
+	Grain:   &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},
+	Options: func() cli.Options { return new(options) },
 }}}
+
+// options are a run's options, bound to its flags.
+type options struct {
+	n     int
+	leaf  int
+	split string
+}
+
+func (o *options) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 10_000_000, "terms")
+	fs.IntVar(&o.leaf, "leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
+	fs.StringVar(&o.split, "split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
+}
+
+func (o *options) Job() (cli.Job, error) {
+	if o.n < 0 || o.leaf < 0 {
+		return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", o.n, o.leaf)
+	}
+	switch o.split {
+	case "halving":
+	case "factoring":
+		if o.leaf > 0 {
+			return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", o.leaf)
+		}
+	default:
+		return nil, fmt.Errorf("--split %q: want halving or factoring", o.split)
+	}
+	return job{n: o.n, leaf: o.leaf, split: o.split}, nil
+}
 
 type job struct {
 	n, leaf int
