@@ -17,13 +17,17 @@
 //	var mysum = cli.Config{Name: "mysum", Programs: []cli.Program{{
 //		Name:    "sum",
 //		Summary: "sum i for i below N (-n N)",
-//		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-//			n := fs.Int("n", 100_000_000, "terms")
-//			return func() (cli.Job, error) {
-//				return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, *n), map[string]any{"n": *n}), nil
-//			}
-//		},
+//		Options: func() cli.Options { return new(sumOptions) },
 //	}}}
+//
+//	// sumOptions are one run's options, bound to its flags.
+//	type sumOptions struct{ n int }
+//
+//	func (o *sumOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 100_000_000, "terms") }
+//
+//	func (o *sumOptions) Job() (cli.Job, error) {
+//		return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, o.n), map[string]any{"n": o.n}), nil
+//	}
 //
 //	func main() { cli.Main(mysum) }
 //
