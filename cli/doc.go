@@ -38,6 +38,13 @@
 //	mysum node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
 //	mysum drain ADDR | mysum jobs ADDR | mysum token --key-file F | mysum version
 //
+// A run asks its Program for fresh Options, defines their flags, parses
+// the command line into them and has them make the Job, so two runs of
+// one Config (tests in parallel) share nothing. Main is a program's one
+// entry point and Exec, Main without the exit, its tests'; a verb of the
+// program's own is a Command (Config.Commands), which parses its flags
+// with NewFlagSet and ParseFlags and reports a mistake with Usagef.
+//
 // A node serves the tasks its binary registered, so every node of a
 // cluster runs the same binary: a job's root tells each node the tasks
 // that may cross to it, their types and its build, and a node that lacks
