@@ -29,34 +29,30 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "histogram", Programs: []cli.Program{{
 	Name:    "histogram",
 	Summary: "min, max, mean and a histogram of N random samples (-n N --bins B --seed S)",
-	Options: func() cli.Options { return new(options) },
+	Options: func() cli.Options { return new(job) },
 }}}
-
-// options are a run's options, bound to its flags.
-type options struct {
-	n    int
-	bins int
-	seed uint64
-}
-
-func (o *options) Flags(fs *flag.FlagSet) {
-	fs.IntVar(&o.n, "n", 10_000_000, "how many samples")
-	fs.IntVar(&o.bins, "bins", 10, "how many bins the histogram has")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the samples")
-}
-
-func (o *options) Job() (cli.Job, error) {
-	if o.n < 0 || o.bins < 1 {
-		return nil, fmt.Errorf("-n %d, --bins %d: want n >= 0 and bins >= 1", o.n, o.bins)
-	}
-	return job{n: o.n, bins: o.bins, seed: o.seed}, nil
-}
 
 // job summarises n samples in bins; it is also a cli.SerialJob and a
 // cli.Verifier.
 type job struct {
 	n, bins int
 	seed    uint64
+}
+
+// Flags binds the job's fields to the program's flags: a job is its
+// own options.
+func (j *job) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&j.n, "n", 10_000_000, "how many samples")
+	fs.IntVar(&j.bins, "bins", 10, "how many bins the histogram has")
+	fs.Uint64Var(&j.seed, "seed", 1, "seed of the samples")
+}
+
+// Job checks the parsed options: the job is then what runs.
+func (j *job) Job() (cli.Job, error) {
+	if j.n < 0 || j.bins < 1 {
+		return nil, fmt.Errorf("-n %d, --bins %d: want n >= 0 and bins >= 1", j.n, j.bins)
+	}
+	return *j, nil
 }
 
 // samples are log-normal: skewed, as latencies and file sizes are.

@@ -57,41 +57,37 @@ var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	// (--leaf 0) cuts pieces only for hungry workers, so one worker's
 	// recording of it is one piece, which says nothing of a cluster.
 	Grain:   &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},
-	Options: func() cli.Options { return new(options) },
+	Options: func() cli.Options { return new(job) },
 }}}
-
-// options are a run's options, bound to its flags.
-type options struct {
-	n     int
-	leaf  int
-	split string
-}
-
-func (o *options) Flags(fs *flag.FlagSet) {
-	fs.IntVar(&o.n, "n", 10_000_000, "terms")
-	fs.IntVar(&o.leaf, "leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
-	fs.StringVar(&o.split, "split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
-}
-
-func (o *options) Job() (cli.Job, error) {
-	if o.n < 0 || o.leaf < 0 {
-		return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", o.n, o.leaf)
-	}
-	switch o.split {
-	case "halving":
-	case "factoring":
-		if o.leaf > 0 {
-			return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", o.leaf)
-		}
-	default:
-		return nil, fmt.Errorf("--split %q: want halving or factoring", o.split)
-	}
-	return job{n: o.n, leaf: o.leaf, split: o.split}, nil
-}
 
 type job struct {
 	n, leaf int
 	split   string
+}
+
+// Flags binds the job's fields to the program's flags: a job is its
+// own options.
+func (j *job) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&j.n, "n", 10_000_000, "terms")
+	fs.IntVar(&j.leaf, "leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
+	fs.StringVar(&j.split, "split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
+}
+
+// Job checks the parsed options: the job is then what runs.
+func (j *job) Job() (cli.Job, error) {
+	if j.n < 0 || j.leaf < 0 {
+		return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", j.n, j.leaf)
+	}
+	switch j.split {
+	case "halving":
+	case "factoring":
+		if j.leaf > 0 {
+			return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", j.leaf)
+		}
+	default:
+		return nil, fmt.Errorf("--split %q: want halving or factoring", j.split)
+	}
+	return *j, nil
 }
 
 func (j job) Params() map[string]any {
