@@ -35,7 +35,10 @@ type Program struct {
 	Flags func(fs *flag.FlagSet) func() (Job, error)
 }
 
-// Options are a program's options for one run, bound to its flags.
+// Options are a program's options for one run, bound to its flags:
+// usually a pointer to a struct whose fields Flags binds (fs.IntVar) and
+// Job reads, made fresh for each run by Program.Options. A job whose
+// fields are its options may be its own Options (examples/histogram).
 type Options interface {
 	// Flags defines the program's flags on fs, each bound to an option.
 	Flags(fs *flag.FlagSet)
