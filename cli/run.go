@@ -414,14 +414,21 @@ func (e *timedOut) Error() string {
 // that adds that to the job's error.
 func sayWhatItWaitsFor(ctx context.Context, what func() string) func(error) error {
 	var said atomic.Pointer[string]
+	described := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
+		defer close(described)
 		if errors.As(context.Cause(ctx), new(*timedOut)) {
 			w := what()
 			said.Store(&w)
 		}
 	})
 	return func(err error) error {
-		stop()
+		// The job can end as soon as its context does, before what has
+		// returned: once the description has begun, wait for it (what
+		// reads a snapshot, which ends), or the message would lack it.
+		if !stop() {
+			<-described
+		}
 		if w := said.Load(); w != nil && err != nil {
 			return fmt.Errorf("%w (it was waiting for: %s)", err, *w)
 		}
