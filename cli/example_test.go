@@ -101,13 +101,14 @@ func (o *squareOptions) Flags(fs *flag.FlagSet) {
 }
 func (o *squareOptions) Job() (cli.Job, error) { return squareJob{o.n, o.want}, nil }
 
+var squarer = cli.Config{Name: "squarer", Programs: []cli.Program{{
+	Name: "square", Options: func() cli.Options { return new(squareOptions) },
+}}}
+
 // A Job that is a Verifier has its answer checked: --json reports
-// "verified", and a wrong answer fails the run (exit 1). One that is a
-// SerialJob runs with --serial, the baseline of the parallel runs.
+// "verified", and a wrong answer fails the run (exit 1).
 func ExampleVerifier() {
-	cfg := cli.Config{Name: "squarer", Programs: []cli.Program{{
-		Name: "square", Options: func() cli.Options { return new(squareOptions) },
-	}}}
+	cfg := squarer
 	var out bytes.Buffer
 	code := cli.Exec(cfg, []string{"run", "square", "-n", "4", "--want", "16", "--json"}, &out, io.Discard)
 	var r struct{ Verified bool }
@@ -116,16 +117,24 @@ func ExampleVerifier() {
 
 	code = cli.Exec(cfg, []string{"run", "square", "-n", "4", "--want", "15"}, io.Discard, os.Stdout)
 	fmt.Println(code)
-
-	out.Reset()
-	code = cli.Exec(cfg, []string{"run", "square", "-n", "5", "--want", "25", "--serial"}, &out, io.Discard)
-	first, _, _ := strings.Cut(out.String(), "\n")
-	fmt.Println(code, first)
 	// Output:
 	// 0 true
 	// squarer: square: wrong answer: 16, want 15
 	// 1
+}
+
+// A Job that is a SerialJob runs with --serial, without the runtime: the
+// baseline the parallel runs are measured against. A program whose Job
+// is not one refuses --serial (exit 2).
+func ExampleSerialJob() {
+	var out bytes.Buffer
+	code := cli.Exec(squarer, []string{"run", "square", "-n", "5", "--want", "25", "--serial"}, &out, io.Discard)
+	first, _, _ := strings.Cut(out.String(), "\n")
+	fmt.Println(code, first)
+	fmt.Println(cli.Exec(config, []string{"run", "double", "--serial"}, io.Discard, io.Discard))
+	// Output:
 	// 0 square: 5 squared is 25
+	// 2
 }
 
 // A program's own verb: its flags parsed with ParseFlags (-h is not an
