@@ -3,6 +3,7 @@ package advise
 import (
 	"flag"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/cliseam"
 	"io"
 	"runtime"
 	"slices"
@@ -82,7 +83,7 @@ func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, erro
 		if len(args) == 0 {
 			return nil, cli.Usagef("advise needs a program: %s advise PROGRAM, with PROGRAM one of those above", v.name)
 		}
-		return nil, cli.ErrHelp
+		return nil, flag.ErrHelp
 	}
 	app, err := v.lookup(args[0])
 	if err != nil {
@@ -90,7 +91,10 @@ func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, erro
 	}
 	cfg := &adviseConfig{app: app}
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
-	makeJob := app.Flags(appFS)
+	makeJob, err := jobMaker(app, appFS)
+	if err != nil {
+		return nil, err
+	}
 	own := flag.NewFlagSet("advise", flag.ContinueOnError)
 	cfg.flags.register(own)
 	var clash []string
@@ -201,7 +205,7 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 	if inlines == "" {
 		inlines = adviseInlines
 		if g != nil {
-			inlines = cfg.app.Inline().String()
+			inlines = cliseam.Inline(cfg.app.InlineK).String()
 		}
 	}
 	for _, s := range strings.Split(inlines, ",") {
@@ -218,7 +222,10 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 func (cfg *adviseConfig) job(g string) (cli.Job, error) {
 	fs := flag.NewFlagSet(cfg.app.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	makeJob := cfg.app.Flags(fs)
+	makeJob, err := jobMaker(cfg.app, fs)
+	if err != nil {
+		return nil, err
+	}
 	args := slices.Clone(cfg.args)
 	if g != "" {
 		args = append(args, "--"+cfg.app.Grain.Flag+"="+g)
@@ -239,4 +246,14 @@ func (cfg *adviseConfig) describe(g string) string {
 		s += " --" + cfg.app.Grain.Flag + "=" + g
 	}
 	return s
+}
+
+// jobMaker defines the program's flags on fs, as run does, and returns
+// what makes its job once fs is parsed.
+func jobMaker(app cli.Program, fs *flag.FlagSet) (func() (cli.Job, error), error) {
+	m, err := cliseam.JobMaker(app, fs)
+	if err != nil {
+		return nil, err
+	}
+	return m.(func() (cli.Job, error)), nil
 }

@@ -44,11 +44,12 @@ func ParseJob(name string, args ...string) (Job, error) {
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	mk := a.Flags(fs)
+	o := a.Options()
+	o.Flags(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	j, err := mk()
+	j, err := o.Job()
 	if err != nil {
 		return nil, err
 	}

@@ -18,19 +18,19 @@ import (
 )
 
 func init() {
-	register(App{Name: "fib", Summary: "Fibonacci numbers by naive recursion (-n N)", Flags: fibFlags})
-	register(App{Name: "nqueens", Summary: "count all n-queens solutions (-n N)", Flags: nqueensFlags})
+	register(App{Name: "fib", Summary: "Fibonacci numbers by naive recursion (-n N)", Options: func() cli.Options { return new(fibOptions) }})
+	register(App{Name: "nqueens", Summary: "count all n-queens solutions (-n N)", Options: func() cli.Options { return new(nqueensOptions) }})
 	// UTS keeps 8 ready tasks before it inlines: on T3's thin binomial
 	// chains a thief then finds work at once, where with 2 it mostly finds
 	// an empty deque, and T1 is no worse (BenchmarkInlineK; bench/README.md,
 	// "Choosing K").
-	register(App{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Flags: utsFlags, InlineK: 8})
+	register(App{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Options: func() cli.Options { return new(utsOptions) }, InlineK: 8})
 	// EP's and RT's leaves are what tsys advise tunes: batches of pairs,
 	// pixels of a tile; from one batch or a few tiles of a row up to a
 	// split too coarse to spread over many nodes.
-	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Flags: epFlags,
+	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Options: func() cli.Options { return new(epOptions) },
 		Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "2", "4", "8", "16", "32", "64"}}})
-	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Flags: rtFlags,
+	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Options: func() cli.Options { return new(rtOptions) },
 		Grain: &cli.Grain{Flag: "leaf", Values: []string{"256", "1024", "4096", "16384", "65536"}}})
 }
 
@@ -48,14 +48,15 @@ func run[A, R any](ctx context.Context, r *tsys.Runtime, t *tsys.Task[A, R], arg
 
 type fibJob struct{ n int }
 
-func fibFlags(fs *flag.FlagSet) func() (cli.Job, error) {
-	n := fs.Int("n", 35, "compute fib(N)")
-	return func() (cli.Job, error) {
-		if err := fib.Validate(*n); err != nil {
-			return nil, err
-		}
-		return fibJob{n: *n}, nil
+type fibOptions struct{ n int }
+
+func (o *fibOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 35, "compute fib(N)") }
+
+func (o *fibOptions) Job() (cli.Job, error) {
+	if err := fib.Validate(o.n); err != nil {
+		return nil, err
 	}
+	return fibJob{n: o.n}, nil
 }
 
 func fibResult(v int64) Result { return Result{Value: v, Text: fmt.Sprintf("fib = %d", v)} }
@@ -76,14 +77,15 @@ func (j fibJob) Verify(r Result) (bool, error) {
 
 type nqueensJob struct{ n int }
 
-func nqueensFlags(fs *flag.FlagSet) func() (cli.Job, error) {
-	n := fs.Int("n", 12, "board size N")
-	return func() (cli.Job, error) {
-		if err := nqueens.Validate(*n); err != nil {
-			return nil, err
-		}
-		return nqueensJob{n: *n}, nil
+type nqueensOptions struct{ n int }
+
+func (o *nqueensOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 12, "board size N") }
+
+func (o *nqueensOptions) Job() (cli.Job, error) {
+	if err := nqueens.Validate(o.n); err != nil {
+		return nil, err
 	}
+	return nqueensJob{n: o.n}, nil
 }
 
 func nqueensResult(v int64) Result { return Result{Value: v, Text: fmt.Sprintf("solutions = %d", v)} }
@@ -111,25 +113,32 @@ type utsJob struct {
 	verify bool
 }
 
-func utsFlags(fs *flag.FlagSet) func() (cli.Job, error) {
-	p := uts.DefaultParams()
-	p.RegisterFlags(fs)
-	tree := fs.String("tree", "", "a named sample tree: T1..T5, T1L, T2L, T3L, T1XL (overrides -t -a -d -b -r -q -m -f)")
-	verify := fs.Bool("verify", true, "for a custom tree, check the counts against the serial search (not timed)")
-	return func() (cli.Job, error) {
-		j := utsJob{p: p, verify: *verify}
-		if *tree != "" {
-			t, err := uts.Named(*tree)
-			if err != nil {
-				return nil, err
-			}
-			j.tree, j.p, j.known = t.Name, t.Params, &t
-		}
-		if err := j.p.Validate(); err != nil {
+type utsOptions struct {
+	p      uts.Params
+	tree   string
+	verify bool
+}
+
+func (o *utsOptions) Flags(fs *flag.FlagSet) {
+	o.p = uts.DefaultParams()
+	o.p.RegisterFlags(fs)
+	fs.StringVar(&o.tree, "tree", "", "a named sample tree: T1..T5, T1L, T2L, T3L, T1XL (overrides -t -a -d -b -r -q -m -f)")
+	fs.BoolVar(&o.verify, "verify", true, "for a custom tree, check the counts against the serial search (not timed)")
+}
+
+func (o *utsOptions) Job() (cli.Job, error) {
+	j := utsJob{p: o.p, verify: o.verify}
+	if o.tree != "" {
+		t, err := uts.Named(o.tree)
+		if err != nil {
 			return nil, err
 		}
-		return j, nil
+		j.tree, j.p, j.known = t.Name, t.Params, &t
 	}
+	if err := j.p.Validate(); err != nil {
+		return nil, err
+	}
+	return j, nil
 }
 
 func utsResult(c uts.Counts) Result {
@@ -173,19 +182,25 @@ type epJob struct {
 	leaf  int
 }
 
-func epFlags(fs *flag.FlagSet) func() (cli.Job, error) {
-	class := fs.String("class", "S", "problem class: S, W, A, B or C")
-	leaf := fs.Int("leaf", 1, "batches of 2^16 pairs per leaf task")
-	return func() (cli.Job, error) {
-		c, err := ep.ParseClass(*class)
-		if err != nil {
-			return nil, err
-		}
-		if *leaf < 1 {
-			return nil, fmt.Errorf("ep: --leaf %d: want at least 1 batch per leaf", *leaf)
-		}
-		return epJob{class: c, leaf: *leaf}, nil
+type epOptions struct {
+	class string
+	leaf  int
+}
+
+func (o *epOptions) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.class, "class", "S", "problem class: S, W, A, B or C")
+	fs.IntVar(&o.leaf, "leaf", 1, "batches of 2^16 pairs per leaf task")
+}
+
+func (o *epOptions) Job() (cli.Job, error) {
+	c, err := ep.ParseClass(o.class)
+	if err != nil {
+		return nil, err
 	}
+	if o.leaf < 1 {
+		return nil, fmt.Errorf("ep: --leaf %d: want at least 1 batch per leaf", o.leaf)
+	}
+	return epJob{class: c, leaf: o.leaf}, nil
 }
 
 func epResult(r ep.Result) Result {
@@ -228,51 +243,62 @@ type rtJob struct {
 	verify bool
 }
 
-func rtFlags(fs *flag.FlagSet) func() (cli.Job, error) {
+type rtOptions struct {
+	scene                       string
+	w, h, level, samples, depth int
+	leaf                        int
+	flat                        bool
+	split                       string // how --flat's loop cuts pieces off: halving or factoring
+	out                         string
+	verify                      bool
+}
+
+func (o *rtOptions) Flags(fs *flag.FlagSet) {
 	d := rt.DefaultJob()
-	scene := fs.String("scene", "balls", "scene: balls, tetra or grid")
-	w := fs.Int("w", int(d.Width), "image width in pixels")
-	h := fs.Int("h", int(d.Height), "image height in pixels")
-	level := fs.Int("level", -1, "scene size level (balls: sphereflake depth; default per scene)")
-	samples := fs.Int("samples", int(d.Samples), "supersampling: S x S rays per pixel")
-	depth := fs.Int("depth", int(d.MaxDepth), "reflection depth limit")
-	leaf := fs.Int("leaf", 1024, "largest area in pixels that a leaf task renders")
-	flat := fs.Bool("flat", false, "render row by row as a flat parallel loop (uneven iterations) instead of a tree of tiles")
-	split := fs.String("split", "halving", "with --flat, how the row loop cuts a piece off for a thief: halving or factoring")
-	out := fs.String("o", "", "write the image to this PNG file")
-	verify := fs.Bool("verify", true, "compare the image with the serial render (not timed)")
-	return func() (cli.Job, error) {
-		id, err := rt.SceneID(*scene)
-		if err != nil {
-			return nil, err
-		}
-		j := rt.Job{Scene: id, Level: int32(*level), Width: int32(*w), Height: int32(*h), Samples: int32(*samples), MaxDepth: int32(*depth)}
-		if *level < 0 {
-			_, _, def, _ := rt.LevelRange(id)
-			j.Level = def
-		}
-		if err := j.Validate(); err != nil {
-			return nil, err
-		}
-		if *leaf < 1 {
-			return nil, fmt.Errorf("rt: --leaf %d: want at least 1 pixel", *leaf)
-		}
-		switch *split {
-		case "halving":
-		case "factoring":
-			if !*flat {
-				return nil, errors.New("rt: --split factoring splits the rows of --flat; the tile tree (without --flat) is split by --leaf: add --flat")
-			}
-		default:
-			return nil, fmt.Errorf("rt: --split %q: want halving or factoring", *split)
-		}
-		if *out != "" {
-			if err := rt.CheckWritable(*out); err != nil {
-				return nil, err
-			}
-		}
-		return rtJob{job: j, scene: *scene, leaf: *leaf, flat: *flat, split: *split, out: *out, verify: *verify}, nil
+	fs.StringVar(&o.scene, "scene", "balls", "scene: balls, tetra or grid")
+	fs.IntVar(&o.w, "w", int(d.Width), "image width in pixels")
+	fs.IntVar(&o.h, "h", int(d.Height), "image height in pixels")
+	fs.IntVar(&o.level, "level", -1, "scene size level (balls: sphereflake depth; default per scene)")
+	fs.IntVar(&o.samples, "samples", int(d.Samples), "supersampling: S x S rays per pixel")
+	fs.IntVar(&o.depth, "depth", int(d.MaxDepth), "reflection depth limit")
+	fs.IntVar(&o.leaf, "leaf", 1024, "largest area in pixels that a leaf task renders")
+	fs.BoolVar(&o.flat, "flat", false, "render row by row as a flat parallel loop (uneven iterations) instead of a tree of tiles")
+	fs.StringVar(&o.split, "split", "halving", "with --flat, how the row loop cuts a piece off for a thief: halving or factoring")
+	fs.StringVar(&o.out, "o", "", "write the image to this PNG file")
+	fs.BoolVar(&o.verify, "verify", true, "compare the image with the serial render (not timed)")
+}
+
+func (o *rtOptions) Job() (cli.Job, error) {
+	id, err := rt.SceneID(o.scene)
+	if err != nil {
+		return nil, err
 	}
+	j := rt.Job{Scene: id, Level: int32(o.level), Width: int32(o.w), Height: int32(o.h), Samples: int32(o.samples), MaxDepth: int32(o.depth)}
+	if o.level < 0 {
+		_, _, def, _ := rt.LevelRange(id)
+		j.Level = def
+	}
+	if err := j.Validate(); err != nil {
+		return nil, err
+	}
+	if o.leaf < 1 {
+		return nil, fmt.Errorf("rt: --leaf %d: want at least 1 pixel", o.leaf)
+	}
+	switch o.split {
+	case "halving":
+	case "factoring":
+		if !o.flat {
+			return nil, errors.New("rt: --split factoring splits the rows of --flat; the tile tree (without --flat) is split by --leaf: add --flat")
+		}
+	default:
+		return nil, fmt.Errorf("rt: --split %q: want halving or factoring", o.split)
+	}
+	if o.out != "" {
+		if err := rt.CheckWritable(o.out); err != nil {
+			return nil, err
+		}
+	}
+	return rtJob{job: j, scene: o.scene, leaf: o.leaf, flat: o.flat, split: o.split, out: o.out, verify: o.verify}, nil
 }
 
 func (j rtJob) image(pix []byte) (*image.NRGBA, error) {

@@ -6,8 +6,9 @@
 // of the answer against published values or the serial version.
 //
 // To add an app: write its tasks and its serial version in a package of
-// its own under apps/, then its flags and job (a cli.SerialJob and a
-// cli.Verifier) and one register line in catalog.go; the command line,
+// its own under apps/, then its options (a cli.Options: its flags, and
+// the job they make, a cli.SerialJob and a cli.Verifier) and one
+// register line in catalog.go; the command line,
 // tsys bench and the tests of this package then know it. A program of
 // one's own that is not one of tsys's apps is a cli.Program in its own
 // binary instead (examples/).

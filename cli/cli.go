@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,9 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // Config is a program's command line: the jobs it runs and, besides the
@@ -33,107 +29,6 @@ type Config struct {
 	Executable func() (string, error)
 }
 
-// Program is one job the command runs (`NAME run PROGRAM [flags]`): its
-// flags, and the Job they make.
-type Program struct {
-	Name    string
-	Summary string // one line, for the usage
-	// Flags registers the program's flags on fs and returns the function
-	// that turns the parsed flags into a Job, or into an error that tells
-	// the user what to write (an exit 2).
-	Flags func(fs *flag.FlagSet) func() (Job, error)
-	// InlineK is the load:K inlining threshold the program runs best
-	// with, for runs that name no --inline; 0 means inline.DefaultK.
-	InlineK int
-	// Grain, when set, names the program's flag that sets how much work a
-	// task does (a leaf size, a loop's grain), which `advise` tunes; a
-	// program without one is tuned by its inlining threshold alone.
-	Grain *Grain
-}
-
-// Grain is a program's flag that sets its tasks' size, and the values of
-// it that `advise PROGRAM` weighs unless told others (--grains).
-type Grain struct {
-	Flag   string
-	Values []string
-}
-
-// Inline is the inlining policy for a run of the program that names none.
-func (p Program) Inline() inline.Policy {
-	if p.InlineK > 0 {
-		return inline.LoadK(p.InlineK)
-	}
-	return inline.Default()
-}
-
-// Job is one parameterised run of a program. A Job may also be a
-// SerialJob (--serial runs it) and a Verifier (its result is checked).
-type Job interface {
-	// Params are the job's parameters, for the --json output.
-	Params() map[string]any
-	// Run runs the job's root task on rt, this node's runtime: on a
-	// cluster, the other nodes serve its tasks.
-	Run(ctx context.Context, rt *tsys.Runtime) (Result, tsys.Stats, error)
-}
-
-// SerialJob is a Job with a plain serial version, run by --serial: the
-// baseline T_S the parallel runs are measured against.
-type SerialJob interface {
-	Job
-	Serial() (Result, error)
-}
-
-// Verifier is a Job that can check its result: verified is true when it
-// was checked against a published value or the serial version, and err
-// is set when the check failed (the answer is wrong: exit 1).
-type Verifier interface {
-	Job
-	Verify(r Result) (verified bool, err error)
-}
-
-// Result is a job's answer: Value goes into the --json "result" field and
-// Text is the one-line summary.
-type Result struct {
-	Value any
-	Text  string
-}
-
-// TaskJob is a Job that runs task on arg: the common case of a program
-// whose work is one root task. Its Result is the task's value, as is,
-// and its text that value as %v; params are what --json reports of the
-// job. A program whose answer is large (a sorted slice) writes a Job of
-// its own whose Result summarises it (examples/mergesort).
-func TaskJob[A, R any](task *tsys.Task[A, R], arg A, params map[string]any) Job {
-	return taskJob[A, R]{task: task, arg: arg, params: params}
-}
-
-type taskJob[A, R any] struct {
-	task   *tsys.Task[A, R]
-	arg    A
-	params map[string]any
-}
-
-func (j taskJob[A, R]) Params() map[string]any { return j.params }
-
-func (j taskJob[A, R]) Run(ctx context.Context, rt *tsys.Runtime) (Result, tsys.Stats, error) {
-	v, st, err := tsys.Run(ctx, rt, j.task, j.arg)
-	if err != nil {
-		return Result{}, st, err
-	}
-	return Result{Value: v, Text: fmt.Sprint(v)}, st, nil
-}
-
-// Command is a verb of a program's own: `NAME VERB ARGS`. Run returns an
-// error made with Usagef for a mistake on the command line (exit 2), any
-// other error for a failure (exit 1), and ParseFlags' ErrHelp after -h
-// (exit 0).
-type Command struct {
-	Name    string
-	Usage   string // what follows the verb in the usage: "[flags] ADDR"
-	Summary string // what it does, in a few words
-	Run     func(args []string, stdout, stderr io.Writer) error
-}
-
 // Main runs the command line of os.Args and exits with its code: 0
 // success, 1 the job failed or gave a wrong answer, 2 bad usage. Call it
 // from main:
@@ -143,8 +38,9 @@ func Main(cfg Config) {
 	os.Exit(Exec(cfg, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Exec runs one command line and returns its exit code, as Main does
-// without exiting: for a program's tests, and for a main that does more.
+// Exec is Main for a program's tests: it runs one command line (args
+// without the program's name) in this process, writes what Main would
+// to stdout and stderr, and returns the exit code rather than exiting.
 func Exec(cfg Config, args []string, stdout, stderr io.Writer) int {
 	c, err := newCommand(cfg)
 	if err != nil {
@@ -153,7 +49,7 @@ func Exec(cfg Config, args []string, stdout, stderr io.Writer) int {
 	}
 	err = c.dispatch(args, stdout, stderr)
 	switch {
-	case err == nil, errors.Is(err, ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "%s: %v\n", c.name, err)
@@ -198,8 +94,10 @@ func (c *command) checkPrograms() error {
 			errs = append(errs, fmt.Errorf("cli.Config: a program (%q) has no Name: give it the name run takes", p.Summary))
 		case strings.ContainsAny(p.Name, " \t") || strings.HasPrefix(p.Name, "-"):
 			errs = append(errs, fmt.Errorf("cli.Config: program name %q is not one word a command line can name", p.Name))
-		case p.Flags == nil:
-			errs = append(errs, fmt.Errorf("cli.Config: program %q has no Flags function: it makes the program's Job", p.Name))
+		case p.Options == nil && p.Flags == nil:
+			errs = append(errs, fmt.Errorf("cli.Config: program %q has no Options: give it the function that makes a run's options, which define its flags and make its Job", p.Name))
+		case p.Options != nil && p.Flags != nil:
+			errs = append(errs, fmt.Errorf("cli.Config: program %q has both Options and the deprecated Flags: keep Options", p.Name))
 		case i > 0 && c.programs[i-1].Name == p.Name:
 			errs = append(errs, fmt.Errorf("cli.Config: two programs are named %q", p.Name))
 		case p.Grain != nil && (p.Grain.Flag == "" || len(p.Grain.Values) == 0):
@@ -248,70 +146,4 @@ func (c *command) names() []string {
 		out = append(out, p.Name)
 	}
 	return out
-}
-
-// ErrHelp is what ParseFlags returns after -h, which the flag set has
-// answered: Exec exits 0.
-var ErrHelp = errors.New("help requested")
-
-// usageError is a mistake on the command line: exit code 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-// Usagef makes the error of a mistake on the command line (exit 2): say
-// what to write instead.
-func Usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
-
-// NewFlagSet makes the flag set of a verb, named as the verb's usage
-// names it ("tsys drain"); its last word is the verb, which
-// ParseFlagsOnly's message names. It reports a flag error to ParseFlags
-// rather than exiting, and writes the error and its -h to stderr, the
-// writer the verb was given (a test's buffer), not os.Stderr.
-func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// ParseFlags parses a command's flags: a flag error is bad usage (exit
-// 2), -h is ErrHelp (exit 0).
-func ParseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ErrHelp
-		}
-		return usageError{err.Error()}
-	}
-	return nil
-}
-
-// ParseFlagsOnly parses the command line of a verb that takes flags and
-// nothing else, as ParseFlags does: an argument after the flags is bad
-// usage too.
-func ParseFlagsOnly(fs *flag.FlagSet, args []string) error {
-	if err := ParseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return Usagef("%s: unexpected argument %q", verbOf(fs), fs.Arg(0))
-	}
-	return nil
-}
-
-// verbOf is the verb whose flag set NewFlagSet made: the last word of its
-// name, which its messages begin with.
-func verbOf(fs *flag.FlagSet) string {
-	return fs.Name()[strings.LastIndex(fs.Name(), " ")+1:]
-}
-
-// CheckRun checks the command line of `run ARGS` as run would, without
-// running the job: nil, or the error run would exit with.
-func CheckRun(cfg Config, args []string) error {
-	c, err := newCommand(cfg)
-	if err != nil {
-		return err
-	}
-	_, err = c.parseRun(args, io.Discard)
-	return err
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
+func okOptions() cli.Options { return new(doubleOptions) }
+
 func okFlags(fs *flag.FlagSet) func() (cli.Job, error) {
 	return func() (cli.Job, error) { return cli.TaskJob(double, 1, nil), nil }
 }
@@ -24,13 +26,14 @@ func TestConfigMistakes(t *testing.T) {
 		cfg  cli.Config
 		want string
 	}{
-		{cli.Config{Programs: []cli.Program{{Summary: "x", Flags: okFlags}}}, `a program ("x") has no Name`},
-		{cli.Config{Programs: []cli.Program{{Name: "two words", Flags: okFlags}}}, `program name "two words" is not one word`},
-		{cli.Config{Programs: []cli.Program{{Name: "-x", Flags: okFlags}}}, `program name "-x" is not one word`},
-		{cli.Config{Programs: []cli.Program{{Name: "p"}}}, `program "p" has no Flags function`},
-		{cli.Config{Programs: []cli.Program{{Name: "p", Flags: okFlags}, {Name: "p", Flags: okFlags}}}, `two programs are named "p"`},
-		{cli.Config{Programs: []cli.Program{{Name: "p", Flags: okFlags, Grain: &cli.Grain{Values: []string{"1"}}}}}, `program "p" has a Grain without a Flag or Values`},
-		{cli.Config{Programs: []cli.Program{{Name: "p", Flags: okFlags, Grain: &cli.Grain{Flag: "leaf"}}}}, `program "p" has a Grain without a Flag or Values`},
+		{cli.Config{Programs: []cli.Program{{Summary: "x", Options: okOptions}}}, `a program ("x") has no Name`},
+		{cli.Config{Programs: []cli.Program{{Name: "two words", Options: okOptions}}}, `program name "two words" is not one word`},
+		{cli.Config{Programs: []cli.Program{{Name: "-x", Options: okOptions}}}, `program name "-x" is not one word`},
+		{cli.Config{Programs: []cli.Program{{Name: "p"}}}, `program "p" has no Options`},
+		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions, Flags: okFlags}}}, `program "p" has both Options and the deprecated Flags`},
+		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions}, {Name: "p", Options: okOptions}}}, `two programs are named "p"`},
+		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions, Grain: &cli.Grain{Values: []string{"1"}}}}}, `program "p" has a Grain without a Flag or Values`},
+		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions, Grain: &cli.Grain{Flag: "leaf"}}}}, `program "p" has a Grain without a Flag or Values`},
 		{cli.Config{Commands: []cli.Command{{Name: "run", Run: okRun}}}, `command "run" has the name of a verb every program has`},
 		{cli.Config{Commands: []cli.Command{{Summary: "s", Run: okRun}}}, `a command ("s") has no Name`},
 		{cli.Config{Commands: []cli.Command{{Name: "node", Run: okRun}}}, `command "node" has the name of a verb every program has`},
@@ -96,13 +99,17 @@ var forever = tsys.Register("cliexample.forever", func(c *tsys.Ctx, _ int) int {
 	return 0
 })
 
+// foreverOptions make the job of forever, which has no flags.
+type foreverOptions struct{}
+
+func (foreverOptions) Flags(*flag.FlagSet)   {}
+func (foreverOptions) Job() (cli.Job, error) { return cli.TaskJob(forever, 0, nil), nil }
+
 // TestTimeoutEndsAJob: --timeout ends a job that would run for ever,
 // failed, saying why and what it was waiting for; a negative one is bad
 // usage.
 func TestTimeoutEndsAJob(t *testing.T) {
-	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "forever", Flags: func(*flag.FlagSet) func() (cli.Job, error) {
-		return func() (cli.Job, error) { return cli.TaskJob(forever, 0, nil), nil }
-	}}}}
+	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "forever", Options: func() cli.Options { return foreverOptions{} }}}}
 	var errb bytes.Buffer
 	code := cli.Exec(cfg, []string{"run", "forever", "--timeout", "50ms"}, io.Discard, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "the job did not finish within --timeout 50ms") ||

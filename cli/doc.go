@@ -17,13 +17,17 @@
 //	var mysum = cli.Config{Name: "mysum", Programs: []cli.Program{{
 //		Name:    "sum",
 //		Summary: "sum i for i below N (-n N)",
-//		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-//			n := fs.Int("n", 100_000_000, "terms")
-//			return func() (cli.Job, error) {
-//				return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, *n), map[string]any{"n": *n}), nil
-//			}
-//		},
+//		Options: func() cli.Options { return new(sumOptions) },
 //	}}}
+//
+//	// sumOptions are one run's options, bound to its flags.
+//	type sumOptions struct{ n int }
+//
+//	func (o *sumOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 100_000_000, "terms") }
+//
+//	func (o *sumOptions) Job() (cli.Job, error) {
+//		return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, o.n), map[string]any{"n": o.n}), nil
+//	}
 //
 //	func main() { cli.Main(mysum) }
 //
@@ -32,6 +36,13 @@
 //	mysum run sum -n 1000000 [--workers W] [--nodes N] [--join HOST:PORT] [--json] ...
 //	mysum node [--bind HOST:PORT] [--join HOST:PORT,...] [--share POLICY] [--http HOST:PORT] [--key-file F]
 //	mysum drain ADDR | mysum jobs ADDR | mysum token --key-file F | mysum version
+//
+// A run asks its Program for fresh Options, defines their flags, parses
+// the command line into them and has them make the Job, so two runs of
+// one Config (tests in parallel) share nothing. Main is a program's one
+// entry point and Exec, Main without the exit, its tests'; a verb of the
+// program's own is a Command (Config.Commands), which parses its flags
+// with NewFlagSet and ParseFlags and reports a mistake with Usagef.
 //
 // A node serves the tasks its binary registered, so every node of a
 // cluster runs the same binary: a job's root tells each node the tasks

@@ -28,20 +28,25 @@ var Sum = tsys.RegisterRange("mysum.sum",
 var mysum = cli.Config{Name: "mysum", Programs: []cli.Program{{
 	Name:    "sum",
 	Summary: "sum i for i below N (-n N)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 100_000_000, "terms")
-		return func() (cli.Job, error) {
-			return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, *n), map[string]any{"n": *n}), nil
-		}
-	},
+	Options: func() cli.Options { return new(sumOptions) },
 }}}
+
+// sumOptions are one run's options, bound to its flags.
+type sumOptions struct{ n int }
+
+func (o *sumOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 100_000_000, "terms") }
+
+func (o *sumOptions) Job() (cli.Job, error) {
+	return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, o.n), map[string]any{"n": o.n}), nil
+}
 
 // The program's main package holds only this: mysum's binary then runs
 // the verbs of the tsys command.
 func main() { cli.Main(mysum) }
 
 // A whole program: its config, which its main hands to cli.Main, run
-// here through Exec as the command line `mysum run sum -n 1000` would.
+// here through Exec, as its tests run it, as the command line `mysum run
+// sum -n 1000` would.
 func Example_program() {
 	var out bytes.Buffer
 	code := cli.Exec(mysum, []string{"run", "sum", "-n", "1000", "--workers", "2"}, &out, io.Discard)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,13 +23,20 @@ var double = tsys.Register("cliexample.double", func(c *tsys.Ctx, n int) int { r
 var config = cli.Config{Name: "doubler", Programs: []cli.Program{{
 	Name:    "double",
 	Summary: "twice N (-n N)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 1, "the number to double")
-		return func() (cli.Job, error) {
-			return cli.TaskJob(double, *n, map[string]any{"n": *n}), nil
-		}
-	},
+	Options: func() cli.Options { return new(doubleOptions) },
 }}}
+
+// doubleOptions are a run of double's options, bound to its flags.
+type doubleOptions struct{ n int }
+
+func (o *doubleOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 1, "the number to double") }
+
+func (o *doubleOptions) Job() (cli.Job, error) {
+	if o.n < 0 {
+		return nil, fmt.Errorf("-n %d: want 0 or more", o.n)
+	}
+	return cli.TaskJob(double, o.n, map[string]any{"n": o.n}), nil
+}
 
 // Exec runs one command line in this process and returns the exit code:
 // what a program's own tests call.
@@ -45,6 +53,17 @@ func ExampleExec() {
 	// 2
 }
 
+// A run's options: run defines their flags (Flags), parses the command
+// line into them and makes the Job (Job); the error of Job is a mistake
+// on the command line, exit 2, its message what the user reads.
+func ExampleOptions() {
+	code := cli.Exec(config, []string{"run", "double", "-n", "-3"}, io.Discard, os.Stdout)
+	fmt.Println(code)
+	// Output:
+	// doubler: -n -3: want 0 or more
+	// 2
+}
+
 // TaskJob is the Job of a program whose work is one root task: it runs
 // the task on the runtime it is given, and reports its value.
 func ExampleTaskJob() {
@@ -52,6 +71,71 @@ func ExampleTaskJob() {
 	res, _, err := j.Run(context.Background(), tsys.New(tsys.Workers(1)))
 	fmt.Println(j.Params(), res.Text, err)
 	// Output: map[n:5] 10 <nil>
+}
+
+// squareJob squares n as a task, and is also a SerialJob (--serial runs
+// it without the runtime) and a Verifier (its answer is checked).
+type squareJob struct{ n, want int }
+
+var square = tsys.Register("cliexample.square", func(c *tsys.Ctx, n int) int { return n * n })
+
+func (j squareJob) Params() map[string]any { return map[string]any{"n": j.n} }
+func (j squareJob) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
+	v, st, err := tsys.Run(ctx, rt, square, j.n)
+	return cli.Result{Value: v, Text: fmt.Sprintf("%d squared is %d", j.n, v)}, st, err
+}
+func (j squareJob) Serial() (cli.Result, error) {
+	return cli.Result{Value: j.n * j.n, Text: fmt.Sprintf("%d squared is %d", j.n, j.n*j.n)}, nil
+}
+func (j squareJob) Verify(r cli.Result) (bool, error) {
+	if r.Value != j.want {
+		return true, fmt.Errorf("%v, want %d", r.Value, j.want)
+	}
+	return true, nil
+}
+
+type squareOptions struct{ n, want int }
+
+func (o *squareOptions) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 3, "the number to square")
+	fs.IntVar(&o.want, "want", 9, "the square the answer is checked against")
+}
+func (o *squareOptions) Job() (cli.Job, error) { return squareJob{o.n, o.want}, nil }
+
+var squarer = cli.Config{Name: "squarer", Programs: []cli.Program{{
+	Name: "square", Options: func() cli.Options { return new(squareOptions) },
+}}}
+
+// A Job that is a Verifier has its answer checked: --json reports
+// "verified", and a wrong answer fails the run (exit 1).
+func ExampleVerifier() {
+	cfg := squarer
+	var out bytes.Buffer
+	code := cli.Exec(cfg, []string{"run", "square", "-n", "4", "--want", "16", "--json"}, &out, io.Discard)
+	var r struct{ Verified bool }
+	json.Unmarshal(out.Bytes(), &r)
+	fmt.Println(code, r.Verified)
+
+	code = cli.Exec(cfg, []string{"run", "square", "-n", "4", "--want", "15"}, io.Discard, os.Stdout)
+	fmt.Println(code)
+	// Output:
+	// 0 true
+	// squarer: square: wrong answer: 16, want 15
+	// 1
+}
+
+// A Job that is a SerialJob runs with --serial, without the runtime: the
+// baseline the parallel runs are measured against. A program whose Job
+// is not one refuses --serial (exit 2).
+func ExampleSerialJob() {
+	var out bytes.Buffer
+	code := cli.Exec(squarer, []string{"run", "square", "-n", "5", "--want", "25", "--serial"}, &out, io.Discard)
+	first, _, _ := strings.Cut(out.String(), "\n")
+	fmt.Println(code, first)
+	fmt.Println(cli.Exec(config, []string{"run", "double", "--serial"}, io.Discard, io.Discard))
+	// Output:
+	// 0 square: 5 squared is 25
+	// 2
 }
 
 // A program's own verb: its flags parsed with ParseFlags (-h is not an
@@ -86,14 +170,46 @@ func ExampleCommand() {
 	// 2
 }
 
-// CheckRun checks a run's command line without running it, as a script
-// or a benchmark driver does before a long matrix of runs.
-func ExampleCheckRun() {
-	fmt.Println(cli.CheckRun(config, []string{"double", "-n", "4"}))
-	fmt.Println(cli.CheckRun(config, []string{"double", "-m", "4"}))
+// ParseFlags returns a bad flag as bad usage and -h as flag.ErrHelp,
+// after the flag set (NewFlagSet) has written the error or the help to
+// the stderr it was given.
+func ExampleParseFlags() {
+	var stderr bytes.Buffer
+	fs := cli.NewFlagSet("doubler twice", &stderr)
+	fs.Bool("v", false, "say what is doubled")
+	fmt.Println(cli.ParseFlags(fs, []string{"-x"}))
+	fmt.Println(errors.Is(cli.ParseFlags(fs, []string{"-h"}), flag.ErrHelp))
+	fmt.Println(strings.Contains(stderr.String(), "Usage of doubler twice"))
 	// Output:
-	// <nil>
-	// flag provided but not defined: -m
+	// flag provided but not defined: -x
+	// true
+	// true
+}
+
+// Usagef is the error of a mistake on the command line: Exec (and Main)
+// print it after the program's name and exit 2.
+func ExampleUsagef() {
+	cfg := cli.Config{Name: "doubler", Commands: []cli.Command{{
+		Name: "never", Summary: "refuse every command line",
+		Run: func(args []string, stdout, stderr io.Writer) error {
+			return cli.Usagef("never: there is nothing to write; run doubler help")
+		},
+	}}}
+	fmt.Println(cli.Exec(cfg, []string{"never"}, io.Discard, os.Stdout))
+	// Output:
+	// doubler: never: there is nothing to write; run doubler help
+	// 2
+}
+
+// growOptions are double's options and a leaf size, for advise to tune.
+type growOptions struct {
+	doubleOptions
+	leaf int
+}
+
+func (o *growOptions) Flags(fs *flag.FlagSet) {
+	o.doubleOptions.Flags(fs)
+	fs.IntVar(&o.leaf, "leaf", 1, "a task's size (a real program splits by it)")
 }
 
 // A program that names its grain flag and asks for the advise verb
@@ -104,13 +220,9 @@ func ExampleCheckRun() {
 // the ping-pong; the choice itself depends on this machine's timings.)
 func ExampleGrain() {
 	cfg := cli.Config{Name: "doubler", Programs: []cli.Program{{
-		Name: "double",
-		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-			n := fs.Int("n", 1, "the number to double")
-			fs.Int("leaf", 1, "a task's size (a real program splits by it)")
-			return func() (cli.Job, error) { return cli.TaskJob(double, *n, nil), nil }
-		},
-		Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "16"}},
+		Name:    "double",
+		Options: func() cli.Options { return new(growOptions) },
+		Grain:   &cli.Grain{Flag: "leaf", Values: []string{"1", "16"}},
 	}}}
 	cfg.Commands = append(cfg.Commands, advise.Command(cfg))
 	var out bytes.Buffer

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tsys-go/tsys/internal/cliseam"
 	"github.com/tsys-go/tsys/internal/cluster"
 )
 
@@ -53,47 +54,25 @@ func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
 	return tw.Flush()
 }
 
-// RunningJob is one job of the cluster: its root, the nodes that take part
-// in it, and what each gives it.
-type RunningJob struct {
-	Job      string      `json:"job"`
-	Root     string      `json:"root"`
-	BeganNs  int64       `json:"began_ns"`
-	Nodes    []string    `json:"nodes"`
-	Shares   []NodeShare `json:"shares"`
-	TasksRun int64       `json:"tasks_run"`
-}
-
-// NodeShare is what one node gives a job: the workers that may run its
-// tasks there now (its sharing policy's grant).
-type NodeShare struct {
-	Node    string `json:"node"`
-	Workers int    `json:"workers"`
-	Rooted  bool   `json:"rooted,omitempty"`
-	// Active is false while a node its sharing policy took from the job
-	// finishes the job's tasks it had started.
-	Active bool `json:"active"`
-}
-
 // jobsOf groups the nodes by the jobs they take part in, in the order of
 // the jobs' arrival.
-func jobsOf(snaps []cluster.Snapshot) []RunningJob {
-	jobs := []RunningJob{} // empty, not null, in --json
+func jobsOf(snaps []cluster.Snapshot) []cliseam.RunningJob {
+	jobs := []cliseam.RunningJob{} // empty, not null, in --json
 	for _, s := range snaps {
 		for _, js := range s.Jobs {
-			i := slices.IndexFunc(jobs, func(j RunningJob) bool { return j.Job == js.Job })
+			i := slices.IndexFunc(jobs, func(j cliseam.RunningJob) bool { return j.Job == js.Job })
 			if i < 0 {
-				jobs = append(jobs, RunningJob{Job: js.Job, Root: js.Root, BeganNs: js.Began})
+				jobs = append(jobs, cliseam.RunningJob{Job: js.Job, Root: js.Root, BeganNs: js.Began})
 				i = len(jobs) - 1
 			}
 			jobs[i].TasksRun += js.TasksRun
 			if js.Active || js.Holding > 0 {
 				jobs[i].Nodes = append(jobs[i].Nodes, s.Node)
-				jobs[i].Shares = append(jobs[i].Shares, NodeShare{Node: s.Node, Workers: js.Workers, Rooted: js.Rooted, Active: js.Active})
+				jobs[i].Shares = append(jobs[i].Shares, cliseam.NodeShare{Node: s.Node, Workers: js.Workers, Rooted: js.Rooted, Active: js.Active})
 			}
 		}
 	}
-	slices.SortFunc(jobs, func(a, b RunningJob) int {
+	slices.SortFunc(jobs, func(a, b cliseam.RunningJob) int {
 		return cmp.Or(cmp.Compare(a.BeganNs, b.BeganNs), strings.Compare(a.Job, b.Job))
 	})
 	return jobs

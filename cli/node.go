@@ -42,7 +42,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	var load loadFlags
 	fs.IntVar(&load.cpu, "cpu", -1, "pin the node to this CPU (Linux; -1: do not pin)")
 	fs.StringVar(&load.hog, "hog", "", "run competing CPU load beside the workers: F (a fraction of a core) or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
-	if err := ParseFlagsOnly(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	if err := netf.check(*join, *httpAddr); err != nil {

@@ -95,7 +95,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if cliflags.IsHelp(args[0]) {
 		c.runUsage(stderr)
-		return nil, ErrHelp
+		return nil, flag.ErrHelp
 	}
 	app, err := c.lookup(args[0])
 	if err != nil {
@@ -121,7 +121,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.workers < 1 {
 		return nil, Usagef("--workers %d: want at least 1", cfg.common.workers)
 	}
-	cfg.inline = app.Inline()
+	cfg.inline = app.inline()
 	if cfg.common.inline != "" {
 		if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
 			return nil, usageError{err.Error()}
@@ -204,7 +204,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 // kept in a set of its own, from which -h says which flag is whose.
 func (c *command) runFlagSet(app Program, common *commonFlags, stderr io.Writer) (*flag.FlagSet, func() (Job, error)) {
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
-	makeJob := app.Flags(appFS)
+	makeJob := app.jobMaker(appFS)
 	commonFS := commonFlagSet(common, c.name)
 	fs := NewFlagSet(c.name+" run "+app.Name, stderr)
 	cliflags.Merge(fs, appFS)
@@ -384,14 +384,21 @@ func (e *timedOut) Error() string {
 // that adds that to the job's error.
 func sayWhatItWaitsFor(ctx context.Context, what func() string) func(error) error {
 	var said atomic.Pointer[string]
+	described := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
+		defer close(described)
 		if errors.As(context.Cause(ctx), new(*timedOut)) {
 			w := what()
 			said.Store(&w)
 		}
 	})
 	return func(err error) error {
-		stop()
+		// The job can end as soon as its context does, before what has
+		// returned: once the description has begun, wait for it (what
+		// reads a snapshot, which ends), or the message would lack it.
+		if !stop() {
+			<-described
+		}
 		if w := said.Load(); w != nil && err != nil {
 			return fmt.Errorf("%w (it was waiting for: %s)", err, *w)
 		}

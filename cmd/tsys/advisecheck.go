@@ -46,7 +46,7 @@ func adviseCheckCommand(args []string, stdout, stderr io.Writer) error {
 	jobs := fs.String("jobs", adviseCheckJobs, "jobs, separated by ';', each an app and its flags")
 	reps := fs.Int("reps", 3, "real runs of each grain (their median counts)")
 	out := fs.String("out", "bench/results/advise", "folder for the plot and the table")
-	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	if *reps < 1 {

@@ -189,7 +189,7 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	m, err := f.matrix()

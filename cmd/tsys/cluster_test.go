@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"errors"
-	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/cliseam"
 	"github.com/tsys-go/tsys/internal/proctest"
 	"image/png"
 	"strconv"
@@ -488,14 +488,14 @@ func TestSecondJobRunsBeside(t *testing.T) {
 
 // clusterJobs asks the node whose task transport is at addr what runs
 // where (tsys jobs --json).
-func clusterJobs(t *testing.T, addr string) []cli.RunningJob {
+func clusterJobs(t *testing.T, addr string) []cliseam.RunningJob {
 	t.Helper()
 	out, err := exec.Command(tsysBin, "jobs", "--json", addr).Output()
 	if err != nil {
 		t.Fatalf("tsys jobs: %v", err)
 	}
 	var got struct {
-		Jobs []cli.RunningJob `json:"jobs"`
+		Jobs []cliseam.RunningJob `json:"jobs"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("tsys jobs --json: %v: %s", err, out)
@@ -505,8 +505,8 @@ func clusterJobs(t *testing.T, addr string) []cli.RunningJob {
 
 // servingShares are the shares of the nodes other than its root that
 // take part in job j.
-func servingShares(j cli.RunningJob) []cli.NodeShare {
-	var out []cli.NodeShare
+func servingShares(j cliseam.RunningJob) []cliseam.NodeShare {
+	var out []cliseam.NodeShare
 	for _, s := range j.Shares {
 		if !s.Rooted && s.Active {
 			out = append(out, s)
@@ -517,10 +517,10 @@ func servingShares(j cli.RunningJob) []cli.NodeShare {
 
 // pollJobs asks tsys jobs until ok holds of the jobs listed, or fails
 // after timeout.
-func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]cli.RunningJob) bool) {
+func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]cliseam.RunningJob) bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	var last []cli.RunningJob
+	var last []cliseam.RunningJob
 	for time.Now().Before(deadline) {
 		if last = clusterJobs(t, addr); ok(last) {
 			return
@@ -545,7 +545,7 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 	first := startJob(t, "ep", "--class", outlastingEPClass(), "--workers", "1", "--join", seed.Gossip)
 	seed.WaitFor(t, "serving a job", 20*time.Second)
 	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
-	pollJobs(t, seed.Tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cli.RunningJob) bool {
+	pollJobs(t, seed.Tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cliseam.RunningJob) bool {
 		if len(jobs) != 2 {
 			return false
 		}
@@ -597,8 +597,8 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dealt := func(want ...int) func([]cli.RunningJob) bool {
-		return func(jobs []cli.RunningJob) bool {
+	dealt := func(want ...int) func([]cliseam.RunningJob) bool {
+		return func(jobs []cliseam.RunningJob) bool {
 			if len(jobs) != len(want) {
 				return false
 			}
@@ -654,7 +654,7 @@ func TestNodeDiesServingTwoJobs(t *testing.T) {
 	}
 	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
 	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.Gossip)
-	pollJobs(t, seed.Tasks, 30*time.Second, "two jobs", func(jobs []cli.RunningJob) bool { return len(jobs) == 2 })
+	pollJobs(t, seed.Tasks, 30*time.Second, "two jobs", func(jobs []cliseam.RunningJob) bool { return len(jobs) == 2 })
 	victim.WaitFor(t, "borrowed tasks", 20*time.Second)
 	victim.Cmd.Process.Kill()
 	rerun := 0.0

@@ -7,6 +7,7 @@ import (
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/cliseam"
 )
 
 // config is the tsys command: the command line every tsys program has
@@ -43,4 +44,4 @@ func selfPath() (string, error) {
 }
 
 // checkRun checks a `tsys run` command line without running it.
-func checkRun(args []string) error { return cli.CheckRun(config, args) }
+func checkRun(args []string) error { return cliseam.CheckRun(config, args) }

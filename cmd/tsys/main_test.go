@@ -136,7 +136,7 @@ func TestRunHelp(t *testing.T) {
 			continue
 		}
 		own := flag.NewFlagSet(n, flag.ContinueOnError)
-		a.Flags(own)
+		a.Options().Flags(own)
 		own.VisitAll(func(f *flag.Flag) {
 			name := flagName(f.Name)
 			if !hasFlagLine(appPart, name) || hasFlagLine(commonPart, name) {

@@ -61,7 +61,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
 	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
-	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	if *validate {

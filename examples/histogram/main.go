@@ -29,17 +29,7 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "histogram", Programs: []cli.Program{{
 	Name:    "histogram",
 	Summary: "min, max, mean and a histogram of N random samples (-n N --bins B --seed S)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 10_000_000, "how many samples")
-		bins := fs.Int("bins", 10, "how many bins the histogram has")
-		seed := fs.Uint64("seed", 1, "seed of the samples")
-		return func() (cli.Job, error) {
-			if *n < 0 || *bins < 1 {
-				return nil, fmt.Errorf("-n %d, --bins %d: want n >= 0 and bins >= 1", *n, *bins)
-			}
-			return job{n: *n, bins: *bins, seed: *seed}, nil
-		}
-	},
+	Options: func() cli.Options { return new(job) },
 }}}
 
 // job summarises n samples in bins; it is also a cli.SerialJob and a
@@ -47,6 +37,22 @@ var config = cli.Config{Name: "histogram", Programs: []cli.Program{{
 type job struct {
 	n, bins int
 	seed    uint64
+}
+
+// Flags binds the job's fields to the program's flags: a job is its
+// own options.
+func (j *job) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&j.n, "n", 10_000_000, "how many samples")
+	fs.IntVar(&j.bins, "bins", 10, "how many bins the histogram has")
+	fs.Uint64Var(&j.seed, "seed", 1, "seed of the samples")
+}
+
+// Job checks the parsed options: the job is then what runs.
+func (j *job) Job() (cli.Job, error) {
+	if j.n < 0 || j.bins < 1 {
+		return nil, fmt.Errorf("-n %d, --bins %d: want n >= 0 and bins >= 1", j.n, j.bins)
+	}
+	return *j, nil
 }
 
 // samples are log-normal: skewed, as latencies and file sizes are.

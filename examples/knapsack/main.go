@@ -25,22 +25,32 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "knapsack", Programs: []cli.Program{{
 	Name:    "knapsack",
 	Summary: "0/1 knapsack by branch and bound (-n ITEMS --seed S --form ordered|natural)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 50, "items")
-		seed := fs.Uint64("seed", 1, "seed of the items")
-		form := fs.String("form", "ordered", "ordered (the serial search's order) or natural (fork the promising child)")
-		return func() (cli.Job, error) {
-			task, ok := map[string]*tsys.Task[Node, Found]{"ordered": Ordered, "natural": Natural}[*form]
-			if !ok {
-				return nil, fmt.Errorf("--form %q: want ordered or natural", *form)
-			}
-			if *n < 1 || *n > 10_000 {
-				return nil, fmt.Errorf("-n %d: want 1 to 10000 items", *n)
-			}
-			return job{in: Instance{Seed: *seed, N: int32(*n)}, form: *form, task: task}, nil
-		}
-	},
+	Options: func() cli.Options { return new(options) },
 }}}
+
+// options are a run's options, bound to its flags.
+type options struct {
+	n    int
+	seed uint64
+	form string
+}
+
+func (o *options) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 50, "items")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the items")
+	fs.StringVar(&o.form, "form", "ordered", "ordered (the serial search's order) or natural (fork the promising child)")
+}
+
+func (o *options) Job() (cli.Job, error) {
+	task, ok := map[string]*tsys.Task[Node, Found]{"ordered": Ordered, "natural": Natural}[o.form]
+	if !ok {
+		return nil, fmt.Errorf("--form %q: want ordered or natural", o.form)
+	}
+	if o.n < 1 || o.n > 10_000 {
+		return nil, fmt.Errorf("-n %d: want 1 to 10000 items", o.n)
+	}
+	return job{in: Instance{Seed: o.seed, N: int32(o.n)}, form: o.form, task: task}, nil
+}
 
 type job struct {
 	in   Instance

@@ -25,23 +25,29 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "mergesort", Programs: []cli.Program{{
 	Name:    "sort",
 	Summary: "sort N random ints with a parallel merge sort (-n N --leaf L --seed S)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 1_000_000, "how many ints")
-		leaf := fs.Int("leaf", 4096, "pieces of at most this many ints are sorted serially")
-		seed := fs.Uint64("seed", 1, "seed of the random input")
-		return func() (cli.Job, error) {
-			if *n < 0 || *leaf < 1 {
-				return nil, fmt.Errorf("-n %d, -leaf %d: want n >= 0 and leaf >= 1", *n, *leaf)
-			}
-			return job{n: *n, leaf: *leaf, seed: *seed}, nil
-		}
-	},
+	Options: func() cli.Options { return new(job) },
 }}}
 
 // job sorts n random ints; it is also a cli.SerialJob and a cli.Verifier.
 type job struct {
 	n, leaf int
 	seed    uint64
+}
+
+// Flags binds the job's fields to the program's flags: a job is its
+// own options.
+func (j *job) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&j.n, "n", 1_000_000, "how many ints")
+	fs.IntVar(&j.leaf, "leaf", 4096, "pieces of at most this many ints are sorted serially")
+	fs.Uint64Var(&j.seed, "seed", 1, "seed of the random input")
+}
+
+// Job checks the parsed options: the job is then what runs.
+func (j *job) Job() (cli.Job, error) {
+	if j.n < 0 || j.leaf < 1 {
+		return nil, fmt.Errorf("-n %d, -leaf %d: want n >= 0 and leaf >= 1", j.n, j.leaf)
+	}
+	return *j, nil
 }
 
 func (j job) input() []int {

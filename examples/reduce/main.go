@@ -78,32 +78,38 @@ var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	// advise weighs these fixed splits. The adaptive split
 	// (--leaf 0) cuts pieces only for hungry workers, so one worker's
 	// recording of it is one piece, which says nothing of a cluster.
-	Grain: &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		n := fs.Int("n", 10_000_000, "terms")
-		leaf := fs.Int("leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
-		split := fs.String("split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
-		return func() (cli.Job, error) {
-			if *n < 0 || *leaf < 0 {
-				return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", *n, *leaf)
-			}
-			switch *split {
-			case "halving":
-			case "factoring":
-				if *leaf > 0 {
-					return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", *leaf)
-				}
-			default:
-				return nil, fmt.Errorf("--split %q: want halving or factoring", *split)
-			}
-			return job{n: *n, leaf: *leaf, split: *split}, nil
-		}
-	},
+	Grain:   &cli.Grain{Flag: "leaf", Values: []string{"16384", "65536", "262144", "1048576"}},
+	Options: func() cli.Options { return new(job) },
 }}}
 
 type job struct {
 	n, leaf int
 	split   string
+}
+
+// Flags binds the job's fields to the program's flags: a job is its
+// own options.
+func (j *job) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&j.n, "n", 10_000_000, "terms")
+	fs.IntVar(&j.leaf, "leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
+	fs.StringVar(&j.split, "split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
+}
+
+// Job checks the parsed options: the job is then what runs.
+func (j *job) Job() (cli.Job, error) {
+	if j.n < 0 || j.leaf < 0 {
+		return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", j.n, j.leaf)
+	}
+	switch j.split {
+	case "halving":
+	case "factoring":
+		if j.leaf > 0 {
+			return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", j.leaf)
+		}
+	default:
+		return nil, fmt.Errorf("--split %q: want halving or factoring", j.split)
+	}
+	return *j, nil
 }
 
 func (j job) Params() map[string]any {

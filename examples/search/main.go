@@ -29,23 +29,33 @@ func main() { cli.Main(config) }
 var config = cli.Config{Name: "search", Programs: []cli.Program{{
 	Name:    "search",
 	Summary: "smallest nonce whose SHA-256 starts with Z zero bits (--zeros Z --limit N --fail-at K)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		var j job
-		fs.Int64Var(&j.r.Seed, "seed", 1, "seed hashed with each nonce")
-		zeros := fs.Int("zeros", 16, "leading zero bits wanted")
-		fs.Int64Var(&j.r.Hi, "limit", 1<<40, "look at the nonces below this")
-		fs.Int64Var(&j.r.Leaf, "leaf", 1<<12, "ranges of at most this many nonces are looked through serially")
-		fs.Int64Var(&j.size, "window", 1<<18, "nonces searched in parallel at a time, in order")
-		fs.Int64Var(&j.r.FailAt, "fail-at", -1, "make checking this nonce fail, to see a failure stop the search (-1: none)")
-		return func() (cli.Job, error) {
-			if *zeros < 0 || *zeros > 256 || j.r.Hi < 0 || j.r.Leaf < 1 || j.size < 1 {
-				return nil, fmt.Errorf("--zeros %d, --limit %d, --leaf %d, --window %d: want 0 <= zeros <= 256, limit >= 0, leaf and window >= 1", *zeros, j.r.Hi, j.r.Leaf, j.size)
-			}
-			j.r.Zeros = int32(*zeros)
-			return j, nil
-		}
-	},
+	Options: func() cli.Options { return new(options) },
 }}}
+
+// options are a run's options, bound to its flags: the job's own fields,
+// and the zero bits wanted as the flag takes them.
+type options struct {
+	j     job
+	zeros int
+}
+
+func (o *options) Flags(fs *flag.FlagSet) {
+	fs.Int64Var(&o.j.r.Seed, "seed", 1, "seed hashed with each nonce")
+	fs.IntVar(&o.zeros, "zeros", 16, "leading zero bits wanted")
+	fs.Int64Var(&o.j.r.Hi, "limit", 1<<40, "look at the nonces below this")
+	fs.Int64Var(&o.j.r.Leaf, "leaf", 1<<12, "ranges of at most this many nonces are looked through serially")
+	fs.Int64Var(&o.j.size, "window", 1<<18, "nonces searched in parallel at a time, in order")
+	fs.Int64Var(&o.j.r.FailAt, "fail-at", -1, "make checking this nonce fail, to see a failure stop the search (-1: none)")
+}
+
+func (o *options) Job() (cli.Job, error) {
+	j := o.j
+	if o.zeros < 0 || o.zeros > 256 || j.r.Hi < 0 || j.r.Leaf < 1 || j.size < 1 {
+		return nil, fmt.Errorf("--zeros %d, --limit %d, --leaf %d, --window %d: want 0 <= zeros <= 256, limit >= 0, leaf and window >= 1", o.zeros, j.r.Hi, j.r.Leaf, j.size)
+	}
+	j.r.Zeros = int32(o.zeros)
+	return j, nil
+}
 
 type job struct {
 	r    Range

@@ -113,26 +113,7 @@ func record(dir, line string) error {
 var config = cli.Config{Name: "testnode", Programs: []cli.Program{stopProgram, {
 	Name:    "sum",
 	Summary: "sum of i*i for i below N in leaves of L terms, paced while --hold exists (-n N --leaf L --pace D --hold FILE --ledger DIR --tag T)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		var s Span
-		fs.Int64Var(&s.Hi, "n", 1<<10, "terms")
-		fs.Int64Var(&s.Leaf, "leaf", 16, "terms of a leaf")
-		fs.DurationVar(&s.Pace, "pace", 20*time.Millisecond, "how long a leaf sleeps while --hold exists")
-		fs.StringVar(&s.Hold, "hold", "", "file whose existence paces the leaves")
-		fs.StringVar(&s.Ledger, "ledger", "", "directory where each process writes down the leaves it ran")
-		fs.StringVar(&s.Tag, "tag", "sum", "the job's name in the ledger (one word)")
-		return func() (cli.Job, error) {
-			// Beyond 2^18 terms the sum leaves the integers a float64
-			// holds exactly, as the --json report carries it.
-			if s.Hi < 0 || s.Hi > 1<<18 || s.Leaf < 1 || s.Pace < 0 {
-				return nil, errors.New("want 0 <= n <= 2^18, leaf >= 1, pace >= 0")
-			}
-			if s.Tag == "" || strings.ContainsAny(s.Tag, " \t\n") {
-				return nil, fmt.Errorf("--tag %q: want one word", s.Tag)
-			}
-			return job{cli.TaskJob(Sum, s, map[string]any{"n": s.Hi, "leaf": s.Leaf, "tag": s.Tag}), s.Hi}, nil
-		}
-	},
+	Options: func() cli.Options { return new(sumOptions) },
 }}}
 
 // job is sum's cli.Job, verified against the closed form.
@@ -149,4 +130,29 @@ func (j job) Verify(r cli.Result) (bool, error) {
 		return true, fmt.Errorf("sum %d, want %d", got, want(j.n))
 	}
 	return true, nil
+}
+
+// sumOptions are the sum program's options.
+type sumOptions struct{ s Span }
+
+func (o *sumOptions) Flags(fs *flag.FlagSet) {
+	fs.Int64Var(&o.s.Hi, "n", 1<<10, "terms")
+	fs.Int64Var(&o.s.Leaf, "leaf", 16, "terms of a leaf")
+	fs.DurationVar(&o.s.Pace, "pace", 20*time.Millisecond, "how long a leaf sleeps while --hold exists")
+	fs.StringVar(&o.s.Hold, "hold", "", "file whose existence paces the leaves")
+	fs.StringVar(&o.s.Ledger, "ledger", "", "directory where each process writes down the leaves it ran")
+	fs.StringVar(&o.s.Tag, "tag", "sum", "the job's name in the ledger (one word)")
+}
+
+func (o *sumOptions) Job() (cli.Job, error) {
+	s := o.s
+	// Beyond 2^18 terms the sum leaves the integers a float64
+	// holds exactly, as the --json report carries it.
+	if s.Hi < 0 || s.Hi > 1<<18 || s.Leaf < 1 || s.Pace < 0 {
+		return nil, errors.New("want 0 <= n <= 2^18, leaf >= 1, pace >= 0")
+	}
+	if s.Tag == "" || strings.ContainsAny(s.Tag, " \t\n") {
+		return nil, fmt.Errorf("--tag %q: want one word", s.Tag)
+	}
+	return job{cli.TaskJob(Sum, s, map[string]any{"n": s.Hi, "leaf": s.Leaf, "tag": s.Tag}), s.Hi}, nil
 }

@@ -130,28 +130,34 @@ func (j stopJob) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.St
 var stopProgram = cli.Program{
 	Name:    "stop",
 	Summary: "N leaves of D that never poll, the K-th begun on a process of role R fails (--leaves N --leaf-time D --fail-on R --fail-at K --ledger DIR --tag T)",
-	Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		var s Stop
-		fs.Int64Var(&s.Hi, "leaves", 64, "leaves")
-		fs.DurationVar(&s.LeafTime, "leaf-time", 50*time.Millisecond, "how long a leaf sleeps")
-		fs.StringVar(&s.FailOn, "fail-on", "node", "the role of the process whose leaf fails: root or node")
-		fs.Int64Var(&s.FailAt, "fail-at", 2, "the leaf that fails, counted as they begin in that process, from 1")
-		fs.StringVar(&s.Ledger, "ledger", "", "directory where each process writes down its leaves")
-		fs.StringVar(&s.Tag, "tag", "stop", "the job's name in the ledger (one word)")
-		fs.BoolVar(&s.Plain, "plain", false, "recurse into the left half with a plain Go call, not StopTask.Call")
-		return func() (cli.Job, error) {
-			switch {
-			case s.Hi < 1 || s.LeafTime < 0 || s.FailAt < 1:
-				return nil, errors.New("want leaves >= 1, leaf-time >= 0, fail-at >= 1")
-			case s.FailOn != "root" && s.FailOn != "node":
-				return nil, fmt.Errorf("--fail-on %q: want root or node", s.FailOn)
-			case s.Ledger == "":
-				return nil, errors.New("--ledger: want a directory")
-			case s.Tag == "" || strings.ContainsAny(s.Tag, " \t\n"):
-				return nil, fmt.Errorf("--tag %q: want one word", s.Tag)
-			}
-			params := map[string]any{"leaves": s.Hi, "fail_on": s.FailOn, "fail_at": s.FailAt, "tag": s.Tag, "plain": s.Plain}
-			return stopJob{cli.TaskJob(StopTask, s, params), s}, nil
-		}
-	},
+	Options: func() cli.Options { return new(stopOptions) },
+}
+
+// stopOptions are the stop program's options.
+type stopOptions struct{ s Stop }
+
+func (o *stopOptions) Flags(fs *flag.FlagSet) {
+	fs.Int64Var(&o.s.Hi, "leaves", 64, "leaves")
+	fs.DurationVar(&o.s.LeafTime, "leaf-time", 50*time.Millisecond, "how long a leaf sleeps")
+	fs.StringVar(&o.s.FailOn, "fail-on", "node", "the role of the process whose leaf fails: root or node")
+	fs.Int64Var(&o.s.FailAt, "fail-at", 2, "the leaf that fails, counted as they begin in that process, from 1")
+	fs.StringVar(&o.s.Ledger, "ledger", "", "directory where each process writes down its leaves")
+	fs.StringVar(&o.s.Tag, "tag", "stop", "the job's name in the ledger (one word)")
+	fs.BoolVar(&o.s.Plain, "plain", false, "recurse into the left half with a plain Go call, not StopTask.Call")
+}
+
+func (o *stopOptions) Job() (cli.Job, error) {
+	s := o.s
+	switch {
+	case s.Hi < 1 || s.LeafTime < 0 || s.FailAt < 1:
+		return nil, errors.New("want leaves >= 1, leaf-time >= 0, fail-at >= 1")
+	case s.FailOn != "root" && s.FailOn != "node":
+		return nil, fmt.Errorf("--fail-on %q: want root or node", s.FailOn)
+	case s.Ledger == "":
+		return nil, errors.New("--ledger: want a directory")
+	case s.Tag == "" || strings.ContainsAny(s.Tag, " \t\n"):
+		return nil, fmt.Errorf("--tag %q: want one word", s.Tag)
+	}
+	params := map[string]any{"leaves": s.Hi, "fail_on": s.FailOn, "fail_at": s.FailAt, "tag": s.Tag, "plain": s.Plain}
+	return stopJob{cli.TaskJob(StopTask, s, params), s}, nil
 }

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Command is a verb of a program's own: `NAME VERB ARGS`. Run gets ARGS,
+// the words after the verb, as they were given: it defines its flags on
+// a NewFlagSet, parses ARGS with ParseFlags and reads the words after the
+// flags from the flag set (fs.Args()). It returns
+//   - an error made with Usagef for a mistake on the command line (exit 2),
+//     which ParseFlags' error for a bad flag is;
+//   - flag.ErrHelp, as ParseFlags returns it after -h (exit 0: the flag
+//     set has printed the help);
+//   - any other error for a failure (exit 1), and nil for success.
+type Command struct {
+	Name    string
+	Usage   string // what follows the verb in the usage: "[flags] ADDR"
+	Summary string // what it does, in a few words
+	Run     func(args []string, stdout, stderr io.Writer) error
+}
+
+// usageError is a mistake on the command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// Usagef makes the error of a mistake on the command line (exit 2): say
+// what to write instead.
+func Usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// NewFlagSet makes the flag set of a Command, named as the verb's usage
+// names it ("mysum twice"). It returns a flag error to ParseFlags rather
+// than exiting, and writes the error and its -h to stderr, the writer
+// the Command was given (a test's buffer), not os.Stderr.
+func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// ParseFlags parses a Command's flags: a flag error is bad usage (exit
+// 2), and -h is flag.ErrHelp (exit 0).
+func ParseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return flag.ErrHelp
+		}
+		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// parseFlagsOnly parses the command line of a verb that takes flags and
+// nothing else, as ParseFlags does: an argument after the flags is bad
+// usage too.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	if err := ParseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("%s: unexpected argument %q", verbOf(fs), fs.Arg(0))
+	}
+	return nil
+}
+
+// verbOf is the verb whose flag set NewFlagSet made: the last word of its
+// name, which its messages begin with.
+func verbOf(fs *flag.FlagSet) string {
+	return fs.Name()[strings.LastIndex(fs.Name(), " ")+1:]
+}

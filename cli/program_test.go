@@ -1,0 +1,108 @@
+package cli_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/cliseam"
+)
+
+// TestRunsOfOneProgramApart: two command lines of one Config run at once
+// (tests in parallel) each get options of their own, so each doubles its
+// own -n; run under -race, a shared option would be a race as well as a
+// wrong answer.
+func TestRunsOfOneProgramApart(t *testing.T) {
+	const runs = 8
+	outs := make([]bytes.Buffer, runs)
+	codes := make([]int, runs)
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := []string{"run", "double", "-n", fmt.Sprint(i), "--workers", "1", "--timeout", "1m"}
+			codes[i] = cli.Exec(config, args, &outs[i], io.Discard)
+		}()
+	}
+	wg.Wait()
+	for i := range runs {
+		if first, _, _ := strings.Cut(outs[i].String(), "\n"); codes[i] != 0 || first != fmt.Sprintf("double: %d", 2*i) {
+			t.Errorf("run %d: exit %d, %q; want 0 and double: %d", i, codes[i], first, 2*i)
+		}
+	}
+}
+
+// TestOptionsReturningNil: a Program whose Options gives no value fails
+// its run with a message that says so, not a panic.
+func TestOptionsReturningNil(t *testing.T) {
+	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "p", Options: func() cli.Options { return nil }}}}
+	var errb bytes.Buffer
+	if code := cli.Exec(cfg, []string{"run", "p"}, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), `cli.Program "p": Options returned nil`) {
+		t.Errorf("exit %d, %q", code, errb.String())
+	}
+}
+
+// TestDeprecatedNamesStillWork: the names this release deprecates keep
+// their behaviour for one release, so a program written against them
+// runs unchanged.
+func TestDeprecatedNamesStillWork(t *testing.T) {
+	var seen int
+	old := cli.Config{Name: "old", Programs: []cli.Program{{
+		Name: "double", InlineK: 8,
+		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
+			n := fs.Int("n", 1, "the number to double")
+			return func() (cli.Job, error) { seen = *n; return cli.TaskJob(double, *n, nil), nil }
+		},
+	}}, Commands: []cli.Command{{
+		Name: "only", Summary: "flags only",
+		Run: func(args []string, _, stderr io.Writer) error {
+			fs := cli.NewFlagSet("old only", stderr)
+			return cli.ParseFlagsOnly(fs, args)
+		},
+	}, {
+		Name: "help-me", Summary: "returns ErrHelp",
+		Run: func([]string, io.Writer, io.Writer) error { return cli.ErrHelp },
+	}}}
+	var out bytes.Buffer
+	if code := cli.Exec(old, []string{"run", "double", "-n", "4"}, &out, io.Discard); code != 0 || seen != 4 || !strings.HasPrefix(out.String(), "double: 8\n") {
+		t.Errorf("a Program with Flags: exit %d, n %d, %q", code, seen, out.String())
+	}
+	if err := cli.CheckRun(old, []string{"double", "-n", "4"}); err != nil {
+		t.Errorf("CheckRun of a good run: %v", err)
+	}
+	if err := cli.CheckRun(old, []string{"double", "-m", "4"}); err == nil || err.Error() != "flag provided but not defined: -m" {
+		t.Errorf("CheckRun of an unknown flag: %v", err)
+	}
+	var errb bytes.Buffer
+	if code := cli.Exec(old, []string{"only", "x"}, io.Discard, &errb); code != 2 || errb.String() != "old: only: unexpected argument \"x\"\n" {
+		t.Errorf("ParseFlagsOnly with an argument: exit %d, %q", code, errb.String())
+	}
+	if code := cli.Exec(old, []string{"help-me"}, io.Discard, io.Discard); code != 0 || !errors.Is(cli.ErrHelp, flag.ErrHelp) {
+		t.Errorf("a Command returning ErrHelp: exit %d, want 0", code)
+	}
+	if got := old.Programs[0].Inline().String(); got != "load:8" {
+		t.Errorf("Program.Inline of InlineK 8 = %s, want load:8", got)
+	}
+}
+
+// TestSeamChecksARun: the tsys command's benchmark driver checks a run's
+// command line through cliseam, which says what it got when handed
+// anything but a Config.
+func TestSeamChecksARun(t *testing.T) {
+	if err := cliseam.CheckRun(config, []string{"double", "-n", "4"}); err != nil {
+		t.Errorf("a good run: %v", err)
+	}
+	if err := cliseam.CheckRun(config, []string{"double", "-n", "-4"}); err == nil || err.Error() != "-n -4: want 0 or more" {
+		t.Errorf("a bad -n: %v", err)
+	}
+	if err := cliseam.CheckRun(&config, nil); err == nil || !strings.Contains(err.Error(), "want a cli.Config, got *cli.Config") {
+		t.Errorf("a *Config: %v", err)
+	}
+}
