@@ -15,15 +15,20 @@ import (
 // they are here; TestDocCodeIsExamples holds it to that.
 
 // Sum adds i over a range; the runtime splits it.
-var Sum = tsys.RegisterRange("mysum.sum",
-	func(c *tsys.Ctx, _ struct{}, lo, hi int) int64 {
-		s := int64(0)
+var Sum = tsys.RegisterFold("mysum.sum",
+	func() int64 { return 0 },
+	func(c *tsys.Ctx, _ struct{}, lo, hi int, s int64) int64 {
 		for i := lo; i < hi; i++ {
 			s += int64(i)
 		}
 		return s
 	},
 	func(a, b int64) int64 { return a + b })
+
+// SumBelow is the job's root: Sum over [0, n).
+var SumBelow = tsys.Register("mysum.below", func(c *tsys.Ctx, n int) int64 {
+	return Sum.Call(c, struct{}{}, 0, n)
+})
 
 var mysum = cli.Config{Name: "mysum", Programs: []cli.Program{{
 	Name:    "sum",
@@ -37,7 +42,7 @@ type sumOptions struct{ n int }
 func (o *sumOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 100_000_000, "terms") }
 
 func (o *sumOptions) Job() (cli.Job, error) {
-	return cli.TaskJob(Sum.Task(), Sum.Range(struct{}{}, 0, o.n), map[string]any{"n": o.n}), nil
+	return cli.TaskJob(SumBelow, o.n, map[string]any{"n": o.n}), nil
 }
 
 // The program's main package holds only this: mysum's binary then runs
