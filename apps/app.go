@@ -10,9 +10,6 @@ import (
 	"github.com/tsys-go/tsys/cli"
 )
 
-// App is one program of the catalog, as the command line runs it.
-type App = cli.Program
-
 // Job is one parameterised run of an app. Every app's job also has a
 // serial version and checks its result.
 type Job interface {
@@ -20,19 +17,17 @@ type Job interface {
 	cli.Verifier
 }
 
-// Result is an app's answer.
-type Result = cli.Result
+// catalog holds the apps, each a cli.Program the command line runs.
+var catalog = map[string]cli.Program{}
 
-var catalog = map[string]App{}
-
-func register(a App) { catalog[a.Name] = a }
+func register(a cli.Program) { catalog[a.Name] = a }
 
 // Lookup finds an app by name.
-func Lookup(name string) (App, error) {
+func Lookup(name string) (cli.Program, error) {
 	if a, ok := catalog[name]; ok {
 		return a, nil
 	}
-	return App{}, fmt.Errorf("unknown app %q: want one of %s", name, strings.Join(Names(), ", "))
+	return cli.Program{}, fmt.Errorf("unknown app %q: want one of %s", name, strings.Join(Names(), ", "))
 }
 
 // ParseJob makes a job of the named app from its flags alone (no common

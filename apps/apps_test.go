@@ -3,6 +3,7 @@ package apps_test
 import (
 	"context"
 	"fmt"
+	"github.com/tsys-go/tsys/cli"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func TestLookupUnknownApp(t *testing.T) {
 // sameAnswer compares two results exactly, except EP's sums: summation
 // order changes their last bits (NPB verifies them to 1e-8, which Verify
 // did); its counts must agree exactly.
-func sameAnswer(app string, a, b apps.Result) bool {
+func sameAnswer(app string, a, b cli.Result) bool {
 	if app == "ep" {
 		qa, qb := a.Value.(map[string]any)["q"], b.Value.(map[string]any)["q"]
 		return fmt.Sprint(qa) == fmt.Sprint(qb)

@@ -18,28 +18,28 @@ import (
 )
 
 func init() {
-	register(App{Name: "fib", Summary: "Fibonacci numbers by naive recursion (-n N)", Options: func() cli.Options { return new(fibOptions) }})
-	register(App{Name: "nqueens", Summary: "count all n-queens solutions (-n N)", Options: func() cli.Options { return new(nqueensOptions) }})
+	register(cli.Program{Name: "fib", Summary: "Fibonacci numbers by naive recursion (-n N)", Options: func() cli.Options { return new(fibOptions) }})
+	register(cli.Program{Name: "nqueens", Summary: "count all n-queens solutions (-n N)", Options: func() cli.Options { return new(nqueensOptions) }})
 	// UTS keeps 8 ready tasks before it inlines: on T3's thin binomial
 	// chains a thief then finds work at once, where with 2 it mostly finds
 	// an empty deque, and T1 is no worse (BenchmarkInlineK; bench/README.md,
 	// "Choosing K").
-	register(App{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Options: func() cli.Options { return new(utsOptions) }, InlineK: 8})
+	register(cli.Program{Name: "uts", Summary: "Unbalanced Tree Search (--tree T1..T5, T1L, T2L, T3L, T1XL or -t -a -d -b -r -q -m -f -g)", Options: func() cli.Options { return new(utsOptions) }, InlineK: 8})
 	// EP's and RT's leaves are what tsys advise tunes: batches of pairs,
 	// pixels of a tile; from one batch or a few tiles of a row up to a
 	// split too coarse to spread over many nodes.
-	register(App{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Options: func() cli.Options { return new(epOptions) },
+	register(cli.Program{Name: "ep", Summary: "NAS Parallel Benchmarks EP kernel (--class S|W|A|B|C)", Options: func() cli.Options { return new(epOptions) },
 		Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "2", "4", "8", "16", "32", "64"}}})
-	register(App{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Options: func() cli.Options { return new(rtOptions) },
+	register(cli.Program{Name: "rt", Summary: "ray tracer (--scene balls|tetra|grid -w W -h H -o FILE.png)", Options: func() cli.Options { return new(rtOptions) },
 		Grain: &cli.Grain{Flag: "leaf", Values: []string{"256", "1024", "4096", "16384", "65536"}}})
 }
 
 // run is the shared Job.Run of every app: the root task on the runtime,
 // then the app's own conversion of the root's value.
-func run[A, R any](ctx context.Context, r *tsys.Runtime, t *tsys.Task[A, R], arg A, conv func(R) Result) (Result, tsys.Stats, error) {
+func run[A, R any](ctx context.Context, r *tsys.Runtime, t *tsys.Task[A, R], arg A, conv func(R) cli.Result) (cli.Result, tsys.Stats, error) {
 	v, st, err := tsys.Run(ctx, r, t, arg)
 	if err != nil {
-		return Result{}, st, err
+		return cli.Result{}, st, err
 	}
 	return conv(v), st, nil
 }
@@ -59,14 +59,14 @@ func (o *fibOptions) Job() (cli.Job, error) {
 	return fibJob{n: o.n}, nil
 }
 
-func fibResult(v int64) Result { return Result{Value: v, Text: fmt.Sprintf("fib = %d", v)} }
+func fibResult(v int64) cli.Result { return cli.Result{Value: v, Text: fmt.Sprintf("fib = %d", v)} }
 
 func (j fibJob) Params() map[string]any { return map[string]any{"n": j.n} }
-func (j fibJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+func (j fibJob) Run(ctx context.Context, r *tsys.Runtime) (cli.Result, tsys.Stats, error) {
 	return run(ctx, r, fib.Task, j.n, fibResult)
 }
-func (j fibJob) Serial() (Result, error) { return fibResult(fib.Serial(j.n)), nil }
-func (j fibJob) Verify(r Result) (bool, error) {
+func (j fibJob) Serial() (cli.Result, error) { return fibResult(fib.Serial(j.n)), nil }
+func (j fibJob) Verify(r cli.Result) (bool, error) {
 	if want := fib.Exact(j.n); r.Value != want {
 		return true, fmt.Errorf("fib(%d) = %v, want %d", j.n, r.Value, want)
 	}
@@ -88,16 +88,18 @@ func (o *nqueensOptions) Job() (cli.Job, error) {
 	return nqueensJob{n: o.n}, nil
 }
 
-func nqueensResult(v int64) Result { return Result{Value: v, Text: fmt.Sprintf("solutions = %d", v)} }
+func nqueensResult(v int64) cli.Result {
+	return cli.Result{Value: v, Text: fmt.Sprintf("solutions = %d", v)}
+}
 
 func (j nqueensJob) Params() map[string]any { return map[string]any{"n": j.n} }
-func (j nqueensJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+func (j nqueensJob) Run(ctx context.Context, r *tsys.Runtime) (cli.Result, tsys.Stats, error) {
 	return run(ctx, r, nqueens.Task, nqueens.Start(j.n), nqueensResult)
 }
-func (j nqueensJob) Serial() (Result, error) {
+func (j nqueensJob) Serial() (cli.Result, error) {
 	return nqueensResult(nqueens.Serial(nqueens.Start(j.n))), nil
 }
-func (j nqueensJob) Verify(r Result) (bool, error) {
+func (j nqueensJob) Verify(r cli.Result) (bool, error) {
 	if want := nqueens.Known[j.n]; r.Value != want {
 		return true, fmt.Errorf("nqueens(%d) = %v, want %d (OEIS A000170)", j.n, r.Value, want)
 	}
@@ -141,8 +143,8 @@ func (o *utsOptions) Job() (cli.Job, error) {
 	return j, nil
 }
 
-func utsResult(c uts.Counts) Result {
-	return Result{
+func utsResult(c uts.Counts) cli.Result {
+	return cli.Result{
 		Value: map[string]any{"nodes": c.Nodes, "leaves": c.Leaves, "max_depth": c.MaxDepth},
 		Text:  fmt.Sprintf("nodes = %d, leaves = %d, max depth = %d", c.Nodes, c.Leaves, c.MaxDepth),
 	}
@@ -155,11 +157,11 @@ func (j utsJob) Params() map[string]any {
 	}
 	return m
 }
-func (j utsJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+func (j utsJob) Run(ctx context.Context, r *tsys.Runtime) (cli.Result, tsys.Stats, error) {
 	return run(ctx, r, uts.Task, uts.RootWork(j.p), utsResult)
 }
-func (j utsJob) Serial() (Result, error) { return utsResult(uts.Serial(j.p)), nil }
-func (j utsJob) Verify(r Result) (bool, error) {
+func (j utsJob) Serial() (cli.Result, error) { return utsResult(uts.Serial(j.p)), nil }
+func (j utsJob) Verify(r cli.Result) (bool, error) {
 	var want uts.Counts
 	switch {
 	case j.known != nil && j.known.Leaves > 0:
@@ -203,28 +205,28 @@ func (o *epOptions) Job() (cli.Job, error) {
 	return epJob{class: c, leaf: o.leaf}, nil
 }
 
-func epResult(r ep.Result) Result {
-	return Result{
+func epResult(r ep.Result) cli.Result {
+	return cli.Result{
 		Value: map[string]any{"sx": r.Sx, "sy": r.Sy, "q": r.Q, "gc": r.Count()},
 		Text:  fmt.Sprintf("sx = %.15e, sy = %.15e, gc = %d", r.Sx, r.Sy, r.Count()),
 	}
 }
 
 func (j epJob) Params() map[string]any { return map[string]any{"class": j.class.Name, "leaf": j.leaf} }
-func (j epJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
-	return run(ctx, r, ep.Task, j.class.Whole(j.leaf), func(v ep.Result) Result {
+func (j epJob) Run(ctx context.Context, r *tsys.Runtime) (cli.Result, tsys.Stats, error) {
+	return run(ctx, r, ep.Task, j.class.Whole(j.leaf), func(v ep.Result) cli.Result {
 		res := epResult(v)
 		res.Value.(map[string]any)["raw"] = v
 		return res
 	})
 }
-func (j epJob) Serial() (Result, error) {
+func (j epJob) Serial() (cli.Result, error) {
 	v := ep.Serial(j.class)
 	res := epResult(v)
 	res.Value.(map[string]any)["raw"] = v
 	return res, nil
 }
-func (j epJob) Verify(r Result) (bool, error) {
+func (j epJob) Verify(r cli.Result) (bool, error) {
 	m := r.Value.(map[string]any)
 	raw := m["raw"].(ep.Result)
 	delete(m, "raw")
@@ -312,7 +314,7 @@ func (j rtJob) image(pix []byte) (*image.NRGBA, error) {
 	return img, nil
 }
 
-func (j rtJob) result(img *image.NRGBA) Result {
+func (j rtJob) result(img *image.NRGBA) cli.Result {
 	v := map[string]any{"width": j.job.Width, "height": j.job.Height, "scene": j.scene, "level": j.job.Level}
 	if j.out != "" {
 		v["file"] = j.out
@@ -322,14 +324,14 @@ func (j rtJob) result(img *image.NRGBA) Result {
 	if j.out != "" {
 		text += " to " + j.out
 	}
-	return Result{Value: v, Text: text}
+	return cli.Result{Value: v, Text: text}
 }
 
 func (j rtJob) Params() map[string]any {
 	return map[string]any{"scene": j.scene, "level": j.job.Level, "w": j.job.Width, "h": j.job.Height,
 		"samples": j.job.Samples, "depth": j.job.MaxDepth, "leaf": j.leaf, "flat": j.flat, "split": j.split}
 }
-func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, error) {
+func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (cli.Result, tsys.Stats, error) {
 	var pix []byte
 	var st tsys.Stats
 	var err error
@@ -339,24 +341,24 @@ func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (Result, tsys.Stats, er
 		pix, st, err = tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
 	}
 	if err != nil {
-		return Result{}, st, err
+		return cli.Result{}, st, err
 	}
 	img, err := j.image(pix)
 	if err != nil {
-		return Result{}, st, err
+		return cli.Result{}, st, err
 	}
 	return j.result(img), st, nil
 }
-func (j rtJob) Serial() (Result, error) {
+func (j rtJob) Serial() (cli.Result, error) {
 	img := rt.Serial(j.job)
 	if j.out != "" {
 		if err := rt.WritePNG(j.out, img); err != nil {
-			return Result{}, err
+			return cli.Result{}, err
 		}
 	}
 	return j.result(img), nil
 }
-func (j rtJob) Verify(r Result) (bool, error) {
+func (j rtJob) Verify(r cli.Result) (bool, error) {
 	m := r.Value.(map[string]any)
 	pix := m["pix"].([]byte)
 	delete(m, "pix")

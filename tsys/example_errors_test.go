@@ -16,8 +16,8 @@ func ExampleRun_cancelWithCause() {
 	errQuota := errors.New("quota spent")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	_, _, err := tsys.Do(ctx, tsys.New(), func(c *tsys.Ctx) int {
-		cancel(errQuota) // from anywhere: another goroutine, a task
-		<-c.Done()       // a long task polls its context
+		cancel(errQuota)     // from anywhere: another goroutine, a task
+		<-c.Context().Done() // a long task polls its context
 		return 0
 	})
 	fmt.Println(errors.Is(err, context.Canceled), errors.Is(err, errQuota))
@@ -27,12 +27,12 @@ func ExampleRun_cancelWithCause() {
 	// run cancelled: quota spent (context canceled)
 }
 
-// A panic in a task, or in a closure of Join or Do, is a *tsys.TaskPanic:
+// A panic in a task, or in a closure of Both or Do, is a *tsys.TaskPanic:
 // Task is the registered name of the innermost task (the runtime's own,
 // for a closure), Func the function that panicked.
 func ExampleTaskPanic() {
 	_, _, err := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int {
-		tsys.Join(c, func(*tsys.Ctx) {}, func(*tsys.Ctx) { panic("no such leaf") })
+		tsys.Both(c, func(*tsys.Ctx) {}, func(*tsys.Ctx) { panic("no such leaf") })
 		return 0
 	})
 	var tp *tsys.TaskPanic
@@ -52,8 +52,7 @@ func ExampleDo_insideATask() {
 	rt := tsys.New()
 	sumTo := func(ctx context.Context, n int) int { // a library's function
 		s, _, _ := tsys.Do(ctx, rt, func(c *tsys.Ctx) int {
-			return tsys.Reduce(c, 1, n+1, 0, func(_ *tsys.Ctx, lo, hi int) int {
-				t := 0
+			return tsys.Fold(c, 1, n+1, func() int { return 0 }, func(_ *tsys.Ctx, lo, hi, t int) int {
 				for i := lo; i < hi; i++ {
 					t += i
 				}
