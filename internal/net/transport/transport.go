@@ -413,6 +413,7 @@ func (t *Transport) acceptLoop() {
 // source key that holds a slot of the budget. It returns false, closing
 // nc, if the transport is closing.
 func (t *Transport) startInbound(nc net.Conn, key string) bool {
+	tuneAccepted(nc)
 	c := t.newConn(nc.RemoteAddr().String(), false)
 	c.nc = nc
 	c.source = key
@@ -646,8 +647,7 @@ func failChunks(t *Transport, chs []*chunk, err error) {
 func (c *conn) runOutbound() {
 	t := c.t
 	defer t.wg.Done()
-	d := net.Dialer{Timeout: dialTimeout}
-	nc, err := d.DialContext(t.ctx, "tcp", c.addr)
+	nc, err := dialer().DialContext(t.ctx, "tcp", c.addr)
 	if err != nil {
 		if t.ctx.Err() != nil {
 			c.shutdown(ErrClosed)
