@@ -86,8 +86,15 @@
 //
 // # Timing
 //
-// Default timing is memberlist's LAN profile (probe every 1 s, dead after
-// several seconds). Config.Fast (tests, loopback) uses probe interval 200 ms,
+// Default timing is memberlist's LAN profile (probe every 1 s, suspicion
+// multiplier 4). A member that stops answering is declared dead within
+// Config.DeadWithin: 2 x (members-1) probe intervals until its probes
+// have failed, then SuspicionMult x max(1, log10(members)) intervals of
+// suspicion, 10 s for 4 members, 6 s for 2 (not the 4 x log10(4) x 1 s =
+// 2.4 s that memberlist's formula without the max and the probe's wait
+// suggest). DeadWithin says what stretches it further: fewer confirmations
+// than memberlist expects (up to 6 times the suspicion), and a loaded
+// node's own slow probing (up to 8 times the interval). Config.Fast (tests, loopback) uses probe interval 200 ms,
 // probe timeout 100 ms, gossip every 50 ms, suspicion multiplier 2 (400 ms
 // below 10 nodes, no confirmations awaited), push/pull every 5 s: a stopped
 // node is reported Left/Failed a second or so after it stops.

@@ -91,8 +91,9 @@ type Config struct {
 	// ProbeInterval and SuspicionMult are memberlist's failure detection
 	// (0: its LAN defaults, 1 s and 4; Fast sets its own): each member is
 	// probed about every ProbeInterval, and one that fails its probes is
-	// declared dead SuspicionMult x log10(members) x ProbeInterval later
-	// unless it refutes it. Shorter notices a crash sooner, so its work
+	// declared dead SuspicionMult x max(1, log10(members)) x ProbeInterval
+	// later unless it refutes it; DeadWithin gives the whole bound, the
+	// wait for the probe included. Shorter notices a crash sooner, so its work
 	// is run again sooner; too short declares a busy node dead, and its
 	// work is run twice.
 	ProbeInterval time.Duration
