@@ -122,6 +122,14 @@ func (b *peerBook) left(id clusterpolicy.NodeID) {
 	b.gone[id] = true
 }
 
+// isGone says whether gossip's last word on member id is that it left or
+// died.
+func (b *peerBook) isGone(id clusterpolicy.NodeID) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.gone[id]
+}
+
 // disagreement returns an error naming the first member whose scheduler
 // differs from scheduler, this node's (a job run across them would
 // measure neither), or two nodes that share their workers differently
