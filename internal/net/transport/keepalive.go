@@ -22,7 +22,12 @@ import (
 //   - maxRTO, the most TCP waits between retransmissions (TCP_RTO_MAX_MS,
 //     Linux 6.15 and later): after a cut of any length the connection
 //     resumes within maxRTO of the network's return, plus one round trip.
-//     The SYNs of a dial are retransmitted on the same schedule.
+//     The SYNs of a dial are retransmitted on the same schedule. (Two
+//     hosts on one link that the cut parted may each have given up on
+//     the other's link address meanwhile, and ask for it again once a
+//     second, Linux's neighbour retransmission time: up to a second
+//     more there. TestCutResumes pins the addresses to measure TCP's
+//     part alone.)
 //   - userTimeout (TCP_USER_TIMEOUT, Linux): a connection whose oldest
 //     data has gone unacknowledged that long is closed, with what was
 //     queued on it; the next Send dials anew. It is the borrower silence

@@ -1,0 +1,227 @@
+package transport
+
+import (
+	"bufio"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The roles of the test binary run inside a namespace by TestCutResumes.
+const (
+	cutRoleEnv = "TSYS_TRANSPORT_CUT_ROLE" // "rx ADDR" or "tx ADDR"
+)
+
+// TestCutResumes cuts a connection carrying a message every 50 ms for 5 s
+// and for 7 s (the receiver's bridge port down: the bridge drops what the
+// sender sends, and the sender's kernel does not hear of it), and checks that messages arrive again within
+// maxRTO of the link's return, plus a little for two processes on a busy
+// machine: keepalive.go's bound. With TCP's own back-off the 7 s cut
+// would wait 5.6 s more (TestResumeWithinDerivation). The two transports
+// are this test binary run in two network namespaces; where those cannot
+// be made the test is skipped, or fails where TSYS_REQUIRE_NETNS says
+// they can.
+func TestCutResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cuts a link for 12 s: -short skips it")
+	}
+	ns, links, addrs := cutHosts(t)
+	rx := exec.Command("ip", "netns", "exec", ns[0], os.Args[0], "-test.run=^TestCutRole$")
+	rx.Env = append(os.Environ(), cutRoleEnv+"=rx "+addrs[0]+":7400")
+	out, err := rx.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rx.Stderr = os.Stderr
+	if err := rx.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rx.Process.Kill(); rx.Wait() })
+	arrivals := make(chan time.Time, 1024)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if ns, err := strconv.ParseInt(strings.TrimPrefix(sc.Text(), "got "), 10, 64); err == nil && strings.HasPrefix(sc.Text(), "got ") {
+				arrivals <- time.Unix(0, ns)
+			}
+		}
+		close(arrivals)
+	}()
+	tx := exec.Command("ip", "netns", "exec", ns[1], os.Args[0], "-test.run=^TestCutRole$")
+	tx.Env = append(os.Environ(), cutRoleEnv+"=tx "+addrs[0]+":7400")
+	tx.Stdout, tx.Stderr = os.Stderr, os.Stderr
+	if err := tx.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Process.Kill(); tx.Wait() })
+	next := func(after time.Time, within time.Duration) (time.Time, bool) {
+		deadline := time.After(within)
+		for {
+			select {
+			case at, ok := <-arrivals:
+				if !ok {
+					t.Fatal("the receiver ended")
+				}
+				if at.After(after) {
+					return at, true
+				}
+			case <-deadline:
+				return time.Time{}, false
+			}
+		}
+	}
+	if _, ok := next(time.Now(), 20*time.Second); !ok {
+		t.Fatal("no message arrived across the namespaces in 20 s")
+	}
+	for _, cut := range []time.Duration{5 * time.Second, 7 * time.Second} {
+		cutLink(t, links[0], "down")
+		down := time.Now()
+		time.Sleep(cut)
+		// What arrived in the cut, past the messages in flight as it
+		// began: nothing, or the link was not cut.
+		inCut := 0
+		for drained := false; !drained; {
+			select {
+			case at := <-arrivals:
+				if at.After(down.Add(200 * time.Millisecond)) {
+					inCut++
+				}
+			default:
+				drained = true
+			}
+		}
+		if inCut > 0 {
+			t.Fatalf("%d messages arrived during a %v cut: the link was not cut", inCut, cut)
+		}
+		cutLink(t, links[0], "up")
+		up := time.Now()
+		at, ok := next(up, 30*time.Second)
+		if !ok {
+			t.Fatalf("a %v cut: no message 30 s after the link came back", cut)
+		}
+		gap := at.Sub(up)
+		t.Logf("a %v cut: the first message arrived %v after the link came back", cut, gap.Round(time.Millisecond))
+		if gap > maxRTO+500*time.Millisecond {
+			t.Errorf("a %v cut: the first message arrived %v after the link came back, want within %v (maxRTO) and some scheduling", cut, gap, maxRTO)
+		}
+	}
+}
+
+// TestCutRole is TestCutResumes's receiver (prints each message's arrival)
+// or sender (a message every 50 ms), when run by it.
+func TestCutRole(t *testing.T) {
+	role, addr, ok := strings.Cut(os.Getenv(cutRoleEnv), " ")
+	if !ok {
+		t.Skip("run by TestCutResumes")
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	switch role {
+	case "rx":
+		tr, err := Listen(Config{Name: "rx", Bind: addr, Key: []byte("cut test key"), Logger: quiet}, func(string, *Message) {
+			fmt.Printf("got %d\n", time.Now().UnixNano())
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tr.Close()
+		select {} // until killed
+	case "tx":
+		tr, err := Listen(Config{Name: "tx", Bind: "0.0.0.0:0", Key: []byte("cut test key"), Logger: quiet}, func(string, *Message) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tr.Close()
+		for range time.Tick(50 * time.Millisecond) {
+			tr.Send(addr, testMessage{Type: tPing}.msg())
+		}
+	}
+}
+
+// cutHosts makes two network namespaces on a bridge and returns them, the
+// bridge's ends of their links and their addresses; removed when the test
+// ends.
+func cutHosts(t *testing.T) (ns, links, addrs []string) {
+	t.Helper()
+	cannot := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("TSYS_REQUIRE_NETNS") != "" {
+			t.Fatalf(format+" (TSYS_REQUIRE_NETNS is set: this machine was found able to)", args...)
+		}
+		t.Skipf(format, args...)
+	}
+	if os.Geteuid() != 0 {
+		cannot("network namespaces need root")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		cannot("network namespaces need the ip command")
+	}
+	id := os.Getpid() % 100000
+	subnet := fmt.Sprintf("10.%d.%d", 200+id%50, id/100%250)
+	bridge := fmt.Sprintf("tsyscut%d", id)
+	ip := func(args ...string) error {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+		return nil
+	}
+	t.Cleanup(func() {
+		for _, n := range ns {
+			ip("netns", "del", n)
+		}
+		ip("link", "del", bridge)
+	})
+	if err := ip("link", "add", bridge, "type", "bridge"); err != nil {
+		cannot("cannot make a virtual bridge here: %v", err)
+	}
+	if err := ip("link", "set", bridge, "up"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		n, veth, addr := fmt.Sprintf("tsyscut%d-%d", id, i), fmt.Sprintf("tsc%d-%d", id, i), fmt.Sprintf("%s.%d", subnet, i+1)
+		for j, s := range [][]string{
+			{"netns", "add", n},
+			{"link", "add", veth, "address", mac(i), "type", "veth", "peer", "name", veth + "b"},
+			{"link", "set", veth, "netns", n},
+			{"link", "set", veth + "b", "master", bridge, "up"},
+			{"-n", n, "addr", "add", addr + "/24", "dev", veth},
+			{"-n", n, "link", "set", veth, "up"},
+			{"-n", n, "link", "set", "lo", "up"},
+		} {
+			if err := ip(s...); err != nil {
+				if i == 0 && j < 2 {
+					cannot("cannot make network namespaces here: %v", err)
+				}
+				t.Fatal(err)
+			}
+			if j == 0 {
+				ns = append(ns, n)
+			}
+		}
+		links, addrs = append(links, veth+"b"), append(addrs, addr)
+	}
+	// Each knows the other's link address for good: without it, a
+	// neighbour given up on during a cut is asked for again once a
+	// second, which adds a second to the cut on one link only.
+	for i := range 2 {
+		if err := ip("-n", ns[i], "neigh", "replace", addrs[1-i], "lladdr", mac(1-i), "nud", "permanent", "dev", fmt.Sprintf("tsc%d-%d", id, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ns, links, addrs
+}
+
+// mac is host i's link address.
+func mac(i int) string { return fmt.Sprintf("02:00:00:00:c0:%02x", i+1) }
+
+// cutLink sets a bridge port down (a cut) or up.
+func cutLink(t *testing.T, name, state string) {
+	t.Helper()
+	if out, err := exec.Command("ip", "link", "set", name, state).CombinedOutput(); err != nil {
+		t.Fatalf("ip link set %s %s: %v: %s", name, state, err, out)
+	}
+}
