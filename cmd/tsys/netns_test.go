@@ -25,6 +25,10 @@ func inNetns(netns, name string, args ...string) *exec.Cmd {
 type hosts struct {
 	names []string
 	addrs []string
+	// links are the bridge's ends of the hosts' veth pairs: one set down
+	// cuts its host off, as a pulled cable does, without its sockets
+	// hearing of it.
+	links []string
 }
 
 // newHosts makes n namespaces and their bridge, removed when the test
@@ -92,6 +96,7 @@ func newHosts(t *testing.T, n int) *hosts {
 			}
 		}
 		h.addrs = append(h.addrs, addr)
+		h.links = append(h.links, veth+"b")
 	}
 	return h
 }
