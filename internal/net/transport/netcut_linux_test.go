@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,6 +13,11 @@ import (
 	"testing"
 	"time"
 )
+
+// cutRuns soaks TestCutResumes: go test -run TestCutResumes -v
+// ./internal/net/transport/ -args -cut-runs 20 makes each of its cuts 20
+// times.
+var cutRuns = flag.Int("cut-runs", 1, "TestCutResumes: how many times to make each cut")
 
 // The roles of the test binary run inside a namespace by TestCutResumes.
 const (
@@ -82,7 +88,11 @@ func TestCutResumes(t *testing.T) {
 	if _, ok := next(time.Now(), 20*time.Second); !ok {
 		t.Fatal("no message arrived across the namespaces in 20 s")
 	}
-	for _, cut := range []time.Duration{5 * time.Second, 7 * time.Second} {
+	var cuts []time.Duration
+	for range max(*cutRuns, 1) {
+		cuts = append(cuts, 5*time.Second, 7*time.Second)
+	}
+	for _, cut := range cuts {
 		cutLink(t, links[0], "down")
 		down := time.Now()
 		time.Sleep(cut)
