@@ -213,8 +213,8 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 			d2a, a2d := sessionKeys(t.cfg.Key, nonce, ph.nonce, t.cfg.Name, peer)
 			sess = session{send: newSealer(d2a), recv: newSealer(a2d)}
 		} else {
-			d2a, _ := sessionKeys(t.cfg.Key, ph.nonce, nonce, peer, t.cfg.Name)
-			sess = session{recv: newSealer(d2a)}
+			d2a, a2d := sessionKeys(t.cfg.Key, ph.nonce, nonce, peer, t.cfg.Name)
+			sess = session{send: newSealer(a2d), recv: newSealer(d2a)}
 		}
 	}
 	if err := nc.SetDeadline(time.Time{}); err != nil {

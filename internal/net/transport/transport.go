@@ -133,6 +133,8 @@ type Transport struct {
 	closed bool
 	out    map[string]*conn // outbound connections by dialled address
 	conns  map[*conn]struct{}
+	routes map[uint64]*conn // connections past their handshake, by route (ReplyAddr)
+	route  uint64           // the last route given
 
 	st counters
 }
@@ -194,6 +196,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		budget: newBudget(fileLimit()),
 		out:    make(map[string]*conn),
 		conns:  make(map[*conn]struct{}),
+		routes: make(map[uint64]*conn),
 	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
@@ -283,6 +286,9 @@ func (t *Transport) SendSync(addr string, m *Message) error {
 func (t *Transport) send(addr string, m *Message, done chan error) error {
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if id, ok := parseRoute(addr); ok {
+		return t.sendRoute(id, m, done)
 	}
 	for {
 		t.mu.Lock()
@@ -469,8 +475,9 @@ type chunk struct {
 
 // conn is one TCP connection to a peer. An outbound conn (dialled by Send)
 // has a writer goroutine (which dials, runs the handshake and writes
-// frames) and a reader goroutine; an inbound conn only a reader. Messages
-// are delivered from both kinds, sent only on outbound ones.
+// frames) and a reader goroutine; an inbound conn a reader, and once its
+// handshake is done a writer for the replies sent to its route
+// (ReplyAddr). Messages are delivered from both kinds.
 type conn struct {
 	t        *Transport
 	addr     string // dialled address, or the remote address of an inbound conn
@@ -479,9 +486,10 @@ type conn struct {
 	peer     string // peer name, set by the handshake before the reader starts
 	// send seals the frames written, recv opens those read, on a
 	// connection with a cluster key (set by the handshake, nil without a
-	// key; an inbound conn writes nothing and has no send).
+	// key).
 	send, recv *sealer
 	source     string // an inbound conn's budget key (sourceKey)
+	route      uint64 // set once the handshake is done (see ReplyAddr)
 
 	mu      sync.Mutex
 	nc      net.Conn // nil until dialled
@@ -614,6 +622,9 @@ func (c *conn) shutdown(err error) {
 			delete(t.out, c.addr)
 		}
 		delete(t.conns, c)
+		if c.route != 0 {
+			delete(t.routes, c.route)
+		}
 		t.mu.Unlock()
 
 		c.mu.Lock()
@@ -678,6 +689,10 @@ func (c *conn) runOutbound() {
 		return
 	}
 	c.logger().Debug("transport: connected")
+	if !t.addRoute(c) {
+		c.shutdown(ErrClosed)
+		return
+	}
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
@@ -809,7 +824,7 @@ func (c *conn) serveInbound() {
 	defer t.wg.Done()
 	c.br = bufio.NewReaderSize(c.nc, readBufSize)
 	peer, sess, err := t.handshake(c.nc, c.br, roleAcceptor)
-	c.peer, c.recv = peer, sess.recv
+	c.peer, c.send, c.recv = peer, sess.send, sess.recv
 	if err != nil {
 		if t.isClosed() {
 			c.shutdown(ErrClosed)
@@ -829,6 +844,17 @@ func (c *conn) serveInbound() {
 	}
 	t.handshakeDone(c.source)
 	c.logger().Debug("transport: accepted connection")
+	if !t.addRoute(c) {
+		c.shutdown(ErrClosed)
+		return
+	}
+	// Replies to this peer's messages may go back on this connection
+	// (ReplyAddr), so it has a writer too; it waits for them.
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		c.writeLoop()
+	}()
 	c.readLoop()
 }
 
@@ -850,6 +876,7 @@ func (c *conn) readLoop() {
 					return protoErr("%v message after the handshake", m.Type)
 				}
 				t.st.messagesReceived.Add(1)
+				m.via = c.route
 				t.h(c.peer, m)
 				return nil
 			})
