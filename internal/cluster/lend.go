@@ -23,6 +23,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 		n.log.Warn("dropping a message that does not decode", "peer", peer, "err", err)
 		return
 	}
+	n.trustReplyTo(peer, msg, tm)
 	switch m := msg.(type) {
 	case *stealRequest:
 		n.peers.learn(peer, m.ReplyTo)

@@ -194,7 +194,8 @@ func Start(cfg Config) (*Node, error) {
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
-		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: n.log,
+		// the transport names the node in its lines itself
+		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: cfg.Logger,
 	}, inbox{n}.handle)
 	if err != nil {
 		return nil, fmt.Errorf("task transport: %w", err)
