@@ -122,7 +122,8 @@ type Transport struct {
 	log *slog.Logger
 	ln  net.Listener
 
-	refusals logBucket // bounds the lines refused connections log
+	refusals logBucket  // bounds the lines refused connections log
+	lim      LimitedLog // every other line a stranger can cause
 
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
@@ -198,6 +199,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		conns:  make(map[*conn]struct{}),
 		routes: make(map[uint64]*conn),
 	}
+	t.lim = NewLimitedLog(t.log)
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
 	go t.acceptLoop()
@@ -390,7 +392,7 @@ func (t *Transport) acceptLoop() {
 			}
 			// e.g. out of file descriptors: wait and retry
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			t.log.Warn("transport: accept failed", "err", err, "retry_in", backoff)
+			t.lim.Warn("transport: accept failed", "err", err, "retry_in", backoff)
 			select {
 			case <-time.After(backoff):
 			case <-t.ctx.Done():
@@ -530,6 +532,14 @@ func (c *conn) logger() *slog.Logger {
 	return l
 }
 
+// limited is logger for the lines a stranger can cause (LimitedLog).
+func (c *conn) limited() LimitedLog {
+	if c.peer != "" {
+		return c.t.lim.With("peer_addr", c.addr, "peer", c.peer)
+	}
+	return c.t.lim.With("peer_addr", c.addr)
+}
+
 // enqueue encodes m onto the pending frames, or returns errConnDead.
 func (c *conn) enqueue(m *Message, done chan error) error {
 	c.mu.Lock()
@@ -666,7 +676,7 @@ func (c *conn) runOutbound() {
 		}
 		t.st.dialFailures.Add(1)
 		err = fmt.Errorf("dial %s: %w", c.addr, innerNetErr(err))
-		c.logger().Warn("transport: dial failed", "err", err)
+		c.limited().Warn("transport: dial failed", "err", err)
 		c.shutdown(err)
 		return
 	}
@@ -683,7 +693,7 @@ func (c *conn) runOutbound() {
 		}
 		t.st.dialFailures.Add(1)
 		err = fmt.Errorf("handshake with %s: %w", c.addr, err)
-		c.logger().Warn("transport: connection refused by handshake", "err", err)
+		c.limited().Warn("transport: connection refused by handshake", "err", err)
 		lingerClose(nc)
 		c.shutdown(err)
 		return
@@ -719,7 +729,7 @@ func (c *conn) writeLoop() {
 		case <-c.wake:
 		case <-c.closing:
 			if err := c.flush(closeFlushTime); err != nil {
-				c.logger().Warn("transport: flush on close failed", "err", err)
+				c.limited().Warn("transport: flush on close failed", "err", err)
 			}
 			c.shutdown(ErrClosed)
 			return
@@ -728,7 +738,7 @@ func (c *conn) writeLoop() {
 		}
 		if err := c.flush(writeTimeout); err != nil {
 			if !isStopped(c.stop) {
-				c.logger().Warn("transport: write failed, connection closed", "err", err)
+				c.limited().Warn("transport: write failed, connection closed", "err", err)
 			}
 			c.shutdown(err)
 			return
@@ -895,9 +905,9 @@ func (c *conn) readLoop() {
 		case errors.Is(err, io.EOF):
 			c.logger().Debug("transport: peer closed the connection")
 		case bad:
-			c.logger().Warn("transport: closing connection: bad data from peer", "err", err)
+			c.limited().Warn("transport: closing connection: bad data from peer", "err", err)
 		default:
-			c.logger().Info("transport: connection lost", "err", err)
+			c.limited().Info("transport: connection lost", "err", err)
 		}
 		return
 	}
