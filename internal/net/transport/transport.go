@@ -74,6 +74,10 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	// Logger gets connection events and errors; default slog.Default().
 	Logger *slog.Logger
+
+	// now is the clock of the lines' buckets (LimitedLog); default
+	// time.Now. Tests inject theirs.
+	now func() time.Time
 }
 
 // Handler receives every message from peers, in the order each peer sent
@@ -200,6 +204,9 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		routes: make(map[uint64]*conn),
 	}
 	t.lim = NewLimitedLog(t.log)
+	if cfg.now != nil {
+		t.lim.b.now = cfg.now
+	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
 	go t.acceptLoop()
