@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"log/slog"
+	"net"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +87,37 @@ func TestFloodOfEveryMessageLogsBounded(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("the node's log:\n%s", buf.String())
+	}
+}
+
+// TestTransportLinesNameTheNodeOnce: a line of the node's transport (a
+// stranger's garbage refused) says node= once, not once for the node's
+// logger and again for the transport's.
+func TestTransportLinesNameTheNodeOnce(t *testing.T) {
+	var buf proctest.LockedBuffer
+	n, err := Start(Config{Workers: 1, Inline: inline.Default(), Fast: true,
+		Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	nc, err := net.Dial("tcp", n.TransportAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
+	line := ""
+	waitUntil(t, "the garbage refused in the log", func() bool {
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, "transport: refused connection") {
+				line = l
+				return true
+			}
+		}
+		return false
+	})
+	if c := strings.Count(line, " node="); c != 1 {
+		t.Fatalf("the transport's line names the node %d times: %s", c, line)
 	}
 }

@@ -161,6 +161,11 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 	}
 	body, err := readSingle(br, msgHello)
 	if err != nil {
+		if role == roleAcceptor {
+			// The hint is for whoever gave a dialler the address: to
+			// an acceptor, the connection is a stranger's.
+			return "", session{}, fmt.Errorf("read hello: %w", err)
+		}
 		return "", session{}, fmt.Errorf("read hello: %w (%s)", err, helloHint(err, timeout))
 	}
 	ph, err := decodeHello(body)

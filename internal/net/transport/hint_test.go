@@ -26,3 +26,17 @@ func TestResetIsNotCalledAnotherKindOfPort(t *testing.T) {
 		t.Fatalf("a send to a port that resets: %v; want the reset explained as a node over its budget may cause it", err)
 	}
 }
+
+// TestAcceptorGivesNoDiallersHint: a node that refuses a stranger's
+// garbage does not log the hint meant for whoever gave a dialler a wrong
+// address, which on a flooded node's log reads as if its own port were
+// not a tsys task address.
+func TestAcceptorGivesNoDiallersHint(t *testing.T) {
+	n := start(t, "n", nil)
+	nc, _ := rawConn(t, n)
+	nc.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
+	n.log.waitLog(t, "transport: refused connection")
+	if s := n.log.String(); strings.Contains(s, "is it a tsys task address?") {
+		t.Fatalf("the acceptor's refusal gives the dialler's hint:\n%s", s)
+	}
+}
