@@ -16,8 +16,10 @@ import (
 // that request makes for a reply address, and waits up to wait for its
 // answer of type T: how commands talk to a node without joining the
 // cluster (tsys drain, tsys jobs). This side listens on bind (default
-// 127.0.0.1:0) with key, as the node's transport demands; bound to a
-// wildcard, it gives the node its private address to answer to.
+// 127.0.0.1:0) with key, as the node's transport demands. The node
+// answers on the connection the request came on (it dials no address a
+// message names), so the reply address sent is only what older builds
+// of the node dial.
 func ask[T message](ctx context.Context, addr, bind string, key []byte, wait time.Duration, request func(replyTo string) message) (T, error) {
 	var zero T
 	if bind == "" {

@@ -53,7 +53,17 @@
 // messages.go is the vocabulary nodes speak: steal requests and replies,
 // results, job start, end, report and failure, shutdown; each a message
 // type of the transport with a field for each thing it says. A message
-// that does not decode is dropped with a warning, never trusted.
+// that does not decode is dropped with a warning, never trusted. Every
+// line a message can make a node log goes through a bucket per kind of
+// line (Node.netLog, a transport.LimitedLog), so a stranger's flood costs
+// a line a second.
+//
+// A message's reply address (ReplyTo) is its sender's word, and a keyless
+// sender's word is anyone's: the node never dials it nor resolves a name
+// in it. Before anything reads it, the inbox replaces it by the sender's
+// gossiped address, or by the route back on the connection it came on
+// (transport.ReplyAddr), for a peer gossip has not brought yet and for a
+// command that asks without joining (replyto.go).
 //
 // # Jobs
 //
@@ -113,9 +123,10 @@
 // an undecodable argument), or the lender ran it again itself because the
 // borrower died, said it no longer holds it, or said nothing about it for
 // loanSilence (lenders ask about quiet loans every loanAskEvery). A loan
-// keeps the address its borrower asked for answers at, and a borrowed task
-// the lender's, so that nothing is forgotten for want of an address when
-// gossip drops a node that is only slow.
+// keeps the address its borrower's answers go to, and a borrowed task
+// the lender's (a gossiped address, or a route back on a connection), so
+// that nothing is forgotten for want of an address when gossip drops a
+// node that is only slow.
 //
 // # Suspicion
 //

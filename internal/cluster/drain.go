@@ -105,14 +105,14 @@ func (n inbox) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	n.log.Info("asked to drain", "by", peer)
+	n.netLog.Info("asked to drain", "by", peer)
 	rep, err := n.empty(ctx)
 	answer := &drained{Returned: rep.Returned, Finished: rep.Finished}
 	if err != nil {
 		answer.Err = err.Error()
 	}
 	if err := n.out.transmit(m.ReplyTo, answer, true, nil); err != nil {
-		n.log.Warn("could not answer the drain request", "by", peer, "err", err)
+		n.netLog.Warn("could not answer the drain request", "by", peer, "err", err)
 	}
 	if answer.Err == "" {
 		n.Close()

@@ -426,9 +426,9 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 			}
 		}
 	}()
-	n.log.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
+	n.netLog.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
 	if check.warning != "" {
-		n.log.Warn("serving another build", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", check.warning)
+		n.netLog.Warn("serving another build", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", check.warning)
 	}
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
 	e.timeline.record(e.timeline.capFor(m.TimelineCap))
@@ -449,14 +449,14 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 	switch {
 	case len(m.Lacks) > 0:
-		n.log.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+		n.netLog.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	case m.OtherBuild:
-		n.log.Warn("refusing a job of another build of this program", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+		n.netLog.Warn("refusing a job of another build of this program", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	default:
-		n.log.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+		n.netLog.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
 	}
 	if err := n.out.send(root, "", m, nil); err != nil {
-		n.log.Warn("could not refuse a job", "root", root, "err", err)
+		n.netLog.Warn("could not refuse a job", "root", root, "err", err)
 	}
 }
 
@@ -510,10 +510,10 @@ func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 		if len(m.Lacks) == 0 {
 			what = "a node runs another build of this program; the job runs without it"
 		}
-		n.log.Warn(what, "peer", peer, "why", m.Reason)
+		n.netLog.Warn(what, "peer", peer, "why", m.Reason)
 		return
 	}
-	n.log.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
+	n.netLog.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
 }
 
 // stopEngine ends this node's part in a job of another root, drops what it

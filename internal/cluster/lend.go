@@ -20,9 +20,10 @@ func (n inbox) handle(from string, tm *transport.Message) {
 	peer := clusterpolicy.NodeID(from)
 	msg, err := decodeMessage(tm)
 	if err != nil {
-		n.log.Warn("dropping a message that does not decode", "peer", peer, "err", err)
+		n.netLog.Warn("dropping a message that does not decode", "peer", peer, "err", err)
 		return
 	}
+	n.trustReplyTo(peer, msg, tm)
 	switch m := msg.(type) {
 	case *stealRequest:
 		n.peers.learn(peer, m.ReplyTo)
@@ -37,7 +38,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 			e.borrow(peer, m)
 		} else {
 			for _, r := range m.Tasks {
-				n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, n.log)
+				n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, n.netLog)
 			}
 		}
 	case *result:
@@ -102,7 +103,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 	case *statsReply:
 		n.statsArrived(peer, m)
 	case *drained:
-		n.log.Warn("an answer to a drain request this node did not make", "peer", peer)
+		n.netLog.Warn("an answer to a drain request this node did not make", "peer", peer)
 	}
 }
 
@@ -206,11 +207,11 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		h, refusal := borrowedTask(e.n.name, r)
 		if refusal != "" {
 			if e.unrunnable.first(from) {
-				e.n.log.Warn("a peer lent a task this node cannot run; is it running another binary? Its lender runs it, and lends no more", "peer", from, "task", r.Kind, "why", refusal)
+				e.n.netLog.Warn("a peer lent a task this node cannot run; is it running another binary? Its lender runs it, and lends no more", "peer", from, "task", r.Kind, "why", refusal)
 			} else {
 				e.n.log.Debug("a peer lent a task this node cannot run", "peer", from, "task", r.Kind, "why", refusal)
 			}
-			e.n.out.refuseTask(l, m.Job, refusal, e.n.log)
+			e.n.out.refuseTask(l, m.Job, refusal, e.n.netLog)
 			continue
 		}
 		e.timeline.borrowed(from, r)
@@ -249,7 +250,7 @@ func (e *engine) Return(h *sched.Header) {
 	// only slow waits for this result, and one that died has re-run the
 	// task and drops it.
 	if err := e.n.out.send(loan.node, loan.addr, m, e); err != nil {
-		e.n.log.Warn("a result could not be sent; its lender re-runs the task if it is gone", "peer", loan.node, "err", err)
+		e.n.netLog.Warn("a result could not be sent; its lender re-runs the task if it is gone", "peer", loan.node, "err", err)
 	}
 }
 
@@ -257,7 +258,7 @@ func (e *engine) Return(h *sched.Header) {
 func (n inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 	var r peerReport
 	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
-		n.log.Warn("a peer's job report does not decode", "peer", from, "err", err)
+		n.netLog.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}
 	e := n.jobs.of(m.Job)
@@ -267,7 +268,7 @@ func (n inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 	}
 	tl, err := e.timeline.decode(from, m.Timeline)
 	if err != nil {
-		n.log.Warn("a peer's timeline is left out", "peer", from, "err", err)
+		n.netLog.Warn("a peer's timeline is left out", "peer", from, "err", err)
 	}
 	r.timeline = tl
 	e.mu.Lock()

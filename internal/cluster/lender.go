@@ -146,7 +146,7 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 	l.mu.Unlock()
 	switch s {
 	case settledLate:
-		l.e.n.log.Info("a result came after its task ran here again; dropped", "peer", from, "id", m.Task)
+		l.e.n.netLog.Info("a result came after its task ran here again; dropped", "peer", from, "id", m.Task)
 		return
 	case settledStray:
 		l.e.n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
@@ -159,7 +159,7 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 		l.e.pool.Inject(h)
 	case m.Rerun:
 		if l.cannotRun.first(from) {
-			l.e.n.log.Warn("the borrower could not run a task; running it here, and lending it no more of this job", "peer", from, "why", m.Err)
+			l.e.n.netLog.Warn("the borrower could not run a task; running it here, and lending it no more of this job", "peer", from, "why", m.Err)
 		} else {
 			l.e.n.log.Debug("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
 		}
@@ -169,7 +169,7 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 		l.e.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
 	default:
 		if err := completeWith(h, m.Value); err != nil {
-			l.e.n.log.Warn("a result does not decode; running the task here", "peer", from, "err", err)
+			l.e.n.netLog.Warn("a result does not decode; running the task here", "peer", from, "err", err)
 			l.e.pool.Inject(h)
 			return
 		}

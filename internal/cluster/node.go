@@ -90,9 +90,13 @@ const DefaultTickEvery = 2 * time.Millisecond
 
 // Node is a runtime that is part of a cluster.
 type Node struct {
-	cfg           Config
-	name          clusterpolicy.NodeID
-	log           *slog.Logger
+	cfg  Config
+	name clusterpolicy.NodeID
+	log  *slog.Logger
+	// netLog takes the lines a message from the network can cause, which
+	// a keyless stranger can send by the thousand: each kind has its
+	// bucket (transport.LimitedLog).
+	netLog        transport.LimitedLog
 	schedulerName string
 	ml            *membership.Membership
 	tr            *transport.Transport
@@ -177,10 +181,11 @@ func Start(cfg Config) (*Node, error) {
 		cfg.Share = share.FCHP{}
 	}
 	n := &Node{
-		cfg:   cfg,
-		name:  clusterpolicy.NodeID(cfg.Name),
-		log:   cfg.Logger.With("node", cfg.Name),
-		peers: newPeerBook(clusterpolicy.NodeID(cfg.Name)),
+		cfg:    cfg,
+		name:   clusterpolicy.NodeID(cfg.Name),
+		log:    cfg.Logger.With("node", cfg.Name),
+		netLog: transport.NewLimitedLog(cfg.Logger.With("node", cfg.Name)),
+		peers:  newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
 		dropped:         map[uint64]clusterpolicy.NodeID{},
@@ -194,7 +199,8 @@ func Start(cfg Config) (*Node, error) {
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
-		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: n.log,
+		// the transport names the node in its lines itself
+		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: cfg.Logger,
 	}, inbox{n}.handle)
 	if err != nil {
 		return nil, fmt.Errorf("task transport: %w", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/net/membership"
+	"github.com/tsys-go/tsys/internal/net/transport"
 )
 
 // peerBook is what a node knows of the other members: where each one's
@@ -51,7 +52,9 @@ func (b *peerBook) addr(id clusterpolicy.NodeID) (string, bool) {
 // addressOf is id's known transport address, or else fallback (an address
 // a message of id carried).
 func (b *peerBook) addressOf(id clusterpolicy.NodeID, fallback string) (string, error) {
-	if a, ok := b.addr(id); ok {
+	// A route back on a connection is only as good as that connection:
+	// the message at hand came on the newest one.
+	if a, ok := b.addr(id); ok && (fallback == "" || !transport.IsReplyAddr(a)) {
 		return a, nil
 	}
 	if fallback == "" {
@@ -89,17 +92,26 @@ func (b *peerBook) members() map[clusterpolicy.NodeID]membership.Meta {
 	return maps.Clone(b.metas)
 }
 
-// learn keeps the address a message of id carried, for a member gossip
-// has not brought yet; not for one that left.
+// learn keeps the address a message of id carried (see trustReplyTo:
+// gossip's, or a route back on its connection), for a member gossip has
+// not brought yet; not for one that left.
 func (b *peerBook) learn(id clusterpolicy.NodeID, addr string) {
 	if addr == "" {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.addrs[id]; !ok && !b.gone[id] {
+	// A route (a connection back to id) gives way to a newer one: the
+	// old connection may have closed. Gossip's address stays.
+	if cur, ok := b.addrs[id]; (!ok || transport.IsReplyAddr(cur) && !b.hasMeta(id)) && !b.gone[id] {
 		b.addrs[id] = addr
 	}
+}
+
+// hasMeta reports whether gossip has brought id; b.mu is held.
+func (b *peerBook) hasMeta(id clusterpolicy.NodeID) bool {
+	_, ok := b.metas[id]
+	return ok
 }
 
 // joined records gossip's word on member id (it joined, or its metadata

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"log/slog"
 	"sync/atomic"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -56,7 +55,7 @@ func (o *outbox) transmitEncoded(addr string, m message, tm *transport.Message, 
 
 // refuseTask sends a borrowed task back to its lender to run at home,
 // saying why, logging to log when it cannot.
-func (o *outbox) refuseTask(l loan, job uint64, why string, log *slog.Logger) {
+func (o *outbox) refuseTask(l loan, job uint64, why string, log transport.LimitedLog) {
 	o.sendBack(l, &result{Job: job, Task: l.id, Rerun: true, Err: why}, log)
 }
 
@@ -64,11 +63,11 @@ func (o *outbox) refuseTask(l loan, job uint64, why string, log *slog.Logger) {
 // to its lender unstarted, as a leaving node does: a push may come before
 // the job's start, and the lender should not take it for a node that
 // cannot run its tasks.
-func (o *outbox) notServing(l loan, job uint64, log *slog.Logger) {
+func (o *outbox) notServing(l loan, job uint64, log transport.LimitedLog) {
 	o.sendBack(l, &result{Job: job, Task: l.id, Rerun: true, Leaving: true, Err: "the job is not served here"}, log)
 }
 
-func (o *outbox) sendBack(l loan, m *result, log *slog.Logger) {
+func (o *outbox) sendBack(l loan, m *result, log transport.LimitedLog) {
 	if err := o.send(l.node, l.addr, m, nil); err != nil {
 		log.Warn("a task could not be sent back; its lender will re-run it if this node leaves", "peer", l.node, "err", err)
 	}

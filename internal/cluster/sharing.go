@@ -136,7 +136,7 @@ func (e *engine) setActive(on bool) {
 	} else {
 		e.withdraw()
 	}
-	e.n.log.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
+	e.n.netLog.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
 	tm := encodeMessage(m)
 	for id, addr := range e.n.peers.list() {

@@ -150,7 +150,7 @@ const gatherTimeout = 500 * time.Millisecond
 func (n inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
 	var snaps []Snapshot
 	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
-		n.log.Warn("a peer's state does not decode", "peer", peer, "err", err)
+		n.netLog.Warn("a peer's state does not decode", "peer", peer, "err", err)
 		return
 	}
 	n.mu.Lock()

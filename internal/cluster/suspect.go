@@ -247,7 +247,7 @@ func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 		delete(j.peers, from)
 	}
 	e.mu.Unlock()
-	n.log.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
+	n.netLog.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
 	j.invite(from, m.ReplyTo, true)
 }
 

@@ -35,10 +35,13 @@
 //
 // A node dials its own connection to each peer it sends to, so two nodes
 // that talk both ways use two connections: node A's requests and node B's
-// replies travel on different ones, and replies are sent to the peer's
-// listening address (from membership), not back on the connection a
-// request came in on. from, the peer's node name from the handshake, is
-// there to tell who spoke.
+// replies travel on different ones, replies being sent to the peer's
+// listening address from membership. A node dials only such addresses,
+// never one a message names: a reply to a sender membership does not know
+// goes back on the connection its message came on, to ReplyAddr(m), which
+// Send queues on that connection, dialling nothing and resolving no name
+// (ErrNoRoute once the connection has closed). from, the peer's node name
+// from the handshake, is there to tell who spoke.
 //
 // # Wire format
 //
@@ -70,7 +73,8 @@
 // compressed payload, an empty frame or a message that does not decode
 // closes the connection and logs why (slog, Warn, with node, peer_addr,
 // peer and the reason, e.g. "protocol error: frame length 1073741824
-// exceeds limit 67108864"); Stats.ProtocolErrors counts these. Nothing that
+// exceeds limit 67108864", at a bounded rate: see Threat model);
+// Stats.ProtocolErrors counts these. Nothing that
 // arrives from the network can make the process panic: DecodeMessage and
 // the frame reader, plain and sealed, are fuzzed (FuzzDecodeMessage,
 // FuzzReadFrame, FuzzReadSealedFrame). Memory is
@@ -234,6 +238,40 @@
 // choose; where they might, set CompressThreshold to -1. Gossip
 // (package membership) is encrypted with the same cluster key by
 // memberlist.
+//
+// # Threat model
+//
+// A keyless cluster (no Config.Key) trusts every process that can reach
+// its ports, which Listen, and membership's gossip, keep to loopback: it
+// is for one machine whose local users are trusted, and for tests. There
+// the node's name in a Hello is a claim and any local process may speak
+// as a member: send a job's tasks or results, ask for the node's state,
+// ask it to drain or shut down. What a stranger there cannot do is make
+// the node act outside the node: the node dials only addresses its own
+// membership or its own command line gave it, never one a message names
+// (replies to a sender membership does not know go back on its
+// connection, ReplyAddr), so it cannot be made to connect to a port of a
+// stranger's choosing and introduce itself there, nor to look a name up
+// in DNS; and the protections below hold for it as for a keyed node.
+//
+// A keyed cluster trusts the holders of the key and no one else. A
+// stranger without the key can open connections and send Hellos, which
+// are refused at the Auth; it cannot have a message handled, read or
+// alter what peers send (only each frame's size and time show, see
+// Encryption), replay a frame, or join the gossip, whose addresses are
+// therefore the key holders' own. A holder of the key is a member in
+// full: protect the key file as the cluster itself.
+//
+// Either way, what comes from the network cannot make the process panic
+// (the decoders are fuzzed), costs memory bounded by the frame limit and
+// the handshake budgets (Strangers), and costs log lines at a bounded
+// rate: every line a stranger can cause goes through a bucket of its kind
+// (LimitedLog; the handshake refusals share one), 10 lines at once and
+// then one a second, each saying in not_logged (refusals_not_logged) how
+// many of its kind were held back. Against what a network can do to a
+// cluster (delay, drop or cut its traffic) and against a stranger with
+// many addresses, the task and gossip ports belong behind a firewall
+// that admits only the cluster's hosts.
 //
 // # Compression
 //

@@ -161,9 +161,12 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 	}
 	body, err := readSingle(br, msgHello)
 	if err != nil {
-		// A tsys transport answers a hello, or says why not: silence or a
-		// hang-up is most often another kind of port.
-		return "", session{}, fmt.Errorf("read hello: %w (is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts; its gossip address is another)", err)
+		if role == roleAcceptor {
+			// The hint is for whoever gave a dialler the address: to
+			// an acceptor, the connection is a stranger's.
+			return "", session{}, fmt.Errorf("read hello: %w", err)
+		}
+		return "", session{}, fmt.Errorf("read hello: %w (%s)", err, helloHint(err, timeout))
 	}
 	ph, err := decodeHello(body)
 	if err != nil {
@@ -213,8 +216,8 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 			d2a, a2d := sessionKeys(t.cfg.Key, nonce, ph.nonce, t.cfg.Name, peer)
 			sess = session{send: newSealer(d2a), recv: newSealer(a2d)}
 		} else {
-			d2a, _ := sessionKeys(t.cfg.Key, ph.nonce, nonce, peer, t.cfg.Name)
-			sess = session{recv: newSealer(d2a)}
+			d2a, a2d := sessionKeys(t.cfg.Key, ph.nonce, nonce, peer, t.cfg.Name)
+			sess = session{send: newSealer(a2d), recv: newSealer(d2a)}
 		}
 	}
 	if err := nc.SetDeadline(time.Time{}); err != nil {

@@ -47,6 +47,10 @@ var ErrMalformed = wire.ErrMalformed
 type Message struct {
 	Type MsgType
 	Body []byte
+
+	// via is the route of the connection a received message came on
+	// (see ReplyAddr); 0 for a message not received.
+	via uint64
 }
 
 // Validate reports why m cannot be sent (a handshake or zero type, a body

@@ -74,6 +74,10 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	// Logger gets connection events and errors; default slog.Default().
 	Logger *slog.Logger
+
+	// now is the clock of the lines' buckets (LimitedLog); default
+	// time.Now. Tests inject theirs.
+	now func() time.Time
 }
 
 // Handler receives every message from peers, in the order each peer sent
@@ -122,7 +126,8 @@ type Transport struct {
 	log *slog.Logger
 	ln  net.Listener
 
-	refusals logBucket // bounds the lines refused connections log
+	refusals logBucket  // bounds the lines refused connections log
+	lim      LimitedLog // every other line a stranger can cause
 
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
@@ -133,6 +138,8 @@ type Transport struct {
 	closed bool
 	out    map[string]*conn // outbound connections by dialled address
 	conns  map[*conn]struct{}
+	routes map[uint64]*conn // connections past their handshake, by route (ReplyAddr)
+	route  uint64           // the last route given
 
 	st counters
 }
@@ -194,6 +201,11 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		budget: newBudget(fileLimit()),
 		out:    make(map[string]*conn),
 		conns:  make(map[*conn]struct{}),
+		routes: make(map[uint64]*conn),
+	}
+	t.lim = NewLimitedLog(t.log)
+	if cfg.now != nil {
+		t.lim.b.now = cfg.now
 	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
@@ -283,6 +295,9 @@ func (t *Transport) SendSync(addr string, m *Message) error {
 func (t *Transport) send(addr string, m *Message, done chan error) error {
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if id, ok := parseRoute(addr); ok {
+		return t.sendRoute(id, m, done)
 	}
 	for {
 		t.mu.Lock()
@@ -384,7 +399,7 @@ func (t *Transport) acceptLoop() {
 			}
 			// e.g. out of file descriptors: wait and retry
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			t.log.Warn("transport: accept failed", "err", err, "retry_in", backoff)
+			t.lim.Warn("transport: accept failed", "err", err, "retry_in", backoff)
 			select {
 			case <-time.After(backoff):
 			case <-t.ctx.Done():
@@ -470,8 +485,9 @@ type chunk struct {
 
 // conn is one TCP connection to a peer. An outbound conn (dialled by Send)
 // has a writer goroutine (which dials, runs the handshake and writes
-// frames) and a reader goroutine; an inbound conn only a reader. Messages
-// are delivered from both kinds, sent only on outbound ones.
+// frames) and a reader goroutine; an inbound conn a reader, and once its
+// handshake is done a writer for the replies sent to its route
+// (ReplyAddr). Messages are delivered from both kinds.
 type conn struct {
 	t        *Transport
 	addr     string // dialled address, or the remote address of an inbound conn
@@ -480,9 +496,10 @@ type conn struct {
 	peer     string // peer name, set by the handshake before the reader starts
 	// send seals the frames written, recv opens those read, on a
 	// connection with a cluster key (set by the handshake, nil without a
-	// key; an inbound conn writes nothing and has no send).
+	// key).
 	send, recv *sealer
 	source     string // an inbound conn's budget key (sourceKey)
+	route      uint64 // set once the handshake is done (see ReplyAddr)
 
 	mu      sync.Mutex
 	nc      net.Conn // nil until dialled
@@ -521,6 +538,14 @@ func (c *conn) logger() *slog.Logger {
 		l = l.With("peer", c.peer)
 	}
 	return l
+}
+
+// limited is logger for the lines a stranger can cause (LimitedLog).
+func (c *conn) limited() LimitedLog {
+	if c.peer != "" {
+		return c.t.lim.With("peer_addr", c.addr, "peer", c.peer)
+	}
+	return c.t.lim.With("peer_addr", c.addr)
 }
 
 // enqueue encodes m onto the pending frames, or returns errConnDead.
@@ -615,6 +640,9 @@ func (c *conn) shutdown(err error) {
 			delete(t.out, c.addr)
 		}
 		delete(t.conns, c)
+		if c.route != 0 {
+			delete(t.routes, c.route)
+		}
 		t.mu.Unlock()
 
 		c.mu.Lock()
@@ -655,7 +683,7 @@ func (c *conn) runOutbound() {
 		}
 		t.st.dialFailures.Add(1)
 		err = fmt.Errorf("dial %s: %w", c.addr, innerNetErr(err))
-		c.logger().Warn("transport: dial failed", "err", err)
+		c.limited().Warn("transport: dial failed", "err", err)
 		c.shutdown(err)
 		return
 	}
@@ -672,12 +700,16 @@ func (c *conn) runOutbound() {
 		}
 		t.st.dialFailures.Add(1)
 		err = fmt.Errorf("handshake with %s: %w", c.addr, err)
-		c.logger().Warn("transport: connection refused by handshake", "err", err)
+		c.limited().Warn("transport: connection refused by handshake", "err", err)
 		lingerClose(nc)
 		c.shutdown(err)
 		return
 	}
 	c.logger().Debug("transport: connected")
+	if !t.addRoute(c) {
+		c.shutdown(ErrClosed)
+		return
+	}
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
@@ -704,7 +736,7 @@ func (c *conn) writeLoop() {
 		case <-c.wake:
 		case <-c.closing:
 			if err := c.flush(closeFlushTime); err != nil {
-				c.logger().Warn("transport: flush on close failed", "err", err)
+				c.limited().Warn("transport: flush on close failed", "err", err)
 			}
 			c.shutdown(ErrClosed)
 			return
@@ -713,7 +745,7 @@ func (c *conn) writeLoop() {
 		}
 		if err := c.flush(writeTimeout); err != nil {
 			if !isStopped(c.stop) {
-				c.logger().Warn("transport: write failed, connection closed", "err", err)
+				c.limited().Warn("transport: write failed, connection closed", "err", err)
 			}
 			c.shutdown(err)
 			return
@@ -809,7 +841,7 @@ func (c *conn) serveInbound() {
 	defer t.wg.Done()
 	c.br = bufio.NewReaderSize(c.nc, readBufSize)
 	peer, sess, err := t.handshake(c.nc, c.br, roleAcceptor)
-	c.peer, c.recv = peer, sess.recv
+	c.peer, c.send, c.recv = peer, sess.send, sess.recv
 	if err != nil {
 		if t.isClosed() {
 			c.shutdown(ErrClosed)
@@ -829,6 +861,17 @@ func (c *conn) serveInbound() {
 	}
 	t.handshakeDone(c.source)
 	c.logger().Debug("transport: accepted connection")
+	if !t.addRoute(c) {
+		c.shutdown(ErrClosed)
+		return
+	}
+	// Replies to this peer's messages may go back on this connection
+	// (ReplyAddr), so it has a writer too; it waits for them.
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		c.writeLoop()
+	}()
 	c.readLoop()
 }
 
@@ -850,6 +893,7 @@ func (c *conn) readLoop() {
 					return protoErr("%v message after the handshake", m.Type)
 				}
 				t.st.messagesReceived.Add(1)
+				m.via = c.route
 				t.h(c.peer, m)
 				return nil
 			})
@@ -868,9 +912,9 @@ func (c *conn) readLoop() {
 		case errors.Is(err, io.EOF):
 			c.logger().Debug("transport: peer closed the connection")
 		case bad:
-			c.logger().Warn("transport: closing connection: bad data from peer", "err", err)
+			c.limited().Warn("transport: closing connection: bad data from peer", "err", err)
 		default:
-			c.logger().Info("transport: connection lost", "err", err)
+			c.limited().Info("transport: connection lost", "err", err)
 		}
 		return
 	}
