@@ -31,87 +31,158 @@ func TestSourceKey(t *testing.T) {
 	}
 }
 
-// TestBudget: a source's handshakes beyond its share are parked, then
-// refused; a parked connection takes the slot of the first handshake of
-// its source to end, oldest first; other sources are served meanwhile;
-// the node's total is bounded; closing hands back what is parked.
+// testConn is a connection the budget can hold: only its identity counts.
+type testConn struct{ net.Conn }
+
+func newTestConn() net.Conn { return &testConn{} }
+
+// TestBudget: a source's handshakes beyond its share are parked, then the
+// oldest parked is let go; a freed slot goes to the newest parked; other
+// sources are served meanwhile; the node's total is bounded; closing
+// hands back what is parked.
 func TestBudget(t *testing.T) {
-	b := newBudget(4 * parkTotal)
+	const grace = 250 * time.Millisecond
+	now := time.Unix(1000, 0)
+	b := newBudget(4*parkTotal, grace)
+	b.waiting = func(net.Conn) bool { return false }
 	if b.parkPerSource != parkPerSource || b.parkTotal != parkTotal {
 		t.Fatalf("limits %d and %d, want %d and %d", b.parkPerSource, b.parkTotal, parkPerSource, parkTotal)
 	}
-	if small := newBudget(1024); small.parkTotal != 256 || small.parkPerSource != 256 {
+	if small := newBudget(1024, grace); small.parkTotal != 256 || small.parkPerSource != 256 {
 		t.Fatalf("with 1024 files: parking %d, %d a source; want a quarter", small.parkTotal, small.parkPerSource)
 	}
-	conn := func() net.Conn { c, _ := net.Pipe(); return c }
-	for i := range perSourceHandshakes {
-		if a := b.admit("s", conn()); a != admitStart {
-			t.Fatalf("connection %d of a source: %v, want admitStart", i, a)
+	admit := func(key string, nc net.Conn, want admission, wantVictim net.Conn) {
+		t.Helper()
+		if a, v := b.admit(key, nc, now); a != want || v != wantVictim {
+			t.Fatalf("admit from %s: %v, victim %v; want %v, victim %v", key, a, v, want, wantVictim)
 		}
 	}
+	var active []net.Conn
+	for range perSourceHandshakes {
+		nc := newTestConn()
+		admit("s", nc, admitStart, nil)
+		active = append(active, nc)
+	}
+	// All within the grace: nothing is idle long enough to lose its slot.
 	parked := make([]net.Conn, parkPerSource)
 	for i := range parked {
-		parked[i] = conn()
-		if a := b.admit("s", parked[i]); a != admitParked {
-			t.Fatalf("connection %d past the share: %v, want admitParked", i, a)
-		}
+		parked[i] = newTestConn()
+		admit("s", parked[i], admitParked, nil)
 	}
-	if a := b.admit("s", conn()); a != refuseSource {
-		t.Fatalf("past the parking: %v, want refuseSource", a)
+	// Past the parking, the oldest parked is let go for the newest.
+	last := newTestConn()
+	admit("s", last, admitParked, parked[0])
+	parked = append(parked[1:], last)
+	admit("other", newTestConn(), admitStart, nil)
+	if next := b.done("s", active[0], now); next != last {
+		t.Fatal("a handshake's end did not start the newest parked connection")
 	}
-	if a := b.admit("other", conn()); a != admitStart {
-		t.Fatalf("another source: %v, want admitStart", a)
+	if next := b.done("s", active[1], now); next != parked[len(parked)-2] {
+		t.Fatal("the second end did not start the next newest")
 	}
-	if next := b.done("s"); next != parked[0] {
-		t.Fatal("a handshake's end did not start the connection parked longest")
+	if b.done("s", active[1], now) != nil {
+		t.Fatal("a handshake ended twice freed two slots")
 	}
-	if next := b.done("s"); next != parked[1] {
-		t.Fatal("the second end did not start the next parked")
+	// Bytes waiting on a parked connection put it first.
+	early := parked[3]
+	b.waiting = func(nc net.Conn) bool { return nc == early }
+	if next := b.done("s", active[2], now); next != early {
+		t.Fatal("a parked connection with bytes waiting was not started first")
 	}
-	if a := b.admit("s", conn()); a != admitParked {
-		t.Fatalf("with a parking space free again: %v", a)
+	b.waiting = func(net.Conn) bool { return false }
+	if b.parked != parkPerSource-3 {
+		t.Fatalf("%d parked, want %d", b.parked, parkPerSource-3)
 	}
 	// Fill the node from many sources: the total holds.
 	started := perSourceHandshakes + 1
 	for i := 0; started < maxHandshakes; i++ {
-		if b.admit(fmt.Sprintf("m%d", i), conn()) == admitStart {
+		if a, _ := b.admit(fmt.Sprintf("m%d", i), newTestConn(), now); a == admitStart {
 			started++
 		}
 	}
-	if a := b.admit("fresh", conn()); a != refuseTotal {
-		t.Fatalf("past maxHandshakes: %v, want refuseTotal", a)
-	}
-	if b.done("other") != nil || b.sources["other"] != nil {
-		t.Fatal("a source with nothing left is kept")
-	}
-	if a := b.admit("fresh", conn()); a != admitStart {
-		t.Fatalf("after a slot was given back: %v", a)
-	}
+	admit("fresh", newTestConn(), refuseTotal, nil)
 	left := b.close()
-	if len(left) != parkPerSource-1 || b.parked != 0 {
-		t.Fatalf("close handed back %d parked, want %d", len(left), parkPerSource-1)
+	if len(left) != parkPerSource-3 || b.parked != 0 {
+		t.Fatalf("close handed back %d parked, want %d", len(left), parkPerSource-3)
 	}
-	if a := b.admit("fresh", conn()); a != refuseClosed {
-		t.Fatalf("after close: %v", a)
-	}
-	if b.done("s") != nil {
+	admit("fresh", newTestConn(), refuseClosed, nil)
+	if b.done("s", active[3], now) != nil {
 		t.Fatal("a parked connection started after close")
 	}
 	// The node's parking is shared: one source filling it leaves none
 	// to another.
-	b = newBudget(40)
+	b = newBudget(40, grace)
+	b.waiting = func(net.Conn) bool { return false }
 	for _, src := range []string{"x", "y"} {
 		for range perSourceHandshakes {
-			b.admit(src, conn())
+			admit(src, newTestConn(), admitStart, nil)
 		}
 	}
 	for range b.parkTotal {
-		if a := b.admit("x", conn()); a != admitParked {
-			t.Fatalf("parking with room: %v", a)
+		admit("x", newTestConn(), admitParked, nil)
+	}
+	admit("y", newTestConn(), refuseTotal, nil)
+}
+
+// TestBudgetIdleGivesWay: a handshake that has heard nothing for the
+// grace loses its slot to a new connection of its source, oldest first;
+// one that has been heard from, or has bytes waiting, or is younger than
+// the grace, keeps it; with the node full, the oldest idle handshake of
+// any source gives way; the evicted one's end frees nothing.
+func TestBudgetIdleGivesWay(t *testing.T) {
+	const grace = 250 * time.Millisecond
+	t0 := time.Unix(1000, 0)
+	b := newBudget(0, grace)
+	var pending net.Conn
+	b.waiting = func(nc net.Conn) bool { return nc == pending }
+	conns := make([]net.Conn, perSourceHandshakes)
+	for i := range conns {
+		conns[i] = newTestConn()
+		if a, v := b.admit("s", conns[i], t0.Add(time.Duration(i)*time.Millisecond)); a != admitStart || v != nil {
+			t.Fatalf("connection %d: %v, %v", i, a, v)
 		}
 	}
-	if a := b.admit("y", conn()); a != refuseTotal {
-		t.Fatalf("with the node's parking full: %v, want refuseTotal", a)
+	b.heard("s", conns[0])
+	pending = conns[1]
+	peer := newTestConn()
+	if a, v := b.admit("s", peer, t0.Add(grace-time.Millisecond)); a != admitParked || v != nil {
+		t.Fatalf("within the grace: %v, victim %v; want parked, none", a, v)
+	}
+	later := t0.Add(grace + 10*time.Millisecond)
+	peer2 := newTestConn()
+	a, v := b.admit("s", peer2, later)
+	if a != admitStart || v != conns[2] {
+		t.Fatalf("past the grace: %v, victim %v; want admitStart, the oldest idle (conns[2])", a, v)
+	}
+	if !b.wasEvicted(conns[2]) || b.wasEvicted(conns[3]) {
+		t.Fatal("wasEvicted does not name the evicted connection alone")
+	}
+	if next := b.done("s", conns[2], later); next != nil {
+		t.Fatal("the evicted handshake's end started a parked connection: its slot is the new one's")
+	}
+	if b.wasEvicted(conns[2]) {
+		t.Fatal("an evicted connection is remembered after its end")
+	}
+	if b.active != perSourceHandshakes || len(b.sources["s"].active) != perSourceHandshakes {
+		t.Fatalf("%d active (%d of s), want %d", b.active, len(b.sources["s"].active), perSourceHandshakes)
+	}
+	// The node full: a new source takes the slot of the oldest idle
+	// handshake anywhere.
+	for i := 0; b.active < maxHandshakes; i++ {
+		b.admit(fmt.Sprintf("m%d", i), newTestConn(), later)
+	}
+	for _, nc := range conns[4:] {
+		b.heard("s", nc)
+	}
+	if a, v := b.admit("new", newTestConn(), later); a != admitStart || v != conns[3] {
+		t.Fatalf("node full, idle ones: %v, victim %v; want admitStart, conns[3]", a, v)
+	}
+	if b.active != maxHandshakes {
+		t.Fatalf("%d active, want %d", b.active, maxHandshakes)
+	}
+	// The rest are heard from or within the grace: the node refuses.
+	if a, v := b.admit("new", newTestConn(), later); a != refuseTotal || v != nil {
+		t.Fatalf("node full, nothing idle past the grace: %v, %v", a, v)
 	}
 }
 

@@ -1,0 +1,38 @@
+package transport
+
+import (
+	"io"
+	"net"
+	"time"
+)
+
+// evict closes nc, a connection the budget let go of to admit a newer
+// one: idle in the handshake, or parked longest. It is reset, as a
+// refusal is, counted with the refusals and logged from their bucket.
+func (t *Transport) evict(nc net.Conn) {
+	t.st.overBudgetConns.Add(1)
+	if ok, held := t.refusals.take(time.Now()); ok {
+		t.log.Warn("transport: closed an idle connection to admit a newer one from its address",
+			"peer_addr", nc.RemoteAddr().String(), "idle_after", t.budget.idleGrace, "refusals_not_logged", held)
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	nc.Close()
+}
+
+// heardReader tells the budget, once, that its connection's first bytes
+// have been read: the handshake is no longer idle.
+type heardReader struct {
+	io.Reader
+	heard func() // nil once called
+}
+
+func (r *heardReader) Read(p []byte) (int, error) {
+	n, err := r.Reader.Read(p)
+	if n > 0 && r.heard != nil {
+		r.heard()
+		r.heard = nil
+	}
+	return n, err
+}
