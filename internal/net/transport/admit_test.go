@@ -1,7 +1,9 @@
 package transport
 
 import (
+	"io"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,4 +41,57 @@ func TestStrangerOnPeersAddress(t *testing.T) {
 			t.Logf("the stranger dialled %d times; b: %+v", s.Dials(), b.Stats())
 		})
 	}
+}
+
+// TestForgedHellosKeepNoPeerOut: with a key, connections from the peers'
+// address that send a well-formed Hello (which needs no key) and then
+// stall where the Auth should come hold their slots no longer than idle
+// ones do: fresh peers from that address get through.
+func TestForgedHellosKeepNoPeerOut(t *testing.T) {
+	b := start(t, "b", key1, func(c *Config) { c.HandshakeTimeout = DefaultHandshakeTimeout })
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var held []net.Conn
+	for range 4 * perSourceHandshakes {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				nc, err := net.Dial("tcp", b.Addr())
+				if err != nil {
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+				mu.Lock()
+				held = append(held, nc)
+				mu.Unlock()
+				nonce := make([]byte, nonceLen)
+				nonce[0] = 1
+				h := hello{version: ProtocolVersion, flags: helloKeyed, name: "a", nonce: nonce}
+				writeSingle(nc, msgHello, h.encode())
+				io.Copy(io.Discard, nc) // stall until the node hangs up
+				nc.Close()
+			}
+		})
+	}
+	t.Cleanup(func() {
+		close(stop)
+		mu.Lock()
+		for _, nc := range held {
+			nc.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	waitFor(t, "the forged Hellos to fill the address's share", func() bool { return b.Stats().RejectedConns >= perSourceHandshakes })
+	for range 5 {
+		began := time.Now()
+		servesGoodPeer(t, b, key1)
+		t.Logf("a fresh peer got through in %v", time.Since(began).Round(time.Millisecond))
+	}
+	t.Logf("b: %+v", b.Stats())
 }

@@ -20,17 +20,19 @@ import (
 // connections would have the peer's wait behind all of them. What tells
 // them apart before any proof is progress: a peer sends its Hello as
 // soon as its connect returns, a stranger holding a connection sends
-// nothing. So a connection of a full source takes the slot of the
-// source's oldest handshake that has heard nothing for idleGrace (the
-// idle one is closed), and otherwise waits, parked (a socket, nothing
+// nothing, and a stranger that forges a Hello (which needs no key)
+// stalls at the Auth it cannot make. So a connection of a full source
+// takes the slot of the source's handshake that has made no progress
+// (read no byte) for longest, if that is idleGrace or more (the idle
+// one is closed), and otherwise waits, parked (a socket, nothing
 // read, no goroutine); a freed slot goes to the newest parked connection,
 // one whose first bytes have arrived first, since a peer's connection is
 // recent and a held one old. Parking is bounded (parkPerSource,
 // parkTotal): a source past its parking loses its oldest parked
 // connection, the node past its own refuses the new one, before it has
 // cost more than the accept. The same holds over all sources: with
-// maxHandshakes running, a new connection takes the slot of the oldest
-// idle handshake anywhere, or is refused.
+// maxHandshakes running, a new connection takes the slot of the idlest
+// handshake anywhere, or is refused.
 //
 // Closing the oldest idle connection rather than refusing the newest
 // gives a stranger nothing it does not have anyway (it can open and close
@@ -63,7 +65,7 @@ const (
 type entry struct {
 	nc    net.Conn
 	since time.Time // admitted to its slot, or parked
-	heard bool      // its handshake has read a byte of it
+	last  time.Time // its handshake last read bytes of it, or since
 }
 
 // source is one source's share of the budget.
@@ -84,7 +86,7 @@ type budget struct {
 	evicted map[net.Conn]struct{} // taken out of their slot, until done
 
 	parkPerSource, parkTotal int // limits, set by newBudget
-	// idleGrace is how long a handshake may hear nothing before a newer
+	// idleGrace is how long a handshake may read nothing before a newer
 	// connection may take its slot.
 	idleGrace time.Duration
 	// waiting reports whether bytes of nc have arrived that nobody has
@@ -120,13 +122,16 @@ func sourceKey(a net.Addr) string {
 
 // admit decides at now for nc, a new connection from source key. The
 // victim, if not nil, is a connection the budget has let go of to make
-// room: the caller closes it. A parked nc is the budget's until done
-// hands it back or close returns it.
-func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, victim net.Conn) {
+// room: the caller closes it. The promoted, if not nil, is a parked
+// connection of the source that takes the victim's slot rather than nc,
+// because its bytes have arrived (nc's cannot have yet): the caller
+// starts it. A parked nc is the budget's until done hands it back or
+// close returns it.
+func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, victim, promoted net.Conn) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return refuseClosed, nil
+		return refuseClosed, nil, nil
 	}
 	s := b.sources[key]
 	if s == nil {
@@ -138,10 +143,17 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 	case len(s.active) < perSourceHandshakes:
 		victim = b.evictOldestIdle(nil, now)
 		if victim == nil {
-			return refuseTotal, nil
+			return refuseTotal, nil, nil
 		}
 	default:
 		if victim = b.evictOldestIdle(s, now); victim != nil {
+			if j := b.waitingParked(s); j >= 0 {
+				e := s.parked[j]
+				s.parked = append(slices.Delete(s.parked, j, j+1), &entry{nc: nc, since: now, last: now})
+				e.since, e.last = now, now
+				s.active = append(s.active, e)
+				return admitParked, victim, e.nc
+			}
 			break
 		}
 		if len(s.parked) >= b.parkPerSource {
@@ -150,16 +162,32 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 			b.parked--
 			victim = old.nc
 		} else if b.parked >= b.parkTotal {
-			return refuseTotal, nil
+			return refuseTotal, nil, nil
 		}
-		s.parked = append(s.parked, &entry{nc: nc, since: now})
+		s.parked = append(s.parked, &entry{nc: nc, since: now, last: now})
 		b.parked++
 		b.keep(key, s)
-		return admitParked, victim
+		return admitParked, victim, nil
 	}
-	s.active = append(s.active, &entry{nc: nc, since: now})
+	s.active = append(s.active, &entry{nc: nc, since: now, last: now})
 	b.keep(key, s)
-	return admitStart, victim
+	return admitStart, victim, nil
+}
+
+// scanParked is how many of a source's newest parked connections are
+// asked whether their bytes have arrived: a peer's connection is among
+// the newest, and each asking is a system call made under the lock.
+const scanParked = 8
+
+// waitingParked is the index of the newest of s's scanParked newest
+// parked connections whose bytes have arrived, or -1.
+func (b *budget) waitingParked(s *source) int {
+	for j := len(s.parked) - 1; j >= max(0, len(s.parked)-scanParked); j-- {
+		if b.waiting(s.parked[j].nc) {
+			return j
+		}
+	}
+	return -1
 }
 
 func (b *budget) keep(key string, s *source) {
@@ -169,26 +197,24 @@ func (b *budget) keep(key string, s *source) {
 	b.sources[key] = s
 }
 
-// evictOldestIdle takes out of its slot the oldest handshake of s (of
-// any source if s is nil) that has heard nothing for idleGrace, and
-// returns its connection, or nil if there is none. The slot stays taken:
-// the caller gives it to the new connection.
+// evictOldestIdle takes out of its slot the handshake of s (of any
+// source if s is nil) that has read nothing for longest, if that is
+// idleGrace or more and no bytes of it are waiting, and returns its
+// connection, or nil if there is none. The slot stays taken: the caller
+// gives it to the new connection.
 func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	var from *source
 	at := -1
 	consider := func(src *source) {
 		for i, e := range src.active {
-			if e.heard || now.Sub(e.since) < b.idleGrace {
+			if now.Sub(e.last) < b.idleGrace || at >= 0 && !e.last.Before(from.active[at].last) {
 				continue
 			}
 			if b.waiting(e.nc) {
-				e.heard = true
+				e.last = now
 				continue
 			}
-			if at < 0 || e.since.Before(from.active[at].since) {
-				from, at = src, i
-			}
-			break // the rest of src is younger
+			from, at = src, i
 		}
 	}
 	if s != nil {
@@ -217,15 +243,15 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	return nc
 }
 
-// heard records that the handshake of nc, from source key, has read from
-// it: it is no longer idle.
-func (b *budget) heard(key string, nc net.Conn) {
+// progress records that the handshake of nc, from source key, read
+// bytes of it at now: it is not idle.
+func (b *budget) progress(key string, nc net.Conn, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if s := b.sources[key]; s != nil {
 		for _, e := range s.active {
 			if e.nc == nc {
-				e.heard = true
+				e.last = now
 				return
 			}
 		}
@@ -262,17 +288,14 @@ func (b *budget) done(key string, nc net.Conn, now time.Time) net.Conn {
 	}
 	s.active = slices.Delete(s.active, i, i+1)
 	if len(s.parked) > 0 && !b.closed {
-		next := len(s.parked) - 1
-		for j := next; j >= 0; j-- {
-			if b.waiting(s.parked[j].nc) {
-				next = j
-				break
-			}
+		next := b.waitingParked(s)
+		if next < 0 {
+			next = len(s.parked) - 1
 		}
 		e := s.parked[next]
 		s.parked = slices.Delete(s.parked, next, next+1)
 		b.parked--
-		e.since = now
+		e.since, e.last = now, now
 		s.active = append(s.active, e)
 		return e.nc
 	}

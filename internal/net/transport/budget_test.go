@@ -53,7 +53,7 @@ func TestBudget(t *testing.T) {
 	}
 	admit := func(key string, nc net.Conn, want admission, wantVictim net.Conn) {
 		t.Helper()
-		if a, v := b.admit(key, nc, now); a != want || v != wantVictim {
+		if a, v, p := b.admit(key, nc, now); a != want || v != wantVictim || p != nil {
 			t.Fatalf("admit from %s: %v, victim %v; want %v, victim %v", key, a, v, want, wantVictim)
 		}
 	}
@@ -83,8 +83,8 @@ func TestBudget(t *testing.T) {
 	if b.done("s", active[1], now) != nil {
 		t.Fatal("a handshake ended twice freed two slots")
 	}
-	// Bytes waiting on a parked connection put it first.
-	early := parked[3]
+	// Bytes waiting on one of the newest parked connections put it first.
+	early := parked[len(parked)-scanParked] // the oldest of those asked
 	b.waiting = func(nc net.Conn) bool { return nc == early }
 	if next := b.done("s", active[2], now); next != early {
 		t.Fatal("a parked connection with bytes waiting was not started first")
@@ -96,7 +96,7 @@ func TestBudget(t *testing.T) {
 	// Fill the node from many sources: the total holds.
 	started := perSourceHandshakes + 1
 	for i := 0; started < maxHandshakes; i++ {
-		if a, _ := b.admit(fmt.Sprintf("m%d", i), newTestConn(), now); a == admitStart {
+		if a, _, _ := b.admit(fmt.Sprintf("m%d", i), newTestConn(), now); a == admitStart {
 			started++
 		}
 	}
@@ -124,11 +124,13 @@ func TestBudget(t *testing.T) {
 	admit("y", newTestConn(), refuseTotal, nil)
 }
 
-// TestBudgetIdleGivesWay: a handshake that has heard nothing for the
-// grace loses its slot to a new connection of its source, oldest first;
-// one that has been heard from, or has bytes waiting, or is younger than
-// the grace, keeps it; with the node full, the oldest idle handshake of
-// any source gives way; the evicted one's end frees nothing.
+// TestBudgetIdleGivesWay: a handshake that has read nothing for the
+// grace loses its slot to a new connection of its source, idlest first;
+// one that read within the grace, or has bytes waiting, or is younger
+// than the grace, keeps it; with the node full, the idlest handshake of
+// any source gives way; the evicted one's end frees nothing. A handshake
+// that read a Hello and stalls (a forged Hello, without the key for the
+// Auth) is idle from its last read.
 func TestBudgetIdleGivesWay(t *testing.T) {
 	const grace = 250 * time.Millisecond
 	t0 := time.Unix(1000, 0)
@@ -138,19 +140,19 @@ func TestBudgetIdleGivesWay(t *testing.T) {
 	conns := make([]net.Conn, perSourceHandshakes)
 	for i := range conns {
 		conns[i] = newTestConn()
-		if a, v := b.admit("s", conns[i], t0.Add(time.Duration(i)*time.Millisecond)); a != admitStart || v != nil {
+		if a, v, _ := b.admit("s", conns[i], t0.Add(time.Duration(i)*time.Millisecond)); a != admitStart || v != nil {
 			t.Fatalf("connection %d: %v, %v", i, a, v)
 		}
 	}
-	b.heard("s", conns[0])
+	b.progress("s", conns[0], t0.Add(100*time.Millisecond))
 	pending = conns[1]
 	peer := newTestConn()
-	if a, v := b.admit("s", peer, t0.Add(grace-time.Millisecond)); a != admitParked || v != nil {
+	if a, v, _ := b.admit("s", peer, t0.Add(grace-time.Millisecond)); a != admitParked || v != nil {
 		t.Fatalf("within the grace: %v, victim %v; want parked, none", a, v)
 	}
 	later := t0.Add(grace + 10*time.Millisecond)
 	peer2 := newTestConn()
-	a, v := b.admit("s", peer2, later)
+	a, v, _ := b.admit("s", peer2, later)
 	if a != admitStart || v != conns[2] {
 		t.Fatalf("past the grace: %v, victim %v; want admitStart, the oldest idle (conns[2])", a, v)
 	}
@@ -172,17 +174,31 @@ func TestBudgetIdleGivesWay(t *testing.T) {
 		b.admit(fmt.Sprintf("m%d", i), newTestConn(), later)
 	}
 	for _, nc := range conns[4:] {
-		b.heard("s", nc)
+		b.progress("s", nc, later)
 	}
-	if a, v := b.admit("new", newTestConn(), later); a != admitStart || v != conns[3] {
+	if a, v, _ := b.admit("new", newTestConn(), later); a != admitStart || v != conns[3] {
 		t.Fatalf("node full, idle ones: %v, victim %v; want admitStart, conns[3]", a, v)
 	}
 	if b.active != maxHandshakes {
 		t.Fatalf("%d active, want %d", b.active, maxHandshakes)
 	}
-	// The rest are heard from or within the grace: the node refuses.
-	if a, v := b.admit("new", newTestConn(), later); a != refuseTotal || v != nil {
+	// The rest read or came within the grace: the node refuses.
+	if a, v, _ := b.admit("new", newTestConn(), later); a != refuseTotal || v != nil {
 		t.Fatalf("node full, nothing idle past the grace: %v, %v", a, v)
+	}
+
+	b = newBudget(0, grace)
+	b.waiting = func(net.Conn) bool { return false }
+	for i := range conns {
+		conns[i] = newTestConn()
+		b.admit("s", conns[i], t0)
+		b.progress("s", conns[i], t0.Add(10*time.Millisecond))
+	}
+	if a, v, _ := b.admit("s", newTestConn(), t0.Add(grace)); a != admitParked || v != nil {
+		t.Fatalf("a grace after admission, less after the Hellos: %v, victim %v; want parked, none", a, v)
+	}
+	if a, v, _ := b.admit("s", newTestConn(), t0.Add(10*time.Millisecond+grace)); a != admitStart || v != conns[0] {
+		t.Fatalf("a grace after the Hellos: %v, victim %v; want admitStart, conns[0]", a, v)
 	}
 }
 
@@ -239,5 +255,38 @@ func TestStrangerCannotStarve(t *testing.T) {
 	}
 	if !regexp.MustCompile(`refusals_not_logged=[1-9]`).MatchString(b.log.String()) {
 		t.Error("the lines do not say how many refusals were held back")
+	}
+}
+
+// TestBudgetPromotesParkedWithBytes: when an idle handshake gives way, a
+// parked connection of its source whose bytes have arrived takes the
+// slot ahead of the new one, whose bytes cannot have; the new one parks.
+func TestBudgetPromotesParkedWithBytes(t *testing.T) {
+	const grace = 250 * time.Millisecond
+	t0 := time.Unix(1000, 0)
+	b := newBudget(0, grace)
+	var peer net.Conn = newTestConn()
+	b.waiting = func(nc net.Conn) bool { return nc == peer }
+	conns := make([]net.Conn, perSourceHandshakes)
+	for i := range conns {
+		conns[i] = newTestConn()
+		b.admit("s", conns[i], t0)
+	}
+	if a, v, p := b.admit("s", peer, t0.Add(time.Millisecond)); a != admitParked || v != nil || p != nil {
+		t.Fatalf("the peer within the grace: %v, %v, %v; want parked", a, v, p)
+	}
+	late := newTestConn()
+	a, v, p := b.admit("s", late, t0.Add(grace+time.Millisecond))
+	if a != admitParked || v != conns[0] || p != peer {
+		t.Fatalf("past the grace: %v, victim %v, promoted %v; want parked, conns[0], the peer", a, v, p)
+	}
+	if b.parked != 1 || b.sources["s"].parked[0].nc != late || len(b.sources["s"].active) != perSourceHandshakes || b.active != perSourceHandshakes {
+		t.Fatalf("after the promotion: %d parked, %d active", b.parked, b.active)
+	}
+	if b.done("s", conns[0], t0.Add(grace+2*time.Millisecond)) != nil {
+		t.Fatal("the evicted handshake's end started a parked connection")
+	}
+	if next := b.done("s", peer, t0.Add(grace+3*time.Millisecond)); next != late {
+		t.Fatal("the promoted handshake's end did not start the parked one")
 	}
 }

@@ -21,18 +21,19 @@ func (t *Transport) evict(nc net.Conn) {
 	nc.Close()
 }
 
-// heardReader tells the budget, once, that its connection's first bytes
-// have been read: the handshake is no longer idle.
-type heardReader struct {
+// progressReader tells the budget each time the handshake reads bytes
+// of its connection, until the handshake ends (off): a handshake that
+// reads is not idle.
+type progressReader struct {
 	io.Reader
-	heard func() // nil once called
+	progress func()
+	off      bool // set by the reading goroutine once the handshake is over
 }
 
-func (r *heardReader) Read(p []byte) (int, error) {
+func (r *progressReader) Read(p []byte) (int, error) {
 	n, err := r.Reader.Read(p)
-	if n > 0 && r.heard != nil {
-		r.heard()
-		r.heard = nil
+	if n > 0 && !r.off {
+		r.progress()
 	}
 	return n, err
 }

@@ -394,9 +394,12 @@ func (t *Transport) acceptLoop() {
 		}
 		backoff = 0
 		key := sourceKey(nc.RemoteAddr())
-		a, victim := t.budget.admit(key, nc, time.Now())
+		a, victim, promoted := t.budget.admit(key, nc, time.Now())
 		if victim != nil {
 			t.evict(victim)
+		}
+		if promoted != nil && !t.startInbound(promoted, key) {
+			return
 		}
 		switch a {
 		case admitStart:
@@ -811,8 +814,10 @@ func (c *conn) writeChunk(nc net.Conn, ch *chunk, timeout time.Duration) error {
 func (c *conn) serveInbound() {
 	t := c.t
 	defer t.wg.Done()
-	c.br = bufio.NewReaderSize(&heardReader{Reader: c.nc, heard: func() { t.budget.heard(c.source, c.nc) }}, readBufSize)
+	pr := &progressReader{Reader: c.nc, progress: func() { t.budget.progress(c.source, c.nc, time.Now()) }}
+	c.br = bufio.NewReaderSize(pr, readBufSize)
 	peer, sess, err := t.handshake(c.nc, c.br, roleAcceptor)
+	pr.off = true
 	c.peer, c.recv = peer, sess.recv
 	if err != nil {
 		if t.isClosed() {
