@@ -3,6 +3,7 @@ package transport
 import (
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -94,4 +95,19 @@ func TestForgedHellosKeepNoPeerOut(t *testing.T) {
 		t.Logf("a fresh peer got through in %v", time.Since(began).Round(time.Millisecond))
 	}
 	t.Logf("b: %+v", b.Stats())
+}
+
+// TestDialRefusedByBudget: a dial that the peer resets before its Hello,
+// as a node whose handshakes from the dialler's address are all taken
+// does, says so, not only that the address may be another kind of port.
+func TestDialRefusedByBudget(t *testing.T) {
+	addr := fakePeer(t, func(nc net.Conn) {
+		nc.Read(make([]byte, 1)) // the dialler's Hello has come
+		nc.(*net.TCPConn).SetLinger(0)
+	})
+	a := start(t, "a", nil)
+	err := a.SendSync(addr, testMessage{Type: tPing}.msg())
+	if err == nil || !strings.Contains(err.Error(), "its handshakes from this address are all taken") {
+		t.Errorf("a send to a peer that resets the connection: %v; want the hint about its budget", err)
+	}
 }

@@ -169,8 +169,10 @@
 // within its source's budget. The dialling side, whose connections no
 // stranger holds, waits up to 10 s (or HandshakeTimeout, if longer) for a
 // busy peer. A node refused by a peer's budget sees its dial fail ("read
-// hello: ... connection reset by peer"), logs it, and dials again at its
-// next Send.
+// hello: ... connection reset by peer (the peer reset the connection
+// before its hello: either its handshakes from this address are all
+// taken, ...)"), logs it, and dials again at its next Send; the root of a
+// job logs such a peer's error with "peer cannot take part in the job".
 //
 // So a stranger on a peer's address that holds idle connections, however
 // many, costs the peer's handshake nothing: the peer's connection is the

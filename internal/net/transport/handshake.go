@@ -163,7 +163,7 @@ func (t *Transport) handshake(nc net.Conn, br *bufio.Reader, role byte) (string,
 	if err != nil {
 		// A tsys transport answers a hello, or says why not: silence or a
 		// hang-up is most often another kind of port.
-		return "", session{}, fmt.Errorf("read hello: %w (is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts; its gossip address is another)", err)
+		return "", session{}, fmt.Errorf("read hello: %w %s", err, helloHint(err))
 	}
 	ph, err := decodeHello(body)
 	if err != nil {
