@@ -47,13 +47,13 @@ func TestStrangerOnPeersAddressCannotKeepANodeOut(t *testing.T) {
 				time.Sleep(1500 * time.Millisecond)
 				took := 0
 				for i := range jobs {
-					obj := tsysRun(t, append([]string{"ep", "--class", "S", "--workers", "1", "--join", n.Gossip}, keyArgs...)...)
+					obj, rootLog := startJobLogged(t, append([]string{"ep", "--class", "S", "--workers", "1", "--join", n.Gossip}, keyArgs...)...)()
 					in := false
 					for _, pn := range perNode(t, obj) {
 						in = in || pn["node"] == n.Name
 					}
 					if obj["verified"] != true || obj["nodes"] != float64(2) || !in {
-						t.Errorf("job %d under siege: verified=%v nodes=%v, the besieged node in it: %v", i+1, obj["verified"], obj["nodes"], in)
+						t.Errorf("job %d under siege: verified=%v nodes=%v, the besieged node in it: %v; the root's log:\n%s", i+1, obj["verified"], obj["nodes"], in, rootLog)
 						continue
 					}
 					took++

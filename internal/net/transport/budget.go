@@ -23,8 +23,9 @@ import (
 // nothing, and a stranger that forges a Hello (which needs no key)
 // stalls at the Auth it cannot make. So a connection of a full source
 // takes the slot of the source's handshake that has made no progress
-// (read no byte) for longest, if that is idleGrace or more (the idle
-// one is closed), and otherwise waits, parked (a socket, nothing
+// (read no byte) for longest, if that is idleGrace or more (twice that
+// once it has read bytes: see graceOf; the idle one is closed), and
+// otherwise waits, parked (a socket, nothing
 // read, no goroutine); a freed slot goes to the newest parked connection,
 // one whose first bytes have arrived first, since a peer's connection is
 // recent and a held one old. Parking is bounded (parkPerSource,
@@ -66,6 +67,7 @@ type entry struct {
 	nc    net.Conn
 	since time.Time // admitted to its slot, or parked
 	last  time.Time // its handshake last read bytes of it, or since
+	read  bool      // its handshake has read bytes of it
 }
 
 // source is one source's share of the budget.
@@ -207,7 +209,7 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	at := -1
 	consider := func(src *source) {
 		for i, e := range src.active {
-			if now.Sub(e.last) < b.idleGrace || at >= 0 && !e.last.Before(from.active[at].last) {
+			if now.Sub(e.last) < b.graceOf(e) || at >= 0 && !e.last.Before(from.active[at].last) {
 				continue
 			}
 			if b.waiting(e.nc) {
@@ -243,6 +245,19 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	return nc
 }
 
+// graceOf is how long e's handshake may read nothing before it is idle:
+// idleGrace before its first bytes, twice that after them. A peer that
+// has sent its Hello waits, before its Auth, for both processes to be
+// scheduled and a round trip (see the package documentation), which a
+// loaded machine stretches; its first bytes it sends as soon as its
+// connect returns.
+func (b *budget) graceOf(e *entry) time.Duration {
+	if e.read {
+		return 2 * b.idleGrace
+	}
+	return b.idleGrace
+}
+
 // progress records that the handshake of nc, from source key, read
 // bytes of it at now: it is not idle.
 func (b *budget) progress(key string, nc net.Conn, now time.Time) {
@@ -251,7 +266,7 @@ func (b *budget) progress(key string, nc net.Conn, now time.Time) {
 	if s := b.sources[key]; s != nil {
 		for _, e := range s.active {
 			if e.nc == nc {
-				e.last = now
+				e.last, e.read = now, true
 				return
 			}
 		}

@@ -130,7 +130,7 @@ func TestBudget(t *testing.T) {
 // than the grace, keeps it; with the node full, the idlest handshake of
 // any source gives way; the evicted one's end frees nothing. A handshake
 // that read a Hello and stalls (a forged Hello, without the key for the
-// Auth) is idle from its last read.
+// Auth) is idle two graces after its last read.
 func TestBudgetIdleGivesWay(t *testing.T) {
 	const grace = 250 * time.Millisecond
 	t0 := time.Unix(1000, 0)
@@ -197,8 +197,11 @@ func TestBudgetIdleGivesWay(t *testing.T) {
 	if a, v, _ := b.admit("s", newTestConn(), t0.Add(grace)); a != admitParked || v != nil {
 		t.Fatalf("a grace after admission, less after the Hellos: %v, victim %v; want parked, none", a, v)
 	}
-	if a, v, _ := b.admit("s", newTestConn(), t0.Add(10*time.Millisecond+grace)); a != admitStart || v != conns[0] {
-		t.Fatalf("a grace after the Hellos: %v, victim %v; want admitStart, conns[0]", a, v)
+	if a, v, _ := b.admit("s", newTestConn(), t0.Add(10*time.Millisecond+grace)); a != admitParked || v != nil {
+		t.Fatalf("a grace after the Hellos: %v, victim %v; want parked, none (two graces once read)", a, v)
+	}
+	if a, v, _ := b.admit("s", newTestConn(), t0.Add(10*time.Millisecond+2*grace)); a != admitStart || v != conns[0] {
+		t.Fatalf("two graces after the Hellos: %v, victim %v; want admitStart, conns[0]", a, v)
 	}
 }
 

@@ -133,7 +133,9 @@
 // round trip later, a stranger holding a connection sends nothing, and
 // one that forges a Hello (which needs no key) cannot make the Auth. So
 // a handshake that has read nothing for a quarter of HandshakeTimeout
-// (250 ms by default), and has no bytes waiting in its socket, is idle:
+// (250 ms by default; half, once it has read bytes, since a peer's Auth
+// waits for both processes to be scheduled and a round trip), and has no
+// bytes waiting in its socket, is idle:
 // a new connection of its source, when the source's 8 are taken, takes
 // the slot of the idlest, which is closed (reset). Otherwise the new
 // connection waits, parked (its socket only: nothing is read, no
