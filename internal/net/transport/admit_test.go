@@ -107,7 +107,7 @@ func TestDialRefusedByBudget(t *testing.T) {
 	})
 	a := start(t, "a", nil)
 	err := a.SendSync(addr, testMessage{Type: tPing}.msg())
-	if err == nil || !strings.Contains(err.Error(), "its handshakes from this address are all taken") {
+	if err == nil || !strings.Contains(err.Error(), "handshakes from this address are all taken") {
 		t.Errorf("a send to a peer that resets the connection: %v; want the hint about its budget", err)
 	}
 }

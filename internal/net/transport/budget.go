@@ -23,15 +23,15 @@ import (
 // nothing, and a stranger that forges a Hello (which needs no key)
 // stalls at the Auth it cannot make. So a connection of a full source
 // takes the slot of the source's handshake that has made no progress
-// (read no byte) for longest, if that is idleGrace or more (twice that
-// once it has read bytes: see graceOf; the idle one is closed), and
-// otherwise waits, parked (a socket, nothing
+// (read no byte) for longest, if that is idleGrace or more (the idle
+// one is closed), and otherwise waits, parked (a socket, nothing
 // read, no goroutine); a freed slot goes to the newest parked connection,
 // one whose first bytes have arrived first, since a peer's connection is
 // recent and a held one old. Parking is bounded (parkPerSource,
-// parkTotal): a source past its parking loses its oldest parked
-// connection, the node past its own refuses the new one, before it has
-// cost more than the accept. The same holds over all sources: with
+// parkTotal): a source past its parking lets go of a parked connection
+// (leastParked: one whose peer hung up, else one with nothing arrived,
+// else its oldest), the node past its own refuses the new one, before it
+// has cost more than the accept. The same holds over all sources: with
 // maxHandshakes running, a new connection takes the slot of the idlest
 // handshake anywhere, or is refused.
 //
@@ -67,7 +67,6 @@ type entry struct {
 	nc    net.Conn
 	since time.Time // admitted to its slot, or parked
 	last  time.Time // its handshake last read bytes of it, or since
-	read  bool      // its handshake has read bytes of it
 }
 
 // source is one source's share of the budget.
@@ -89,19 +88,23 @@ type budget struct {
 
 	parkPerSource, parkTotal int // limits, set by newBudget
 	// idleGrace is how long a handshake may read nothing before a newer
-	// connection may take its slot.
+	// connection may take its slot: half a HandshakeTimeout, since a
+	// peer's Auth waits for both processes to be scheduled and a round
+	// trip, and on a loaded machine so may its Hello.
 	idleGrace time.Duration
-	// waiting reports whether bytes of nc have arrived that nobody has
-	// read yet (bytesWaiting); a handshake with bytes waiting is not
-	// idle, however long its goroutine takes to read them.
-	waiting func(nc net.Conn) bool
+	// probe tells whether bytes of nc have arrived that nobody has read
+	// yet, or its peer has hung up (probe): a handshake with bytes
+	// waiting is not idle, however long its goroutine takes to read
+	// them, and a parked connection whose peer hung up is the first to
+	// go.
+	probe func(nc net.Conn) sockState
 }
 
 // newBudget is a budget for a process that may hold files open files (0:
 // unknown), whose handshakes that hear nothing for idleGrace may be
 // closed to admit newer connections.
 func newBudget(files int, idleGrace time.Duration) *budget {
-	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal, idleGrace: idleGrace, waiting: bytesWaiting}
+	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal, idleGrace: idleGrace, probe: probe}
 	if files > 0 {
 		b.parkTotal = min(b.parkTotal, files/4)
 		b.parkPerSource = min(b.parkPerSource, b.parkTotal)
@@ -159,10 +162,10 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 			break
 		}
 		if len(s.parked) >= b.parkPerSource {
-			old := s.parked[0]
-			s.parked = slices.Delete(s.parked, 0, 1)
+			j := b.leastParked(s)
+			victim = s.parked[j].nc
+			s.parked = slices.Delete(s.parked, j, j+1)
 			b.parked--
-			victim = old.nc
 		} else if b.parked >= b.parkTotal {
 			return refuseTotal, nil, nil
 		}
@@ -185,11 +188,31 @@ const scanParked = 8
 // parked connections whose bytes have arrived, or -1.
 func (b *budget) waitingParked(s *source) int {
 	for j := len(s.parked) - 1; j >= max(0, len(s.parked)-scanParked); j-- {
-		if b.waiting(s.parked[j].nc) {
+		if b.probe(s.parked[j].nc) == sockWaiting {
 			return j
 		}
 	}
 	return -1
+}
+
+// leastParked is the index of the parked connection of s to let go when
+// its parking is full: of the scanParked oldest, the first whose peer
+// has hung up, else the first with nothing arrived, else the oldest. A
+// peer's connection has its Hello waiting; a stranger's garbage is
+// mostly hung up on, and its held connections are empty.
+func (b *budget) leastParked(s *source) int {
+	empty := -1
+	for j := range min(len(s.parked), scanParked) {
+		switch b.probe(s.parked[j].nc) {
+		case sockGone:
+			return j
+		case sockEmpty:
+			if empty < 0 {
+				empty = j
+			}
+		}
+	}
+	return max(empty, 0)
 }
 
 func (b *budget) keep(key string, s *source) {
@@ -209,10 +232,10 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	at := -1
 	consider := func(src *source) {
 		for i, e := range src.active {
-			if now.Sub(e.last) < b.graceOf(e) || at >= 0 && !e.last.Before(from.active[at].last) {
+			if now.Sub(e.last) < b.idleGrace || at >= 0 && !e.last.Before(from.active[at].last) {
 				continue
 			}
-			if b.waiting(e.nc) {
+			if b.probe(e.nc) == sockWaiting {
 				e.last = now
 				continue
 			}
@@ -245,19 +268,6 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	return nc
 }
 
-// graceOf is how long e's handshake may read nothing before it is idle:
-// idleGrace before its first bytes, twice that after them. A peer that
-// has sent its Hello waits, before its Auth, for both processes to be
-// scheduled and a round trip (see the package documentation), which a
-// loaded machine stretches; its first bytes it sends as soon as its
-// connect returns.
-func (b *budget) graceOf(e *entry) time.Duration {
-	if e.read {
-		return 2 * b.idleGrace
-	}
-	return b.idleGrace
-}
-
 // progress records that the handshake of nc, from source key, read
 // bytes of it at now: it is not idle.
 func (b *budget) progress(key string, nc net.Conn, now time.Time) {
@@ -266,7 +276,7 @@ func (b *budget) progress(key string, nc net.Conn, now time.Time) {
 	if s := b.sources[key]; s != nil {
 		for _, e := range s.active {
 			if e.nc == nc {
-				e.last, e.read = now, true
+				e.last = now
 				return
 			}
 		}

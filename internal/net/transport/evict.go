@@ -12,7 +12,7 @@ import (
 func (t *Transport) evict(nc net.Conn) {
 	t.st.overBudgetConns.Add(1)
 	if ok, held := t.refusals.take(time.Now()); ok {
-		t.log.Warn("transport: closed an idle connection to admit a newer one from its address",
+		t.log.Warn("transport: refused connection: idle in the handshake, closed to admit a newer one from its address",
 			"peer_addr", nc.RemoteAddr().String(), "idle_after", t.budget.idleGrace, "refusals_not_logged", held)
 	}
 	if tc, ok := nc.(*net.TCPConn); ok {

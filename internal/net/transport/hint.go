@@ -14,12 +14,12 @@ import (
 // the package documentation, "Strangers"), which the root's message about
 // a node that cannot take part in a job should say.
 func helloHint(err error) string {
-	const task = `a node prints its "tasks HOST:PORT" when it starts; its gossip address is another`
+	const task = `is it a tsys task address? a node prints its "tasks HOST:PORT" when it starts; its gossip address is another`
 	switch {
 	case errors.Is(err, syscall.ECONNRESET):
-		return "(the peer reset the connection before its hello: either its handshakes from this address are all taken, by other connections from this host, or it is not a tsys task address; " + task + ")"
+		return "(" + task + "; or the node's handshakes from this address are all taken, by other connections from this host)"
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return "(the peer sent no hello in time: either it is busy with other connections from this address, or it is not a tsys task address; " + task + ")"
+		return "(" + task + "; or the node is busy with other connections from this address)"
 	}
-	return "(is it a tsys task address? " + task + ")"
+	return "(" + task + ")"
 }
