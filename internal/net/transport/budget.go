@@ -28,10 +28,9 @@ import (
 // read, no goroutine); a freed slot goes to the newest parked connection,
 // one whose first bytes have arrived first, since a peer's connection is
 // recent and a held one old. Parking is bounded (parkPerSource,
-// parkTotal): a source past its parking lets go of a parked connection
-// (leastParked: one whose peer hung up, else one with nothing arrived,
-// else its oldest), the node past its own refuses the new one, before it
-// has cost more than the accept. The same holds over all sources: with
+// parkTotal): a source past its parking loses its oldest parked
+// connection, the node past its own refuses the new one, before it has
+// cost more than the accept. The same holds over all sources: with
 // maxHandshakes running, a new connection takes the slot of the idlest
 // handshake anywhere, or is refused.
 //
@@ -88,23 +87,19 @@ type budget struct {
 
 	parkPerSource, parkTotal int // limits, set by newBudget
 	// idleGrace is how long a handshake may read nothing before a newer
-	// connection may take its slot: half a HandshakeTimeout, since a
-	// peer's Auth waits for both processes to be scheduled and a round
-	// trip, and on a loaded machine so may its Hello.
+	// connection may take its slot.
 	idleGrace time.Duration
-	// probe tells whether bytes of nc have arrived that nobody has read
-	// yet, or its peer has hung up (probe): a handshake with bytes
-	// waiting is not idle, however long its goroutine takes to read
-	// them, and a parked connection whose peer hung up is the first to
-	// go.
-	probe func(nc net.Conn) sockState
+	// waiting reports whether bytes of nc have arrived that nobody has
+	// read yet (bytesWaiting); a handshake with bytes waiting is not
+	// idle, however long its goroutine takes to read them.
+	waiting func(nc net.Conn) bool
 }
 
 // newBudget is a budget for a process that may hold files open files (0:
 // unknown), whose handshakes that hear nothing for idleGrace may be
 // closed to admit newer connections.
 func newBudget(files int, idleGrace time.Duration) *budget {
-	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal, idleGrace: idleGrace, probe: probe}
+	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal, idleGrace: idleGrace, waiting: bytesWaiting}
 	if files > 0 {
 		b.parkTotal = min(b.parkTotal, files/4)
 		b.parkPerSource = min(b.parkPerSource, b.parkTotal)
@@ -162,10 +157,10 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 			break
 		}
 		if len(s.parked) >= b.parkPerSource {
-			j := b.leastParked(s)
-			victim = s.parked[j].nc
-			s.parked = slices.Delete(s.parked, j, j+1)
+			old := s.parked[0]
+			s.parked = slices.Delete(s.parked, 0, 1)
 			b.parked--
+			victim = old.nc
 		} else if b.parked >= b.parkTotal {
 			return refuseTotal, nil, nil
 		}
@@ -188,31 +183,11 @@ const scanParked = 8
 // parked connections whose bytes have arrived, or -1.
 func (b *budget) waitingParked(s *source) int {
 	for j := len(s.parked) - 1; j >= max(0, len(s.parked)-scanParked); j-- {
-		if b.probe(s.parked[j].nc) == sockWaiting {
+		if b.waiting(s.parked[j].nc) {
 			return j
 		}
 	}
 	return -1
-}
-
-// leastParked is the index of the parked connection of s to let go when
-// its parking is full: of the scanParked oldest, the first whose peer
-// has hung up, else the first with nothing arrived, else the oldest. A
-// peer's connection has its Hello waiting; a stranger's garbage is
-// mostly hung up on, and its held connections are empty.
-func (b *budget) leastParked(s *source) int {
-	empty := -1
-	for j := range min(len(s.parked), scanParked) {
-		switch b.probe(s.parked[j].nc) {
-		case sockGone:
-			return j
-		case sockEmpty:
-			if empty < 0 {
-				empty = j
-			}
-		}
-	}
-	return max(empty, 0)
 }
 
 func (b *budget) keep(key string, s *source) {
@@ -235,7 +210,7 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 			if now.Sub(e.last) < b.idleGrace || at >= 0 && !e.last.Before(from.active[at].last) {
 				continue
 			}
-			if b.probe(e.nc) == sockWaiting {
+			if b.waiting(e.nc) {
 				e.last = now
 				continue
 			}

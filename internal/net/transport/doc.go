@@ -132,10 +132,8 @@
 // peer sends its Hello as soon as its connect returns and its Auth one
 // round trip later, a stranger holding a connection sends nothing, and
 // one that forges a Hello (which needs no key) cannot make the Auth. So
-// a handshake that has read nothing for half a HandshakeTimeout (500 ms
-// by default: a peer's Auth waits for both processes to be scheduled and
-// a round trip, and on a loaded machine so may its Hello), and has no
-// bytes waiting in its socket, is idle:
+// a handshake that has read nothing for a quarter of HandshakeTimeout
+// (250 ms by default), and has no bytes waiting in its socket, is idle:
 // a new connection of its source, when the source's 8 are taken, takes
 // the slot of the idlest, which is closed (reset). Otherwise the new
 // connection waits, parked (its socket only: nothing is read, no
@@ -149,9 +147,7 @@
 // not yet accepted, where a peer's connection waits in line with the
 // stranger's. A source may have 512 connections parked and the node 2048
 // (at most a quarter of the process's limit on open files); a source past
-// its 512 lets go of a parked connection (one whose peer hung up, as a
-// stranger sending garbage does, else one with nothing arrived, else its
-// oldest: a peer's has its Hello waiting), and a connection past the
+// its 512 loses its oldest parked connection, and a connection past the
 // node's 2048, or past the 128 handshakes with none idle, is refused at
 // once: reset before anything is read.
 // The refusals and the closed idle connections are counted in

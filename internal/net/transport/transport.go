@@ -191,7 +191,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		h:      h,
 		log:    cfg.Logger.With("node", cfg.Name),
 		ln:     ln,
-		budget: newBudget(fileLimit(), cfg.HandshakeTimeout/2),
+		budget: newBudget(fileLimit(), cfg.HandshakeTimeout/4),
 		out:    make(map[string]*conn),
 		conns:  make(map[*conn]struct{}),
 	}

@@ -3,31 +3,27 @@ package transport
 import (
 	"net"
 	"syscall"
+	"unsafe"
 )
 
-// probe tells, without reading, whether bytes of nc have arrived that
-// have not been read (sockWaiting), none have (sockEmpty), or the peer
-// has hung up (sockGone); sockEmpty if it cannot tell.
-func probe(nc net.Conn) sockState {
+// bytesWaiting reports whether bytes of nc have arrived that have not
+// been read (the socket's receive queue, FIONREAD), false if it cannot
+// tell.
+func bytesWaiting(nc net.Conn) bool {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
-		return sockEmpty
+		return false
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return sockEmpty
+		return false
 	}
-	st := sockEmpty
-	var b [1]byte
-	rc.Control(func(fd uintptr) {
-		n, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		switch {
-		case err == syscall.EAGAIN || err == syscall.EINTR:
-		case err != nil || n == 0: // reset, or end of stream
-			st = sockGone
-		default:
-			st = sockWaiting
-		}
-	})
-	return st
+	var n int32
+	var errno syscall.Errno
+	if rc.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
+	}) != nil || errno != 0 {
+		return false
+	}
+	return n > 0
 }
