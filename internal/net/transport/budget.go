@@ -26,11 +26,12 @@ import (
 // (read no byte) for longest, if that is idleGrace or more (the idle
 // one is closed), and otherwise waits, parked (a socket, nothing
 // read, no goroutine); a freed slot goes to the newest parked connection,
-// one whose first bytes have arrived first, since a peer's connection is
+// one whose Hello has arrived first (waitingParked), since a peer's connection is
 // recent and a held one old. Parking is bounded (parkPerSource,
-// parkTotal): a source past its parking loses its oldest parked
-// connection, the node past its own refuses the new one, before it has
-// cost more than the accept. The same holds over all sources: with
+// parkTotal): a source past its parking lets go of a parked connection
+// (leastParked: of its oldest, one whose Hello has not arrived), the
+// node past its own refuses the new one, before it has cost more than
+// the accept. The same holds over all sources: with
 // maxHandshakes running, a new connection takes the slot of the idlest
 // handshake anywhere, or is refused.
 //
@@ -93,13 +94,16 @@ type budget struct {
 	// read yet (bytesWaiting); a handshake with bytes waiting is not
 	// idle, however long its goroutine takes to read them.
 	waiting func(nc net.Conn) bool
+	// probe is what a parked connection's bytes say (probe): its Hello
+	// has arrived, or garbage, or nothing, or its peer hung up.
+	probe func(nc net.Conn) sockState
 }
 
 // newBudget is a budget for a process that may hold files open files (0:
 // unknown), whose handshakes that hear nothing for idleGrace may be
 // closed to admit newer connections.
 func newBudget(files int, idleGrace time.Duration) *budget {
-	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal, idleGrace: idleGrace, waiting: bytesWaiting}
+	b := &budget{parkPerSource: parkPerSource, parkTotal: parkTotal, idleGrace: idleGrace, waiting: bytesWaiting, probe: probe}
 	if files > 0 {
 		b.parkTotal = min(b.parkTotal, files/4)
 		b.parkPerSource = min(b.parkPerSource, b.parkTotal)
@@ -157,10 +161,10 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 			break
 		}
 		if len(s.parked) >= b.parkPerSource {
-			old := s.parked[0]
-			s.parked = slices.Delete(s.parked, 0, 1)
+			j := b.leastParked(s)
+			victim = s.parked[j].nc
+			s.parked = slices.Delete(s.parked, j, j+1)
 			b.parked--
-			victim = old.nc
 		} else if b.parked >= b.parkTotal {
 			return refuseTotal, nil, nil
 		}
@@ -174,20 +178,48 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 	return admitStart, victim, nil
 }
 
-// scanParked is how many of a source's newest parked connections are
-// asked whether their bytes have arrived: a peer's connection is among
-// the newest, and each asking is a system call made under the lock.
+// scanParked is how many of a source's newest (and oldest) parked
+// connections are asked what has arrived: each asking is a system call
+// made under the lock.
 const scanParked = 8
 
-// waitingParked is the index of the newest of s's scanParked newest
-// parked connections whose bytes have arrived, or -1.
+// waitingParked is the index of the parked connection of s to start
+// ahead of others, or -1: the newest of s's scanParked newest, else of
+// its scanParked oldest, whose Hello has arrived (a peer's connection is
+// either recent or has outlived the garbage around it, see leastParked);
+// else the newest of the scanParked newest with any bytes waiting.
 func (b *budget) waitingParked(s *source) int {
-	for j := len(s.parked) - 1; j >= max(0, len(s.parked)-scanParked); j-- {
+	n := len(s.parked)
+	for j := n - 1; j >= max(0, n-scanParked); j-- {
+		if b.probe(s.parked[j].nc) == sockHello {
+			return j
+		}
+	}
+	for j := min(n, scanParked) - 1; j >= 0; j-- {
+		if b.probe(s.parked[j].nc) == sockHello {
+			return j
+		}
+	}
+	for j := n - 1; j >= max(0, n-scanParked); j-- {
 		if b.waiting(s.parked[j].nc) {
 			return j
 		}
 	}
 	return -1
+}
+
+// leastParked is the index of the parked connection of s to let go when
+// its parking is full: of the scanParked oldest, the first whose Hello
+// has not arrived (garbage, nothing, or a hang-up), else the oldest. A
+// stranger's held connections are empty and what it sends is rarely a
+// Hello, so a peer's parked connection outlives them.
+func (b *budget) leastParked(s *source) int {
+	for j := range min(len(s.parked), scanParked) {
+		if b.probe(s.parked[j].nc) != sockHello {
+			return j
+		}
+	}
+	return 0
 }
 
 func (b *budget) keep(key string, s *source) {

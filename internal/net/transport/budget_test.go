@@ -45,6 +45,7 @@ func TestBudget(t *testing.T) {
 	now := time.Unix(1000, 0)
 	b := newBudget(4*parkTotal, grace)
 	b.waiting = func(net.Conn) bool { return false }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	if b.parkPerSource != parkPerSource || b.parkTotal != parkTotal {
 		t.Fatalf("limits %d and %d, want %d and %d", b.parkPerSource, b.parkTotal, parkPerSource, parkTotal)
 	}
@@ -86,10 +87,12 @@ func TestBudget(t *testing.T) {
 	// Bytes waiting on one of the newest parked connections put it first.
 	early := parked[len(parked)-scanParked] // the oldest of those asked
 	b.waiting = func(nc net.Conn) bool { return nc == early }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	if next := b.done("s", active[2], now); next != early {
 		t.Fatal("a parked connection with bytes waiting was not started first")
 	}
 	b.waiting = func(net.Conn) bool { return false }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	if b.parked != parkPerSource-3 {
 		t.Fatalf("%d parked, want %d", b.parked, parkPerSource-3)
 	}
@@ -113,6 +116,7 @@ func TestBudget(t *testing.T) {
 	// to another.
 	b = newBudget(40, grace)
 	b.waiting = func(net.Conn) bool { return false }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	for _, src := range []string{"x", "y"} {
 		for range perSourceHandshakes {
 			admit(src, newTestConn(), admitStart, nil)
@@ -137,6 +141,7 @@ func TestBudgetIdleGivesWay(t *testing.T) {
 	b := newBudget(0, grace)
 	var pending net.Conn
 	b.waiting = func(nc net.Conn) bool { return nc == pending }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	conns := make([]net.Conn, perSourceHandshakes)
 	for i := range conns {
 		conns[i] = newTestConn()
@@ -189,6 +194,7 @@ func TestBudgetIdleGivesWay(t *testing.T) {
 
 	b = newBudget(0, grace)
 	b.waiting = func(net.Conn) bool { return false }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	for i := range conns {
 		conns[i] = newTestConn()
 		b.admit("s", conns[i], t0)
@@ -267,6 +273,7 @@ func TestBudgetPromotesParkedWithBytes(t *testing.T) {
 	b := newBudget(0, grace)
 	var peer net.Conn = newTestConn()
 	b.waiting = func(nc net.Conn) bool { return nc == peer }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
 	conns := make([]net.Conn, perSourceHandshakes)
 	for i := range conns {
 		conns[i] = newTestConn()
@@ -288,5 +295,64 @@ func TestBudgetPromotesParkedWithBytes(t *testing.T) {
 	}
 	if next := b.done("s", peer, t0.Add(grace+3*time.Millisecond)); next != late {
 		t.Fatal("the promoted handshake's end did not start the parked one")
+	}
+}
+
+// TestArrived: the first bytes of a Hello frame, whole or in part, are
+// told from other protocols and from frames no Hello has.
+func TestArrived(t *testing.T) {
+	hello := AppendMessage(make([]byte, headerLen), &Message{Type: msgHello, Body: []byte("hello body")})
+	putHeader(hello, 0, len(hello)-headerLen)
+	for b, want := range map[string]sockState{
+		string(hello[:headerLen]):      sockHello,
+		string(hello[:3]):              sockHello,
+		"TSYS\x07\x00\xff\xff\xff\xff": sockWaiting, // 4 GiB: no handshake frame
+		"TSYS\x63\x00\x00\x00\x00\x01": sockWaiting, // another version
+		"TSYS\x07\x02\x00\x00\x00\x10": sockWaiting, // sealed: no handshake frame
+		"GET / HTTP/1.1\r\n":           sockWaiting,
+		"\x16\x03\x01\x02\x00\x01":     sockWaiting,
+	} {
+		if got := arrived([]byte(b)); got != want {
+			t.Errorf("arrived(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestBudgetKeepsParkedHellos: a source whose parking is full lets go,
+// of its oldest, of one whose Hello has not arrived, and a freed slot
+// goes to a Hello among the oldest parked when none is among the newest:
+// a peer's parked connection outlives a stranger's garbage and empty
+// connections, and is started ahead of them.
+func TestBudgetKeepsParkedHellos(t *testing.T) {
+	now := time.Unix(1000, 0)
+	b := newBudget(40, time.Second) // parking: 10
+	state := map[net.Conn]sockState{}
+	b.probe = func(nc net.Conn) sockState { return state[nc] }
+	b.waiting = func(nc net.Conn) bool { return state[nc] == sockHello || state[nc] == sockWaiting }
+	var active []net.Conn
+	for range perSourceHandshakes {
+		nc := newTestConn()
+		b.admit("s", nc, now)
+		active = append(active, nc)
+	}
+	parked := make([]net.Conn, b.parkPerSource)
+	for i := range parked {
+		parked[i] = newTestConn()
+		if a, _, _ := b.admit("s", parked[i], now); a != admitParked {
+			t.Fatalf("parked %d: %v", i, a)
+		}
+	}
+	peer := parked[0]
+	state[peer], state[parked[1]], state[parked[2]] = sockHello, sockWaiting, sockGone
+	for _, want := range parked[1:4] {
+		if a, v, _ := b.admit("s", newTestConn(), now); a != admitParked || v != want {
+			t.Fatalf("parking full: %v, victim %v; want parked, %v", a, v, want)
+		}
+	}
+	if b.sources["s"].parked[0].nc != peer {
+		t.Fatal("the parked connection with its Hello waiting was let go")
+	}
+	if next := b.done("s", active[0], now); next != peer {
+		t.Fatal("a freed slot did not go to the oldest parked's Hello, none being among the newest")
 	}
 }

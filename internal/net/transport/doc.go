@@ -138,7 +138,7 @@
 // the slot of the idlest, which is closed (reset). Otherwise the new
 // connection waits, parked (its socket only: nothing is read, no
 // goroutine runs), and a slot that frees goes to the newest parked
-// connection, one whose bytes have arrived first; a parked connection
+// connection, one whose Hello has arrived first; a parked connection
 // whose bytes have arrived also takes an idle handshake's slot ahead of
 // the newcomer. Nodes that share an address dial a node all at once when
 // a job starts and must not be refused for it, and a stranger that holds
@@ -147,7 +147,9 @@
 // not yet accepted, where a peer's connection waits in line with the
 // stranger's. A source may have 512 connections parked and the node 2048
 // (at most a quarter of the process's limit on open files); a source past
-// its 512 loses its oldest parked connection, and a connection past the
+// its 512 lets go of one of its oldest parked connections whose Hello has
+// not arrived (a peer's has; a stranger's held connections are empty and
+// its garbage is no Hello), and a connection past the
 // node's 2048, or past the 128 handshakes with none idle, is refused at
 // once: reset before anything is read.
 // The refusals and the closed idle connections are counted in

@@ -3,27 +3,32 @@ package transport
 import (
 	"net"
 	"syscall"
-	"unsafe"
 )
 
-// bytesWaiting reports whether bytes of nc have arrived that have not
-// been read (the socket's receive queue, FIONREAD), false if it cannot
-// tell.
-func bytesWaiting(nc net.Conn) bool {
+// probe tells, without reading, whether bytes of nc have arrived that
+// have not been read (sockHello if they start a Hello, else
+// sockWaiting), none have (sockEmpty), or the peer has hung up
+// (sockGone); sockEmpty if it cannot tell.
+func probe(nc net.Conn) sockState {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
-		return false
+		return sockEmpty
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return false
+		return sockEmpty
 	}
-	var n int32
-	var errno syscall.Errno
-	if rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
-	}) != nil || errno != 0 {
-		return false
-	}
-	return n > 0
+	st := sockEmpty
+	var b [headerLen]byte
+	rc.Control(func(fd uintptr) {
+		n, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		switch {
+		case err == syscall.EAGAIN || err == syscall.EINTR:
+		case err != nil || n <= 0: // reset, or end of stream
+			st = sockGone
+		default:
+			st = arrived(b[:n])
+		}
+	})
+	return st
 }

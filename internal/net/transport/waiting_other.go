@@ -4,6 +4,6 @@ package transport
 
 import "net"
 
-// bytesWaiting cannot tell here: a handshake is idle until its goroutine
-// reads from it.
-func bytesWaiting(net.Conn) bool { return false }
+// probe cannot tell here: a handshake is idle until its goroutine reads
+// from it.
+func probe(net.Conn) sockState { return sockEmpty }
