@@ -1,5 +1,6 @@
 // Package stranger plays, in tests, a stranger on the network: from
-// another loopback address than the nodes under test, it holds idle
+// another loopback address than the nodes under test (or, with StartFrom,
+// from theirs), it holds idle
 // connections to a node's port, reopening each as it closes, and sends
 // garbage on more. The transport's tests and the node process's test use
 // it to show that a stranger cannot keep a node out of a job.
@@ -43,9 +44,17 @@ var garbage = []string{
 // machine cannot dial from From.
 func Start(t testing.TB, addr string, idle int) *Stranger {
 	t.Helper()
-	d := net.Dialer{LocalAddr: From, Timeout: time.Second}
+	return StartFrom(t, From.IP, addr, idle)
+}
+
+// StartFrom is Start dialling from the address from: 127.0.0.1 is the
+// address a one-machine cluster's peers dial from, so a stranger there
+// shares their budget per source.
+func StartFrom(t testing.TB, from net.IP, addr string, idle int) *Stranger {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: from}, Timeout: time.Second}
 	if nc, err := d.Dial("tcp", addr); err != nil {
-		t.Skipf("cannot dial from %v: %v", From.IP, err)
+		t.Skipf("cannot dial from %v: %v", from, err)
 	} else {
 		nc.Close()
 	}

@@ -128,19 +128,36 @@
 // handshake until it has proved itself. So inbound handshakes are
 // budgeted by source address (an IPv4 address, or an IPv6 /64, which one
 // host commonly holds whole): at most 8 from one source run at once, and
-// at most 128 over all sources. A connection past its source's 8 waits,
-// parked (its socket only: nothing is read, no goroutine runs), until a
-// handshake of its source ends. Nodes that share an address, as a
-// one-machine cluster on 127.0.0.1 does, dial a node all at once when a
-// job starts and must not be refused for it; and a stranger that holds
-// connections is better held, quietly, than refused into reopening them as
-// fast as it can, which would crowd the kernel's queue of connections not
-// yet accepted, where a peer's connection waits in line with the
+// at most 128 over all sources.
+//
+// A stranger may share its address with real peers (another process on a
+// one-machine cluster's host, all on 127.0.0.1; a NAT), and before any
+// proof what tells a peer's connection from a stranger's is progress: a
+// peer sends its Hello as soon as its connect returns and its Auth one
+// round trip later, a stranger holding a connection sends nothing, and
+// one that forges a Hello (which needs no key) cannot make the Auth. So
+// a handshake that has read nothing for a quarter of HandshakeTimeout
+// (250 ms by default), and has no bytes waiting in its socket, is idle:
+// a new connection of its source, when the source's 8 are taken, takes
+// the slot of the idlest, which is closed (reset). Otherwise the new
+// connection waits, parked (its socket only: nothing is read, no
+// goroutine runs), and a slot that frees goes to the newest parked
+// connection, one whose Hello has arrived first; a parked connection
+// whose bytes have arrived also takes an idle handshake's slot ahead of
+// the newcomer. Nodes that share an address dial a node all at once when
+// a job starts and must not be refused for it, and a stranger that holds
+// connections is better held, quietly, than refused into reopening them
+// as fast as it can, which would crowd the kernel's queue of connections
+// not yet accepted, where a peer's connection waits in line with the
 // stranger's. A source may have 512 connections parked and the node 2048
-// (at most a quarter of the process's limit on open files); a connection
-// past those, or past the 128 handshakes, is refused at once: reset
-// before anything is read.
-// The refusals are counted in Stats.OverBudgetConns (the metric
+// (at most a quarter of the process's limit on open files); a source past
+// its 512 lets go of one of its oldest parked connections whose Hello has
+// not arrived (a peer's has; a stranger's held connections are empty and
+// its garbage is no Hello), and a connection past the
+// node's 2048, or past the 128 handshakes with none idle, is refused at
+// once: reset before anything is read.
+// The refusals and the closed idle connections are counted in
+// Stats.OverBudgetConns (the metric
 // tsys_transport_errors_total{kind="over_budget"}) and logged with the
 // handshakes' own refusals from one bucket: at most 10 lines at once, then
 // one a second, each saying how many were held back.
@@ -148,26 +165,32 @@
 // An inbound connection must send its Hello within
 // Config.HandshakeTimeout (DefaultHandshakeTimeout, 1 s) of its
 // handshake's start, and with a key its Auth within a second
-// HandshakeTimeout of our Hello check. A stranger holding connections
-// idle therefore holds its source's 8 places for a second each (2 s if it
-// forges a Hello, which needs no key) and peers at every other address
-// find the other 120. The second is long for a peer, whose Hello leaves
-// as soon as its connect returns: what it waits for is the two processes
-// being scheduled, well under a second even on a machine loaded many
-// times over, and a one-way trip, under a second across the world. The
-// Auth needs a round trip more, each side to read the other's Hello and
-// reply, hence a second of its own rather than a tighter bound on the
-// whole. A refused connection's linger (above) is within its source's
-// budget. The dialling side, whose connections no stranger holds, waits
-// up to 10 s (or HandshakeTimeout, if longer) for a busy peer. A node
-// refused by a peer's budget sees its dial fail ("read hello: ...
-// connection reset by peer"), logs it, and dials again at its next Send.
+// HandshakeTimeout of our Hello check. The second is long for a peer,
+// whose Hello leaves as soon as its connect returns: what it waits for is
+// the two processes being scheduled, well under a second even on a
+// machine loaded many times over, and a one-way trip, under a second
+// across the world. The Auth needs a round trip more, each side to read
+// the other's Hello and reply, hence a second of its own rather than a
+// tighter bound on the whole. A refused connection's linger (above) is
+// within its source's budget. The dialling side, whose connections no
+// stranger holds, waits up to 10 s (or HandshakeTimeout, if longer) for a
+// busy peer. A node refused by a peer's budget sees its dial fail ("read
+// hello: ... connection reset by peer (is it a tsys task address? ...; or
+// the node's handshakes from this address are all taken, by other
+// connections from this host)"), logs it, and dials again at its next Send; the root of a
+// job logs such a peer's error with "peer cannot take part in the job".
 //
-// A stranger on the address of a real peer (behind the same NAT, or
-// another process on a one-machine cluster's host) shares that peer's
-// budget and can delay its handshakes; and a stranger with many addresses
-// can take the 128. Against those the task port belongs behind a
-// firewall that admits only the cluster's hosts.
+// So a stranger on a peer's address that holds idle connections, however
+// many, costs the peer's handshake nothing: the peer's connection is the
+// newest, and a held one is idle (TestStrangerOnPeersAddress; with real
+// processes, cmd/tsys's TestStrangerOnPeersAddressCannotKeepANodeOut, 300
+// connections from 127.0.0.1 during 5 jobs). One that forges Hellos and
+// reopens them as they close can look like a peer until the Auth, and
+// delays a peer's handshake by about a HandshakeTimeout, well within the
+// dialler's 10 s (TestForgedHellosKeepNoPeerOut). A stranger with many
+// addresses competes for the 128 the same way. Against a stranger that
+// can reach the port at all, the task port belongs behind a firewall that
+// admits only the cluster's hosts.
 //
 // # A bad network
 //

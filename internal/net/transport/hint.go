@@ -21,7 +21,7 @@ func helloHint(err error, wait time.Duration) string {
 	var ne net.Error
 	switch {
 	case errors.Is(err, syscall.ECONNRESET):
-		return "the peer reset the connection before its Hello: a node does so to connections from an address that has too many in its handshake (is a stranger holding connections to it from this host?), and so does a port of another kind: is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts"
+		return "the peer reset the connection before its Hello: a node does so when its handshakes from this address are all taken, by too many in its handshake (is a stranger holding connections to it from this host?), and so does a port of another kind: is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts"
 	case errors.As(err, &ne) && ne.Timeout():
 		return fmt.Sprintf("no Hello within %v: the node is overloaded, or holds connections from this address while others from it finish their handshakes (is a stranger holding connections to it from this host?), or it is not a tsys task address", wait)
 	case errors.Is(err, io.EOF) || errors.Is(err, ErrProtocol):

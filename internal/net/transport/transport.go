@@ -105,7 +105,7 @@ type Stats struct {
 	MessagesReceived uint64
 	FramesReceived   uint64
 	RejectedConns    uint64 // inbound connections refused by the handshake
-	OverBudgetConns  uint64 // inbound connections refused before the handshake: their source, or the node, had too many in it
+	OverBudgetConns  uint64 // inbound connections refused before the handshake (their source, or the node, had too many in it), or closed idle in it to admit a newer one
 	DialFailures     uint64 // outbound connections that failed to dial or in the handshake
 	ProtocolErrors   uint64 // established connections closed for a bad frame or message
 	DroppedMessages  uint64 // messages queued on a connection that failed before writing them
@@ -198,7 +198,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		h:      h,
 		log:    cfg.Logger.With("node", cfg.Name),
 		ln:     ln,
-		budget: newBudget(fileLimit()),
+		budget: newBudget(fileLimit(), cfg.HandshakeTimeout/4),
 		out:    make(map[string]*conn),
 		conns:  make(map[*conn]struct{}),
 		routes: make(map[uint64]*conn),
@@ -409,7 +409,14 @@ func (t *Transport) acceptLoop() {
 		}
 		backoff = 0
 		key := sourceKey(nc.RemoteAddr())
-		switch a := t.budget.admit(key, nc); a {
+		a, victim, promoted := t.budget.admit(key, nc, time.Now())
+		if victim != nil {
+			t.evict(victim)
+		}
+		if promoted != nil && !t.startInbound(promoted, key) {
+			return
+		}
+		switch a {
 		case admitStart:
 			if !t.startInbound(nc, key) {
 				return
@@ -435,8 +442,7 @@ func (t *Transport) startInbound(nc net.Conn, key string) bool {
 	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
-		nc.Close()
-		t.budget.done(key)
+		nc.Close() // its slot is the caller's to give back, or the closing budget's
 		return false
 	}
 	t.conns[c] = struct{}{}
@@ -446,14 +452,15 @@ func (t *Transport) startInbound(nc net.Conn, key string) bool {
 	return true
 }
 
-// handshakeDone gives back the budget slot of an inbound handshake from
-// source key, starting the connection of that source parked longest, if
-// any, in its place.
-func (t *Transport) handshakeDone(key string) {
-	for next := t.budget.done(key); next != nil; next = t.budget.done(key) {
+// handshakeDone gives back the budget slot of nc, an inbound handshake
+// from source key, starting the parked connection of that source the
+// budget picks, if any, in its place.
+func (t *Transport) handshakeDone(key string, nc net.Conn) {
+	for next := t.budget.done(key, nc, time.Now()); next != nil; next = t.budget.done(key, nc, time.Now()) {
 		if t.startInbound(next, key) {
 			return
 		}
+		nc = next
 	}
 }
 
@@ -839,13 +846,20 @@ func (c *conn) writeChunk(nc net.Conn, ch *chunk, timeout time.Duration) error {
 func (c *conn) serveInbound() {
 	t := c.t
 	defer t.wg.Done()
-	c.br = bufio.NewReaderSize(c.nc, readBufSize)
+	pr := &progressReader{Reader: c.nc, progress: func() { t.budget.progress(c.source, c.nc, time.Now()) }}
+	c.br = bufio.NewReaderSize(pr, readBufSize)
 	peer, sess, err := t.handshake(c.nc, c.br, roleAcceptor)
+	pr.off = true
 	c.peer, c.send, c.recv = peer, sess.send, sess.recv
 	if err != nil {
 		if t.isClosed() {
 			c.shutdown(ErrClosed)
-			t.handshakeDone(c.source)
+			t.handshakeDone(c.source, c.nc)
+			return
+		}
+		if t.budget.wasEvicted(c.nc) { // counted and logged by evict
+			c.shutdown(err)
+			t.handshakeDone(c.source, c.nc)
 			return
 		}
 		t.st.rejectedConns.Add(1)
@@ -856,10 +870,10 @@ func (c *conn) serveInbound() {
 		// make the node hold more sockets by being refused.
 		lingerClose(c.nc)
 		c.shutdown(err)
-		t.handshakeDone(c.source)
+		t.handshakeDone(c.source, c.nc)
 		return
 	}
-	t.handshakeDone(c.source)
+	t.handshakeDone(c.source, c.nc)
 	c.logger().Debug("transport: accepted connection")
 	if !t.addRoute(c) {
 		c.shutdown(ErrClosed)

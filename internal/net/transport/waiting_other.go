@@ -1,0 +1,9 @@
+//go:build !linux
+
+package transport
+
+import "net"
+
+// probe cannot tell here: a handshake is idle until its goroutine reads
+// from it.
+func probe(net.Conn) sockState { return sockEmpty }
