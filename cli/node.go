@@ -56,8 +56,8 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return Usagef("--log-level %q: want debug, info, warn or error", *level)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
-	if *workers < 1 {
-		return Usagef("--workers %d: want at least 1", *workers)
+	if err := c.checkWorkers(*workers); err != nil {
+		return err
 	}
 	pol, err := schedspec.Parse(*schedName)
 	if err != nil {

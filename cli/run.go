@@ -118,8 +118,8 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.timeout < 0 {
 		return nil, Usagef("--timeout %v: want a duration of 0 (no limit) or more, e.g. 10m", cfg.common.timeout)
 	}
-	if cfg.common.workers < 1 {
-		return nil, Usagef("--workers %d: want at least 1", cfg.common.workers)
+	if err := c.checkWorkers(cfg.common.workers); err != nil {
+		return nil, err
 	}
 	cfg.inline = app.inline()
 	if cfg.common.inline != "" {
