@@ -83,7 +83,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	var key []byte
 	if *keyFile != "" {
-		if key, err = cluster.ReadKeyFile(*keyFile); err != nil {
+		if key, err = readKeyFile(*keyFile, stderr); err != nil {
 			return usageError{err.Error()}
 		}
 	} else {

@@ -183,7 +183,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		return nil, Usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
 	}
 	if cfg.common.keyFile != "" {
-		if cfg.key, err = cluster.ReadKeyFile(cfg.common.keyFile); err != nil {
+		if cfg.key, err = readKeyFile(cfg.common.keyFile, stderr); err != nil {
 			return nil, usageError{err.Error()}
 		}
 	}
