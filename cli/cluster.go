@@ -209,7 +209,7 @@ func allLoopback(addrs []string) bool {
 	for _, a := range addrs {
 		host, _, err := net.SplitHostPort(a)
 		if err != nil {
-			return false
+			host = strings.Trim(a, "[]") // a seed without a port
 		}
 		ip := net.ParseIP(host)
 		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {

@@ -30,3 +30,20 @@ func TestWaitMembersKeepsJoinTimeout(t *testing.T) {
 		t.Fatalf("a lone node waiting for 2 with --join-timeout 200ms: %v; want the flag's bound named", err)
 	}
 }
+
+// TestAllLoopbackTakesPortlessSeeds: a seed without a port is judged by
+// its host like any other, so --join 127.0.0.1 gets loopback timing.
+func TestAllLoopbackTakesPortlessSeeds(t *testing.T) {
+	for seeds, want := range map[string]bool{
+		"127.0.0.1":                true,
+		"127.0.0.1,localhost:7946": true,
+		"[::1]":                    true,
+		"::1":                      true,
+		"10.0.0.1":                 false,
+		"127.0.0.1,10.0.0.1:7946":  false,
+	} {
+		if got := allLoopback(strings.Split(seeds, ",")); got != want {
+			t.Errorf("allLoopback(%s) = %v, want %v", seeds, got, want)
+		}
+	}
+}
