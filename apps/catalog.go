@@ -319,11 +319,11 @@ func (o *rtOptions) rtJob(id int32) (rt.Job, error) {
 		what   string
 		target *int32
 	}{
-		{"-w", o.w, 1, rt.MaxSize, "pixels", &j.Width},
-		{"-h", o.h, 1, rt.MaxSize, "pixels", &j.Height},
-		{"--samples", o.samples, 1, rt.MaxSamples, "rays per pixel per axis", &j.Samples},
-		{"--depth", o.depth, 0, rt.MaxMaxDepth, "reflections", &j.MaxDepth},
-		{"--level", level, int(minL), int(maxL), "for scene " + o.scene, &j.Level},
+		{"-w", o.w, 1, rt.MaxSize, "pixels of width", &j.Width},
+		{"-h", o.h, 1, rt.MaxSize, "pixels of height", &j.Height},
+		{"--samples", o.samples, 1, rt.MaxSamples, "rays per pixel per axis (supersampling)", &j.Samples},
+		{"--depth", o.depth, 0, rt.MaxMaxDepth, "reflections (depth limit)", &j.MaxDepth},
+		{"--level", level, int(minL), int(maxL), "(the level range of scene " + o.scene + ")", &j.Level},
 	} {
 		if f.v < f.lo || f.v > f.hi {
 			return rt.Job{}, fmt.Errorf("rt: %s %d: want %d to %d %s", f.flag, f.v, f.lo, f.hi, f.what)

@@ -16,8 +16,8 @@ func TestRtIntegerFlagsDoNotWrap(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-w", "4294967396"}, "-w 4294967396: want 1 to 16384 pixels"},
-		{[]string{"-h", "4294967297"}, "-h 4294967297: want 1 to 16384 pixels"},
+		{[]string{"-w", "4294967396"}, "-w 4294967396: want 1 to 16384 pixels of width"},
+		{[]string{"-h", "4294967297"}, "-h 4294967297: want 1 to 16384 pixels of height"},
 		{[]string{"--samples", "4294967298"}, "--samples 4294967298: want 1 to 16"},
 		{[]string{"--depth", "4294967299"}, "--depth 4294967299: want 0 to 16"},
 		{[]string{"--level", "4294967297"}, "--level 4294967297: want"},
