@@ -43,7 +43,7 @@ phase "every package is tested below" check_lists
 phase "public API against CHANGELOG.md" go run ./internal/apicheck
 phase "runtime packages with the race detector" go test -race -count=1 "${race[@]}"
 phase "nodes shared by several jobs, their processes built with the race detector" \
-  env TSYS_TEST_RACE=1 go test -count=1 -run 'TestJobsShareNodes' ./cmd/tsys
+  env TSYS_TEST_RACE=1 go test -count=1 -timeout 20m -run 'TestJobsShareNodes' ./cmd/tsys
 phase "apps, command line, examples and cluster processes" go test -count=1 -timeout 20m "${rest[@]}"
 
 if [ ${#failed[@]} -gt 0 ]; then

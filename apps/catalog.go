@@ -275,10 +275,9 @@ func (o *rtOptions) Job() (cli.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := rt.Job{Scene: id, Level: int32(o.level), Width: int32(o.w), Height: int32(o.h), Samples: int32(o.samples), MaxDepth: int32(o.depth)}
-	if o.level < 0 {
-		_, _, def, _ := rt.LevelRange(id)
-		j.Level = def
+	j, err := o.rtJob(id)
+	if err != nil {
+		return nil, err
 	}
 	if err := j.Validate(); err != nil {
 		return nil, err
@@ -301,6 +300,37 @@ func (o *rtOptions) Job() (cli.Job, error) {
 		}
 	}
 	return rtJob{job: j, scene: o.scene, leaf: o.leaf, flat: o.flat, split: o.split, out: o.out, verify: o.verify}, nil
+}
+
+// rtJob range-checks the integer flags while they are still ints: rt.Job
+// holds int32s, and a value converted first would wrap (-w 4294967396
+// rendered 100 pixels wide) before rt.Job.Validate could see it.
+func (o *rtOptions) rtJob(id int32) (rt.Job, error) {
+	minL, maxL, def, _ := rt.LevelRange(id)
+	level := int(def)
+	if o.level >= 0 {
+		level = o.level
+	}
+	j := rt.Job{Scene: id}
+	for _, f := range []struct {
+		flag   string
+		v, lo  int
+		hi     int
+		what   string
+		target *int32
+	}{
+		{"-w", o.w, 1, rt.MaxSize, "pixels of width", &j.Width},
+		{"-h", o.h, 1, rt.MaxSize, "pixels of height", &j.Height},
+		{"--samples", o.samples, 1, rt.MaxSamples, "rays per pixel per axis (supersampling)", &j.Samples},
+		{"--depth", o.depth, 0, rt.MaxMaxDepth, "reflections (depth limit)", &j.MaxDepth},
+		{"--level", level, int(minL), int(maxL), "(the level range of scene " + o.scene + ")", &j.Level},
+	} {
+		if f.v < f.lo || f.v > f.hi {
+			return rt.Job{}, fmt.Errorf("rt: %s %d: want %d to %d %s", f.flag, f.v, f.lo, f.hi, f.what)
+		}
+		*f.target = int32(f.v)
+	}
+	return j, nil
 }
 
 func (j rtJob) image(pix []byte) (*image.NRGBA, error) {

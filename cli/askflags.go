@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-
-	"github.com/tsys-go/tsys/internal/cluster"
 )
 
 // askFlags are what a command that asks one node something takes (tsys
@@ -38,7 +36,7 @@ func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
 	a.addr = fs.Arg(0)
 	if a.keyFile != "" {
 		var err error
-		if a.key, err = cluster.ReadKeyFile(a.keyFile); err != nil {
+		if a.key, err = readKeyFile(a.keyFile, fs.Output()); err != nil {
 			return usageError{err.Error()}
 		}
 	}

@@ -60,10 +60,10 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		if err != nil {
 			return Result{}, err
 		}
-		if err := waitMembers(ctx, node, want, children); err != nil {
+		if err := waitMembers(ctx, node, want, children, cfg.common.net.joinTimeout); err != nil {
 			return Result{}, err
 		}
-	} else if err := waitMembers(ctx, node, want, nil); err != nil {
+	} else if err := waitMembers(ctx, node, want, nil, cfg.common.net.joinTimeout); err != nil {
 		return Result{}, err
 	}
 
@@ -165,8 +165,10 @@ func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error)
 // reach: memberlist lists a member before its metadata (the transport
 // address) has been handled, and a job begun in between would leave it
 // out.
-func waitMembers(ctx context.Context, node *cluster.Node, want int, children []*child) error {
-	deadline := time.After(30 * time.Second)
+// The wait is bounded by --join-timeout, like the join itself: a user who
+// asked for 3 s does not wait 30.
+func waitMembers(ctx context.Context, node *cluster.Node, want int, children []*child, timeout time.Duration) error {
+	deadline := time.After(timeout)
 	for node.Reachable()+1 < want {
 		for _, c := range children {
 			select {
@@ -177,7 +179,7 @@ func waitMembers(ctx context.Context, node *cluster.Node, want int, children []*
 		}
 		select {
 		case <-deadline:
-			return fmt.Errorf("only %d of %d nodes joined within 30 s", len(node.Members()), want)
+			return fmt.Errorf("only %d of %d nodes joined within %v (--join-timeout)", len(node.Members()), want, timeout)
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(20 * time.Millisecond):
@@ -207,7 +209,7 @@ func allLoopback(addrs []string) bool {
 	for _, a := range addrs {
 		host, _, err := net.SplitHostPort(a)
 		if err != nil {
-			return false
+			host = strings.Trim(a, "[]") // a seed without a port
 		}
 		ip := net.ParseIP(host)
 		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {

@@ -28,7 +28,7 @@ func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
 	fs.StringVar(&f.bind, "bind", defaultBind, "gossip address HOST:PORT (others --join it); 0.0.0.0:PORT listens on every interface and needs --key-file")
 	fs.StringVar(&f.advertise, "advertise", "", "HOST[:PORT] peers dial to reach this node, when --bind is a wildcard or behind NAT (default: the bound host, or for 0.0.0.0 the first private address)")
 	fs.IntVar(&f.taskPort, "task-port", 0, "port of the task transport, on the --bind host (0: one the system picks; declare one for firewalls and containers)")
-	fs.DurationVar(&f.joinTimeout, "join-timeout", 30*time.Second, "how long to keep trying --join seeds that do not answer (seeds often start together)")
+	fs.DurationVar(&f.joinTimeout, "join-timeout", 30*time.Second, "how long to keep trying --join seeds that do not answer (seeds often start together), and to wait for the nodes a run needs to join")
 	fs.DurationVar(&f.probeInterval, "probe-interval", 0, "failure detection: how often each peer is probed (default 1s; --fast: 200ms); shorter notices a crash sooner but may declare a busy node dead")
 	fs.BoolVar(&f.acceptBuilds, "accept-builds", false, "serve jobs of another build of this program (on a job's root: have every node serve this one), each logged as a warning: for builds you know compute alike; a task whose types differ is refused all the same (default: a node of another build refuses the job)")
 	fs.IntVar(&f.suspicionMult, "suspicion-mult", 0, "failure detection: a peer that fails its probes is dead after MULT x log10(nodes) probe intervals unless it answers (default 4; --fast: 2)")
@@ -57,7 +57,8 @@ func (f *netFlags) check(join, http string) error {
 		}
 	}
 	if join != "" {
-		// A seed without a port is dialled on this node's gossip port.
+		// A seed without a port is dialled on the default gossip port
+		// (membership.DefaultPort), never on this node's own.
 		for _, seed := range strings.Split(join, ",") {
 			if err := checkHostMaybePort("--join", seed); err != nil {
 				return err

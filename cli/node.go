@@ -25,7 +25,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" node", stderr)
 	var netf netFlags
 	netf.register(fs, "127.0.0.1:7946")
-	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...]; empty for the first node")
+	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...] (a HOST without a port: port 7946); empty for the first node")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers")
 	zone := fs.String("zone", "", "zone label, for --sched fishing:zone")
 	keyFile := fs.String("key-file", "", "cluster key file (without one, the node listens on loopback only)")
@@ -56,8 +56,8 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return Usagef("--log-level %q: want debug, info, warn or error", *level)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
-	if *workers < 1 {
-		return Usagef("--workers %d: want at least 1", *workers)
+	if err := c.checkWorkers(*workers); err != nil {
+		return err
 	}
 	pol, err := schedspec.Parse(*schedName)
 	if err != nil {
@@ -83,7 +83,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	var key []byte
 	if *keyFile != "" {
-		if key, err = cluster.ReadKeyFile(*keyFile); err != nil {
+		if key, err = readKeyFile(*keyFile, stderr); err != nil {
 			return usageError{err.Error()}
 		}
 	} else {

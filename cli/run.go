@@ -61,7 +61,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.StringVar(&c.hog, "hog", "", "competing CPU load on nodes: NODE=F[:ON/OFF],... (node 0 is this process), e.g. 1=0.5")
 	fs.BoolVar(&c.pin, "pin", false, "pin node i to CPU i (Linux), so that a node's hog shares its core")
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
-	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here")
+	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here (a HOST without a port: port 7946)")
 	c.net.register(fs, "127.0.0.1:0")
 	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; it waits, saying so, until that many take part (on nodes that share by equipartition, "+prog+" node --share equi, until they are dealt to it) (0: it starts at once; under equi it is dealt one when one is free)")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "with --join: the most nodes of the cluster the job can use, on nodes that share by equipartition (0: all)")
@@ -118,8 +118,8 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.timeout < 0 {
 		return nil, Usagef("--timeout %v: want a duration of 0 (no limit) or more, e.g. 10m", cfg.common.timeout)
 	}
-	if cfg.common.workers < 1 {
-		return nil, Usagef("--workers %d: want at least 1", cfg.common.workers)
+	if err := c.checkWorkers(cfg.common.workers); err != nil {
+		return nil, err
 	}
 	cfg.inline = app.inline()
 	if cfg.common.inline != "" {
@@ -183,7 +183,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		return nil, Usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
 	}
 	if cfg.common.keyFile != "" {
-		if cfg.key, err = cluster.ReadKeyFile(cfg.common.keyFile); err != nil {
+		if cfg.key, err = readKeyFile(cfg.common.keyFile, stderr); err != nil {
 			return nil, usageError{err.Error()}
 		}
 	}

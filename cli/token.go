@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/monitor"
 )
 
@@ -20,7 +19,7 @@ func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
 	if *keyFile == "" || fs.NArg() > 0 {
 		return Usagef("token: want --key-file FILE and nothing else")
 	}
-	key, err := cluster.ReadKeyFile(*keyFile)
+	key, err := readKeyFile(*keyFile, stderr)
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -79,9 +79,10 @@ func ParseWorkload(s string) (Workload, error) {
 			break
 		}
 		job.Scene = id
-		job.Width, job.Height = int32(o.Int("w", int64(job.Width))), int32(o.Int("h", int64(job.Height)))
-		if _, _, def, ok := rt.LevelRange(id); ok {
-			job.Level = int32(o.Int("level", int64(def)))
+		job.Width = int32(o.IntUpTo("w", int64(job.Width), rt.MaxSize))
+		job.Height = int32(o.IntUpTo("h", int64(job.Height), rt.MaxSize))
+		if _, most, def, ok := rt.LevelRange(id); ok {
+			job.Level = int32(o.IntUpTo("level", int64(def), int64(most)))
 		}
 		leaf := int(o.Int("leaf", 1024))
 		costmap := o.String("costmap", "")

@@ -2,8 +2,8 @@ package tsys_test
 
 import (
 	"context"
+	"slices"
 	"testing"
-	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/sched"
@@ -12,28 +12,37 @@ import (
 
 // TestTimelineLeavesOutWaiting: a task that blocks in Get shows on the
 // timeline as the stretches it really ran, not as one bar across its
-// waits, during which its worker ran other frames. waitEach spends ~90% of
-// its life waiting for sleeping leaves.
+// waits, during which its worker ran other frames. The test counts rather
+// than times: each blocked wait must end one stretch of the root task, so
+// the root shows as exactly one stretch more than it had blocked waits,
+// and the stretches follow one another without overlapping. How much CPU
+// the root got in the run is the machine's business and is not asserted:
+// on a loaded machine it says nothing about the timeline.
 func TestTimelineLeavesOutWaiting(t *testing.T) {
 	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
 	rt.Pool().SetTimeline(sched.NewTimeline(10000))
 	defer rt.Pool().SetTimeline(nil)
-	begin := time.Now()
-	if _, st, err := tsys.Run(context.Background(), rt, waitEach, 20); err != nil || st.BlockedWaits < 5 {
+	_, st, err := tsys.Run(context.Background(), rt, waitEach, 20)
+	if err != nil || st.BlockedWaits < 1 {
 		t.Fatalf("run: %v, %d waits blocked (want some)", err, st.BlockedWaits)
 	}
-	wall := time.Since(begin)
-	stretches, ran := 0, time.Duration(0)
+	var root []sched.TimelineSpan
 	for s := range rt.Pool().TimelineData("").AllSpans() {
 		if s.Name == "test.waitEach" {
-			stretches++
-			ran += time.Duration(s.End - s.Begin)
+			root = append(root, s)
 		}
 	}
-	if stretches < 2 {
-		t.Errorf("the root task shows as %d stretch(es): its waits are not cut out", stretches)
+	if want := int(st.BlockedWaits) + 1; len(root) != want {
+		t.Fatalf("the root task shows as %d stretch(es) after %d blocked waits, want %d: its waits are not cut out",
+			len(root), st.BlockedWaits, want)
 	}
-	if ranFor := ran; ranFor > wall/2 {
-		t.Errorf("the root task shows as running %v of a %v run, though it mostly waited", ranFor, wall)
+	// The stretches are recorded worker by worker; in time order, each
+	// must end before the next begins, or a wait is drawn as running.
+	slices.SortFunc(root, func(a, b sched.TimelineSpan) int { return int(a.Begin - b.Begin) })
+	for i := 1; i < len(root); i++ {
+		if root[i].Begin < root[i-1].End {
+			t.Errorf("stretch %d [%d, %d] overlaps stretch %d [%d, %d]",
+				i-1, root[i-1].Begin, root[i-1].End, i, root[i].Begin, root[i].End)
+		}
 	}
 }

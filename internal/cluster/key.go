@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"runtime"
 )
 
 // ReadKeyFile reads a cluster key file and derives the 32-byte key that
@@ -22,4 +23,23 @@ func ReadKeyFile(path string) ([]byte, error) {
 	}
 	sum := sha256.Sum256(b)
 	return sum[:], nil
+}
+
+// KeyFileWarning is a warning when the key file at path may be read by
+// users other than its owner (group or other permission bits set), as ssh
+// warns of a private key; "" when it may not, or when the platform has no
+// such bits. A warning, not a refusal: a key shared through a group can
+// be deliberate, and the key works all the same.
+func KeyFileWarning(path string) string {
+	if runtime.GOOS == "windows" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "" // ReadKeyFile reports what is wrong with the file
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Sprintf("key file %s can be read by users other than its owner (mode %04o): whoever reads it can join the cluster and run tasks on it; make it private with chmod 600 %s", path, perm, path)
+	}
+	return ""
 }

@@ -81,6 +81,22 @@ func (r *Reader) Int(key string, def int64) int64 {
 	return n
 }
 
+// IntUpTo is key's value, a whole number from 1 to most, or def: for a
+// value that becomes a narrower type or has a real limit, so that it is
+// refused rather than wrapped or clipped where it is used.
+func (r *Reader) IntUpTo(key string, def, most int64) int64 {
+	v, ok := r.take(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > most {
+		r.Fail(key, fmt.Sprintf("want a whole number from 1 to %d", most))
+		return def
+	}
+	return n
+}
+
 // Float is key's value, a number of at least 0 (above 0 when positive is
 // set, hint then saying what is wanted), or def.
 func (r *Reader) Float(key string, def float64, positive bool, hint string) float64 {

@@ -49,3 +49,23 @@ func TestKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestIntUpTo: a value past the limit is refused with the range, never
+// passed on to be wrapped by a narrower type.
+func TestIntUpTo(t *testing.T) {
+	for in, want := range map[string]string{
+		"w=4294967396": `test option w="4294967396": want a whole number from 1 to 16384`,
+		"w=16385":      `want a whole number from 1 to 16384`,
+		"w=0":          `want a whole number from 1 to 16384`,
+	} {
+		r, _ := Parse("test", in)
+		r.IntUpTo("w", 640, 16384)
+		if err := r.Err("w"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+	r, _ := Parse("test", "w=16384")
+	if got := r.IntUpTo("w", 640, 16384); got != 16384 || r.Err("w") != nil {
+		t.Errorf("w=16384: %d, %v", got, r.Err("w"))
+	}
+}

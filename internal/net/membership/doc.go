@@ -55,7 +55,10 @@
 //
 // # Joining
 //
-// Start contacts every seed of Config.Join; one success is enough.
+// Start contacts every seed of Config.Join; one success is enough. A seed
+// without a port is dialled on DefaultPort (7946), never on this node's
+// own port; a node whose only answering seed is itself fails at once with
+// ErrSelfJoin rather than waiting alone.
 // Unreachable seeds are retried with backoff (100 ms doubling to 1 s) until
 // Config.JoinTimeout (default 5 s), so nodes may be started in any order.
 // Refusals (version, key, duplicate name) end Start at once. When no seed

@@ -75,7 +75,8 @@ type Config struct {
 	// bound one. Optional: bound to 0.0.0.0 without it, memberlist
 	// advertises the first private address it finds.
 	Advertise string
-	// Join lists seed gossip addresses; empty means this is the first node.
+	// Join lists seed gossip addresses, HOST:PORT or HOST (then port
+	// DefaultPort); empty means this is the first node.
 	Join []string
 	// Key is the cluster key (16, 24 or 32 bytes: AES-128/192/256). nil
 	// means no encryption, which is allowed only on a loopback Bind.
@@ -243,7 +244,7 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 	go m.updater()
 
 	if len(cfg.Join) > 0 {
-		if err := m.join(cfg.Join, joinTimeout); err != nil {
+		if err := m.join(seedAddrs(cfg.Join), joinTimeout); err != nil {
 			_ = ml.Shutdown()
 			m.stopGoroutines()
 			return nil, err
@@ -354,8 +355,15 @@ func (m *Membership) join(seeds []string, timeout time.Duration) error {
 			}
 			causes = append(causes, seed+": "+cause)
 		}
-		if joined {
+		if joined && m.ml.NumMembers() > 1 {
 			return nil
+		}
+		if joined {
+			// Every seed that answered was this node: waiting longer
+			// finds no one else.
+			local := m.ml.LocalNode()
+			self := net.JoinHostPort(local.Addr.String(), strconv.Itoa(int(local.Port)))
+			return fmt.Errorf("join %s: %w (this node's gossip address is %s); give another node's gossip HOST:PORT", list, ErrSelfJoin, self)
 		}
 		if time.Now().Add(backoff).After(deadline) {
 			detail := strings.Join(causes, "; ")
