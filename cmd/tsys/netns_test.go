@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -50,7 +51,11 @@ func newHosts(t *testing.T, n int) *hosts {
 	if _, err := exec.LookPath("ip"); err != nil {
 		cannot("network namespaces need the ip command (Debian: apt-get install iproute2)")
 	}
-	id := os.Getpid() % 100000
+	// The names are this process's and this call's: a namespace whose
+	// processes are still being reaped outlives its test's cleanup for a
+	// moment, with its veth, and the next test of the process must not
+	// meet it.
+	id := os.Getpid()%10000*10 + int(hostsMade.Add(1)%10)
 	subnet := fmt.Sprintf("10.%d.%d", 100+id%100, id/100%250)
 	bridge := fmt.Sprintf("tsysbr%d", id)
 	ip := func(args ...string) error {
@@ -151,3 +156,6 @@ func TestAcrossNetworkNamespaces(t *testing.T) {
 		t.Errorf("a keyless node on a routable address: %v", err)
 	}
 }
+
+// hostsMade counts newHosts's calls, for names of their own.
+var hostsMade atomic.Int64

@@ -378,7 +378,7 @@ func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Me
 	}
 	if e.rooted == nil && e.root() == id {
 		if failed {
-			e.rootGone(time.Now())
+			e.rootGone(time.Now(), meta.Transport)
 		} else {
 			// A root leaves gracefully after its job's end, so the job
 			// is over; this node missed the end (gossip had it dead).

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/net/transport"
 	"net"
 	"slices"
 	"strings"
@@ -116,11 +117,11 @@ func (w *rootWatch) due(now time.Time, grace time.Duration) (drop, refused bool,
 // process is gone (a stopped or starved process's port still accepts), and
 // the job is dropped at once rather than after RootGrace. A dial that times
 // out (the host is gone, or cut off) says nothing.
-func (w *rootWatch) probe() {
-	if w.addr == "" {
-		return
+func (w *rootWatch) probe(addr string) {
+	if addr == "" || transport.IsReplyAddr(addr) {
+		return // a route back on a connection is no port to dial
 	}
-	nc, err := net.DialTimeout("tcp", w.addr, rootProbeTimeout)
+	nc, err := net.DialTimeout("tcp", addr, rootProbeTimeout)
 	if err == nil {
 		nc.Close()
 		return
@@ -135,11 +136,18 @@ func (w *rootWatch) probe() {
 // rootProbeTimeout bounds probe's dial.
 const rootProbeTimeout = time.Second
 
-// rootGone: gossip says the root of e's job died. The node serves on.
-func (e *engine) rootGone(now time.Time) {
+// rootGone: gossip says the root of e's job died; gossiped is the task
+// address gossip had for it. The node serves on. The probe dials gossip's
+// address: the root's own word for where to answer may be a route back on
+// its connection (trustReplyTo), which has no port to refuse.
+func (e *engine) rootGone(now time.Time, gossiped string) {
 	if e.rootWatch.gone(now) {
 		e.n.log.Warn("gossip says the job's root died; serving the job on in case it is only slow", "root", e.root(), "for", e.n.cfg.RootGrace)
-		go e.rootWatch.probe()
+		addr := gossiped
+		if addr == "" {
+			addr = e.rootWatch.addr
+		}
+		go e.rootWatch.probe(addr)
 	}
 }
 
