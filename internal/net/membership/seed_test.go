@@ -26,7 +26,8 @@ func TestSeedWithoutPort(t *testing.T) {
 			t.Errorf("seedAddr(%q) = %q, want %q", in, got, want)
 		}
 	}
-	// Before the fix, this node joined itself and Start succeeded alone.
+	// A port-less seed is the default gossip port, never this node's own:
+	// joining itself, Start would succeed alone.
 	n, err := tryStart(t, Config{Name: "portless", Join: []string{"127.0.0.1"}, JoinTimeout: 300 * time.Millisecond})
 	if err == nil && len(n.Members()) < 2 {
 		t.Fatalf("--join 127.0.0.1 joined only this node (%s): it dialled its own port", names(n.Members()))

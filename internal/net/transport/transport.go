@@ -713,6 +713,16 @@ func (c *conn) runOutbound() {
 		return
 	}
 	c.logger().Debug("transport: connected")
+	c.serveLoops(c.writeLoop, c.readLoop)
+}
+
+// serveLoops runs a connection whose handshake is done: routed, so that
+// replies may go back on it (ReplyAddr), with one loop on the calling
+// goroutine, which owns the conn, and the other on one of the transport's.
+// A dialled conn writes on its own goroutine; an accepted one reads there
+// and writes only the replies it is given.
+func (c *conn) serveLoops(here, there func()) {
+	t := c.t
 	if !t.addRoute(c) {
 		c.shutdown(ErrClosed)
 		return
@@ -720,9 +730,9 @@ func (c *conn) runOutbound() {
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
-		c.readLoop()
+		there()
 	}()
-	c.writeLoop()
+	here()
 }
 
 // lingerClose half-closes nc and drains what the peer still sends for a
@@ -875,18 +885,7 @@ func (c *conn) serveInbound() {
 	}
 	t.handshakeDone(c.source, c.nc)
 	c.logger().Debug("transport: accepted connection")
-	if !t.addRoute(c) {
-		c.shutdown(ErrClosed)
-		return
-	}
-	// Replies to this peer's messages may go back on this connection
-	// (ReplyAddr), so it has a writer too; it waits for them.
-	t.wg.Add(1)
-	go func() {
-		defer t.wg.Done()
-		c.writeLoop()
-	}()
-	c.readLoop()
+	c.serveLoops(c.readLoop, c.writeLoop)
 }
 
 // readLoop reads frames and hands their messages to the Handler until the
