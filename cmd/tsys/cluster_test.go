@@ -1009,8 +1009,10 @@ func TestClusterTimeline(t *testing.T) {
 // TestSimValidate: tsys sim --validate measures T_1, the co-located node
 // speed and the latency, runs the real clusters, and prints a predicted
 // time beside each measured one (how close is bench/README.md's to say).
+// TestSimValidate runs the validation of one job (--app ep): every job
+// goes through the same code, and all three take three times as long.
 func TestSimValidate(t *testing.T) {
-	cmd := exec.Command(tsysBin, "sim", "--validate", "--reps", "1")
+	cmd := exec.Command(tsysBin, "sim", "--validate", "--reps", "1", "--app", "ep")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -1022,13 +1024,22 @@ func TestSimValidate(t *testing.T) {
 			continue
 		}
 		rows++
+		if f[0] != "ep" {
+			t.Errorf("row %q: want only ep's", line)
+		}
 		measured, err1 := strconv.ParseFloat(f[len(f)-4], 64)
 		predicted, err2 := strconv.ParseFloat(f[len(f)-2], 64)
 		if err1 != nil || err2 != nil || measured <= 0 || predicted <= 0 {
 			t.Errorf("row %q: measured %v, predicted %v", line, measured, predicted)
 		}
 	}
-	if rows != 3*(1+2*2) {
-		t.Errorf("%d rows, want 15 (3 jobs x (1x2, and 2 node counts x 2 schedulers)):\n%s", rows, out)
+	if rows != 1+2*2 {
+		t.Errorf("%d rows, want 5 (1x2, and 2 node counts x 2 schedulers):\n%s", rows, out)
+	}
+}
+
+func TestSimValidateRefusesAnotherApp(t *testing.T) {
+	if code, _, stderr := run(t, "sim", "--validate", "--app", "fib"); code != 2 || !strings.Contains(stderr, "want one of ep, uts, rt") {
+		t.Errorf("sim --validate --app fib: exit %d, %s; want 2 and the validation's jobs named", code, stderr)
 	}
 }

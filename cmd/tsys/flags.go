@@ -19,3 +19,11 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// flagGiven reports whether the command line set the flag name, whatever
+// its value: a default is no choice.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -59,18 +59,24 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
 	fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
-	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes)")
+	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes; with --app ep, uts or rt, of that job alone)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
+	var err error
 	if *validate {
 		if *reps < 1 {
 			return cli.Usagef("--reps %d: want at least 1", *reps)
 		}
-		return simValidate(*reps, stdout, stderr)
+		jobs := validationJobs
+		if flagGiven(fs, "app") {
+			if jobs, err = validationJobsOf(*app); err != nil {
+				return err
+			}
+		}
+		return simValidate(jobs, *reps, stdout, stderr)
 	}
-	var err error
 	if m.Inline, err = inline.Parse(*inlining); err != nil {
 		return cli.Usagef("--inline: %v", err)
 	}

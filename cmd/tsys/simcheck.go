@@ -12,6 +12,7 @@ import (
 	"github.com/tsys-go/tsys/apps/ep"
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
@@ -61,13 +62,26 @@ var validationJobs = []validationJob{
 	}},
 }
 
-// simValidate runs the validation and prints its table.
+// validationJobsOf is the validation's job of the app named (--app of
+// --validate), for a check of one job in a third of the time.
+func validationJobsOf(app string) ([]validationJob, error) {
+	var names []string
+	for _, job := range validationJobs {
+		if job.args[0] == app {
+			return []validationJob{job}, nil
+		}
+		names = append(names, job.args[0])
+	}
+	return nil, cli.Usagef("--app %q with --validate: want one of %s (the validation's own jobs; leave --app out for all of them)", app, strings.Join(names, ", "))
+}
+
+// simValidate runs the validation of jobs and prints its table.
 
 // simCheckRunLimit bounds each measured run of the simulator's check, as
 // bench's --run-timeout does.
 const simCheckRunLimit = 10 * time.Minute
 
-func simValidate(reps int, stdout, stderr io.Writer) error {
+func simValidate(jobs []validationJob, reps int, stdout, stderr io.Writer) error {
 	exe, err := selfPath()
 	if err != nil {
 		return err
@@ -76,7 +90,7 @@ func simValidate(reps int, stdout, stderr io.Writer) error {
 	scheds := []string{"fishing:random", "balance"}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "job\tscheduler\tconfig\tworker speed\tlatency\tmeasured s\tmin-max s\tpredicted s\terror\t")
-	for _, job := range validationJobs {
+	for _, job := range jobs {
 		name := strings.Join(job.args, " ")
 		t1, err := medianRun(exe, append(slices.Clone(job.args), "--workers", "1"), reps)
 		if err != nil {
