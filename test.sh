@@ -14,6 +14,29 @@ phase() { # phase NAME COMMAND...: run one phase, remembering a failure
   "$@" || failed+=("$name")
 }
 
+# A phase whose tests mostly wait on processes of their own runs beside
+# the next one, its output held back until it ends so that the log reads
+# phase by phase: phase_beside starts it, phases_beside_end waits for it.
+beside_dir=$(mktemp -d)
+trap 'rm -rf "$beside_dir"' EXIT
+beside=()
+phase_beside() { # phase_beside NAME COMMAND...
+  local name=$1 n=${#beside[@]}
+  shift
+  beside+=("$name")
+  ( "$@" >"$beside_dir/$n.log" 2>&1; echo $? >"$beside_dir/$n.rc" ) &
+}
+phases_beside_end() {
+  wait
+  local n
+  for n in "${!beside[@]}"; do
+    echo "== ${beside[$n]} (ran beside the phase above)"
+    cat "$beside_dir/$n.log"
+    [ "$(cat "$beside_dir/$n.rc")" = 0 ] || failed+=("${beside[$n]}")
+  done
+  beside=()
+}
+
 check_gofmt() {
   local unformatted
   unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -42,9 +65,10 @@ phase "every package is tested below" check_lists
 # the checker's own tests then use offline.
 phase "public API against CHANGELOG.md" go run ./internal/apicheck
 phase "runtime packages with the race detector" go test -race -count=1 "${race[@]}"
-phase "nodes shared by several jobs, their processes built with the race detector" \
+phase_beside "nodes shared by several jobs, their processes built with the race detector" \
   env TSYS_TEST_RACE=1 go test -count=1 -timeout 20m -run 'TestJobsShareNodes' ./cmd/tsys
 phase "apps, command line, examples and cluster processes" go test -count=1 -timeout 20m "${rest[@]}"
+phases_beside_end
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "== FAILED:"
