@@ -45,6 +45,23 @@ type Snapshot struct {
 	// Sent counts the messages and body bytes this node sent since it
 	// started, by message type.
 	Sent map[string]MessageCount `json:"sent"`
+	// Progress is what the tasks of the job that Workers count reported
+	// here of its progress (tsys.Ctx.AddProgress): JobProgress sums the
+	// nodes'.
+	Progress sched.Progress `json:"progress"`
+}
+
+// JobProgress is job's progress as the snapshots of its nodes report it:
+// the units their tasks did, summed, and the largest total named. A node
+// whose snapshot names another job, or none, is left out.
+func JobProgress(snaps []Snapshot, job string) sched.Progress {
+	var p sched.Progress
+	for _, s := range snaps {
+		if s.Job == job && job != "" {
+			p.Add(s.Progress)
+		}
+	}
+	return p
 }
 
 // MessageCount is how many messages of a type a node sent, and their bytes.
@@ -59,7 +76,7 @@ func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
 	pool := runtimeseam.Inspect(n.jobs.main).Main
 	run := pool.Runs() // before the counters, which are then this run's or later
-	s := Snapshot{Run: run,
+	s := Snapshot{Run: run, Progress: pool.Progress(),
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
 		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(),

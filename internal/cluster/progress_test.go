@@ -1,0 +1,25 @@
+package cluster
+
+import (
+	"testing"
+
+	"github.com/tsys-go/tsys/internal/sched"
+)
+
+// TestJobProgressSumsTheJobsNodes: the units of the job's nodes add up,
+// the total is the largest named, and a node on another job or none is
+// left out.
+func TestJobProgressSumsTheJobsNodes(t *testing.T) {
+	snaps := []Snapshot{
+		{Node: "root", Job: "a1", Progress: sched.Progress{Done: 5, Total: 100}},
+		{Node: "n2", Job: "a1", Progress: sched.Progress{Done: 7}},
+		{Node: "n3", Job: "b2", Progress: sched.Progress{Done: 50, Total: 1000}},
+		{Node: "n4", Progress: sched.Progress{Done: 9, Total: 9}}, // idle: its last job's
+	}
+	if got, want := JobProgress(snaps, "a1"), (sched.Progress{Done: 12, Total: 100}); got != want {
+		t.Errorf("JobProgress(a1) = %+v, want %+v", got, want)
+	}
+	if got := JobProgress(snaps, ""); got.Reported() {
+		t.Errorf("JobProgress of no job = %+v, want nothing reported", got)
+	}
+}
