@@ -14,8 +14,8 @@ import (
 
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/internal/report"
-	"github.com/tsys-go/tsys/internal/statusline"
 	"github.com/tsys-go/tsys/internal/schedspec"
+	"github.com/tsys-go/tsys/internal/statusline"
 )
 
 // benchFlags are the flags of tsys bench.
