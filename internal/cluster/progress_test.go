@@ -7,14 +7,14 @@ import (
 )
 
 // TestJobProgressSumsTheJobsNodes: the units of the job's nodes add up,
-// the total is the largest named, and a node on another job or none is
-// left out.
+// the total is the largest named, and another job's, on the same nodes
+// or others, are left out.
 func TestJobProgressSumsTheJobsNodes(t *testing.T) {
 	snaps := []Snapshot{
-		{Node: "root", Job: "a1", Progress: sched.Progress{Done: 5, Total: 100}},
-		{Node: "n2", Job: "a1", Progress: sched.Progress{Done: 7}},
-		{Node: "n3", Job: "b2", Progress: sched.Progress{Done: 50, Total: 1000}},
-		{Node: "n4", Progress: sched.Progress{Done: 9, Total: 9}}, // idle: its last job's
+		{Node: "root", Jobs: []JobShare{{Job: "a1", Progress: sched.Progress{Done: 5, Total: 100}}}},
+		{Node: "n2", Jobs: []JobShare{{Job: "b2", Progress: sched.Progress{Done: 50, Total: 1000}}, {Job: "a1", Progress: sched.Progress{Done: 7}}}},
+		{Node: "n3", Jobs: []JobShare{{Job: "b2", Progress: sched.Progress{Done: 9, Total: 1000}}}},
+		{Node: "n4"}, // idle
 	}
 	if got, want := JobProgress(snaps, "a1"), (sched.Progress{Done: 12, Total: 100}); got != want {
 		t.Errorf("JobProgress(a1) = %+v, want %+v", got, want)

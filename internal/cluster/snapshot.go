@@ -45,20 +45,18 @@ type Snapshot struct {
 	// Sent counts the messages and body bytes this node sent since it
 	// started, by message type.
 	Sent map[string]MessageCount `json:"sent"`
-	// Progress is what the tasks of the job that Workers count reported
-	// here of its progress (tsys.Ctx.AddProgress): JobProgress sums the
-	// nodes'.
-	Progress sched.Progress `json:"progress"`
 }
 
-// JobProgress is job's progress as the snapshots of its nodes report it:
-// the units their tasks did, summed, and the largest total named. A node
-// whose snapshot names another job, or none, is left out.
+// JobProgress is job's progress as the snapshots of the nodes that serve
+// it report it (JobShare.Progress): the units their tasks did, summed,
+// and the largest total named.
 func JobProgress(snaps []Snapshot, job string) sched.Progress {
 	var p sched.Progress
 	for _, s := range snaps {
-		if s.Job == job && job != "" {
-			p.Add(s.Progress)
+		for _, j := range s.Jobs {
+			if j.Job == job {
+				p.Add(j.Progress)
+			}
 		}
 	}
 	return p
@@ -76,7 +74,7 @@ func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
 	pool := runtimeseam.Inspect(n.jobs.main).Main
 	run := pool.Runs() // before the counters, which are then this run's or later
-	s := Snapshot{Run: run, Progress: pool.Progress(),
+	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
 		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(),
