@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/tsys-go/tsys/internal/sched"
@@ -21,5 +22,17 @@ func TestJobProgressSumsTheJobsNodes(t *testing.T) {
 	}
 	if got := JobProgress(snaps, ""); got.Reported() {
 		t.Errorf("JobProgress of no job = %+v, want nothing reported", got)
+	}
+}
+
+// TestReadMemory: the heap and, on Linux, the resident set are read, and
+// the resident set holds at least the heap.
+func TestReadMemory(t *testing.T) {
+	m := readMemory()
+	if m.HeapBytes <= 0 {
+		t.Errorf("heap %d bytes", m.HeapBytes)
+	}
+	if runtime.GOOS == "linux" && m.RSSBytes < m.HeapBytes {
+		t.Errorf("resident set %d bytes, less than the heap's %d", m.RSSBytes, m.HeapBytes)
 	}
 }

@@ -45,6 +45,8 @@ type Snapshot struct {
 	// Sent counts the messages and body bytes this node sent since it
 	// started, by message type.
 	Sent map[string]MessageCount `json:"sent"`
+	// Memory is the node process's now.
+	Memory Memory `json:"memory"`
 }
 
 // JobProgress is job's progress as the snapshots of the nodes that serve
@@ -77,7 +79,7 @@ func (n *Node) Snapshot() Snapshot {
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(),
+		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(), Memory: readMemory(),
 	}
 	l := pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
