@@ -24,6 +24,7 @@ var (
 	jobRow    = regexp.MustCompile(`<tr data-job="([0-9a-f]+)">.*?data-done="(\d+)" data-total="(\d+)"`)
 	chartLine = regexp.MustCompile(`<div class="chart" data-metric="([a-z_]+)">.*?</svg>`)
 	points    = regexp.MustCompile(`data-points="(\d+)"`)
+	linkCell  = regexp.MustCompile(`<td class="link" data-from="[^"]+" data-to="[^"]+" data-tasks="[1-9]\d*"`)
 )
 
 // progress is a job's row on the page: its units done and total.
@@ -112,6 +113,9 @@ func TestDashboardJobPages(t *testing.T) {
 				t.Errorf("chart %s has a line of %d points, want it to grow past one", c[1], n)
 			}
 		}
+	}
+	if lent := linkCell.FindAllString(dom, -1); len(lent) == 0 {
+		t.Errorf("the matrix of who lent to whom has no cell of tasks lent:\n%s", dom)
 	}
 
 	startEP()

@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/internal/sched"
 )
@@ -34,5 +36,18 @@ func TestReadMemory(t *testing.T) {
 	}
 	if runtime.GOOS == "linux" && m.RSSBytes < m.HeapBytes {
 		t.Errorf("resident set %d bytes, less than the heap's %d", m.RSSBytes, m.HeapBytes)
+	}
+}
+
+// TestLinkBook: a lender's tasks add up over its replies; only a reply to
+// a request of this node's counts as an answer, with its wait.
+func TestLinkBook(t *testing.T) {
+	var b linkBook
+	b.answered("b", 3, 2*time.Millisecond, true)
+	b.answered("a", 1, 0, false) // unasked
+	b.answered("b", 0, 4*time.Millisecond, true)
+	want := []Link{{From: "a", Tasks: 1}, {From: "b", Tasks: 3, Answers: 2, WaitNs: int64(6 * time.Millisecond)}}
+	if got := b.list(); !slices.Equal(got, want) {
+		t.Errorf("links %+v, want %+v", got, want)
 	}
 }

@@ -47,6 +47,9 @@ type Snapshot struct {
 	Sent map[string]MessageCount `json:"sent"`
 	// Memory is the node process's now.
 	Memory Memory `json:"memory"`
+	// Links are what the job that Net counts borrowed here from each
+	// peer, and how long its requests to each waited.
+	Links []Link `json:"links,omitempty"`
 }
 
 // JobProgress is job's progress as the snapshots of the nodes that serve
@@ -93,6 +96,7 @@ func (n *Node) Snapshot() Snapshot {
 		s.Net = home.counters()
 		home.mu.Lock()
 		s.Rate = home.measured.Rate
+		s.Links = home.links.list()
 		home.mu.Unlock()
 		if current {
 			s.Job, s.Root = hexID(home.info.ID), home.info.Root

@@ -10,7 +10,8 @@
 //     linked to a page of its own (/?job=ID: the nodes that serve it); and
 //     charts of each node's busy share, rates and memory since the page
 //     opened, kept in the page, so that nothing is recorded for a page
-//     nobody opens.
+//     nobody opens; and who lent to whom (cluster.Link, counted by each
+//     borrower), with each link's tasks, rate and request latency.
 //   - /api/node and /api/cluster: cluster.Snapshot of this node, or of
 //     every node that answers within clusterTimeout (api.go).
 //   - /metrics: the same numbers for Prometheus (metrics.go), counters
