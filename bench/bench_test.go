@@ -109,7 +109,11 @@ func fakeRun(args []string) (*report.Report, error) {
 func runTestMatrix(t *testing.T) *Results {
 	t.Helper()
 	var calls int
-	res := Run(testMatrix(), fakeRun, func(done, total int, _ Cell, _ *report.Report) { calls++ })
+	res := Run(testMatrix(), fakeRun, func(s RunStep) {
+		if !s.Running {
+			calls++
+		}
+	})
 	if calls != 2+3*20 || len(res.Samples) != 3*20 {
 		t.Fatalf("%d progress calls, %d samples", calls, len(res.Samples))
 	}
@@ -292,16 +296,27 @@ func TestUpdateReadme(t *testing.T) {
 	}
 }
 
-// TestProgressBarETA: the estimate of the time left is the time per run
-// so far times the runs left.
+// TestProgressBarETA: the status names the run going on, its cell and
+// repetition; the estimate of the time left is the time per run so far
+// times the runs left; the last line stays on screen.
 func TestProgressBarETA(t *testing.T) {
 	now := time.Unix(0, 0)
 	var buf bytes.Buffer
 	bar := ProgressBar(&buf, func() time.Time { return now })
+	cell := Cell{Job: Job{Args: []string{"fib"}}}
+	bar(RunStep{Done: 0, Total: 10, Cell: cell, Rep: -1, Reps: 3, Running: true})
+	if !strings.Contains(buf.String(), "0/10 runs, time left unknown; run 1: "+cell.String()+", warm-up") {
+		t.Errorf("first line %q", buf.String())
+	}
 	now = now.Add(10 * time.Second)
-	bar(2, 10, Cell{Job: Job{Args: []string{"fib"}}}, &report.Report{WallSeconds: 1})
-	if !strings.Contains(buf.String(), "2/10 runs, 40s left") {
+	bar(RunStep{Done: 2, Total: 10, Cell: cell, Rep: 0, Reps: 3, Report: &report.Report{WallSeconds: 1}})
+	bar(RunStep{Done: 2, Total: 10, Cell: cell, Rep: 1, Reps: 3, Running: true})
+	if !strings.Contains(buf.String(), "2/10 runs, 40s left; run 3: "+cell.String()+", rep 2/3; last 1.000 s") {
 		t.Errorf("progress line %q", buf.String())
+	}
+	bar(RunStep{Done: 10, Total: 10, Cell: cell, Rep: 2, Reps: 3})
+	if !strings.HasSuffix(buf.String(), "10/10 runs in 10s; last failed\x1b[K\n") {
+		t.Errorf("last line %q", buf.String())
 	}
 }
 

@@ -49,9 +49,19 @@ func (r *Results) failures(cell int) []Failure {
 	return out
 }
 
-// Progress hears of each run as it ends: done of total, and the last
-// (its report nil if it failed).
-type Progress func(done, total int, cell Cell, rep *report.Report)
+// Progress hears of each run as it starts and as it ends.
+type Progress func(RunStep)
+
+// RunStep is where a benchmark is: Done of Total runs have ended, and the
+// run of Cell, repetition Rep of Reps (-1: its warm-up), starts now
+// (Running) or has just ended, with Report (nil if it failed).
+type RunStep struct {
+	Done, Total int
+	Cell        Cell
+	Rep, Reps   int
+	Running     bool
+	Report      *report.Report
+}
 
 // Run runs the matrix in Schedule's order. A run that fails is recorded
 // (Results.Failures), left out of its cell's medians and marked in every
@@ -63,6 +73,9 @@ func Run(m Matrix, run Runner, progress Progress) *Results {
 	steps := m.Schedule(cells)
 	for i, st := range steps {
 		c := cells[st.Cell]
+		if progress != nil {
+			progress(RunStep{Done: i, Total: len(steps), Cell: c, Rep: st.Rep, Reps: m.Reps, Running: true})
+		}
 		rep, err := run(c.Args())
 		if err != nil {
 			res.Failures = append(res.Failures, Failure{Cell: st.Cell, Rep: st.Rep, Seq: i, Err: err.Error()})
@@ -70,7 +83,7 @@ func Run(m Matrix, run Runner, progress Progress) *Results {
 			res.Samples = append(res.Samples, Sample{Cell: st.Cell, Rep: st.Rep, Seq: i, Report: rep})
 		}
 		if progress != nil {
-			progress(i+1, len(steps), c, rep)
+			progress(RunStep{Done: i + 1, Total: len(steps), Cell: c, Rep: st.Rep, Reps: m.Reps, Report: rep})
 		}
 	}
 	res.Elapsed = time.Since(res.Started)

@@ -91,7 +91,9 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		start = start.Add(waited)
 	}
 	waiting := sayWhatItWaitsFor(ctx, job.Waiting)
+	stopStatus := cfg.liveStatus(stderr, clusterSample(ctx, node))
 	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
+	stopStatus()
 	runErr = waiting(runErr)
 	rep.WallSeconds = time.Since(start).Seconds()
 	reports := append([]cluster.NodeReport{node.Own(sched.Stats(st))}, node.EndJob(job)...)

@@ -33,6 +33,7 @@ type commonFlags struct {
 	inline     string
 	serial     bool
 	json       bool
+	quiet      bool
 	sched      string
 	profile    string
 	profileDir string
@@ -56,7 +57,8 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.DurationVar(&c.timeout, "timeout", 0, "end the job, failed (exit 1), if it has not finished within this long, e.g. 10m (0: no limit; --serial runs to its end)")
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
-	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout")
+	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout (and no live status)")
+	fs.BoolVar(&c.quiet, "quiet", false, "no live status on stderr (it shows only on a terminal, once the job has run a second)")
 	fs.StringVar(&c.sched, "sched", "", schedspec.Help("scheduler (default: local on one node, fishing:random on several; on one node none has work to move):"))
 	fs.StringVar(&c.hog, "hog", "", "competing CPU load on nodes: NODE=F[:ON/OFF],... (node 0 is this process), e.g. 1=0.5")
 	fs.BoolVar(&c.pin, "pin", false, "pin node i to CPU i (Linux), so that a node's hog shares its core")
@@ -338,7 +340,9 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
 		})
 		var st tsys.Stats
+		stopStatus := cfg.liveStatus(stderr, poolSample(inside.Main))
 		res, st, err = cfg.job.Run(ctx, rt)
+		stopStatus()
 		rep.Stats.Stats = sched.Stats(st)
 		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()

@@ -17,7 +17,19 @@ func init() { Task = tsys.Register("ep.range", run) }
 
 func run(c *tsys.Ctx, r Range) Result {
 	if r.Hi-r.Lo <= max(r.Leaf, 1) {
-		return Batches(int(r.Lo), int(r.Hi))
+		res := Batches(int(r.Lo), int(r.Hi))
+		// The progress bar of tsys run and the dashboard, in batches. A
+		// range that starts at 0 names its end as the total: the largest
+		// named, the root's, is the job's.
+		total := int64(0)
+		if r.Lo == 0 {
+			total = int64(r.Hi)
+		}
+		c.AddProgress(int64(r.Hi-r.Lo), total)
+		return res
+	}
+	if r.Lo == 0 {
+		c.AddProgress(0, int64(r.Hi))
 	}
 	mid := r.Lo + (r.Hi-r.Lo)/2
 	left := Task.Fork(c, Range{Lo: r.Lo, Hi: mid, Leaf: r.Leaf})

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/tsys-go/tsys/cli"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/schedspec"
+	"github.com/tsys-go/tsys/internal/statusline"
 )
 
 // benchFlags are the flags of tsys bench.
@@ -204,7 +204,7 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	var progress bench.Progress
-	if isTerminal(stderr) {
+	if statusline.IsTerminal(stderr) {
 		progress = bench.ProgressBar(stderr, time.Now)
 	}
 	res := bench.Run(m, func(args []string) (*report.Report, error) { return runOnce(exe, args, f.runTimeout) }, progress)
@@ -230,17 +230,6 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 		err = fmt.Errorf("%d runs failed, marked in %s; the first, %s: %s", len(res.Failures), f.out, res.Cells[first.Cell], first.Err)
 	}
 	return err
-}
-
-// isTerminal reports whether w is a terminal, where a progress bar may
-// redraw its line; in a pipe or a CI log it would only be noise.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // shellJoin quotes args for a command line a person can paste.

@@ -50,6 +50,8 @@ type engine struct {
 	// fishedAt is when the request in flight to each peer was sent, for
 	// the round-trip counters.
 	fishedAt map[clusterpolicy.NodeID]time.Time
+	// links are what the job borrowed from each peer (links.go).
+	links linkBook
 	// measured is the load the last tick measured; its rates go with the
 	// ready count of the moment into load reports.
 	measured clusterpolicy.Load

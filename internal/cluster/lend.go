@@ -188,11 +188,13 @@ func (e *engine) refuse(node clusterpolicy.NodeID) { e.push(node, 0) }
 func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 	e.mu.Lock()
 	now := time.Now()
-	if sent, ok := e.fishedAt[from]; ok {
+	sent, timed := e.fishedAt[from]
+	if timed {
 		delete(e.fishedAt, from)
 		e.stealAnswers.Add(1)
 		e.stealWait.Add(int64(now.Sub(sent)))
 	}
+	e.links.answered(from, len(m.Tasks), now.Sub(sent), timed)
 	acts := e.policy.StealReply(now, from, len(m.Tasks))
 	e.advise()
 	e.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/share"
 )
 
@@ -182,6 +183,9 @@ type JobShare struct {
 	Holding int   `json:"holding"` // tasks borrowed for it and not yet done
 	// TasksRun is how many of its tasks this node has run.
 	TasksRun int64 `json:"tasks_run"`
+	// Progress is what its tasks here reported of its progress
+	// (tsys.Ctx.AddProgress); JobProgress sums the nodes'.
+	Progress sched.Progress `json:"progress"`
 }
 
 // shares lists what the node gives each of its jobs, in order.
@@ -192,7 +196,7 @@ func (s *sharing) shares() []JobShare {
 		held := e.borrowed.len()
 		out = append(out, JobShare{
 			Job: hexID(e.info.ID), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
-			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: e.pool.TasksDone(),
+			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: e.pool.TasksDone(), Progress: e.pool.Progress(),
 		})
 	}
 	return out

@@ -45,6 +45,26 @@ type Snapshot struct {
 	// Sent counts the messages and body bytes this node sent since it
 	// started, by message type.
 	Sent map[string]MessageCount `json:"sent"`
+	// Memory is the node process's now.
+	Memory Memory `json:"memory"`
+	// Links are what the job that Net counts borrowed here from each
+	// peer, and how long its requests to each waited.
+	Links []Link `json:"links,omitempty"`
+}
+
+// JobProgress is job's progress as the snapshots of the nodes that serve
+// it report it (JobShare.Progress): the units their tasks did, summed,
+// and the largest total named.
+func JobProgress(snaps []Snapshot, job string) sched.Progress {
+	var p sched.Progress
+	for _, s := range snaps {
+		for _, j := range s.Jobs {
+			if j.Job == job {
+				p.Add(j.Progress)
+			}
+		}
+	}
+	return p
 }
 
 // MessageCount is how many messages of a type a node sent, and their bytes.
@@ -62,7 +82,7 @@ func (n *Node) Snapshot() Snapshot {
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(),
+		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(), Memory: readMemory(),
 	}
 	l := pool.Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
@@ -76,6 +96,7 @@ func (n *Node) Snapshot() Snapshot {
 		s.Net = home.counters()
 		home.mu.Lock()
 		s.Rate = home.measured.Rate
+		s.Links = home.links.list()
 		home.mu.Unlock()
 		if current {
 			s.Job, s.Root = hexID(home.info.ID), home.info.Root

@@ -5,7 +5,13 @@
 // Endpoints (server.go):
 //   - /: the dashboard (dashboard.html, embedded; no library, no build
 //     step), which polls /api/cluster about once a second and draws every
-//     node's load, rates, per-worker busy share and a task stream.
+//     node's load, rates, per-worker busy share and a task stream; every
+//     job with the progress its tasks report (cluster.JobProgress's sum),
+//     linked to a page of its own (/?job=ID: the nodes that serve it); and
+//     charts of each node's busy share, rates and memory since the page
+//     opened, kept in the page, so that nothing is recorded for a page
+//     nobody opens; and who lent to whom (cluster.Link, counted by each
+//     borrower), with each link's tasks, rate and request latency.
 //   - /api/node and /api/cluster: cluster.Snapshot of this node, or of
 //     every node that answers within clusterTimeout (api.go).
 //   - /metrics: the same numbers for Prometheus (metrics.go), counters

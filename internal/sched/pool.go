@@ -78,7 +78,10 @@ type Pool struct {
 	began, ended atomic.Int64
 	// runs counts the runs (Runs).
 	runs atomic.Uint64
-	wg   sync.WaitGroup
+	// progressTotal is the largest total the run's tasks reported
+	// (progress.go).
+	progressTotal progressTotal
+	wg            sync.WaitGroup
 }
 
 // NewPool makes a pool of n workers with the given inlining policy.
@@ -244,6 +247,7 @@ func (p *Pool) reset() {
 	for _, w := range p.workers {
 		w.resetStats()
 	}
+	p.progressTotal.v.Store(0)
 	// After the counters are zero: a reader that sees the new run number
 	// sees the new run's counts (Runs).
 	p.runs.Add(1)

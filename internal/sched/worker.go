@@ -41,6 +41,9 @@ type Worker struct {
 	tasksDone atomic.Int64
 	// live are the other counters the holder publishes (live.go).
 	live livePub
+	// progress counts the units of progress the run's tasks reported on
+	// this worker (progress.go); only its holder adds to it.
+	progress atomic.Int64
 }
 
 // PerKind is what a worker keeps for one task kind: where its new frames
@@ -88,4 +91,5 @@ func (w *Worker) resetStats() {
 	w.tasksDone.Store(0)
 	w.live.spawns.Store(0)
 	w.live.inlined.Store(0)
+	w.progress.Store(0)
 }
