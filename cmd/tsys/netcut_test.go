@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/netnstest"
 )
 
 // TestWorkerCutOffFor5s: a node serving a job is cut off from the others
@@ -23,19 +24,19 @@ func TestWorkerCutOffFor5s(t *testing.T) {
 		t.Skip("a job undisturbed and one with a 5 s cut: -short skips it")
 	}
 	const cut = 5 * time.Second
-	h := newHosts(t, 3)
+	h := netnstest.Bridged(t, 3, false)
 	key := filepath.Join(t.TempDir(), "key")
 	os.WriteFile(key, []byte("a key for the cut test"), 0o600)
-	seed, err := startNodeIn(t, h.names[0], "--bind", h.addrs[0]+":7946", "--key-file", key)
+	seed, err := startNodeIn(t, h.Names[0], "--bind", h.Addrs[0]+":7946", "--key-file", key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startNodeIn(t, h.names[1], "--bind", h.addrs[1]+":7946", "--join", seed.Gossip, "--key-file", key); err != nil {
+	if _, err := startNodeIn(t, h.Names[1], "--bind", h.Addrs[1]+":7946", "--join", seed.Gossip, "--key-file", key); err != nil {
 		t.Fatal(err)
 	}
 	run := func(during func()) (time.Duration, map[string]any) {
 		t.Helper()
-		cmd := inNetns(h.names[2], tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--bind", h.addrs[2]+":0",
+		cmd := netnstest.Command(h.Names[2], tsysBin, "run", "ep", "--class", "A", "--workers", "1", "--bind", h.Addrs[2]+":0",
 			"--join", seed.Gossip, "--key-file", key, "--min-nodes", "2", "--json")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -79,21 +80,13 @@ func TestWorkerCutOffFor5s(t *testing.T) {
 		// undisturbed time, at least a second.
 		cutAt = max(calm/3, time.Second)
 		time.Sleep(cutAt)
-		link(t, h.links[1], "down")
+		h.SetLink(t, 1, false)
 		time.Sleep(cut)
-		link(t, h.links[1], "up")
+		h.SetLink(t, 1, true)
 	})
 	bound := calm*3/2 + cut + 2*time.Second
 	t.Logf("undisturbed %v (%v s of work), with a %v cut at %v: %v; bound %v", calm.Round(time.Millisecond), obj["wall_seconds"], cut, cutAt.Round(time.Millisecond), took.Round(time.Millisecond), bound)
 	if took > bound {
 		t.Errorf("a %v cut of a worker: the job took %v, undisturbed %v; want at most %v", cut, took, calm, bound)
-	}
-}
-
-// link sets a bridge port up or down.
-func link(t *testing.T, name, state string) {
-	t.Helper()
-	if out, err := exec.Command("ip", "link", "set", name, state).CombinedOutput(); err != nil {
-		t.Fatalf("ip link set %s %s: %v: %s", name, state, err, out)
 	}
 }
