@@ -31,6 +31,12 @@ type Stats struct {
 	Delivered, Lost, CutOff, Overflowed, Unroutable int
 }
 
+// Sub is what s counts past o (an earlier Stats): one stretch's figures.
+func (s Stats) Sub(o Stats) Stats {
+	return Stats{Delivered: s.Delivered - o.Delivered, Lost: s.Lost - o.Lost, CutOff: s.CutOff - o.CutOff,
+		Overflowed: s.Overflowed - o.Overflowed, Unroutable: s.Unroutable - o.Unroutable}
+}
+
 // Emulator forwards packets between its ports (doc.go).
 type Emulator struct {
 	ports  []Port

@@ -144,6 +144,9 @@ func TestEmulatorDropsWhatItShould(t *testing.T) {
 	if s := e.Stats(); s.CutOff != 2 || s.Lost != 1 || s.Delivered != 2 || s.Unroutable != 3 {
 		t.Errorf("stats %+v, want 2 cut off, 1 lost, 2 delivered, 3 unroutable (the tests' flushes)", s)
 	}
+	if d := e.Stats().Sub(Stats{CutOff: 2, Lost: 1}); d.CutOff != 0 || d.Lost != 0 || d.Delivered != 2 {
+		t.Errorf("Sub: %+v, want the figures less 2 cut off and 1 lost", d)
+	}
 	if err := e.SetShape(Shape{Loss: 2}); err == nil {
 		t.Error("SetShape took a loss of 2")
 	}
