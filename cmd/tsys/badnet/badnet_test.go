@@ -170,8 +170,15 @@ func (j *job) run(during func()) (time.Duration, error) {
 	if err := cmd.Start(); err != nil {
 		j.t.Fatal(err)
 	}
+	// The process's own time, not the test's: a cut may outlast the
+	// job.
+	var took time.Duration
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() {
+		err := cmd.Wait()
+		took = time.Since(began)
+		done <- err
+	}()
 	if during != nil {
 		during()
 	}
@@ -183,7 +190,6 @@ func (j *job) run(during func()) (time.Duration, error) {
 		<-done
 		return 0, fmt.Errorf("the job still ran after %v\n%s", proctest.JobTimeout, stderr.String())
 	}
-	took := time.Since(began)
 	if err != nil {
 		return took, fmt.Errorf("the job: %v\n%s", err, stderr.String())
 	}
