@@ -1,6 +1,10 @@
 package membership
 
 import (
+	"errors"
+	"io"
+	"net"
+	"os"
 	"testing"
 	"time"
 )
@@ -74,4 +78,48 @@ func TestRejoinsAPeerDeclaredDead(t *testing.T) {
 	eventually(t, 3*time.Second, "n0 and n1 to see each other again", func() bool {
 		return names(nodes[0].Members()) == "n0,n1" && names(back.Members()) == "n0,n1"
 	})
+}
+
+// TestShutdownDoesNotWaitForAReconnect: a lost peer still cut off holds
+// the reconnect's join until memberlist's TCPTimeout (here, a listener
+// that accepts and says nothing); Shutdown returns without waiting for
+// it, the connection still open. Before, a client's exit waited out the
+// join.
+func TestShutdownDoesNotWaitForAReconnect(t *testing.T) {
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	accepted := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	n := start(t, Config{Name: "a"})
+	n.lost.note(Event{Kind: Left, Failed: true, Member: Member{Name: "ghost", Gossip: silent.Addr().String()}}, time.Now())
+	var c net.Conn
+	select {
+	case c = <-accepted:
+		defer c.Close()
+	case <-time.After(30 * time.Second):
+		t.Fatal("no reconnect to the lost peer within 30 s")
+	}
+	if err := n.Shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	// Still open: what the join sent is there to read, then no end of
+	// it (the read's deadline passes) rather than the end a join that
+	// gave up makes (EOF). The fast timing's join gives up 2 s after it
+	// began.
+	c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	_, err = io.Copy(io.Discard, c)
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the join's connection, as Shutdown returned: %v; want it still open: Shutdown waited for the join to give up", err)
+	}
 }
