@@ -50,7 +50,7 @@ const (
 )
 
 // A scenario is one bad network during one job: a shape for the whole
-// job, or a cut of one host for cut, starting a third into the job.
+// job, or a cut of one host for cut, starting cutAt into the job.
 type scenario struct {
 	name  string
 	shape netem.Shape
@@ -112,12 +112,13 @@ func TestBadNetwork(t *testing.T) {
 		calm = append(calm, took)
 		t.Logf("round %d: undisturbed %v", round+1, took.Round(time.Millisecond))
 		for _, s := range scenarios {
+			parent := t
 			t.Run(s.name, func(t *testing.T) {
 				j.t = t
-				defer func() { j.t = t }()
+				defer func() { j.t = parent }()
 				undisturbed := median(calm)
 				before := em.Stats()
-				took, err := j.run(func() { s.apply(em, undisturbed) })
+				took, err := j.run(func() { s.apply(em) })
 				em.SetShape(netem.Shape{})
 				em.Cut(s.host, false)
 				bound := undisturbed*3/2 + s.cut + 2*time.Second
@@ -125,24 +126,31 @@ func TestBadNetwork(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if s.cut > 0 && took < cutAt {
+					t.Errorf("%s: the job ended %v after it began, before the cut began (%v): nothing was tested", s.name, took, cutAt)
+				}
 				if took > bound {
-					t.Errorf("%s: the job took %v, undisturbed %v: want at most %v", s.name, took, undisturbed, bound)
+					t.Errorf("%s: the job took %v, undisturbed %v: want at most %v; it said:\n%s", s.name, took, undisturbed, bound, j.stderr)
 				}
 			})
 		}
 	}
 }
 
-// apply makes the scenario's bad network during a job whose undisturbed
-// run took calm, returning when it is over (a cut) or at once (a shape).
-func (s scenario) apply(em *netem.Emulator, calm time.Duration) {
+// cutAt is how far into a run a cut begins: once the job's nodes take
+// part (joining and starting it takes under a second), and well before
+// EP A ends (over 2 s even on a quiet machine), whatever the load made of
+// the undisturbed run.
+const cutAt = 1500 * time.Millisecond
+
+// apply makes the scenario's bad network during a job, returning when it
+// is over (a cut) or at once (a shape).
+func (s scenario) apply(em *netem.Emulator) {
 	if s.cut == 0 {
 		em.SetShape(s.shape)
 		return
 	}
-	// Into the job, once its nodes take part: a third of its
-	// undisturbed time, at least a second.
-	time.Sleep(max(calm/3, time.Second))
+	time.Sleep(cutAt)
 	em.Cut(s.host, true)
 	time.Sleep(s.cut)
 	em.Cut(s.host, false)
@@ -153,8 +161,10 @@ type job struct {
 	t    *testing.T
 	h    *netnstest.Hosts
 	args []string
-	// nodes is how many nodes ran tasks in the last run.
-	nodes int
+	// nodes is how many nodes ran tasks in the last run, stderr what
+	// its client wrote there.
+	nodes  int
+	stderr string
 }
 
 // run runs the job once, with during run beside it, and returns how long
@@ -193,6 +203,7 @@ func (j *job) run(during func()) (time.Duration, error) {
 	if err != nil {
 		return took, fmt.Errorf("the job: %v\n%s", err, stderr.String())
 	}
+	j.stderr = stderr.String()
 	var obj map[string]any
 	if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
 		return took, fmt.Errorf("its report: %v: %s\n%s", err, stdout.String(), stderr.String())
