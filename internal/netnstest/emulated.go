@@ -38,6 +38,9 @@ func Emulated(t testing.TB, n int, cfg netem.Config) (*Hosts, *netem.Emulator) {
 	}
 	em, err := netem.New(cfg, ports)
 	if err != nil {
+		for _, p := range ports {
+			p.Dev.Close()
+		}
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { em.Close() })
