@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/net/membership"
+	"github.com/tsys-go/tsys/internal/netnstest"
 )
 
 // These tests start real tsys processes that talk over real TCP and real
@@ -256,7 +257,7 @@ func startNode(t *testing.T, args ...string) (*node, error) {
 // startNodeIn is startNode in network namespace netns ("": this one).
 func startNodeIn(t *testing.T, netns string, args ...string) (*node, error) {
 	t.Helper()
-	return proctest.StartNode(t, inNetns(netns, tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...))
+	return proctest.StartNode(t, netnstest.Command(netns, tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...))
 }
 
 func freePort(t *testing.T) string {

@@ -102,6 +102,17 @@
 // below 10 nodes, no confirmations awaited), push/pull every 5 s: a stopped
 // node is reported Left/Failed a second or so after it stops.
 //
+// # After a partition
+//
+// A node cut off for longer than failure detection is declared dead by
+// the others and declares them dead in turn; memberlist gossips to a dead
+// node only for a short while (2 s fast, 30 s LAN), so neither side would
+// ever speak to the other again. A node therefore asks each peer it
+// declared dead (not one that left) to join it again, at the gossip
+// address gossip gave it, once a second for 10 minutes (reconnect.go): the
+// first exchange that gets through makes each side refute its death, and
+// both report the other Joined again.
+//
 // # Shutdown
 //
 // Shutdown stops this package's goroutines before returning, and

@@ -143,6 +143,8 @@ type Membership struct {
 	lastReject error // last refusal made by the merge delegate
 
 	warn logLimiter
+
+	lost lostPeers // peers declared dead, asked to join again (reconnect.go)
 }
 
 // Start creates the local node and joins the cluster through cfg.Join.
@@ -240,8 +242,9 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 	}
 	m.ml = ml // m.addr was set by the delegate's NotifyJoin for this node
 
-	m.wg.Add(1)
+	m.wg.Add(2)
 	go m.updater()
+	go m.reconnector()
 
 	if len(cfg.Join) > 0 {
 		if err := m.join(seedAddrs(cfg.Join), joinTimeout); err != nil {
@@ -728,6 +731,7 @@ func (d *delegate) event(k EventKind, n *memberlist.Node) {
 		m.peers[n.Name] = mb
 	}
 	m.mu.Unlock()
+	m.lost.note(e, time.Now())
 	m.events.push(e)
 }
 

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/netnstest"
 )
 
 // cutRuns soaks TestCutResumes: go test -run TestCutResumes -v
@@ -40,9 +41,9 @@ func TestCutResumes(t *testing.T) {
 	if !rtoCapped(t) {
 		t.Skip("this kernel has no TCP_RTO_MAX_MS (Linux 6.15 and later): its connections keep TCP's back-off after a cut (keepalive.go)")
 	}
-	ns, links, addrs := cutHosts(t)
-	rx := exec.Command("ip", "netns", "exec", ns[0], os.Args[0], "-test.run=^TestCutRole$")
-	rx.Env = append(os.Environ(), cutRoleEnv+"=rx "+addrs[0]+":7400")
+	h := netnstest.Bridged(t, 2, true)
+	rx := netnstest.Command(h.Names[0], os.Args[0], "-test.run=^TestCutRole$")
+	rx.Env = append(os.Environ(), cutRoleEnv+"=rx "+h.Addrs[0]+":7400")
 	out, err := rx.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -62,8 +63,8 @@ func TestCutResumes(t *testing.T) {
 		}
 		close(arrivals)
 	}()
-	tx := exec.Command("ip", "netns", "exec", ns[1], os.Args[0], "-test.run=^TestCutRole$")
-	tx.Env = append(os.Environ(), cutRoleEnv+"=tx "+addrs[0]+":7400")
+	tx := netnstest.Command(h.Names[1], os.Args[0], "-test.run=^TestCutRole$")
+	tx.Env = append(os.Environ(), cutRoleEnv+"=tx "+h.Addrs[0]+":7400")
 	tx.Stdout, tx.Stderr = os.Stderr, os.Stderr
 	if err := tx.Start(); err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestCutResumes(t *testing.T) {
 		cuts = append(cuts, 5*time.Second, 7*time.Second)
 	}
 	for _, cut := range cuts {
-		cutLink(t, links[0], "down")
+		h.SetLink(t, 0, false)
 		down := time.Now()
 		time.Sleep(cut)
 		// What arrived in the cut, past the messages in flight as it
@@ -112,7 +113,7 @@ func TestCutResumes(t *testing.T) {
 		if inCut > 0 {
 			t.Fatalf("%d messages arrived during a %v cut: the link was not cut", inCut, cut)
 		}
-		cutLink(t, links[0], "up")
+		h.SetLink(t, 0, true)
 		up := time.Now()
 		at, ok := next(up, 30*time.Second)
 		if !ok {
@@ -156,79 +157,6 @@ func TestCutRole(t *testing.T) {
 	}
 }
 
-// cutHosts makes two network namespaces on a bridge and returns them, the
-// bridge's ends of their links and their addresses; removed when the test
-// ends.
-func cutHosts(t *testing.T) (ns, links, addrs []string) {
-	t.Helper()
-	cannot := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("TSYS_REQUIRE_NETNS") != "" {
-			t.Fatalf(format+" (TSYS_REQUIRE_NETNS is set: this machine was found able to)", args...)
-		}
-		t.Skipf(format, args...)
-	}
-	if os.Geteuid() != 0 {
-		cannot("network namespaces need root")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		cannot("network namespaces need the ip command")
-	}
-	id := os.Getpid() % 100000
-	subnet := fmt.Sprintf("10.%d.%d", 200+id%50, id/100%250)
-	bridge := fmt.Sprintf("tsyscut%d", id)
-	ip := func(args ...string) error {
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-		return nil
-	}
-	t.Cleanup(func() {
-		for _, n := range ns {
-			ip("netns", "del", n)
-		}
-		ip("link", "del", bridge)
-	})
-	if err := ip("link", "add", bridge, "type", "bridge"); err != nil {
-		cannot("cannot make a virtual bridge here: %v", err)
-	}
-	if err := ip("link", "set", bridge, "up"); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 {
-		n, veth, addr := fmt.Sprintf("tsyscut%d-%d", id, i), fmt.Sprintf("tsc%d-%d", id, i), fmt.Sprintf("%s.%d", subnet, i+1)
-		for j, s := range [][]string{
-			{"netns", "add", n},
-			{"link", "add", veth, "address", mac(i), "type", "veth", "peer", "name", veth + "b"},
-			{"link", "set", veth, "netns", n},
-			{"link", "set", veth + "b", "master", bridge, "up"},
-			{"-n", n, "addr", "add", addr + "/24", "dev", veth},
-			{"-n", n, "link", "set", veth, "up"},
-			{"-n", n, "link", "set", "lo", "up"},
-		} {
-			if err := ip(s...); err != nil {
-				if i == 0 && j < 2 {
-					cannot("cannot make network namespaces here: %v", err)
-				}
-				t.Fatal(err)
-			}
-			if j == 0 {
-				ns = append(ns, n)
-			}
-		}
-		links, addrs = append(links, veth+"b"), append(addrs, addr)
-	}
-	// Each knows the other's link address for good: without it, a
-	// neighbour given up on during a cut is asked for again once a
-	// second, which adds a second to the cut on one link only.
-	for i := range 2 {
-		if err := ip("-n", ns[i], "neigh", "replace", addrs[1-i], "lladdr", mac(1-i), "nud", "permanent", "dev", fmt.Sprintf("tsc%d-%d", id, i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return ns, links, addrs
-}
-
 // rtoCapped says whether this kernel takes TCP_RTO_MAX_MS.
 func rtoCapped(t *testing.T) bool {
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
@@ -237,15 +165,4 @@ func rtoCapped(t *testing.T) bool {
 	}
 	defer syscall.Close(fd)
 	return syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, tcpRTOMaxMS, int(maxRTO.Milliseconds())) == nil
-}
-
-// mac is host i's link address.
-func mac(i int) string { return fmt.Sprintf("02:00:00:00:c0:%02x", i+1) }
-
-// cutLink sets a bridge port down (a cut) or up.
-func cutLink(t *testing.T, name, state string) {
-	t.Helper()
-	if out, err := exec.Command("ip", "link", "set", name, state).CombinedOutput(); err != nil {
-		t.Fatalf("ip link set %s %s: %v: %s", name, state, err, out)
-	}
 }
