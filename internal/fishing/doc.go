@@ -141,6 +141,14 @@
 //     that costs more than the thieves gain after a few round trips
 //     (bench/README.md, "How long demand holds").
 //
+//   - LowWater = 0, Half = false: a node asks only once a worker has
+//     nothing, and lends its asker's adaptive batch. low=N makes a node
+//     whose workers are all at work, holding fewer than N ready tasks,
+//     ask ahead of need (prefetch.go), and lend=half lends half of what
+//     is ready, up to what was asked (steal-half, as UTS-MPI's chunked
+//     steals); bench/README.md, "Asking ahead of need", simulates both
+//     against the defaults.
+//
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets
 // them (ParseParams), e.g. fishing:load,tasks=4,expose=32.
