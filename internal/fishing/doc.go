@@ -140,7 +140,6 @@
 //     exposed tasks by making every spawn a task: on fine-grained code
 //     that costs more than the thieves gain after a few round trips
 //     (bench/README.md, "How long demand holds").
-//
 //   - LowWater = 0, Half = false: a node asks only once a worker has
 //     nothing, and lends its asker's adaptive batch. low=N makes a node
 //     whose workers are all at work, holding fewer than N ready tasks,
