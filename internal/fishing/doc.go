@@ -32,7 +32,8 @@
 // its last tasks, and halves when it stays away for 4 x QuickReturn. So
 // coarse tasks (EP, RT) travel one at a time, and the tiny ones of a
 // binomial UTS tree in batches that outlast a round trip. A borrower asks
-// again as soon as half of its last batch is left (Advice.Reserve).
+// again as soon as half of its last batch is left, or fewer than LowWater
+// (Advice.Reserve).
 //
 // With fewer than MinReady ready tasks, the node holds the request for its
 // next push, for at most DeferFor, then refuses (NewTS's deferred answer):

@@ -510,7 +510,7 @@ func (s *Policy) settle(now time.Time) {
 		s.advice.Expose = max(s.p.Expose, 8*s.demandBatch)
 	}
 	s.advice.HungryAfter = s.hungryAfter(now)
-	s.advice.Reserve = s.lastIn / 2
+	s.advice.Reserve = max(s.lastIn/2, s.p.LowWater)
 	s.advice.Deferred = len(s.deferred)
 }
 

@@ -13,6 +13,13 @@ import "github.com/tsys-go/tsys/internal/clusterpolicy"
 // a worker runs dry before the answer comes, the request counts in
 // RanDry: the mark was too low, or the round trip too long, for the work
 // in hand.
+//
+// A Tick comes every few milliseconds, while in a binomial tree the work a
+// borrowed task brings often lasts less: so the mark also sets the
+// Advice's Reserve, and a worker that takes a borrowed task leaving fewer
+// than the mark reports Hungry at once, while it runs the task. The
+// engine cannot tell that Hungry from a dry worker's, so such a request
+// counts as an ordinary one, not as a prefetch.
 
 // lowWater reads the node's load on a Tick: whether it is low (every
 // worker at work, fewer ready tasks than the mark), and whether it became

@@ -18,6 +18,9 @@ func busy(ready int) clusterpolicy.Load { return clusterpolicy.Load{Workers: 2, 
 // holds enough. Without a mark (the default) a busy node never fishes.
 func TestLowWaterAsksAhead(t *testing.T) {
 	s, clk := newTest(t, Params{LowWater: 4}, "p", "a", "q", "a")
+	if r := s.Advice().Reserve; r != 4 {
+		t.Fatalf("Advice().Reserve = %d with a mark of 4, want 4: a worker that takes a borrowed task leaving fewer asks", r)
+	}
 	if as := s.Tick(clk.now(), busy(4)); as != nil {
 		t.Fatalf("Tick with 4 ready, mark 4 = %v, want nothing", as)
 	}
