@@ -20,17 +20,22 @@ type Result struct {
 	LowerBound  time.Duration `json:"lower_bound_ns"`
 	GreedyBound time.Duration `json:"greedy_bound_ns"`
 	// Efficiency is E_P = T_1/(P x makespan).
-	Efficiency     float64      `json:"efficiency"`
-	Tasks          int64        `json:"tasks"`
-	Inlined        int64        `json:"inlined"` // of Tasks, those run as calls
-	TasksMoved     int64        `json:"tasks_moved"`
-	Messages       int64        `json:"messages"`
-	CrossZone      int64        `json:"cross_zone_messages"` // of Messages, those between zones
-	Bytes          int64        `json:"bytes"`
-	StatusMessages int64        `json:"status_messages"`
-	IdleShare      float64      `json:"idle_share"`
-	PerNode        []NodeResult `json:"per_node,omitempty"`
-	Events         int64        `json:"events"`
+	Efficiency     float64 `json:"efficiency"`
+	Tasks          int64   `json:"tasks"`
+	Inlined        int64   `json:"inlined"` // of Tasks, those run as calls
+	TasksMoved     int64   `json:"tasks_moved"`
+	Messages       int64   `json:"messages"`
+	CrossZone      int64   `json:"cross_zone_messages"` // of Messages, those between zones
+	Bytes          int64   `json:"bytes"`
+	StatusMessages int64   `json:"status_messages"`
+	IdleShare      float64 `json:"idle_share"`
+	// Prefetched are the tasks that answers to requests sent ahead of need
+	// brought (fishing's low=N), and RanDry those requests a worker ran
+	// out of work before: both 0 for a policy that does not ask ahead.
+	Prefetched int64        `json:"prefetched"`
+	RanDry     int64        `json:"ran_dry"`
+	PerNode    []NodeResult `json:"per_node,omitempty"`
+	Events     int64        `json:"events"`
 	// Seconds is how long the simulation took to run, in real time.
 	Seconds float64 `json:"sim_seconds"`
 }
@@ -47,10 +52,18 @@ type NodeResult struct {
 	CrossZone      int64         `json:"cross_zone_messages"` // of Messages, those to another zone
 	Bytes          int64         `json:"bytes"`
 	StatusMessages int64         `json:"status_messages"`
-	Reruns         int64         `json:"reruns"`   // tasks lent to a node that died, run again here
-	Returned       int64         `json:"returned"` // borrowed tasks handed back unstarted as the node drained
+	Reruns         int64         `json:"reruns"`     // tasks lent to a node that died, run again here
+	Prefetched     int64         `json:"prefetched"` // tasks borrowed ahead of need (Result.Prefetched)
+	RanDry         int64         `json:"ran_dry"`    // requests ahead of need that came too late
+	Returned       int64         `json:"returned"`   // borrowed tasks handed back unstarted as the node drained
 	Busy           time.Duration `json:"busy_ns"`
 	Idle           time.Duration `json:"idle_ns"`
+}
+
+// prefetcher is a policy that asks for work ahead of need and counts how
+// that went (fishing with a low-water mark).
+type prefetcher interface {
+	PrefetchStats() (tasks, ranDry int64)
 }
 
 // result sums the run up.
@@ -86,6 +99,11 @@ func (s *sim) result(took time.Duration) *Result {
 		r.CrossZone += c.CrossZone
 		r.Bytes += c.Bytes
 		r.StatusMessages += c.StatusMessages
+		if pf, ok := n.pol.(prefetcher); ok {
+			c.Prefetched, c.RanDry = pf.PrefetchStats()
+			r.Prefetched += c.Prefetched
+			r.RanDry += c.RanDry
+		}
 		r.PerNode = append(r.PerNode, c)
 	}
 	if s.now > 0 {

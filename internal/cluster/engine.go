@@ -68,6 +68,9 @@ type engine struct {
 	// pushed: a worker made a task ready while a request waited (Pushed),
 	// for the tick goroutine to tell the policy.
 	pushed atomic.Bool
+	// prefetched and ranDry are the policy's prefetch counters, as of its
+	// last event (notePrefetch).
+	prefetched, ranDry atomic.Int64
 
 	// useful, rate, busy and taskTime measure Load; only the tick
 	// goroutine uses them. usefulNow is the job's useful work so far.
@@ -176,6 +179,7 @@ func (e *engine) advise() {
 	e.pool.SetExpose(a.Expose)
 	e.pool.SetReserve(a.Reserve)
 	e.pool.SetWanted(a.Deferred > 0)
+	e.notePrefetch()
 }
 
 // Hungry implements sched.Remote: a worker found no work at home. The
@@ -298,6 +302,8 @@ func (e *engine) counters() NetStats {
 		TasksReturned: e.tasksReturned.Load(),
 		BytesSent:     e.bytesSent.Load(),
 		MessagesSent:  e.messagesSent.Load(),
+		Prefetched:    e.prefetched.Load(),
+		RanDry:        e.ranDry.Load(),
 	}
 }
 

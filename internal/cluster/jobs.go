@@ -34,11 +34,14 @@ type jobTable struct {
 	// idle are the runtimes no engine uses now, main among them when it
 	// is free.
 	idle []*tsys.Runtime
+	// wake (cap 1) tells the node's tick that a job arrived, in case it
+	// stopped its clock for want of one (idletick.go).
+	wake chan struct{}
 }
 
 func newJobTable(newRuntime func() *tsys.Runtime) *jobTable {
 	rt := newRuntime()
-	return &jobTable{main: rt, newRuntime: newRuntime, engines: map[uint64]*engine{}, idle: []*tsys.Runtime{rt}}
+	return &jobTable{main: rt, newRuntime: newRuntime, engines: map[uint64]*engine{}, idle: []*tsys.Runtime{rt}, wake: make(chan struct{}, 1)}
 }
 
 // of is the engine of job, or nil when the node neither roots nor serves
@@ -80,6 +83,10 @@ func (t *jobTable) enterLocked(e *engine) {
 	t.engines[e.info.ID] = e
 	if e.rt == t.main {
 		t.home = e
+	}
+	select {
+	case t.wake <- struct{}{}:
+	default:
 	}
 }
 

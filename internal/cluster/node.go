@@ -81,6 +81,10 @@ type Config struct {
 	// warning; a task whose types differ is refused all the same.
 	AcceptBuilds bool
 	Logger       *slog.Logger
+
+	// newTicker makes the tick's clock (default a time.Ticker); tests
+	// drive it by hand.
+	newTicker func(time.Duration) tickClock
 }
 
 // DefaultTickEvery is Config.TickEvery's default: how often a node's
@@ -123,6 +127,8 @@ type Node struct {
 	dropped map[uint64]clusterpolicy.NodeID
 
 	nextID atomic.Uint64
+	// wakeups counts the ticks the node handled: an idle one handles none.
+	wakeups atomic.Int64
 	// jobsTotal counts the engines the node has made: the jobs it served
 	// or rooted, on any runtime (Snapshot.JobsTotal).
 	jobsTotal atomic.Int64
@@ -159,6 +165,9 @@ func Start(cfg Config) (*Node, error) {
 	}
 	if cfg.TickEvery <= 0 {
 		cfg.TickEvery = DefaultTickEvery
+	}
+	if cfg.newTicker == nil {
+		cfg.newTicker = newRealTicker
 	}
 	if cfg.LeaveGrace <= 0 {
 		cfg.LeaveGrace = 2 * time.Second
@@ -391,48 +400,66 @@ func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Me
 }
 
 // tick gives the policies the time, shares the workers between the jobs,
-// and gossips the node's load.
+// and gossips the node's load. With no job it publishes the load once and
+// stops its clock until a job arrives (idletick.go).
 func (n *Node) tick() {
 	defer close(n.tickDone)
-	t := time.NewTicker(n.cfg.TickEvery)
-	defer t.Stop()
+	it := &idleTick{clock: n.cfg.newTicker(n.cfg.TickEvery), every: n.cfg.TickEvery, running: true}
+	defer it.sleep()
 	lastGossip, lastCheck := time.Time{}, time.Time{}
 	for {
 		select {
 		case <-n.tickStop:
 			return
+		case <-n.jobs.wake:
+			it.wake()
 		case <-n.pushed:
 			for _, e := range n.jobs.list() {
 				if e.pushed.Swap(false) {
 					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Load().Ready) })
 				}
 			}
-		case <-t.C:
+		case <-it.clock.C():
+			n.wakeups.Add(1)
 			now := time.Now()
-			cpu, cpuOK := cputime.Process()
-			total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
-			for _, e := range n.jobs.list() {
-				l := e.measure(now, cpu, cpuOK)
-				total.Ready += l.Ready
-				total.Idle += l.Idle
-				total.Rate += l.Rate
-				total.Busy += l.Busy
-				total.TaskTime = max(total.TaskTime, l.TaskTime)
-			}
+			jobs := n.jobs.list()
+			total := n.measure(now, jobs)
 			n.sharing.apply()
 			if now.Sub(lastCheck) > checkEvery {
 				lastCheck = now
-				for _, e := range n.jobs.list() {
+				for _, e := range jobs {
 					e.lender.check(now)
 				}
 				n.dropOrphans(now)
 			}
-			if now.Sub(lastGossip) > 100*time.Millisecond {
+			if len(jobs) == 0 || now.Sub(lastGossip) > 100*time.Millisecond {
+				// Unchanged, the load is not gossiped again (membership).
 				lastGossip = now
 				n.ml.SetLoad(total)
 			}
+			if len(jobs) == 0 {
+				it.sleep()
+			}
 		}
 	}
+}
+
+// measure measures each job's load at now and sums them up: the node's.
+func (n *Node) measure(now time.Time, jobs []*engine) clusterpolicy.Load {
+	total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
+	if len(jobs) == 0 {
+		return total
+	}
+	cpu, cpuOK := cputime.Process()
+	for _, e := range jobs {
+		l := e.measure(now, cpu, cpuOK)
+		total.Ready += l.Ready
+		total.Idle += l.Idle
+		total.Rate += l.Rate
+		total.Busy += l.Busy
+		total.TaskTime = max(total.TaskTime, l.TaskTime)
+	}
+	return total
 }
 
 // noPolicy is the policy of a node that moves no work: it never fishes and

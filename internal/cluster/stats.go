@@ -23,6 +23,8 @@ type NetStats struct {
 	TasksRerun    int64 `json:"tasks_rerun"`     // lent tasks run again here: their borrower died, was silent too long, or no longer held them
 	LateResults   int64 `json:"late_results"`    // results of lent tasks already run again here (a borrower only slow): dropped
 	TasksReturned int64 `json:"tasks_returned"`  // lent tasks handed back unstarted (a borrower leaving, or one that cannot run them)
+	Prefetched    int64 `json:"prefetched"`      // tasks borrowed ahead of need: asked for while every worker still had work (fishing's low=N)
+	RanDry        int64 `json:"ran_dry"`         // requests ahead of need whose answer came after a worker had run out of work
 }
 
 // Add sums o into s.
@@ -41,6 +43,8 @@ func (s *NetStats) Add(o NetStats) {
 	s.TasksRerun += o.TasksRerun
 	s.LateResults += o.LateResults
 	s.TasksReturned += o.TasksReturned
+	s.Prefetched += o.Prefetched
+	s.RanDry += o.RanDry
 }
 
 // JobStats are the counters of a job: a node's, its scheduler's and its

@@ -32,7 +32,8 @@
 // its last tasks, and halves when it stays away for 4 x QuickReturn. So
 // coarse tasks (EP, RT) travel one at a time, and the tiny ones of a
 // binomial UTS tree in batches that outlast a round trip. A borrower asks
-// again as soon as half of its last batch is left (Advice.Reserve).
+// again as soon as half of its last batch is left, or fewer than LowWater
+// (Advice.Reserve).
 //
 // With fewer than MinReady ready tasks, the node holds the request for its
 // next push, for at most DeferFor, then refuses (NewTS's deferred answer):
@@ -140,6 +141,13 @@
 //     exposed tasks by making every spawn a task: on fine-grained code
 //     that costs more than the thieves gain after a few round trips
 //     (bench/README.md, "How long demand holds").
+//   - LowWater = 0, Half = false: a node asks only once a worker has
+//     nothing, and lends its asker's adaptive batch. low=N makes a node
+//     whose workers are all at work, holding fewer than N ready tasks,
+//     ask ahead of need (prefetch.go), and lend=half lends half of what
+//     is ready, up to what was asked (steal-half, as UTS-MPI's chunked
+//     steals); bench/README.md, "Asking ahead of need", simulates both
+//     against the defaults.
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets

@@ -655,8 +655,8 @@ func TestHungryAfterIsTheEarliestBackoff(t *testing.T) {
 
 // TestEventSequences is a property test: random sequences of events keep
 // the policy's invariants (requests in flight within MaxInFlight, each to a
-// distinct live peer, the counters adding up), and the same sequence fed
-// to a fresh policy gives the same actions.
+// distinct live peer, the counters adding up, prefetches among them), and
+// the same sequence fed to a fresh policy gives the same actions.
 func TestEventSequences(t *testing.T) {
 	for seed := range uint64(200) {
 		a := runEvents(t, seed)
@@ -669,7 +669,7 @@ func TestEventSequences(t *testing.T) {
 func runEvents(t *testing.T, seed uint64) []clusterpolicy.Action {
 	rng := xorshift.Seed(seed)
 	names := []clusterpolicy.NodeID{"p", "q", "r", "s"}
-	p := Params{Victim: Victim(rng.Below(3)), MaxInFlight: 1 + rng.Below(3), TasksPerAnswer: 1 + rng.Below(4)}
+	p := Params{Victim: Victim(rng.Below(3)), MaxInFlight: 1 + rng.Below(3), TasksPerAnswer: 1 + rng.Below(4), LowWater: rng.Below(4), Half: rng.Below(2) == 1}
 	s := New("self", "a", p)
 	now := epoch
 	var all []clusterpolicy.Action
@@ -736,6 +736,9 @@ func runEvents(t *testing.T, seed uint64) []clusterpolicy.Action {
 	st := s.Stats()
 	if st.Successes+st.Refusals+st.Timeouts+st.Dropped < st.Requests-int64(st.InFlight) {
 		t.Fatalf("seed %d: counters do not add up: %+v", seed, st)
+	}
+	if st.Prefetches > st.Requests || st.Prefetched > st.TasksIn || st.RanDry > st.Prefetches || s.prefetching > st.InFlight || s.prefetching < 0 {
+		t.Fatalf("seed %d: prefetch counters do not add up (%d in flight): %+v", seed, s.prefetching, st)
 	}
 	return all
 }

@@ -21,5 +21,7 @@ var Options = []opts.Option{
 	{Key: "timeout", Value: "D", Default: DefaultReplyTimeout.String(), Help: "how long a request may go unanswered before the node forgets it and asks another peer"},
 	{Key: "expose", Value: "N", Default: strconv.Itoa(DefaultExpose), Help: "ready tasks kept stealable beyond the inlining threshold while peers ask for work; 0 for none"},
 	{Key: "hold", Value: "D", Default: DefaultDemandHold.String(), Help: "how long a request, or a peer joining, counts as demand for expose"},
+	{Key: "low", Value: "N", Default: strconv.Itoa(DefaultLowWater), Help: "ask for work ahead of need when fewer ready tasks than this are left and every worker is at work; 0 asks only once a worker has nothing"},
+	{Key: "lend", Value: "adaptive|half", Default: "adaptive", Help: "how much a node lends: the asker's batch, grown while it comes back quickly, or half its ready tasks (steal-half), at most what was asked"},
 	{Key: "defer", Value: "D", Default: DefaultDeferFor.String(), Help: "how long a request that finds nothing to lend waits for the next task spawned; 0 refuses at once"},
 }

@@ -58,6 +58,7 @@ const (
 	DefaultDeferFor       = 2 * time.Millisecond
 	DefaultMaxTasks       = 8
 	DefaultQuickReturn    = 5 * time.Millisecond
+	DefaultLowWater       = 0
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -120,6 +121,15 @@ type Params struct {
 	// by the request to keep tasks stealable, pushes one within
 	// microseconds if it is working at all.
 	DeferFor time.Duration
+	// LowWater is the ready tasks below which a node whose workers are
+	// all at work asks for more, ahead of need (prefetch.go): the answer
+	// is on its way while the last ones run, rather than a round trip
+	// after a worker ran dry. 0 (the default) or negative: a node asks
+	// only once a worker has nothing.
+	LowWater int
+	// Half makes a node lend half its ready tasks, rounded up, up to what
+	// the asker wants (steal-half), rather than the asker's adaptive batch.
+	Half bool
 }
 
 // DefaultParams returns the defaults: random victims and the Default
@@ -138,6 +148,7 @@ func DefaultParams() Params {
 		Expose:            DefaultExpose,
 		DemandHold:        DefaultDemandHold,
 		DeferFor:          DefaultDeferFor,
+		LowWater:          DefaultLowWater,
 	}
 }
 
@@ -183,6 +194,7 @@ func (p Params) withDefaults() Params {
 	if p.DeferFor == 0 {
 		p.DeferFor = DefaultDeferFor
 	}
+	p.LowWater = max(p.LowWater, 0)
 	return p
 }
 
@@ -195,7 +207,8 @@ func (p Params) withDefaults() Params {
 //	backoff=D    RetryBackoff       maxbackoff=D MaxBackoff
 //	minready=N   MinReady           timeout=D   ReplyTimeout
 //	expose=N     Expose             hold=D      DemandHold
-//	defer=D      DeferFor
+//	defer=D      DeferFor           low=N       LowWater
+//	lend=adaptive|half  Half
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
 // Where a negative value means none (expose, backoff, defer), so does 0:
@@ -241,14 +254,25 @@ func ParseParams(s string) (Params, error) {
 
 // set applies one key=value setting of ParseParams.
 func (p *Params) set(key, val string) error {
-	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose}
+	if key == "lend" {
+		switch val {
+		case "adaptive", "half":
+			p.Half = val == "half"
+			return nil
+		}
+		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly) or half (half of what is ready)", val)
+	}
+	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose, "low": &p.LowWater}
 	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor, "quick": &p.QuickReturn}
 	if dst, ok := ints[key]; ok {
 		n, err := strconv.Atoi(val)
-		if err != nil || (n < 1 && key != "expose") {
+		if key == "low" && (err != nil || n < 0) {
+			return fmt.Errorf("fishing option low=%q: want a whole number of ready tasks, 0 for none", val)
+		}
+		if err != nil || (n < 1 && key != "expose" && key != "low") {
 			return fmt.Errorf("fishing option %s=%q: want a whole number of at least 1", key, val)
 		}
-		if n == 0 {
+		if n == 0 && key == "expose" {
 			n = -1 // expose=0: none, where a zero field would take the default
 		}
 		*dst = n

@@ -22,6 +22,11 @@ type Policy struct {
 	// peer send new requests themselves, so a node whose workers all
 	// parked keeps fishing.
 	hungry bool
+	// low: every worker is at work and fewer than LowWater tasks are
+	// ready; the node fishes ahead of need (prefetch.go).
+	low bool
+	// prefetching counts the requests in flight sent while low.
+	prefetching int
 	// demandUntil: a peer asked for work recently; until then the node
 	// keeps Params.Expose more tasks stealable.
 	demandUntil time.Time
@@ -60,6 +65,8 @@ type peer struct {
 	until    time.Time // not asked before this
 	inFlight bool
 	sentAt   time.Time
+	prefetch bool // the request in flight went out ahead of need
+	dry      bool // ... and a worker ran dry before its answer
 }
 
 // asker is what a lender keeps of a peer that asks it for work.
@@ -101,7 +108,13 @@ type Stats struct {
 	TasksOut  int64 // tasks promised in those answers
 	Refused   int64 // requests answered with Refuse
 	Deferred  int64 // requests answered with Defer
-	InFlight  int   // requests in flight now
+	// Prefetches are the requests sent ahead of need (LowWater),
+	// Prefetched the tasks their answers brought, and RanDry those of
+	// them still in flight when a worker ran out of work anyway.
+	Prefetches int64
+	Prefetched int64
+	RanDry     int64
+	InFlight   int // requests in flight now
 }
 
 // New makes the fishing policy of node self, of the given zone. Zero fields
@@ -144,6 +157,9 @@ func (s *Policy) Advice() clusterpolicy.Advice { return s.advice }
 // Hungry implements clusterpolicy.Policy: the node becomes hungry, fills its free
 // request slots, and holds demand (holdDemand).
 func (s *Policy) Hungry(now time.Time) []clusterpolicy.Action {
+	if !s.hungry {
+		s.ranDry()
+	}
 	s.hungry = true
 	s.holdDemand(now)
 	defer s.settle(now)
@@ -165,7 +181,7 @@ func (s *Policy) StealRequest(now time.Time, from clusterpolicy.NodeID, want, re
 	s.demandUntil, s.demandBatch = now.Add(s.p.DemandHold), a.batch
 	defer s.settle(now)
 	want = max(want, 1)
-	if n := min(lend(ready, a.batch, s.p), want); n > 0 {
+	if n := min(lend(ready, s.lendBatch(a, want), s.p), want); n > 0 {
 		return s.give(now, from, n)
 	}
 	if s.p.DeferFor > 0 {
@@ -200,7 +216,9 @@ func (s *Policy) Pushed(now time.Time, ready int) []clusterpolicy.Action {
 		d := s.deferred[0]
 		batch := s.p.TasksPerAnswer
 		if a := s.askers[d.from]; a != nil {
-			batch = a.batch
+			batch = s.lendBatch(a, d.want)
+		} else if s.p.Half {
+			batch = d.want
 		}
 		n := min(budget, d.want, batch)
 		as = append(as, s.give(now, d.from, n))
@@ -253,6 +271,7 @@ func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []c
 	}
 	if i, ok := s.index[from]; ok {
 		pr := s.peers[i]
+		s.prefetchLanded(pr, n)
 		s.land(pr)
 		if n > 0 {
 			pr.backoff, pr.until = 0, time.Time{}
@@ -340,7 +359,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 		}
 	}
 	if self.Workers > 0 {
-		s.hungry = self.Idle > 0 && self.Ready == 0
+		s.lowWater(self)
 	}
 	return append(refusals, s.refill(now)...)
 }
@@ -349,7 +368,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 // is eligible, and settles the advice.
 func (s *Policy) refill(now time.Time) []clusterpolicy.Action {
 	var as []clusterpolicy.Action
-	if s.hungry {
+	if s.wantsWork() {
 		for s.flying < s.p.MaxInFlight {
 			pr := s.choose(now)
 			if pr == nil {
@@ -365,6 +384,7 @@ func (s *Policy) refill(now time.Time) []clusterpolicy.Action {
 // send records a request to pr and returns the action.
 func (s *Policy) send(pr *peer, now time.Time) clusterpolicy.Action {
 	pr.inFlight, pr.sentAt = true, now
+	s.markPrefetch(pr)
 	s.flying++
 	if !pr.same {
 		s.cross++
@@ -379,6 +399,7 @@ func (s *Policy) land(pr *peer) {
 		return
 	}
 	pr.inFlight, pr.sentAt = false, time.Time{}
+	s.clearPrefetch(pr)
 	s.flying--
 	if !pr.same {
 		s.cross--
@@ -489,7 +510,7 @@ func (s *Policy) settle(now time.Time) {
 		s.advice.Expose = max(s.p.Expose, 8*s.demandBatch)
 	}
 	s.advice.HungryAfter = s.hungryAfter(now)
-	s.advice.Reserve = s.lastIn / 2
+	s.advice.Reserve = max(s.lastIn/2, s.p.LowWater)
 	s.advice.Deferred = len(s.deferred)
 }
 

@@ -1,10 +1,12 @@
 package fishing_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/schedspec"
+	"github.com/tsys-go/tsys/internal/xorshift"
 	"github.com/tsys-go/tsys/sim"
 )
 
@@ -74,4 +76,69 @@ func TestSimZones(t *testing.T) {
 	if share["fishing:zone"] >= 0.5 || share["fishing:zone"] >= share["fishing:random"] {
 		t.Errorf("zone-aware victims sent %.0f%% of the messages across zones, random ones %.0f%%: want under half, and fewer than random", 100*share["fishing:zone"], 100*share["fishing:random"])
 	}
+}
+
+// TestPrefetchLosesNoTask is a property test of asking ahead of need in
+// the simulator: on random clusters (2 to 5 nodes of 1 to 3 workers, 20 us
+// to 1 ms apart), random marks and lending rules, a node joining and one
+// draining mid-run, every tree node runs exactly once (the tasks and work
+// are those of a run on one node); and with a node dying mid-run as well,
+// the job still ends, every task lent to the dead node run again.
+func TestPrefetchLosesNoTask(t *testing.T) {
+	w := func() sim.Workload { return &sim.Fib{N: 18, Leaf: 20 * time.Microsecond} }
+	one := func() *sim.Result {
+		m := sim.Defaults()
+		m.Nodes, m.Workers = 1, 1
+		r, err := sim.Run(sim.Config{Model: m, Workload: w(), Sched: mustSched(t, "local"), Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}()
+	var prefetched int64
+	rng := xorshift.Seed(38)
+	for seed := range uint64(16) {
+		m := sim.Defaults()
+		m.Nodes, m.Workers = 2+rng.Below(4), 1+rng.Below(3)
+		m.Latency = time.Duration(20+rng.Below(981)) * time.Microsecond
+		m.CrossLatency = m.Latency
+		sched := fmt.Sprintf("fishing:low=%d,lend=%s,inflight=%d", 1+rng.Below(8), []string{"half", "adaptive"}[rng.Below(2)], 1+rng.Below(2))
+		dies := seed%2 == 1
+		if m.Nodes > 2 {
+			m.Joins = map[int]time.Duration{m.Nodes - 1: time.Duration(rng.Below(3)) * time.Millisecond}
+		}
+		if m.Nodes > 3 {
+			m.Drains = map[int]time.Duration{1: time.Duration(1+rng.Below(3)) * time.Millisecond}
+		}
+		if dies {
+			m.Fail, m.FailAt, m.Detect = m.Nodes-1, time.Duration(1+rng.Below(4))*time.Millisecond, 5*time.Millisecond
+			m.Joins = nil
+		}
+		r, err := sim.Run(sim.Config{Model: m, Workload: w(), Sched: mustSched(t, sched), Seed: seed})
+		if err != nil {
+			t.Fatalf("seed %d, %s on %dx%d, %v apart: %v", seed, sched, m.Nodes, m.Workers, m.Latency, err)
+		}
+		prefetched += r.Prefetched
+		t.Logf("seed %d, %s on %dx%d, %v apart, dies %v: %d tasks moved, %d prefetched, %d ran dry", seed, sched, m.Nodes, m.Workers, m.Latency, dies, r.TasksMoved, r.Prefetched, r.RanDry)
+		if !dies && (r.Tasks != one.Tasks || r.Work != one.Work) {
+			t.Errorf("seed %d, %s on %dx%d: %d tasks and work %v, one node %d and %v: a task lost or run twice",
+				seed, sched, m.Nodes, m.Workers, r.Tasks, r.Work, one.Tasks, one.Work)
+		}
+		if dies && r.Tasks < one.Tasks {
+			t.Errorf("seed %d, %s on %dx%d with node %d dead: %d tasks, fewer than one node's %d",
+				seed, sched, m.Nodes, m.Workers, m.Fail, r.Tasks, one.Tasks)
+		}
+	}
+	if prefetched == 0 {
+		t.Error("no task was borrowed ahead of need in any run: the test tests nothing")
+	}
+}
+
+func mustSched(t *testing.T, s string) schedspec.Factory {
+	t.Helper()
+	f, err := schedspec.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -1,6 +1,7 @@
 package membership
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -130,6 +131,10 @@ type Membership struct {
 	peers map[string]Member
 
 	dirty chan struct{} // cap 1: metadata changed, gossip it
+	// changes counts the metadata changes queued for gossip: a set that
+	// leaves the encoded metadata as it was queues none.
+	changes atomic.Int64
+
 	bcast sync.Mutex    // held around UpdateNode calls
 	stop  chan struct{} // closed by Shutdown
 	wg    sync.WaitGroup
@@ -487,8 +492,16 @@ func (m *Membership) setMeta(change func(*Meta)) error {
 		m.mu.Unlock()
 		return err
 	}
+	same := bytes.Equal(wire, m.metaWire)
 	m.meta, m.metaWire = next, wire
 	m.mu.Unlock()
+	if same {
+		// Every broadcast makes memberlist re-encode the node and gossip
+		// it to every peer: a node that reports the same load on every
+		// tick would cost each of them, idle, a wake-up per report.
+		return nil
+	}
+	m.changes.Add(1)
 	select {
 	case m.dirty <- struct{}{}:
 	default:

@@ -592,3 +592,33 @@ func TestTiming(t *testing.T) {
 		t.Errorf("ProbeInterval 3s, SuspicionMult 7 gave %+v", got)
 	}
 }
+
+// TestSameMetaIsNotGossiped: setting the load a node already reports
+// queues no broadcast (an idle node reports the same load on every tick,
+// and each broadcast wakes every peer), while a load that changes still
+// does.
+func TestSameMetaIsNotGossiped(t *testing.T) {
+	nd := start(t, Config{Name: "n0"})
+	idle := Load{Workers: 2}
+	if err := nd.SetLoad(idle); err != nil {
+		t.Fatal(err)
+	}
+	first := nd.changes.Load()
+	if first != 1 {
+		t.Fatalf("%d changes queued by the first load, want 1", first)
+	}
+	for range 50 {
+		if err := nd.SetLoad(idle); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := nd.changes.Load(); got != first {
+		t.Errorf("%d changes queued after setting the same load 50 times, want %d", got, first)
+	}
+	if err := nd.SetLoad(Load{Workers: 2, Ready: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if got := nd.changes.Load(); got != first+1 {
+		t.Errorf("%d changes queued after a new load, want %d", got, first+1)
+	}
+}

@@ -1,0 +1,89 @@
+package cluster
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// handTicker is a tickClock the test moves: fire delivers a tick unless
+// the node stopped the clock, as a stopped time.Ticker delivers none.
+type handTicker struct {
+	c       chan time.Time
+	mu      sync.Mutex
+	stopped bool
+	resets  int
+}
+
+func (h *handTicker) C() <-chan time.Time { return h.c }
+
+func (h *handTicker) Stop() {
+	h.mu.Lock()
+	h.stopped = true
+	h.mu.Unlock()
+}
+
+func (h *handTicker) Reset(time.Duration) {
+	h.mu.Lock()
+	h.stopped = false
+	h.resets++
+	h.mu.Unlock()
+}
+
+func (h *handTicker) isStopped() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.stopped
+}
+
+// fire delivers one tick, reporting false when the clock is stopped. The
+// node's tick takes it within 10 s or the test fails.
+func (h *handTicker) fire(t *testing.T) bool {
+	t.Helper()
+	if h.isStopped() {
+		return false
+	}
+	select {
+	case h.c <- time.Now():
+		return true
+	case <-time.After(10 * time.Second):
+		t.Fatal("the node's tick took no tick for 10 s")
+		return false
+	}
+}
+
+// TestIdleNodeSleeps: a node with no job handles one tick, publishes its
+// load and stops its clock, so that a hundred ticks later it has still
+// woken once; a job's start wakes it again, and it ticks while it serves
+// the job.
+func TestIdleNodeSleeps(t *testing.T) {
+	clock := &handTicker{c: make(chan time.Time)}
+	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock }})
+	if !clock.fire(t) {
+		t.Fatal("the clock was stopped before the node's first tick")
+	}
+	waitUntil(t, "the idle node stops its clock", clock.isStopped)
+	for i := range 100 {
+		if clock.fire(t) {
+			t.Fatalf("tick %d taken by a node with no job", i)
+		}
+	}
+	if w := node.wakeups.Load(); w != 1 {
+		t.Errorf("an idle node woke %d times for 101 ticks, want 1", w)
+	}
+
+	root := newBarePeer(t, "root")
+	const job = 97
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	waitUntil(t, "the job starts the clock again", func() bool { return !clock.isStopped() })
+	for i := range 3 {
+		if !clock.fire(t) {
+			t.Fatalf("tick %d refused by a node serving a job", i)
+		}
+	}
+	waitUntil(t, "the node handles its ticks", func() bool { return node.wakeups.Load() == 4 })
+	if clock.isStopped() {
+		t.Error("the clock stopped while the node serves a job")
+	}
+}
