@@ -208,6 +208,7 @@ func Start(cfg Config, onEvent func(Event)) (*Membership, error) {
 		peers:    make(map[string]Member),
 		dirty:    make(chan struct{}, 1),
 		stop:     make(chan struct{}),
+		lost:     lostPeers{added: make(chan struct{}, 1)},
 		warn:     logLimiter{period: 30 * time.Second},
 	}
 	m.events.init(onEvent)

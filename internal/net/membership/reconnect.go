@@ -25,6 +25,10 @@ const (
 type lostPeers struct {
 	mu    sync.Mutex
 	peers map[string]lostPeer
+	// added has a value when a peer was lost since the reconnector last
+	// looked, so that with none lost it waits without a timer: an idle
+	// node wakes only for gossip and for what it is asked.
+	added chan struct{}
 }
 
 type lostPeer struct {
@@ -42,11 +46,22 @@ func (l *lostPeers) note(e Event, now time.Time) {
 			l.peers = map[string]lostPeer{}
 		}
 		l.peers[e.Member.Name] = lostPeer{addr: e.Member.Gossip, since: now}
+		select {
+		case l.added <- struct{}{}:
+		default:
+		}
 		return
 	}
 	if e.Kind == Joined || e.Kind == Left {
 		delete(l.peers, e.Member.Name)
 	}
+}
+
+// any reports whether a peer is lost.
+func (l *lostPeers) any() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.peers) > 0
 }
 
 // due forgets the peers lost longer than reconnectFor and returns the
@@ -73,13 +88,18 @@ func (l *lostPeers) due(now time.Time) []string {
 // badnet's 15 s worker cut).
 func (m *Membership) reconnector() {
 	defer m.wg.Done()
-	t := time.NewTicker(reconnectEvery)
-	defer t.Stop()
 	for {
+		if !m.lost.any() {
+			select {
+			case <-m.stop:
+				return
+			case <-m.lost.added:
+			}
+		}
 		select {
 		case <-m.stop:
 			return
-		case <-t.C:
+		case <-time.After(reconnectEvery):
 		}
 		for _, addr := range m.lost.due(time.Now()) {
 			tried := make(chan struct{})

@@ -123,3 +123,20 @@ func TestShutdownDoesNotWaitForAReconnect(t *testing.T) {
 		t.Fatalf("the join's connection, as Shutdown returned: %v; want it still open: Shutdown waited for the join to give up", err)
 	}
 }
+
+// The reconnector waits on added, with no timer, while no peer is lost:
+// a lost peer gives it a value, a join or a graceful leave does not.
+func TestLostPeerWakesTheReconnector(t *testing.T) {
+	l := lostPeers{added: make(chan struct{}, 1)}
+	t0 := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	l.note(Event{Kind: Joined, Member: Member{Name: "a", Gossip: "10.0.0.1:7946"}}, t0)
+	l.note(Event{Kind: Left, Member: Member{Name: "b", Gossip: "10.0.0.2:7946"}}, t0)
+	if l.any() || len(l.added) != 0 {
+		t.Fatalf("after a join and a graceful leave: any %v, %d wake-ups; want none", l.any(), len(l.added))
+	}
+	l.note(Event{Kind: Left, Failed: true, Member: Member{Name: "c", Gossip: "10.0.0.3:7946"}}, t0)
+	l.note(Event{Kind: Left, Failed: true, Member: Member{Name: "d", Gossip: "10.0.0.4:7946"}}, t0)
+	if !l.any() || len(l.added) != 1 {
+		t.Fatalf("after two peers lost: any %v, %d wake-ups; want one", l.any(), len(l.added))
+	}
+}
