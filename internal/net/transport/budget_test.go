@@ -259,7 +259,7 @@ func TestStrangerCannotStarve(t *testing.T) {
 	if limit := logBurst + int(elapsed/logInterval) + 1; lines > limit {
 		t.Errorf("%d lines of refusals in %v, want at most %d", lines, elapsed, limit)
 	}
-	if !regexp.MustCompile(`refusals_not_logged=[1-9]`).MatchString(b.log.String()) {
+	if !regexp.MustCompile(`refused connection[^\n]* not_logged=[1-9]`).MatchString(b.log.String()) {
 		t.Error("the lines do not say how many refusals were held back")
 	}
 }

@@ -126,8 +126,10 @@ type Transport struct {
 	log *slog.Logger
 	ln  net.Listener
 
-	refusals logBucket  // bounds the lines refused connections log
-	lim      LimitedLog // every other line a stranger can cause
+	lim LimitedLog // every line a stranger can cause
+	// refusals is lim for the lines that refuse a connection, whatever
+	// the reason: one kind, one bucket (refusalKind).
+	refusals LimitedLog
 
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
@@ -207,6 +209,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	if cfg.now != nil {
 		t.lim.b.now = cfg.now
 	}
+	t.refusals = t.lim.OfKind(refusalKind)
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
 	go t.acceptLoop()
@@ -469,13 +472,11 @@ func (t *Transport) handshakeDone(key string, nc net.Conn) {
 // TIME_WAIT, counted, and logged at a bounded rate.
 func (t *Transport) refuseOverBudget(nc net.Conn, a admission) {
 	t.st.overBudgetConns.Add(1)
-	if ok, held := t.refusals.take(time.Now()); ok {
-		msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+t.budget.parkPerSource
-		if a == refuseTotal {
-			msg, limit = "transport: refused connection: too many connections in the handshake", maxHandshakes
-		}
-		t.log.Warn(msg, "peer_addr", nc.RemoteAddr().String(), "limit", limit, "refusals_not_logged", held)
+	msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+t.budget.parkPerSource
+	if a == refuseTotal {
+		msg, limit = "transport: refused connection: too many connections in the handshake", maxHandshakes
 	}
+	t.refusals.Warn(msg, "peer_addr", nc.RemoteAddr().String(), "limit", limit)
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.SetLinger(0)
 	}
@@ -873,9 +874,7 @@ func (c *conn) serveInbound() {
 			return
 		}
 		t.st.rejectedConns.Add(1)
-		if ok, held := t.refusals.take(time.Now()); ok {
-			c.logger().Warn("transport: refused connection", "err", err, "refusals_not_logged", held)
-		}
+		c.limited().OfKind(refusalKind).Warn(refusalKind, "err", err)
 		// The linger is within the budget: a refused source cannot
 		// make the node hold more sockets by being refused.
 		lingerClose(c.nc)
