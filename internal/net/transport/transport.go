@@ -75,6 +75,12 @@ type Config struct {
 	// Logger gets connection events and errors; default slog.Default().
 	Logger *slog.Logger
 
+	// Members, when set, is the cluster's membership: a connection whose
+	// Hello names a member, from that member's address, is admitted
+	// ahead of unknown ones (see Members). Nil: connections are admitted
+	// by progress alone (see the package documentation, "Strangers").
+	Members Members
+
 	// now is the clock of the lines' buckets (LimitedLog); default
 	// time.Now. Tests inject theirs.
 	now func() time.Time
@@ -210,6 +216,9 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 		t.lim.b.now = cfg.now
 	}
 	t.refusals = t.lim.OfKind(refusalKind)
+	if m := cfg.Members; m != nil {
+		t.budget.member = func(nc net.Conn) bool { return memberHello(m, nc) }
+	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
 	go t.acceptLoop()
