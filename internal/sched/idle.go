@@ -66,9 +66,10 @@ const spinFor = 50 * time.Microsecond
 // waiter wants the worker).
 func (x *Executor) findWork() *Header {
 	p, w := x.pool, x.w
+	looking := p.startLooking()
 	began := w.beginIdle()
 	defer w.endIdle(began, p.timeline.Load())
-	if !p.startLooking() {
+	if !looking {
 		x.parkAside()
 	}
 	tries := 0
