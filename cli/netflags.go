@@ -31,7 +31,7 @@ func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
 	fs.DurationVar(&f.joinTimeout, "join-timeout", 30*time.Second, "how long to keep trying --join seeds that do not answer (seeds often start together), and to wait for the nodes a run needs to join")
 	fs.DurationVar(&f.probeInterval, "probe-interval", 0, "failure detection: how often each peer is probed (default 1s; --fast: 200ms); shorter notices a crash sooner but may declare a busy node dead")
 	fs.BoolVar(&f.acceptBuilds, "accept-builds", false, "serve jobs of another build of this program (on a job's root: have every node serve this one), each logged as a warning: for builds you know compute alike; a task whose types differ is refused all the same (default: a node of another build refuses the job)")
-	fs.IntVar(&f.suspicionMult, "suspicion-mult", 0, "failure detection: a peer that fails its probes is dead after MULT x log10(nodes) probe intervals unless it answers (default 4; --fast: 2)")
+	fs.IntVar(&f.suspicionMult, "suspicion-mult", 0, "failure detection: a peer that fails its probes is suspected for MULT x max(1, log10(nodes)) probe intervals, then declared dead unless it answers; with the wait for its probe, dead within 2 x (nodes-1) + that many intervals, longer on a loaded or partly cut-off cluster (default 4; --fast: 2)")
 }
 
 // check is bad usage in the network flags, with the --join seeds and the

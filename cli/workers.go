@@ -3,15 +3,14 @@ package cli
 import "runtime"
 
 // workersPerCore bounds --workers. A worker is a goroutine with a deque,
-// and more of them than cores only take turns; but the cost of turns is
-// not linear: an idle worker makes a round of 2(W-1) steal attempts and
-// scans all W deques before it parks, and with thousands of workers on
-// few cores the lookers queue behind one another, their spin time lapses,
-// they park and are woken again, so every wake costs O(W) and the wakes
-// grow with W too. On this project's 2-core machine a small job took
-// milliseconds up to about 2,000 workers and seconds from 3,000 on (the
-// figures: bench/README.md "Many workers"). A quarter of that knee per
-// core leaves the cost linear below the bound on a loaded machine.
+// and more of them than cores only take turns. At most GOMAXPROCS idle
+// workers look for work at once (internal/sched, parkAside), so a job's
+// cost grows about linearly with the workers (BenchmarkManyWorkers in
+// package tsys; bench/README.md "Many workers"); before that bound it
+// grew with their square, seconds for a small job from 3,000 workers on
+// this project's 2-core machine. Each looker's round still visits O(W)
+// deques, so the bound stays: well below where that shows, and where
+// more workers than this are a mistake rather than a plan.
 const workersPerCore = 256
 
 // workerLimit is how many workers a node of cpus cores may run.

@@ -210,6 +210,8 @@ func Start(cfg Config) (*Node, error) {
 	n.tr, err = transport.Listen(transport.Config{
 		// the transport names the node in its lines itself
 		Name: cfg.Name, Bind: net.JoinHostPort(host, strconv.Itoa(cfg.TransportPort)), Key: cfg.Key, Logger: cfg.Logger,
+		// gossip's members are admitted ahead of strangers
+		Members: n.peers,
 	}, inbox{n}.handle)
 	if err != nil {
 		return nil, fmt.Errorf("task transport: %w", err)

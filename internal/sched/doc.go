@@ -80,7 +80,11 @@
 // ~50 us, yielding between rounds, then parks on its wake channel; a push
 // wakes one parked worker when none is looking, as Go's own scheduler does,
 // so an idle runtime takes no CPU and a busy one does not wake a crowd.
-// idle.go names the transitions and gives the argument why no push goes
+// In a pool of more workers than GOMAXPROCS, at most GOMAXPROCS look at
+// once and the others park at once (parkAside), as Go bounds its spinning
+// Ms: more lookers than cores only take turns, each round costs O(workers),
+// and a crowd of them made a job's cost grow with the square of the
+// workers (bench/README.md "Many workers"). idle.go names the transitions and gives the argument why no push goes
 // unseen. The time a worker spends looking or parked is its idle time
 // (Stats.IdleNanos); the rest of a run is busy time (Pool.BusyTime), which a
 // RateMeter turns into Load.Rate.

@@ -21,11 +21,15 @@ import (
 // wake channel. A push wakes one parked executor only when nobody is
 // looking, as Go's scheduler does with its spinning Ms: one looking worker
 // is enough to find the new task, and when it does (foundWork) it wakes
-// another in turn, because work tends to come in bursts.
+// another in turn, because work tends to come in bursts. For the same
+// reason, in a pool of more workers than GOMAXPROCS at most maxLooking
+// executors look at once; one that finds them all looking parks at once
+// (parkAside), and a waker wakes one of them, never all.
 //
 // The transitions, each a function below:
 //
-//	startLooking  running -> looking        nSpinning++
+//	startLooking  running -> looking        nSpinning++ (unless maxLooking look already)
+//	parkAside     running -> parked         nIdle++ (under mu; no slot to look)
 //	foundWork     looking -> running        nSpinning--, maybe wakeOne
 //	stopLooking   looking -> running        nSpinning-- (the run ends, or a waiter wants the worker)
 //	park          looking -> parked         nSpinning--, nIdle++ (under mu)
@@ -62,9 +66,12 @@ const spinFor = 50 * time.Microsecond
 // waiter wants the worker).
 func (x *Executor) findWork() *Header {
 	p, w := x.pool, x.w
-	p.startLooking()
+	looking := p.startLooking()
 	began := w.beginIdle()
 	defer w.endIdle(began, p.timeline.Load())
+	if !looking {
+		x.parkAside()
+	}
 	tries := 0
 	var spinUntil time.Time
 	for {
@@ -106,11 +113,34 @@ func (x *Executor) findWork() *Header {
 	}
 }
 
-// startLooking: the executor's deque is empty and it begins to look.
-func (p *Pool) startLooking() { p.nSpinning.Add(1) }
+// startLooking: the executor's deque is empty and it begins to look,
+// unless maxLooking executors look already (false: it must parkAside).
+func (p *Pool) startLooking() bool {
+	if !p.capLooking {
+		p.nSpinning.Add(1)
+		return true
+	}
+	for {
+		n := p.nSpinning.Load()
+		if n >= p.maxLooking {
+			return false
+		}
+		if p.nSpinning.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
 
-// stopLooking: the executor leaves off looking without a task.
-func (p *Pool) stopLooking() { p.checkCount("looking", p.nSpinning.Add(-1)) }
+// stopLooking: the executor leaves off looking without a task. If it was
+// the last one looking, an executor parked aside may be relying on it
+// (parkAside): wake one, which looks in its stead.
+func (p *Pool) stopLooking() {
+	n := p.nSpinning.Add(-1)
+	p.checkCount("looking", n)
+	if p.capLooking && n == 0 && p.nIdle.Load() > 0 {
+		p.wakeOne()
+	}
+}
 
 // foundWork: the executor found a task. If it was the last one looking and
 // some are parked, there may be more work where it came from: wake one.
@@ -146,6 +176,35 @@ func (x *Executor) park() {
 	// Step 2: advertised as parked; look once more so that a push that
 	// missed the advertisement is not left waiting.
 	if p.hasWork() && p.withdraw(x) {
+		return
+	}
+	<-x.wake
+}
+
+// parkAside parks an executor that found maxLooking executors looking
+// already, without looking itself: one looking executor finds a new task
+// as well as a thousand, and a thousand of them on a few cores cost a job
+// O(W^2) (bench/README.md "Many workers"). It returns counted as looking,
+// as park does.
+//
+// Why no task is left unseen: the executor advertises itself parked
+// (nIdle++) and then loads nSpinning. If someone is looking, that looker
+// is answerable for every public task: it takes one and, the last to
+// stop looking, wakes a parked executor (foundWork, stopLooking), or it
+// parks itself and its own scan, made after this store, sees the task
+// (park, step 2). If nobody is looking, the executor scans as park does.
+func (x *Executor) parkAside() {
+	p := x.pool
+	p.mu.Lock()
+	if p.ending.Load() || p.nResumable.Load() > 0 {
+		p.nSpinning.Add(1)
+		p.mu.Unlock()
+		return
+	}
+	p.idle = append(p.idle, x)
+	p.checkCount("parked", p.nIdle.Add(1))
+	p.mu.Unlock()
+	if p.nSpinning.Load() == 0 && p.hasWork() && p.withdraw(x) {
 		return
 	}
 	<-x.wake

@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -67,8 +68,13 @@ type Pool struct {
 	// by mu: the cluster fails a run from its own goroutines.
 	root *Header
 
-	nIdle      atomic.Int32
-	nSpinning  atomic.Int32
+	nIdle     atomic.Int32
+	nSpinning atomic.Int32
+	// maxLooking bounds nSpinning when capLooking, that is when the pool
+	// has more workers than the Go scheduler runs at once (idle.go,
+	// parkAside); up to that many workers the idle protocol is as it was.
+	maxLooking int32
+	capLooking bool
 	nResumable atomic.Int32
 	nInjected  atomic.Int32
 	ending     endingFlag
@@ -90,6 +96,8 @@ func NewPool(n int, inl inline.Policy) *Pool {
 		n = 1
 	}
 	p := &Pool{localTries: localTries(n), blocked: make(map[*Executor]struct{})}
+	p.maxLooking = int32(max(1, runtime.GOMAXPROCS(0)))
+	p.capLooking = n > int(p.maxLooking)
 	for i := 0; i < n; i++ {
 		w := &Worker{ID: i, inline: inl, rng: xorshift.Seed(uint64(i))}
 		w.setFloor(0)

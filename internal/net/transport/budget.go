@@ -35,6 +35,15 @@ import (
 // maxHandshakes running, a new connection takes the slot of the idlest
 // handshake anywhere, or is refused.
 //
+// Progress tells a peer from a stranger only once the stranger stalls.
+// When the cluster's membership is at hand (Config.Members), a
+// connection whose Hello, arrived and unread, names a member of it from
+// the host of that member's gossiped address goes ahead at once: it takes
+// the slot of the source's oldest handshake not admitted so, rather than
+// park behind strangers, and a parked one goes ahead at the source's next
+// admission or freed slot. A stranger on the member's own host can forge
+// that too; it gains a slot and no more (the handshake still decides).
+//
 // Closing the oldest idle connection rather than refusing the newest
 // gives a stranger nothing it does not have anyway (it can open and close
 // connections as fast as it likes) and gives the peer, whose connection
@@ -67,6 +76,9 @@ type entry struct {
 	nc    net.Conn
 	since time.Time // admitted to its slot, or parked
 	last  time.Time // its handshake last read bytes of it, or since
+	// member: its Hello named a member, from that member's address
+	// (Members), when it was admitted to its slot.
+	member bool
 }
 
 // source is one source's share of the budget.
@@ -97,6 +109,10 @@ type budget struct {
 	// probe is what a parked connection's bytes say (probe): its Hello
 	// has arrived, or garbage, or nothing, or its peer hung up.
 	probe func(nc net.Conn) sockState
+	// member reports whether the Hello waiting on nc names a current
+	// member at nc's address (memberHello); nil: the transport has no
+	// Members, and no connection goes ahead as a member's.
+	member func(nc net.Conn) bool
 }
 
 // newBudget is a budget for a process that may hold files open files (0:
@@ -150,14 +166,32 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 			return refuseTotal, nil, nil
 		}
 	default:
-		if victim = b.evictOldestIdle(s, now); victim != nil {
-			if j := b.waitingParked(s); j >= 0 {
-				e := s.parked[j]
-				s.parked = append(slices.Delete(s.parked, j, j+1), &entry{nc: nc, since: now, last: now})
-				e.since, e.last = now, now
-				s.active = append(s.active, e)
-				return admitParked, victim, e.nc
+		if b.isMember(nc) {
+			// A member's Hello came with its connection: it takes the
+			// slot of a connection that is not known as a member's, at
+			// once, rather than park behind strangers.
+			if victim = b.evictStranger(s); victim != nil {
+				s.active = append(s.active, &entry{nc: nc, since: now, last: now, member: true})
+				return admitStart, victim, nil
 			}
+		}
+		victim = b.evictOldestIdle(s, now)
+		j := -1
+		if victim != nil {
+			j = b.waitingParked(s)
+		} else if j = b.memberParked(s); j >= 0 {
+			// A member's Hello has arrived on a parked connection since
+			// it parked: it goes ahead of the strangers' handshakes.
+			victim = b.evictStranger(s)
+		}
+		if victim != nil && j >= 0 {
+			e := s.parked[j]
+			s.parked = append(slices.Delete(s.parked, j, j+1), &entry{nc: nc, since: now, last: now})
+			e.since, e.last, e.member = now, now, b.isMember(e.nc)
+			s.active = append(s.active, e)
+			return admitParked, victim, e.nc
+		}
+		if victim != nil {
 			break
 		}
 		if len(s.parked) >= b.parkPerSource {
@@ -184,11 +218,15 @@ func (b *budget) admit(key string, nc net.Conn, now time.Time) (a admission, vic
 const scanParked = 8
 
 // waitingParked is the index of the parked connection of s to start
-// ahead of others, or -1: the newest of s's scanParked newest, else of
+// ahead of others, or -1: a member's (memberParked); else the newest of
+// s's scanParked newest, else of
 // its scanParked oldest, whose Hello has arrived (a peer's connection is
 // either recent or has outlived the garbage around it, see leastParked);
 // else the newest of the scanParked newest with any bytes waiting.
 func (b *budget) waitingParked(s *source) int {
+	if j := b.memberParked(s); j >= 0 {
+		return j
+	}
 	n := len(s.parked)
 	for j := n - 1; j >= max(0, n-scanParked); j-- {
 		if b.probe(s.parked[j].nc) == sockHello {
@@ -206,6 +244,48 @@ func (b *budget) waitingParked(s *source) int {
 		}
 	}
 	return -1
+}
+
+// isMember reports whether nc's Hello, arrived and unread, names a member
+// at nc's address.
+func (b *budget) isMember(nc net.Conn) bool { return b.member != nil && b.member(nc) }
+
+// memberParked is the index of a parked connection of s whose Hello names
+// a member at its address, among s's scanParked newest and oldest, or -1.
+func (b *budget) memberParked(s *source) int {
+	if b.member == nil {
+		return -1
+	}
+	n := len(s.parked)
+	for j := n - 1; j >= max(0, n-scanParked); j-- {
+		if b.member(s.parked[j].nc) {
+			return j
+		}
+	}
+	for j := range min(n-scanParked, scanParked) {
+		if b.member(s.parked[j].nc) {
+			return j
+		}
+	}
+	return -1
+}
+
+// evictStranger takes out of its slot the oldest handshake of s not
+// admitted as a member's, and returns its connection, or nil if every
+// one was. The slot stays taken: the caller gives it to a member's
+// connection.
+func (b *budget) evictStranger(s *source) net.Conn {
+	i := slices.IndexFunc(s.active, func(e *entry) bool { return !e.member })
+	if i < 0 {
+		return nil
+	}
+	nc := s.active[i].nc
+	s.active = slices.Delete(s.active, i, i+1)
+	if b.evicted == nil {
+		b.evicted = make(map[net.Conn]struct{})
+	}
+	b.evicted[nc] = struct{}{}
+	return nc
 }
 
 // leastParked is the index of the parked connection of s to let go when
@@ -327,7 +407,7 @@ func (b *budget) done(key string, nc net.Conn, now time.Time) net.Conn {
 		e := s.parked[next]
 		s.parked = slices.Delete(s.parked, next, next+1)
 		b.parked--
-		e.since, e.last = now, now
+		e.since, e.last, e.member = now, now, b.isMember(e.nc)
 		s.active = append(s.active, e)
 		return e.nc
 	}

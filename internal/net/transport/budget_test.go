@@ -259,7 +259,7 @@ func TestStrangerCannotStarve(t *testing.T) {
 	if limit := logBurst + int(elapsed/logInterval) + 1; lines > limit {
 		t.Errorf("%d lines of refusals in %v, want at most %d", lines, elapsed, limit)
 	}
-	if !regexp.MustCompile(`refusals_not_logged=[1-9]`).MatchString(b.log.String()) {
+	if !regexp.MustCompile(`refused connection[^\n]* not_logged=[1-9]`).MatchString(b.log.String()) {
 		t.Error("the lines do not say how many refusals were held back")
 	}
 }
@@ -354,5 +354,64 @@ func TestBudgetKeepsParkedHellos(t *testing.T) {
 	}
 	if next := b.done("s", active[0], now); next != peer {
 		t.Fatal("a freed slot did not go to the oldest parked's Hello, none being among the newest")
+	}
+}
+
+// TestBudgetAdmitsMembersAhead: a source full of handshakes that are all
+// making progress (no idle one to give way) parks a stranger's new
+// connection, but starts at once one whose Hello names a member at its
+// address, in the slot of the oldest stranger's; a member's connection
+// parked before its Hello arrived goes ahead at the source's next
+// admission; and a member's handshake never gives its slot to another
+// member's.
+func TestBudgetAdmitsMembersAhead(t *testing.T) {
+	now := time.Unix(1000, 0)
+	b := newBudget(0, time.Second)
+	members := map[net.Conn]bool{}
+	b.member = func(nc net.Conn) bool { return members[nc] }
+	b.probe = func(net.Conn) sockState { return sockEmpty }
+	b.waiting = func(net.Conn) bool { return false }
+	strangers := make([]net.Conn, perSourceHandshakes)
+	for i := range strangers {
+		strangers[i] = newTestConn()
+		if a, _, _ := b.admit("s", strangers[i], now); a != admitStart {
+			t.Fatalf("stranger %d: %v", i, a)
+		}
+	}
+	if a, v, _ := b.admit("s", newTestConn(), now); a != admitParked || v != nil {
+		t.Fatalf("a stranger's connection to a full source: %v, victim %v; want parked", a, v)
+	}
+	peer := newTestConn()
+	members[peer] = true
+	if a, v, p := b.admit("s", peer, now); a != admitStart || v != strangers[0] || p != nil {
+		t.Fatalf("a member's connection to a full source: %v, victim %v, promoted %v; want started in strangers[0]'s slot", a, v, p)
+	}
+
+	late := newTestConn() // parked before its Hello came
+	if a, _, _ := b.admit("s", late, now); a != admitParked {
+		t.Fatalf("a connection with nothing arrived: %v, want parked", a)
+	}
+	members[late] = true
+	next := newTestConn()
+	if a, v, p := b.admit("s", next, now); a != admitParked || v != strangers[1] || p != late {
+		t.Fatalf("the next admission with a member parked: %v, victim %v, promoted %v; want parked, strangers[1], the member", a, v, p)
+	}
+	if len(b.sources["s"].active) != perSourceHandshakes || b.active != perSourceHandshakes {
+		t.Fatalf("%d handshakes of the source, %d in all; want the slots kept, %d", len(b.sources["s"].active), b.active, perSourceHandshakes)
+	}
+
+	// Every slot a member's: another member's connection parks rather
+	// than take a member's slot.
+	for i := 2; i < perSourceHandshakes; i++ {
+		m := newTestConn()
+		members[m] = true
+		if a, v, _ := b.admit("s", m, now); a != admitStart || v != strangers[i] {
+			t.Fatalf("member %d: %v, victim %v; want started in strangers[%d]'s slot", i, a, v, i)
+		}
+	}
+	one := newTestConn()
+	members[one] = true
+	if a, v, _ := b.admit("s", one, now); a != admitParked || v != nil {
+		t.Fatalf("a member's connection with every slot a member's: %v, victim %v; want parked", a, v)
 	}
 }

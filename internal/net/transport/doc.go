@@ -289,9 +289,9 @@
 // (the decoders are fuzzed), costs memory bounded by the frame limit and
 // the handshake budgets (Strangers), and costs log lines at a bounded
 // rate: every line a stranger can cause goes through a bucket of its kind
-// (LimitedLog; the handshake refusals share one), 10 lines at once and
-// then one a second, each saying in not_logged (refusals_not_logged) how
-// many of its kind were held back. Against what a network can do to a
+// (LimitedLog; the refusals of a connection, whatever the reason, are one
+// kind), 10 lines at once and then one a second, each saying in
+// not_logged how many of its kind were held back. Against what a network can do to a
 // cluster (delay, drop or cut its traffic) and against a stranger with
 // many addresses, the task and gossip ports belong behind a firewall
 // that admits only the cluster's hosts.

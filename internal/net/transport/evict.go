@@ -3,7 +3,6 @@ package transport
 import (
 	"io"
 	"net"
-	"time"
 )
 
 // evict closes nc, a connection the budget let go of to admit a newer
@@ -11,10 +10,8 @@ import (
 // refusal is, counted with the refusals and logged from their bucket.
 func (t *Transport) evict(nc net.Conn) {
 	t.st.overBudgetConns.Add(1)
-	if ok, held := t.refusals.take(time.Now()); ok {
-		t.log.Warn("transport: refused connection: idle in the handshake, closed to admit a newer one from its address",
-			"peer_addr", nc.RemoteAddr().String(), "idle_after", t.budget.idleGrace, "refusals_not_logged", held)
-	}
+	t.refusals.Warn("transport: refused connection: idle in the handshake, closed to admit a newer one from its address",
+		"peer_addr", nc.RemoteAddr().String(), "idle_after", t.budget.idleGrace)
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.SetLinger(0)
 	}

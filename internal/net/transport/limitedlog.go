@@ -18,6 +18,9 @@ import (
 type LimitedLog struct {
 	l *slog.Logger
 	b *kindBuckets
+	// kind, when set, is the bucket of every line, whatever its text
+	// (OfKind).
+	kind string
 }
 
 // kindBuckets are a LimitedLog's buckets by kind. There are as many as
@@ -39,11 +42,22 @@ func (r LimitedLog) With(args ...any) LimitedLog {
 	if r.l == nil {
 		return r
 	}
-	return LimitedLog{l: r.l.With(args...), b: r.b}
+	return LimitedLog{l: r.l.With(args...), b: r.b, kind: r.kind}
+}
+
+// OfKind returns a LimitedLog, sharing r's buckets, whose lines are all
+// of one kind whatever their text: lines that tell of one event in
+// different words (the refusals of a connection, by their reason) share
+// one bucket, so that a flood that causes them all costs no more lines
+// than one that causes one.
+func (r LimitedLog) OfKind(kind string) LimitedLog {
+	r.kind = kind
+	return r
 }
 
 // Warn logs msg at level Warn unless its kind's bucket is empty. msg is
-// the kind: keep it a constant and put what varies in args.
+// the kind, unless OfKind set one: keep it a constant and put what
+// varies in args.
 func (r LimitedLog) Warn(msg string, args ...any) { r.log(slog.LevelWarn, msg, args) }
 
 // Info is Warn at level Info.
@@ -53,7 +67,11 @@ func (r LimitedLog) log(level slog.Level, msg string, args []any) {
 	if r.l == nil || !r.l.Enabled(context.Background(), level) {
 		return
 	}
-	ok, held := r.b.bucket(msg).take(r.b.now())
+	kind := r.kind
+	if kind == "" {
+		kind = msg
+	}
+	ok, held := r.b.bucket(kind).take(r.b.now())
 	if !ok {
 		return
 	}

@@ -5,18 +5,24 @@ import (
 	"time"
 )
 
-// A stranger can open connections as fast as it likes, and each refusal
-// is worth a line to the person running the node, but not thousands a
-// second: refusals are logged from a bucket of logBurst lines that
-// refills at one a second, and each line that gets through says how many
-// were held back since the last. The refusals are all counted
-// (Stats.RejectedConns, Stats.OverBudgetConns) either way.
+// A stranger can open connections and send what it likes as fast as it
+// likes, and each thing refused is worth a line to the person running the
+// node, but not thousands a second: each kind of line (LimitedLog) is
+// logged from a bucket of logBurst lines that refills at one a second,
+// and each line that gets through says how many were held back since the
+// last. What is refused is counted (Stats.RejectedConns,
+// Stats.OverBudgetConns, Stats.ProtocolErrors) either way.
 const (
 	logBurst    = 10
 	logInterval = time.Second
 )
 
-// logBucket is the bucket of refusal lines. Its zero value is full.
+// refusalKind is the kind, and the text, of the line that refuses a
+// connection; the refusals for want of room say why after it (budget.go,
+// evict.go) and share its bucket.
+const refusalKind = "transport: refused connection"
+
+// logBucket is the bucket of one kind of line. Its zero value is full.
 type logBucket struct {
 	mu     sync.Mutex
 	used   float64 // lines taken from the bucket, refilling over time

@@ -75,6 +75,12 @@ type Config struct {
 	// Logger gets connection events and errors; default slog.Default().
 	Logger *slog.Logger
 
+	// Members, when set, is the cluster's membership: a connection whose
+	// Hello names a member, from that member's address, is admitted
+	// ahead of unknown ones (see Members). Nil: connections are admitted
+	// by progress alone (see the package documentation, "Strangers").
+	Members Members
+
 	// now is the clock of the lines' buckets (LimitedLog); default
 	// time.Now. Tests inject theirs.
 	now func() time.Time
@@ -126,8 +132,10 @@ type Transport struct {
 	log *slog.Logger
 	ln  net.Listener
 
-	refusals logBucket  // bounds the lines refused connections log
-	lim      LimitedLog // every other line a stranger can cause
+	lim LimitedLog // every line a stranger can cause
+	// refusals is lim for the lines that refuse a connection, whatever
+	// the reason: one kind, one bucket (refusalKind).
+	refusals LimitedLog
 
 	ctx    context.Context // cancelled by Close: interrupts dials and handshakes
 	cancel context.CancelFunc
@@ -206,6 +214,10 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	t.lim = NewLimitedLog(t.log)
 	if cfg.now != nil {
 		t.lim.b.now = cfg.now
+	}
+	t.refusals = t.lim.OfKind(refusalKind)
+	if m := cfg.Members; m != nil {
+		t.budget.member = func(nc net.Conn) bool { return memberHello(m, nc) }
 	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.wg.Add(1)
@@ -469,13 +481,11 @@ func (t *Transport) handshakeDone(key string, nc net.Conn) {
 // TIME_WAIT, counted, and logged at a bounded rate.
 func (t *Transport) refuseOverBudget(nc net.Conn, a admission) {
 	t.st.overBudgetConns.Add(1)
-	if ok, held := t.refusals.take(time.Now()); ok {
-		msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+t.budget.parkPerSource
-		if a == refuseTotal {
-			msg, limit = "transport: refused connection: too many connections in the handshake", maxHandshakes
-		}
-		t.log.Warn(msg, "peer_addr", nc.RemoteAddr().String(), "limit", limit, "refusals_not_logged", held)
+	msg, limit := "transport: refused connection: its address has too many connections in the handshake", perSourceHandshakes+t.budget.parkPerSource
+	if a == refuseTotal {
+		msg, limit = "transport: refused connection: too many connections in the handshake", maxHandshakes
 	}
+	t.refusals.Warn(msg, "peer_addr", nc.RemoteAddr().String(), "limit", limit)
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.SetLinger(0)
 	}
@@ -873,9 +883,7 @@ func (c *conn) serveInbound() {
 			return
 		}
 		t.st.rejectedConns.Add(1)
-		if ok, held := t.refusals.take(time.Now()); ok {
-			c.logger().Warn("transport: refused connection", "err", err, "refusals_not_logged", held)
-		}
+		c.limited().OfKind(refusalKind).Warn(refusalKind, "err", err)
 		// The linger is within the budget: a refused source cannot
 		// make the node hold more sockets by being refused.
 		lingerClose(c.nc)

@@ -32,3 +32,25 @@ func probe(nc net.Conn) sockState {
 	})
 	return st
 }
+
+// peekFrame returns up to limit of the bytes of nc that have arrived and
+// not been read, leaving them unread; nil if none or it cannot tell.
+func peekFrame(nc net.Conn, limit int) []byte {
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	b := make([]byte, limit)
+	n := 0
+	rc.Control(func(fd uintptr) {
+		n, _, err = syscall.Recvfrom(int(fd), b, syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	})
+	if err != nil || n <= 0 {
+		return nil
+	}
+	return b[:n]
+}
