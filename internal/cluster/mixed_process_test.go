@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	debugbuildinfo "debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,14 +27,20 @@ func buildVariant(t *testing.T, dir, name string, flags ...string) string {
 	return bin
 }
 
-// buildID is a binary's Go build ID, as the refusals name it.
-func buildID(t *testing.T, bin string) string {
+// buildName is how the refusals name a binary's build: by its module
+// version, revision and flags where a tree without changes stamped them
+// (a CI clone), by its Go build ID otherwise (buildinfo.Build.String).
+func buildName(t *testing.T, bin string) string {
 	t.Helper()
-	id, err := buildinfo.ReadBuildID(bin)
+	info, err := debugbuildinfo.ReadFile(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id
+	b := buildinfo.FromInfo(info, true)
+	if b.ID, err = buildinfo.ReadBuildID(bin); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // variantNode starts a node process of binary bin, as c.node does.
@@ -67,7 +74,7 @@ func (c *procs) variantNode(bin string, args ...string) *proctest.Node {
 
 // TestProcessMixedBuilds: real processes of two builds of one program.
 // A node whose build differs only in a task's body refuses the job at its
-// start, and the root says so, naming both builds' IDs; the job runs on
+// start, and the root says so, naming both builds; the job runs on
 // without it, right. With --accept-builds, on the run or on the node, it
 // serves the job (one warning) and runs leaves of it. A node whose task
 // takes another argument type refuses the job even with the option, naming
@@ -77,9 +84,9 @@ func TestProcessMixedBuilds(t *testing.T) {
 	dir := t.TempDir()
 	otherBody := buildVariant(t, dir, "otherbody", "-ldflags", "-X main.body=reversed")
 	otherType := buildVariant(t, dir, "othertype", "-tags", "testnode_othertype")
-	ours, theirs := buildID(t, c.bin), buildID(t, otherBody)
+	ours, theirs := buildName(t, c.bin), buildName(t, otherBody)
 	if ours == theirs {
-		t.Fatalf("the two builds have one build ID, %s", ours)
+		t.Fatalf("the two builds have one name, %s", ours)
 	}
 
 	t.Run("another body is refused", func(t *testing.T) {
@@ -90,7 +97,7 @@ func TestProcessMixedBuilds(t *testing.T) {
 		j.release()
 		j.wait(t)
 		c.refused(t, j.stderr.String(), node, "body", "refusing a job of another build of this program",
-			node.Name, "build ID "+ours, "build ID "+theirs, "--accept-builds", "start every node from the job's program's own binary")
+			node.Name, ours, theirs, "--accept-builds", "start every node from the job's program's own binary")
 	})
 
 	for _, where := range []string{"run", "node"} {
@@ -110,7 +117,7 @@ func TestProcessMixedBuilds(t *testing.T) {
 			j.wait(t)
 			c.ranOnce(tag)
 			if got := strings.Count(node.Stderr.String(), "serving another build"); got != 1 || !strings.Contains(node.Stderr.String(), theirs) {
-				t.Errorf("the node warned %d times of serving another build, want once naming its build ID:\n%s", got, node.Stderr.String())
+				t.Errorf("the node warned %d times of serving another build, want once naming its build:\n%s", got, node.Stderr.String())
 			}
 			if strings.Contains(j.stderr.String(), "the job runs without it") {
 				t.Errorf("the root ran without the node:\n%s", j.stderr.String())
