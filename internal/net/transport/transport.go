@@ -33,6 +33,7 @@ const (
 	keepScratch    = 4 << 20 // buffers larger than this are not kept for reuse
 	readBufSize    = 64 << 10
 	maxFreeChunks  = 2
+	maxSpareChunks = 64      // a pending queue's backing array kept for reuse
 	maxMaxFrame    = 1 << 30 // MaxFrame is cut to this
 )
 
@@ -524,6 +525,10 @@ type conn struct {
 	queued  int
 	dead    bool
 	free    []*chunk // written chunks for reuse
+	// spare is the writer's last batch, emptied, for pending to take
+	// next: a message queued on an idle connection then allocates
+	// nothing (BenchmarkRoundTrip's allocs/op).
+	spare []*chunk
 
 	wake      chan struct{} // a message was queued (capacity 1)
 	closing   chan struct{} // Close: flush and stop
@@ -642,6 +647,20 @@ func (c *conn) recycle(ch *chunk) {
 	c.mu.Lock()
 	if len(c.free) < maxFreeChunks {
 		c.free = append(c.free, ch)
+	}
+	c.mu.Unlock()
+}
+
+// keepSpare keeps batch, written, as the next pending queue's backing
+// array, unless it grew large in a backlog.
+func (c *conn) keepSpare(batch []*chunk) {
+	if cap(batch) > maxSpareChunks {
+		return
+	}
+	clear(batch)
+	c.mu.Lock()
+	if !c.dead && c.spare == nil {
+		c.spare = batch[:0]
 	}
 	c.mu.Unlock()
 }
@@ -793,7 +812,7 @@ func isStopped(ch chan struct{}) bool {
 func (c *conn) flush(timeout time.Duration) error {
 	c.mu.Lock()
 	batch := c.pending
-	c.pending = nil
+	c.pending, c.spare = c.spare, nil
 	c.queued = 0
 	nc := c.nc
 	c.mu.Unlock()
@@ -808,6 +827,7 @@ func (c *conn) flush(timeout time.Duration) error {
 		}
 		c.recycle(ch)
 	}
+	c.keepSpare(batch)
 	return nil
 }
 
@@ -900,11 +920,11 @@ func (c *conn) serveInbound() {
 // connection fails; then it shuts the conn down.
 func (c *conn) readLoop() {
 	t := c.t
-	var scratch []byte
+	var scratch frameScratch
 	for {
 		p, wire, err := readFrame(c.br, t.cfg.MaxFrame, &scratch, c.recv)
-		if cap(scratch) > keepScratch {
-			scratch = nil
+		if cap(scratch.z) > keepScratch {
+			scratch.z = nil
 		}
 		if err == nil {
 			t.st.framesReceived.Add(1)
