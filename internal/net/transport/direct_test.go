@@ -65,7 +65,11 @@ func TestDirectWritesKeepOrderWhenThePeerStopsReading(t *testing.T) {
 		for i := range n {
 			body[0] = byte(min(i, 1))
 			binary.BigEndian.PutUint32(body[1:], uint32(i))
-			if err := a.Send(b.Addr(), &Message{Type: tData, Body: body}); err != nil {
+			send := a.Send
+			if i == 0 {
+				send = a.SendSync // connected before the rest, which then find the writer idle
+			}
+			if err := send(b.Addr(), &Message{Type: tData, Body: body}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -84,8 +88,14 @@ func TestDirectWritesKeepOrderWhenThePeerStopsReading(t *testing.T) {
 		if a.st.directTails.Load() == 0 {
 			t.Errorf("keyed %v: no Send left a tail to the writer: the test did not fill the socket", key != nil)
 		}
+		// a's counters move just after its last write returns, which may
+		// be after b has read it
+		waitFor(t, "every message counted sent", func() bool { return a.Stats().MessagesSent >= n })
 		if s := a.Stats(); s.MessagesSent != n || s.DroppedMessages != 0 {
 			t.Errorf("keyed %v: Stats: %d sent, %d dropped, want %d and 0", key != nil, s.MessagesSent, s.DroppedMessages, n)
+		}
+		if sent, got := a.Stats().BytesSent, b.Stats().BytesReceived; sent != got {
+			t.Errorf("keyed %v: %d bytes sent, %d received: a frame begun by its Send is counted short", key != nil, sent, got)
 		}
 	}
 }

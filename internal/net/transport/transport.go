@@ -566,6 +566,10 @@ type conn struct {
 	raw       *tryWriter
 	partial   []byte
 	partialCh *chunk
+	partialOf struct {
+		n     int
+		flags byte
+	} // the whole frame of partial, for Stats
 	lastWrite time.Time // when a writer last let go of the socket
 
 	wake      chan struct{} // a message was queued (capacity 1)
@@ -697,6 +701,7 @@ func (c *conn) writeDirect(ch *chunk) {
 	c.lastWrite = c.t.now()
 	if err == nil && n < len(out) {
 		c.partial, c.partialCh = out[n:], ch
+		c.partialOf.n, c.partialOf.flags = len(out), flags
 		c.t.st.directTails.Add(1)
 	}
 	wake := len(c.pending) > 0 || c.partial != nil
@@ -941,7 +946,7 @@ func (c *conn) flush(timeout time.Duration) error {
 	batch := c.pending
 	c.pending, c.spare = c.spare, nil
 	c.queued = 0
-	partial, pch := c.partial, c.partialCh
+	partial, pch, whole := c.partial, c.partialCh, c.partialOf
 	c.partial, c.partialCh = nil, nil
 	c.writing = true
 	nc := c.nc
@@ -959,7 +964,7 @@ func (c *conn) flush(timeout time.Duration) error {
 			failChunks(c.t, append([]*chunk{pch}, batch...), err)
 			return err
 		}
-		c.count(len(partial), pch.msgs, 0)
+		c.count(whole.n, pch.msgs, whole.flags)
 		c.recycle(pch)
 	}
 	for i, ch := range batch {
