@@ -45,17 +45,27 @@ func putHeader(b []byte, flags byte, n int) {
 	binary.BigEndian.PutUint32(b[6:headerLen], uint32(n))
 }
 
+// frameScratch is what a reader reuses from frame to frame: the header
+// (read into memory the reader already holds, so that a frame's only
+// allocation is its payload, which the messages keep) and the compressed
+// bytes.
+type frameScratch struct {
+	h [headerLen]byte
+	z []byte
+}
+
 // readFrame reads one frame from r and returns its payload, opened (with
 // open, which a keyed connection has after its handshake: then every frame
 // must be sealed, and otherwise none may be) and decompressed, and the
 // frame's size on the wire. The payload is a fresh slice (messages decoded
-// from it may alias it); scratch is reused for compressed bytes. maxFrame
+// from it may alias it); scratch is reused for the header and compressed
+// bytes. maxFrame
 // bounds the length in the header (less a sealed frame's tag) and the
 // decompressed size. Every failure is an error wrapping ErrProtocol, a
 // *VersionError, or the error of r (io.EOF when r ends cleanly before a
 // frame).
-func readFrame(r io.Reader, maxFrame int, scratch *[]byte, open *sealer) (payload []byte, wire int, err error) {
-	var h [headerLen]byte
+func readFrame(r io.Reader, maxFrame int, s *frameScratch, open *sealer) (payload []byte, wire int, err error) {
+	h := &s.h
 	if n, err := io.ReadFull(r, h[:]); err != nil {
 		if err == io.ErrUnexpectedEOF {
 			return nil, 0, protoErr("truncated frame header (%d of %d bytes)", n, headerLen)
@@ -93,23 +103,24 @@ func readFrame(r io.Reader, maxFrame int, scratch *[]byte, open *sealer) (payloa
 		}
 		return payload, wire, err
 	}
-	*scratch, err = readN(r, int(n), (*scratch)[:0])
+	s.z, err = readN(r, int(n), s.z[:0])
 	if err != nil {
 		return nil, 0, err
 	}
+	z := s.z
 	if open != nil {
-		if *scratch, err = open.open(h[:], *scratch); err != nil {
+		if z, err = open.open(h[:], z); err != nil {
 			return nil, 0, err
 		}
 	}
-	dl, err := s2.DecodedLen(*scratch)
+	dl, err := s2.DecodedLen(z)
 	if err != nil {
 		return nil, 0, protoErr("corrupt compressed payload: %v", err)
 	}
 	if dl > maxFrame {
 		return nil, 0, protoErr("decompressed length %d exceeds limit %d", dl, maxFrame)
 	}
-	payload, err = s2.Decode(make([]byte, dl), *scratch)
+	payload, err = s2.Decode(make([]byte, dl), z)
 	if err != nil {
 		return nil, 0, protoErr("corrupt compressed payload: %v", err)
 	}

@@ -60,7 +60,7 @@ func FuzzReadFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		const maxFrame = 1 << 20
 		br := bufio.NewReader(bytes.NewReader(b))
-		var scratch []byte
+		var scratch frameScratch
 		for {
 			p, wire, err := readFrame(br, maxFrame, &scratch, nil)
 			if err != nil {

@@ -100,7 +100,7 @@ func writeSingle(nc net.Conn, typ MsgType, body []byte) error {
 // readSingle reads a frame that must hold exactly one message of type
 // want, and returns its body.
 func readSingle(br *bufio.Reader, want MsgType) ([]byte, error) {
-	var scratch []byte
+	var scratch frameScratch
 	p, _, err := readFrame(br, handshakeMaxLen, &scratch, nil)
 	if err != nil {
 		return nil, err

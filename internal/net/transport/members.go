@@ -38,7 +38,7 @@ func memberHello(m Members, nc net.Conn) bool {
 	if len(b) < headerLen {
 		return false
 	}
-	var scratch []byte
+	var scratch frameScratch
 	p, _, err := readFrame(bytes.NewReader(b), handshakeMaxLen, &scratch, nil)
 	if err != nil {
 		return false

@@ -123,7 +123,7 @@ func TestReadFrameErrors(t *testing.T) {
 		}()},
 	}
 	for _, c := range cases {
-		var scratch []byte
+		var scratch frameScratch
 		_, _, err := readFrame(bytes.NewReader(c.b), 1<<16, &scratch, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.name, err, c.want)
@@ -132,7 +132,7 @@ func TestReadFrameErrors(t *testing.T) {
 	// good frames, plain and compressed, read back
 	big := &Message{Type: tData, Body: bytes.Repeat([]byte("tile"), 3000)}
 	for _, comp := range []bool{false, true} {
-		var scratch []byte
+		var scratch frameScratch
 		f := frameBytes(comp, big, big)
 		p, wire, err := readFrame(bytes.NewReader(f), 1<<16, &scratch, nil)
 		if err != nil || wire != len(f) {
@@ -155,7 +155,7 @@ func TestReadFrameErrors(t *testing.T) {
 func TestReadFrameLargeClaim(t *testing.T) {
 	h := make([]byte, headerLen)
 	putHeader(h, 0, 60<<20)
-	var scratch []byte
+	var scratch frameScratch
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, _, err := readFrame(bytes.NewReader(append(h, 1, 2, 3)), 64<<20, &scratch, nil)

@@ -51,7 +51,7 @@ func sealedFrame(tb testing.TB, s *sealer, compress bool, ms ...*Message) []byte
 // payloads read and the error (io.EOF at a clean end).
 func readAll(b []byte, open *sealer) ([][]byte, error) {
 	br := bufio.NewReader(bytes.NewReader(b))
-	var scratch []byte
+	var scratch frameScratch
 	var out [][]byte
 	for {
 		p, _, err := readFrame(br, 1<<16, &scratch, open)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/s2"
@@ -33,8 +34,21 @@ const (
 	keepScratch    = 4 << 20 // buffers larger than this are not kept for reuse
 	readBufSize    = 64 << 10
 	maxFreeChunks  = 2
+	maxSpareChunks = 64      // a pending queue's backing array kept for reuse
 	maxMaxFrame    = 1 << 30 // MaxFrame is cut to this
 )
+
+// directMax bounds the message a Send writes itself (writeDirect): a
+// steal, an answer, a result; a larger one is compressed and written by
+// the writer goroutine, not on the sender's.
+const directMax = 4 << 10
+
+// directGap is how long a connection must have written nothing for a
+// Send to write itself: a Send that follows a write more closely is part
+// of a burst, which the writer goroutine batches into frames (TestBatching)
+// for fewer writes than one each. A round trip on loopback takes longer
+// (BenchmarkRoundTrip), so a request and its answer are written directly.
+const directGap = 10 * time.Microsecond
 
 // dialHandshakeTimeout bounds the handshake of a connection this node
 // dialled: no stranger holds those, so it waits for a loaded peer as long
@@ -81,8 +95,9 @@ type Config struct {
 	// by progress alone (see the package documentation, "Strangers").
 	Members Members
 
-	// now is the clock of the lines' buckets (LimitedLog); default
-	// time.Now. Tests inject theirs.
+	// now is the clock of the lines' buckets (LimitedLog) and of the
+	// gap before a Send may write itself (directGap); default time.Now.
+	// Tests inject theirs.
 	now func() time.Time
 }
 
@@ -122,6 +137,8 @@ type counters struct {
 	bytesReceived, messagesReceived, framesReceived              atomic.Uint64
 	rejectedConns, dialFailures, protocolErrors, droppedMessages atomic.Uint64
 	overBudgetConns                                              atomic.Uint64
+	directFrames                                                 atomic.Uint64 // written whole by their Send (writeDirect), for the tests
+	directTails                                                  atomic.Uint64 // begun by their Send, finished by the writer goroutine
 }
 
 // Transport moves messages between nodes; see the package documentation.
@@ -251,6 +268,14 @@ func innerNetErr(err error) error {
 		return oe.Err
 	}
 	return err
+}
+
+// now is the transport's clock: Config.now, or time.Now.
+func (t *Transport) now() time.Time {
+	if t.cfg.now != nil {
+		return t.cfg.now()
+	}
+	return time.Now()
 }
 
 // Addr returns the host:port the transport listens on.
@@ -524,6 +549,28 @@ type conn struct {
 	queued  int
 	dead    bool
 	free    []*chunk // written chunks for reuse
+	// spare is the writer's last batch, emptied, for pending to take
+	// next: a message queued on an idle connection then allocates
+	// nothing (BenchmarkRoundTrip's allocs/op).
+	spare []*chunk
+	// writing: a writer holds the socket, the writer goroutine's flush
+	// or a Send writing its message itself (writeDirect); idle is
+	// signalled when it lets go. direct: the writer goroutine runs, past
+	// the handshake, and the socket takes a write that does not wait
+	// (raw), so that a Send may write itself. partial is the unwritten
+	// tail of a frame a Send began, of chunk partialCh, which the writer
+	// goroutine writes before anything else.
+	writing   bool
+	idle      sync.Cond
+	direct    bool
+	raw       *tryWriter
+	partial   []byte
+	partialCh *chunk
+	partialOf struct {
+		n     int
+		flags byte
+	} // the whole frame of partial, for Stats
+	lastWrite time.Time // when a writer last let go of the socket
 
 	wake      chan struct{} // a message was queued (capacity 1)
 	closing   chan struct{} // Close: flush and stop
@@ -543,6 +590,7 @@ func (t *Transport) newConn(addr string, outbound bool) *conn {
 		closing:  make(chan struct{}),
 		stop:     make(chan struct{}),
 	}
+	c.idle.L = &c.mu
 	if outbound {
 		t.conns[c] = struct{}{}
 	}
@@ -565,15 +613,29 @@ func (c *conn) limited() LimitedLog {
 	return c.t.lim.With("peer_addr", c.addr)
 }
 
-// enqueue encodes m onto the pending frames, or returns errConnDead.
+// enqueue encodes m onto the pending frames, or returns errConnDead. A
+// message that finds the connection idle is written at once on the
+// caller's goroutine (writeDirect), without waking the writer's.
 func (c *conn) enqueue(m *Message, done chan error) error {
+	ch, err := c.queue(m, done)
+	if ch != nil {
+		c.writeDirect(ch)
+	}
+	return err
+}
+
+// queue encodes m onto the pending frames, or returns errConnDead. It
+// returns the chunk of m, taken off the queue, when the caller is to write
+// it itself: m is alone in it, no writer holds the socket and no one waits
+// for the write (SendSync keeps to the writer goroutine).
+func (c *conn) queue(m *Message, done chan error) (direct *chunk, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead {
-		return errConnDead
+		return nil, errConnDead
 	}
 	if c.queued >= c.t.cfg.MaxQueue {
-		return fmt.Errorf("send to %s: %w (%d bytes waiting)", c.addr, ErrQueueFull, c.queued)
+		return nil, fmt.Errorf("send to %s: %w (%d bytes waiting)", c.addr, ErrQueueFull, c.queued)
 	}
 	maxFrame := c.t.cfg.MaxFrame
 	var ch *chunk
@@ -591,7 +653,7 @@ func (c *conn) enqueue(m *Message, done chan error) error {
 		if ch.msgs == 0 {
 			c.pending = c.pending[:len(c.pending)-1]
 		}
-		return fmt.Errorf("transport: %v message of %d bytes exceeds MaxFrame %d", m.Type, size, maxFrame)
+		return nil, fmt.Errorf("transport: %v message of %d bytes exceeds MaxFrame %d", m.Type, size, maxFrame)
 	}
 	if over := len(ch.b) - headerLen; ch.msgs > 0 && (over > maxFrame || over > batchCap && size > batchCap/16) {
 		// A large message that does not fit the current frame (or
@@ -608,11 +670,63 @@ func (c *conn) enqueue(m *Message, done chan error) error {
 		ch.waiters = append(ch.waiters, done)
 	}
 	c.queued += size
+	if c.direct && !c.writing && c.partial == nil && done == nil && len(c.pending) == 1 && ch.msgs == 1 && size <= directMax &&
+		c.t.now().Sub(c.lastWrite) >= directGap {
+		c.pending[0] = nil
+		c.pending = c.pending[:0]
+		c.queued = 0
+		c.writing = true
+		return ch, nil
+	}
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
-	return nil
+	return nil, nil
+}
+
+// writeDirect writes ch, which the caller holds the socket for (queue),
+// with one write that does not wait: a socket with room for the frame
+// takes it whole, and the tail that does not fit, if any, is left to the
+// writer goroutine. A failed write shuts the connection down, as the
+// writer's does.
+func (c *conn) writeDirect(ch *chunk) {
+	out, flags, err := c.frame(ch)
+	n := 0
+	if err == nil {
+		n, err = c.raw.write(out)
+	}
+	c.mu.Lock()
+	c.writing = false
+	c.lastWrite = c.t.now()
+	if err == nil && n < len(out) {
+		c.partial, c.partialCh = out[n:], ch
+		c.partialOf.n, c.partialOf.flags = len(out), flags
+		c.t.st.directTails.Add(1)
+	}
+	wake := len(c.pending) > 0 || c.partial != nil
+	c.idle.Broadcast()
+	c.mu.Unlock()
+	if err != nil {
+		err = fmt.Errorf("write to %s: %w", c.addr, err)
+		if !isStopped(c.stop) {
+			c.limited().Warn("transport: write failed, connection closed", "err", err)
+		}
+		c.t.st.droppedMessages.Add(uint64(ch.msgs))
+		c.shutdown(err)
+		return
+	}
+	if n == len(out) {
+		c.count(len(out), ch.msgs, flags)
+		c.t.st.directFrames.Add(1)
+		c.recycle(ch)
+	}
+	if wake {
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // newChunk returns a free chunk, or a new one: small when the queue is
@@ -646,6 +760,20 @@ func (c *conn) recycle(ch *chunk) {
 	c.mu.Unlock()
 }
 
+// keepSpare keeps batch, written, as the next pending queue's backing
+// array, unless it grew large in a backlog.
+func (c *conn) keepSpare(batch []*chunk) {
+	if cap(batch) > maxSpareChunks {
+		return
+	}
+	clear(batch)
+	c.mu.Lock()
+	if !c.dead && c.spare == nil {
+		c.spare = batch[:0]
+	}
+	c.mu.Unlock()
+}
+
 // shutdown marks the conn dead with err (once): it leaves the transport's
 // maps (so the next Send dials anew), closes the socket, and fails and
 // drops what is queued.
@@ -665,7 +793,10 @@ func (c *conn) shutdown(err error) {
 		c.mu.Lock()
 		c.dead = true
 		pending := c.pending
-		c.pending = nil
+		if c.partialCh != nil {
+			pending = append([]*chunk{c.partialCh}, pending...)
+		}
+		c.pending, c.partial, c.partialCh = nil, nil, nil
 		c.queued = 0
 		nc := c.nc
 		c.mu.Unlock()
@@ -758,6 +889,7 @@ func lingerClose(nc net.Conn) {
 }
 
 func (c *conn) writeLoop() {
+	c.allowDirect()
 	for {
 		select {
 		case <-c.wake:
@@ -789,14 +921,52 @@ func isStopped(ch chan struct{}) bool {
 	}
 }
 
-// flush writes every pending chunk, one frame each.
+// allowDirect lets Sends write themselves (writeDirect) on a connection
+// whose socket can take a write that does not wait.
+func (c *conn) allowDirect() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.nc == nil {
+		return
+	}
+	if sc, ok := c.nc.(syscall.Conn); ok && canTryWrite {
+		if raw, err := sc.SyscallConn(); err == nil {
+			c.raw, c.direct = newTryWriter(raw), true
+		}
+	}
+}
+
+// flush writes the tail a Send left, then every pending chunk, one frame
+// each. It waits for a Send that is writing to be done.
 func (c *conn) flush(timeout time.Duration) error {
 	c.mu.Lock()
+	for c.writing {
+		c.idle.Wait()
+	}
 	batch := c.pending
-	c.pending = nil
+	c.pending, c.spare = c.spare, nil
 	c.queued = 0
+	partial, pch, whole := c.partial, c.partialCh, c.partialOf
+	c.partial, c.partialCh = nil, nil
+	c.writing = true
 	nc := c.nc
 	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.writing = false
+		c.lastWrite = c.t.now()
+		c.idle.Broadcast()
+		c.mu.Unlock()
+	}()
+	if pch != nil {
+		if err := c.writeFrame(nc, partial, timeout); err != nil {
+			err = fmt.Errorf("write to %s: %w", c.addr, err)
+			failChunks(c.t, append([]*chunk{pch}, batch...), err)
+			return err
+		}
+		c.count(whole.n, pch.msgs, whole.flags)
+		c.recycle(pch)
+	}
 	for i, ch := range batch {
 		if err := c.writeChunk(nc, ch, timeout); err != nil {
 			err = fmt.Errorf("write to %s: %w", c.addr, err)
@@ -808,10 +978,51 @@ func (c *conn) flush(timeout time.Duration) error {
 		}
 		c.recycle(ch)
 	}
+	c.keepSpare(batch)
 	return nil
 }
 
 func (c *conn) writeChunk(nc net.Conn, ch *chunk, timeout time.Duration) error {
+	out, flags, err := c.frame(ch)
+	if err != nil {
+		return err
+	}
+	err = c.writeFrame(nc, out, timeout)
+	if cap(c.cbuf) > keepScratch {
+		c.cbuf = nil
+	}
+	if err != nil {
+		return err
+	}
+	c.count(len(out), ch.msgs, flags)
+	return nil
+}
+
+// writeFrame writes out whole, or fails, within timeout.
+func (c *conn) writeFrame(nc net.Conn, out []byte, timeout time.Duration) error {
+	if err := nc.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	_, err := nc.Write(out)
+	return err
+}
+
+// count counts a frame of n bytes written, of msgs messages.
+func (c *conn) count(n, msgs int, flags byte) {
+	t := c.t
+	t.st.bytesSent.Add(uint64(n))
+	t.st.framesSent.Add(1)
+	t.st.messagesSent.Add(uint64(msgs))
+	if flags&flagCompressed != 0 {
+		t.st.compressedFrames.Add(1)
+	}
+}
+
+// frame makes ch into the frame to write: its header filled in,
+// compressed if that pays, sealed on a keyed connection. The frame is
+// ch's memory or the writer's compression buffer, which the caller's
+// holding the socket (writing) keeps to itself until it is written.
+func (c *conn) frame(ch *chunk) ([]byte, byte, error) {
 	t := c.t
 	var tag int // room for a seal's tag
 	if c.send != nil {
@@ -839,26 +1050,10 @@ func (c *conn) writeChunk(nc net.Conn, ch *chunk, timeout time.Duration) error {
 		putHeader(out, flags, len(out)-headerLen+sealTagLen)
 		var err error
 		if out, err = c.send.seal(out); err != nil {
-			return err
+			return nil, 0, err
 		}
 	}
-	if err := nc.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
-		return err
-	}
-	_, err := nc.Write(out)
-	if cap(c.cbuf) > keepScratch {
-		c.cbuf = nil
-	}
-	if err != nil {
-		return err
-	}
-	t.st.bytesSent.Add(uint64(len(out)))
-	t.st.framesSent.Add(1)
-	t.st.messagesSent.Add(uint64(ch.msgs))
-	if flags&flagCompressed != 0 {
-		t.st.compressedFrames.Add(1)
-	}
-	return nil
+	return out, flags, nil
 }
 
 // serveInbound runs the handshake of an accepted connection, then reads
@@ -900,11 +1095,11 @@ func (c *conn) serveInbound() {
 // connection fails; then it shuts the conn down.
 func (c *conn) readLoop() {
 	t := c.t
-	var scratch []byte
+	var scratch frameScratch
 	for {
 		p, wire, err := readFrame(c.br, t.cfg.MaxFrame, &scratch, c.recv)
-		if cap(scratch) > keepScratch {
-			scratch = nil
+		if cap(scratch.z) > keepScratch {
+			scratch.z = nil
 		}
 		if err == nil {
 			t.st.framesReceived.Add(1)
