@@ -66,6 +66,10 @@ type Executor struct {
 	// work and span are measured (workspan.go).
 	open     []openFrame
 	tracking bool
+	// traced: tracking is on for the whole run (a timeline, or work and
+	// span measured); otherwise it follows the pool's stream, looked at
+	// once per task the loop takes, where no frame is open (stream.go).
+	traced bool
 	// blocked is 1 while the executor waits in block and nobody has yet
 	// claimed the right to wake it.
 	blocked atomic.Uint32
@@ -415,6 +419,9 @@ func (x *Executor) endFrame(h *Header) {
 	if tl := x.pool.timeline.Load(); tl != nil {
 		tl.record(x.w, f.kind, f.since, now)
 	}
+	if s := x.pool.stream.Load(); s != nil {
+		s.add(x.w, eventFrame, int32(f.kind.ID), f.since, now)
+	}
 	if x.Fast.Measure {
 		x.endStrand(h, f, now)
 		x.resumeStrand(now)
@@ -433,6 +440,11 @@ func (x *Executor) suspendFrames(w *Worker) {
 	if tl := x.pool.timeline.Load(); tl != nil {
 		for _, f := range x.open {
 			tl.record(w, f.kind, f.since, now)
+		}
+	}
+	if s := x.pool.stream.Load(); s != nil {
+		for _, f := range x.open {
+			s.add(w, eventFrame, int32(f.kind.ID), f.since, now)
 		}
 	}
 	if x.Fast.Measure {
@@ -493,6 +505,7 @@ func (x *Executor) loop() {
 		} else if h = x.findWork(); h == nil {
 			continue
 		}
+		x.tracking = x.traced || p.stream.Load() != nil
 		if !x.runTop(h) {
 			return
 		}
