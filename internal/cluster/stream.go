@@ -9,9 +9,10 @@ import (
 
 // The task stream (sched.Stream) of a node's workers costs the job only
 // while someone watches: asking for it switches it on for streamLinger,
-// so a page that polls every second keeps it on, and one closed switches
-// it off a few seconds later.
-const streamLinger = 5 * time.Second
+// so a page that polls every second keeps it on, even when a loaded
+// machine answers its polls seconds apart, and one closed switches it off
+// half a minute later.
+const streamLinger = 30 * time.Second
 
 // Bounds on what a stream request may ask, checked as it is decoded: a
 // node keeps a few thousand events a worker, which a window of a minute

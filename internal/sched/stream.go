@@ -14,10 +14,12 @@ import (
 // a fixed ring per worker, read by any goroutine while the worker writes.
 //
 // Nothing of it costs a task frame while it is off: an executor looks at
-// the switch once per task its loop takes (not per spawn, nor per frame),
-// where it holds no frame open, so that the frames it tracks begin and end
-// under the same setting. While it is on, a frame costs what a timeline's
-// does: two clock reads, and a few atomic stores into the ring. Runs of
+// the switch (retrack) once per task its loop takes and with each
+// inlining grant (spawn.go, about every maxStaleness of work), never per
+// spawn or per frame. Switched on inside a frame, the executor tracks the
+// frames that begin from then on; the frames already running, which it
+// did not see begin, it leaves out. While it is on, a frame costs what a
+// timeline's does: two clock reads, and a few atomic stores into the ring. Runs of
 // frames of one task that follow each other within streamMergeGap share
 // one slot, so that a ring of fine-grained tasks still covers seconds.
 type Stream struct {
@@ -58,25 +60,44 @@ func streamTag(what uint8, ref int32) int64 { return int64(what)<<32 | int64(uin
 // add puts an event of what (eventFrame with its Kind.ID, or eventIdle)
 // into w's ring. Holder only.
 func (s *Stream) add(w *Worker, what uint8, ref int32, begin, end time.Time) {
+	s.put(w, streamTag(what, ref), int64(begin.Sub(s.start)), int64(end.Sub(s.start)), int64(streamMergeGap), 1)
+}
+
+// streamSampleGap is how far apart two samples of a running frame may be
+// to draw one stretch: many grants apart (spawn.go), yet finer than the
+// page draws.
+const streamSampleGap = time.Millisecond
+
+// sample notes that w runs a frame of k at now: taken with each inlining
+// grant, it shows the frames that run long, those begun before the stream
+// was switched on included, before they end. Holder only.
+func (s *Stream) sample(w *Worker, k *Kind, now time.Time) {
+	at := int64(now.Sub(s.start))
+	s.put(w, streamTag(eventFrame, int32(k.ID)), at, at, int64(streamSampleGap), 0)
+}
+
+// put adds an event, tagged, from b to e, to w's ring: into the last
+// slot when it has the same tag and ended at most gap before b, adding
+// frames to its count. Holder only.
+func (s *Stream) put(w *Worker, tag, b, e, gap, frames int64) {
 	if w.ID >= len(s.rings) {
 		return
 	}
 	r := &s.rings[w.ID]
-	tag, b, e := streamTag(what, ref), int64(begin.Sub(s.start)), int64(end.Sub(s.start))
 	h := r.head.Load()
 	if h > 0 {
 		last := &r.slots[(h-1)%streamSlots]
-		if last.tag.Load() == tag && b <= last.end.Load()+int64(streamMergeGap) {
+		if last.tag.Load() == tag && b <= last.end.Load()+gap {
 			// A frame of the last slot's task, right after it (or, for a
 			// frame that enclosed inner frames of its own task, around
-			// them): widen the slot.
+			// them), or a sample of it still running: widen the slot.
 			if e > last.end.Load() {
 				last.end.Store(e)
 			}
 			if b < last.begin.Load() {
 				last.begin.Store(b)
 			}
-			last.frames.Add(1)
+			last.frames.Add(frames)
 			return
 		}
 	}
@@ -84,7 +105,7 @@ func (s *Stream) add(w *Worker, what uint8, ref int32, begin, end time.Time) {
 	sl.tag.Store(tag)
 	sl.begin.Store(b)
 	sl.end.Store(e)
-	sl.frames.Store(1)
+	sl.frames.Store(frames)
 	r.head.Store(h + 1)
 }
 
@@ -115,6 +136,19 @@ func (r *streamRing) read(out []streamEvent) []streamEvent {
 		out = append(out[:first], out[first+skip:]...)
 	}
 	return out
+}
+
+// retrack makes the executor track frames while the pool's stream is on
+// (always, while traced). Switched off, it forgets the frames it was
+// tracking: only the stream read them.
+func (x *Executor) retrack() {
+	on := x.traced || x.pool.stream.Load() != nil
+	if on != x.tracking {
+		x.tracking = on
+		if !on {
+			x.open = x.open[:0]
+		}
+	}
 }
 
 // streamSwitch turns the pool's stream on when watched and off once

@@ -246,3 +246,22 @@ func TestStreamLingers(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestStreamSamplesRunningFrames: samples of a frame still running, taken
+// within streamSampleGap of each other, draw one stretch of its task that
+// counts no frame ended; a sample further away starts another.
+func TestStreamSamplesRunningFrames(t *testing.T) {
+	p, s := streamPool(t, 1)
+	w := p.workers[0]
+	for i := range 10 {
+		s.sample(w, streamKind, s.start.Add(time.Duration(i)*streamSampleGap/2))
+	}
+	s.sample(w, streamKind, s.start.Add(10*streamSampleGap))
+	got := s.rings[0].read(nil)
+	if len(got) != 2 {
+		t.Fatalf("%d slots, want 2: %+v", len(got), got)
+	}
+	if got[0].begin != 0 || got[0].end != int64(9*streamSampleGap/2) || got[0].frames != 0 || got[0].ref != int32(streamKind.ID) {
+		t.Errorf("the sampled stretch is %+v, want %v of %s and no frame", got[0], 9*streamSampleGap/2, streamKind.Name)
+	}
+}
