@@ -265,3 +265,46 @@ func TestStreamSamplesRunningFrames(t *testing.T) {
 		t.Errorf("the sampled stretch is %+v, want %v of %s and no frame", got[0], 9*streamSampleGap/2, streamKind.Name)
 	}
 }
+
+// TestStreamSamplesAFrameBegunBeforeIt: a frame that began before the
+// stream was switched on, and inlines its spawns, shows in the stream
+// while it still runs: its executor switches tracking on at an inlining
+// grant and samples it there; and it ends without a tracked frame of its
+// own, the run ending well.
+func TestStreamSamplesAFrameBegunBeforeIt(t *testing.T) {
+	p := NewPool(1, inline.Everything())
+	began := make(chan struct{})
+	watched := make(chan struct{})
+	sampled := func() bool {
+		for _, r := range p.StreamData("n", time.Now(), time.Minute, time.Microsecond).Rects {
+			if r.Name == streamKind.Name {
+				return true
+			}
+		}
+		return false
+	}
+	var saw bool
+	root := &frame{do: func(x *Executor) {
+		close(began)
+		<-watched
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+			x.AskSpawn(nil) // an inlined spawn's ask: a grant each time
+			if saw = sampled(); saw {
+				return
+			}
+		}
+	}}
+	root.Init(streamKind)
+	go func() {
+		<-began
+		p.WatchStream(time.Hour)
+		close(watched)
+	}()
+	if _, err := p.Run(context.Background(), &root.Header); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	p.StopStream()
+	if !saw {
+		t.Fatal("20s of grants inside a frame begun before the stream left no sample of it")
+	}
+}
