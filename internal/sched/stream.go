@@ -27,8 +27,8 @@ type Stream struct {
 	rings []streamRing
 }
 
-// streamSlots is how many events a worker's ring keeps: 24 bytes each and
-// a count, so a few hundred KiB a worker, allocated only while watched.
+// streamSlots is how many events a worker's ring keeps: 32 bytes each,
+// so 128 KiB a worker, allocated only while watched.
 const streamSlots = 4096
 
 // streamMergeGap is how far apart two frames of one task may be to share
