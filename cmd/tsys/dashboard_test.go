@@ -25,7 +25,29 @@ var (
 	chartLine = regexp.MustCompile(`<div class="chart" data-metric="([a-z_]+)">.*?</svg>`)
 	points    = regexp.MustCompile(`data-points="(\d+)"`)
 	linkCell  = regexp.MustCompile(`<td class="link" data-from="[^"]+" data-to="[^"]+" data-tasks="[1-9]\d*"`)
+	streamRow = regexp.MustCompile(`<span class="streamnode" data-node="([^"]+)" data-rects="(\d+)" data-named="(\d+)"`)
 )
+
+// streamed reads the task stream's legend of a dumped page: by node, the
+// rectangles drawn that are task frames.
+func streamed(dom string) map[string]int {
+	out := map[string]int{}
+	for _, m := range streamRow.FindAllStringSubmatch(dom, -1) {
+		out[m[1]], _ = strconv.Atoi(m[3])
+	}
+	return out
+}
+
+// streamFilled counts the nodes whose task stream drew task frames.
+func streamFilled(dom string) int {
+	n := 0
+	for _, named := range streamed(dom) {
+		if named > 0 {
+			n++
+		}
+	}
+	return n
+}
 
 // progress is a job's row on the page: its units done and total.
 type progress struct{ done, total int }
@@ -45,9 +67,15 @@ func jobRows(dom string) map[string]progress {
 // then dumps its DOM, or with shot set, writes its screenshot there.
 func chrome(t *testing.T, bin, page string, budget time.Duration, shot string) string {
 	t.Helper()
+	return chromeSized(t, bin, page, "1300,900", budget, shot)
+}
+
+// chromeSized is chrome in a window of size ("WIDTH,HEIGHT").
+func chromeSized(t *testing.T, bin, page, size string, budget time.Duration, shot string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1300,900",
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=" + size,
 		"--virtual-time-budget=" + strconv.Itoa(int(budget.Milliseconds()))}
 	if shot != "" {
 		args = append(args, "--screenshot="+shot)
@@ -77,7 +105,8 @@ func chromeUntil(t *testing.T, bin, page string, budget time.Duration, ok func(d
 // nodes. The page lists the first job with the progress its tasks report
 // (EP counts its batches), every chart has a line per node of more than
 // one point, the progress moves between two loads, the second job shows
-// up beside the first, and its own page (?job=ID) shows it alone.
+// up beside the first, and its own page (?job=ID) shows it alone. The
+// task stream draws the frames the nodes ran while the page watched.
 func TestDashboardJobPages(t *testing.T) {
 	bin := browser(t)
 	seed, err := startNode(t, "--bind", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "debug")
@@ -100,7 +129,7 @@ func TestDashboardJobPages(t *testing.T) {
 	seed.WaitFor(t, "serving a job", 20*time.Second)
 	page := seed.HTTP + "/"
 
-	dom := chromeUntil(t, bin, page, 3*time.Second, func(dom string) bool { return len(jobRows(dom)) == 1 })
+	dom := chromeUntil(t, bin, page, 3*time.Second, func(dom string) bool { return len(jobRows(dom)) == 1 && streamFilled(dom) >= 2 })
 	first := jobRows(dom)
 	if len(first) != 1 {
 		t.Fatalf("the page lists %d jobs, want 1:\n%s", len(first), dom)
@@ -125,6 +154,12 @@ func TestDashboardJobPages(t *testing.T) {
 				t.Errorf("chart %s has a line of %d points, want it to grow past one", c[1], n)
 			}
 		}
+	}
+	// The task stream, which the nodes record from the page's first
+	// request on, draws the frames of at least the two nodes that run
+	// the job's tasks.
+	if n := streamFilled(dom); n < 2 {
+		t.Errorf("the task stream drew task frames of %d nodes, want 2 or more: %v", n, streamed(dom))
 	}
 	if lent := linkCell.FindAllString(dom, -1); len(lent) == 0 {
 		t.Errorf("the matrix of who lent to whom has no cell of tasks lent:\n%s", dom)
@@ -160,6 +195,8 @@ func TestDashboardJobPages(t *testing.T) {
 		}
 		chrome(t, bin, page, 4*time.Second, filepath.Join(dir, "dashboard.png"))
 		chrome(t, bin, page+"?job="+id, 4*time.Second, filepath.Join(dir, "dashboard-job.png"))
+		// The whole page, down to the task stream at its foot.
+		chromeSized(t, bin, page, "1300,1700", 6*time.Second, filepath.Join(dir, "dashboard-stream.png"))
 	}
 }
 

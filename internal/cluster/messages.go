@@ -243,6 +243,10 @@ type statsRequest struct {
 	ID      uint64
 	ReplyTo string
 	All     bool
+	// Stream, when positive, asks for the task stream of the last Stream
+	// too (Snapshot.Stream), drawn to StreamRes; sent only then, so that a
+	// plain request is encoded as before.
+	Stream, StreamRes time.Duration
 }
 
 // statsReply answers request ID with Snapshots, a JSON array.
@@ -373,13 +377,25 @@ func (m *jobRefused) decode(d *wire.Decoder) {
 func (m *statsRequest) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.ID)
 	b = wire.AppendString(b, m.ReplyTo)
-	return wire.AppendBool(b, m.All)
+	b = wire.AppendBool(b, m.All)
+	if m.Stream > 0 {
+		b = wire.AppendDuration(b, m.Stream)
+		b = wire.AppendDuration(b, m.StreamRes)
+	}
+	return b
 }
 
 func (m *statsRequest) decode(d *wire.Decoder) {
 	m.ID = d.Uvarint("request id")
 	m.ReplyTo = d.String("reply address", maxStringLen)
 	m.All = d.Bool("all flag")
+	if d.Left() > 0 {
+		m.Stream = d.Duration("stream window")
+		m.StreamRes = d.Duration("stream resolution")
+		if d.Err() == nil && (m.Stream <= 0 || m.Stream > maxStreamWindow || m.StreamRes < minStreamRes) {
+			d.Fail("stream window %v at resolution %v: want a window within (0, %v] and a resolution of at least %v", m.Stream, m.StreamRes, maxStreamWindow, minStreamRes)
+		}
+	}
 }
 
 func (m *statsReply) appendTo(b []byte) []byte {

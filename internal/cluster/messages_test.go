@@ -40,6 +40,7 @@ func sampleMessages() []message {
 		&drainRequest{ReplyTo: "127.0.0.1:4001", Timeout: time.Minute},
 		&drained{Err: "node n2 is still running 3 borrowed tasks", Returned: 4, Finished: 1 << 40},
 		&statsRequest{ID: 7, ReplyTo: "127.0.0.1:4002", All: true},
+		&statsRequest{ID: 8, ReplyTo: "127.0.0.1:4002", Stream: 10 * time.Second, StreamRes: 10 * time.Millisecond},
 		&statsReply{ID: 7, Snapshots: []byte(`[{"node":"n2"}]`)},
 		&jobRefused{Job: 9, Reason: "node n2 serves job 5 of n1; it serves one job at a time"},
 		&jobRefused{Job: 9, Reason: "node n2 runs tsys", Lacks: []string{"sort.merge"}},
@@ -93,6 +94,12 @@ func olderForm(m message) message {
 		if m.Printed {
 			old := *m
 			old.Printed, old.Prints, old.Build, old.AcceptBuilds = false, nil, buildinfo.Build{}, false
+			return &old
+		}
+	case *statsRequest:
+		if m.Stream > 0 {
+			old := *m
+			old.Stream, old.StreamRes = 0, 0
 			return &old
 		}
 	case *jobRefused:

@@ -50,6 +50,9 @@ type Snapshot struct {
 	// Links are what the job that Net counts borrowed here from each
 	// peer, and how long its requests to each waited.
 	Links []Link `json:"links,omitempty"`
+	// Stream is the task stream of the node's workers, when asked for
+	// (ClusterStream).
+	Stream *sched.StreamData `json:"stream,omitempty"`
 }
 
 // JobProgress is job's progress as the snapshots of the nodes that serve
@@ -111,6 +114,12 @@ func hexID(id uint64) string { return fmt.Sprintf("%x", id) }
 // ClusterSnapshot returns this node's snapshot and those of the other
 // members that answer within timeout, asked over the task transport.
 func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Snapshot {
+	return n.gather(ctx, timeout, 0, 0)
+}
+
+// gather is ClusterSnapshot, with each node's task stream of the last
+// stream (drawn to res) when stream is positive.
+func (n *Node) gather(ctx context.Context, timeout, stream, res time.Duration) []Snapshot {
 	peers := n.peers.list()
 	id := n.nextID.Add(1)
 	replies := make(chan Snapshot, len(peers))
@@ -124,13 +133,13 @@ func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Sna
 	}()
 	asked := 0
 	for peer, addr := range peers {
-		if err := n.out.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr}, false, nil); err != nil {
+		if err := n.out.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr, Stream: stream, StreamRes: res}, false, nil); err != nil {
 			n.log.Debug("a peer was not asked for its state", "peer", peer, "err", err)
 			continue
 		}
 		asked++
 	}
-	out := []Snapshot{n.Snapshot()}
+	out := []Snapshot{n.streamSnapshot(stream, res)}
 	wait := time.NewTimer(timeout)
 	defer wait.Stop()
 	for range asked {
@@ -157,7 +166,7 @@ func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 		}
 	}
 	if !m.All {
-		answer([]Snapshot{n.Snapshot()})
+		answer([]Snapshot{n.streamSnapshot(m.Stream, m.StreamRes)})
 		return
 	}
 	go answer(n.ClusterSnapshot(context.Background(), gatherTimeout))

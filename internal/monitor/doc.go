@@ -4,8 +4,8 @@
 //
 // Endpoints (server.go):
 //   - /: the dashboard (dashboard.html, embedded; no library, no build
-//     step), which polls /api/cluster about once a second and draws every
-//     node's load, rates, per-worker busy share and a task stream; every
+//     step), which polls /api/stream about once a second and draws every
+//     node's load, rates, per-worker busy share and task stream; every
 //     job with the progress its tasks report (cluster.JobProgress's sum),
 //     linked to a page of its own (/?job=ID: the nodes that serve it); and
 //     charts of each node's busy share, rates and memory since the page
@@ -14,6 +14,8 @@
 //     borrower), with each link's tasks, rate and request latency.
 //   - /api/node and /api/cluster: cluster.Snapshot of this node, or of
 //     every node that answers within clusterTimeout (api.go).
+//   - /api/stream: /api/cluster with each node's task stream of the last
+//     window (stream.go), which asking switches on for a while.
 //   - /metrics: the same numbers for Prometheus (metrics.go), counters
 //     kept monotonic across jobs, with Go's, the process's and
 //     memberlist's own metrics.

@@ -24,6 +24,9 @@ type Node interface {
 	Draining() bool
 	Snapshot() cluster.Snapshot
 	ClusterSnapshot(ctx context.Context, timeout time.Duration) []cluster.Snapshot
+	// ClusterStream is ClusterSnapshot with each node's task stream of
+	// the last window, drawn to res (cluster.Node.ClusterStream).
+	ClusterStream(ctx context.Context, timeout, window, res time.Duration) []cluster.Snapshot
 }
 
 // Config configures a Server.
@@ -81,6 +84,7 @@ func Start(cfg Config, node Node) (*Server, error) {
 	mux.Handle("GET /metrics", guard(promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)})))
 	mux.Handle("GET /api/node", guard(http.HandlerFunc(s.apiNode)))
 	mux.Handle("GET /api/cluster", guard(http.HandlerFunc(s.apiCluster)))
+	mux.Handle("GET /api/stream", guard(http.HandlerFunc(s.apiStream)))
 	mux.Handle("/debug/pprof/", guard(http.HandlerFunc(pprof.Index)))
 	mux.Handle("/debug/pprof/cmdline", guard(http.HandlerFunc(pprof.Cmdline)))
 	mux.Handle("/debug/pprof/profile", guard(http.HandlerFunc(pprof.Profile)))

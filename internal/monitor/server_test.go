@@ -31,6 +31,15 @@ func (f *fakeNode) ClusterSnapshot(context.Context, time.Duration) []cluster.Sna
 	return []cluster.Snapshot{f.Snapshot()}
 }
 
+// ClusterStream answers with a stream that says what was asked: a
+// rectangle from -window to -res.
+func (f *fakeNode) ClusterStream(_ context.Context, _, window, res time.Duration) []cluster.Snapshot {
+	s := f.Snapshot()
+	s.Stream = &sched.StreamData{Node: "n1", On: true, Window: int64(window), Res: int64(res), Workers: 2,
+		Rects: []sched.StreamRect{{Worker: 1, Name: "fib", Begin: -int64(window), End: -int64(res), Frames: 3}}}
+	return []cluster.Snapshot{s}
+}
+
 func get(t *testing.T, url string) (int, health) {
 	t.Helper()
 	resp, err := http.Get(url)
@@ -179,7 +188,7 @@ func TestTokenGuardsRoutableAddresses(t *testing.T) {
 		return resp.StatusCode
 	}
 	tok := Token(key)
-	for path, want := range map[string]int{"/healthz": 200, "/metrics": 401, "/api/cluster": 401, "/": 401, "/debug/pprof/": 401} {
+	for path, want := range map[string]int{"/healthz": 200, "/metrics": 401, "/api/cluster": 401, "/api/stream": 401, "/": 401, "/debug/pprof/": 401} {
 		if got := status(path, ""); got != want {
 			t.Errorf("%s without a token: %d, want %d", path, got, want)
 		}

@@ -66,6 +66,9 @@ type Executor struct {
 	// work and span are measured (workspan.go).
 	open     []openFrame
 	tracking bool
+	// traced: tracking is on for the whole run (a timeline, or work and
+	// span measured); otherwise it follows the pool's stream (retrack).
+	traced bool
 	// blocked is 1 while the executor waits in block and nobody has yet
 	// claimed the right to wake it.
 	blocked atomic.Uint32
@@ -384,6 +387,7 @@ func (x *Executor) block(h *Header) {
 // on a worker began; clock and strand are its place on the critical path
 // (workspan.go).
 type openFrame struct {
+	h      *Header
 	kind   *Kind
 	since  time.Time
 	clock  time.Duration
@@ -398,7 +402,7 @@ func (x *Executor) beginFrame(h *Header) {
 	if x.Fast.Measure {
 		x.pauseStrand(now)
 	}
-	f := openFrame{kind: h.kind, since: now, clock: h.SpanClock(), strand: now, id: -1}
+	f := openFrame{h: h, kind: h.kind, since: now, clock: h.SpanClock(), strand: now, id: -1}
 	if r := x.pool.recorder; x.Fast.Measure && r != nil {
 		f.id = r.id(h)
 	}
@@ -409,11 +413,20 @@ func (x *Executor) beginFrame(h *Header) {
 // timeline, its last strand to the work, and the frame around it
 // computes again.
 func (x *Executor) endFrame(h *Header) {
-	f := x.open[len(x.open)-1]
-	x.open = x.open[:len(x.open)-1]
+	n := len(x.open)
+	if n == 0 || x.open[n-1].h != h {
+		// Begun before the stream switched tracking on (retrack): not
+		// tracked. Never so while traced.
+		return
+	}
+	f := x.open[n-1]
+	x.open = x.open[:n-1]
 	now := time.Now()
 	if tl := x.pool.timeline.Load(); tl != nil {
 		tl.record(x.w, f.kind, f.since, now)
+	}
+	if s := x.pool.stream.Load(); s != nil {
+		s.add(x.w, eventFrame, int32(f.kind.ID), f.since, now)
 	}
 	if x.Fast.Measure {
 		x.endStrand(h, f, now)
@@ -433,6 +446,11 @@ func (x *Executor) suspendFrames(w *Worker) {
 	if tl := x.pool.timeline.Load(); tl != nil {
 		for _, f := range x.open {
 			tl.record(w, f.kind, f.since, now)
+		}
+	}
+	if s := x.pool.stream.Load(); s != nil {
+		for _, f := range x.open {
+			s.add(w, eventFrame, int32(f.kind.ID), f.since, now)
 		}
 	}
 	if x.Fast.Measure {
@@ -493,6 +511,7 @@ func (x *Executor) loop() {
 		} else if h = x.findWork(); h == nil {
 			continue
 		}
+		x.retrack()
 		if !x.runTop(h) {
 			return
 		}

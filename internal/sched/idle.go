@@ -68,7 +68,7 @@ func (x *Executor) findWork() *Header {
 	p, w := x.pool, x.w
 	looking := p.startLooking()
 	began := w.beginIdle()
-	defer w.endIdle(began, p.timeline.Load())
+	defer w.endIdle(began, p)
 	if !looking {
 		x.parkAside()
 	}
@@ -279,14 +279,17 @@ func (w *Worker) beginIdle() time.Time {
 	return now
 }
 
-// endIdle ends the stretch begun at began, and records it on tl if one
-// records.
-func (w *Worker) endIdle(began time.Time, tl *Timeline) {
+// endIdle ends the stretch begun at began, and records it on p's
+// timeline and stream if they record.
+func (w *Worker) endIdle(began time.Time, p *Pool) {
 	now := time.Now()
 	w.idle.total.Add(int64(now.Sub(began)))
 	w.idle.since.Store(0)
-	if tl != nil {
+	if tl := p.timeline.Load(); tl != nil {
 		tl.recordIdle(w, began, now)
+	}
+	if s := p.stream.Load(); s != nil {
+		s.add(w, eventIdle, 0, began, now)
 	}
 }
 

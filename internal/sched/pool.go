@@ -22,6 +22,10 @@ type Pool struct {
 	// timeline is read by the engine's goroutines too (notes), and set
 	// between runs.
 	timeline atomic.Pointer[Timeline]
+	// stream, when set, keeps the workers' last events for a live view
+	// (stream.go); streamSw switches it.
+	stream   atomic.Pointer[Stream]
+	streamSw streamSwitch
 	// measure and lastSpan: work and span are measured (workspan.go);
 	// recorder, when set, records the task tree as they are.
 	measure  bool
@@ -278,7 +282,8 @@ func (p *Pool) startExecutor(w *Worker) {
 	x.Fast.Ending = &p.ending.bits
 	x.Fast.Measure = p.measure
 	x.Fast.CheckCopies = p.checkCopies
-	x.tracking = p.measure || p.timeline.Load() != nil
+	x.traced = p.measure || p.timeline.Load() != nil
+	x.tracking = x.traced
 	go x.live()
 }
 

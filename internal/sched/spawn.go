@@ -151,7 +151,11 @@ func (x *Executor) grant() bool {
 	// Published with each grant, which spans ~maxStaleness of work, rather
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
+	x.retrack()
 	now := time.Now()
+	if s := x.pool.stream.Load(); s != nil && x.cur != nil {
+		s.sample(w, x.cur.kind, now)
+	}
 	switch {
 	case spent > 0:
 		x.pace = now.Sub(x.grantedAt) / time.Duration(spent)

@@ -51,7 +51,7 @@ func (x *Executor) waitForShare() {
 	// The deque stays stealable while the worker waits: nothing private.
 	x.publishWork(false)
 	began := w.beginIdle()
-	defer w.endIdle(began, p.timeline.Load())
+	defer w.endIdle(began, p)
 	t := time.NewTimer(shareRecheck)
 	defer t.Stop()
 	for x.heldBack() && !p.ending.Load() && p.nResumable.Load() == 0 {
