@@ -89,16 +89,38 @@ func chromeSized(t *testing.T, bin, page, size string, budget time.Duration, sho
 	return string(out)
 }
 
-// chromeUntil dumps page as chrome does, again up to twice more while
-// the dump does not satisfy ok: a node that answers a poll later than
-// the page waits for (300 ms, on a loaded machine) is left out of it.
+// chromeUntil dumps page as chrome does, again while the dump does not
+// satisfy ok, for up to chromePatience: on a loaded machine a node answers
+// a poll later than the page waits for (300 ms) and is left out of it, and
+// the page's virtual time passes with fewer polls answered.
 func chromeUntil(t *testing.T, bin, page string, budget time.Duration, ok func(dom string) bool) string {
 	t.Helper()
+	began := time.Now()
 	dom := chrome(t, bin, page, budget, "")
-	for try := 1; try < 3 && !ok(dom); try++ {
+	for !ok(dom) && time.Since(began) < chromePatience {
 		dom = chrome(t, bin, page, budget, "")
 	}
 	return dom
+}
+
+// chromePatience bounds chromeUntil's tries.
+const chromePatience = 90 * time.Second
+
+// chartsGrown says whether the page has its 9 charts, each line of them
+// of more than one point: the page polled more than once.
+func chartsGrown(dom string) bool {
+	charts := chartLine.FindAllStringSubmatch(dom, -1)
+	if len(charts) < 9 {
+		return false
+	}
+	for _, c := range charts {
+		for _, l := range points.FindAllStringSubmatch(c[0], -1) {
+			if n, _ := strconv.Atoi(l[1]); n < 2 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // TestDashboardJobPages: a real headless browser watches two jobs on two
@@ -129,7 +151,9 @@ func TestDashboardJobPages(t *testing.T) {
 	seed.WaitFor(t, "serving a job", 20*time.Second)
 	page := seed.HTTP + "/"
 
-	dom := chromeUntil(t, bin, page, 3*time.Second, func(dom string) bool { return len(jobRows(dom)) == 1 && streamFilled(dom) >= 2 })
+	dom := chromeUntil(t, bin, page, 3*time.Second, func(dom string) bool {
+		return len(jobRows(dom)) == 1 && streamFilled(dom) >= 2 && chartsGrown(dom)
+	})
 	first := jobRows(dom)
 	if len(first) != 1 {
 		t.Fatalf("the page lists %d jobs, want 1:\n%s", len(first), dom)
