@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
@@ -87,7 +88,7 @@ func kindName(kinds []*Kind, id int32) string {
 // under them), same-named neighbours less than res apart joined, then
 // runs of rectangles narrower than res joined into Mixed batches.
 func coarsen(rs []StreamRect, res int64) []StreamRect {
-	slices.SortStableFunc(rs, func(a, b StreamRect) int { return cmpInt64(a.Begin, b.Begin) })
+	slices.SortStableFunc(rs, func(a, b StreamRect) int { return cmp.Compare(a.Begin, b.Begin) })
 	out := rs[:0]
 	for _, r := range rs {
 		if n := len(out); n > 0 && out[n-1].Name == r.Name && r.Begin-out[n-1].End < res {
@@ -147,14 +148,4 @@ func joined(a, b StreamRect) StreamRect {
 	a.Begin, a.End = min(a.Begin, b.Begin), max(a.End, b.End)
 	a.Frames += b.Frames
 	return a
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -279,6 +279,12 @@ func (b *budget) evictStranger(s *source) net.Conn {
 	if i < 0 {
 		return nil
 	}
+	return b.evict(s, i)
+}
+
+// evict takes s's i'th handshake out of the budget and marks its
+// connection evicted (to be closed by the caller), returning it.
+func (b *budget) evict(s *source, i int) net.Conn {
 	nc := s.active[i].nc
 	s.active = slices.Delete(s.active, i, i+1)
 	if b.evicted == nil {
@@ -339,12 +345,7 @@ func (b *budget) evictOldestIdle(s *source, now time.Time) net.Conn {
 	if at < 0 {
 		return nil
 	}
-	nc := from.active[at].nc
-	from.active = slices.Delete(from.active, at, at+1)
-	if b.evicted == nil {
-		b.evicted = make(map[net.Conn]struct{})
-	}
-	b.evicted[nc] = struct{}{}
+	nc := b.evict(from, at)
 	if s == nil {
 		for key, src := range b.sources {
 			if src == from && len(src.active) == 0 && len(src.parked) == 0 {

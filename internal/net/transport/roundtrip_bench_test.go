@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net"
 	"testing"
+
+	"github.com/tsys-go/tsys/internal/cputime"
 )
 
 // rttBody is the size of the message the round-trip benchmarks bounce: a
@@ -139,9 +141,9 @@ func benchTransportRoundTrip(b *testing.B, key []byte) {
 // reportCPU starts counting the process's CPU time; the function it
 // returns reports it per op as cpu-ns/op.
 func reportCPU(b *testing.B) func() {
-	start, ok := processCPU()
+	start, ok := cputime.Process()
 	return func() {
-		end, _ := processCPU()
+		end, _ := cputime.Process()
 		if ok && b.N > 0 {
 			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 		}
