@@ -99,3 +99,38 @@ func TestDirectWritesKeepOrderWhenThePeerStopsReading(t *testing.T) {
 		}
 	}
 }
+
+// The writer goroutine's flush leaves its write deadline on the socket. A
+// Send on a connection idle for longer than that (writeTimeout) leaves its
+// frame to the writer, which sets a fresh deadline, rather than failing the
+// connection with a timeout: race-built nodes lost their connections every
+// 31 s so (TestJobsShareNodesByEquipartition).
+func TestDirectWriteAfterTheWritersDeadline(t *testing.T) {
+	if !canTryWrite {
+		t.Skip("no direct writes on this platform")
+	}
+	for _, key := range [][]byte{nil, key1} {
+		a, b := start(t, "a", key, steppingClock), start(t, "b", key)
+		if err := a.SendSync(b.Addr(), &Message{Type: tData, Body: []byte("hello")}); err != nil {
+			t.Fatal(err)
+		}
+		a.mu.Lock()
+		for c := range a.conns {
+			c.mu.Lock()
+			if err := c.nc.SetWriteDeadline(time.Now().Add(-time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			c.mu.Unlock()
+		}
+		a.mu.Unlock()
+		for i := range 3 {
+			if err := a.Send(b.Addr(), &Message{Type: tData, Body: []byte{byte(i)}}); err != nil {
+				t.Fatal(err)
+			}
+			b.in.wait(t, i+2)
+		}
+		if got := a.st.droppedMessages.Load(); got != 0 {
+			t.Errorf("keyed %v: %d messages dropped after the deadline passed, want none", key != nil, got)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package transport
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -36,13 +37,18 @@ func newTryWriter(rc syscall.RawConn) *tryWriter {
 
 // write writes as much of b as the socket takes without waiting, once,
 // and returns how much that was: 0 for a socket whose buffer is full,
-// which is no error (the writer goroutine waits for room).
+// which is no error (the writer goroutine waits for room). Nor is a
+// write deadline past: the writer goroutine's last flush left its own on
+// the socket, which a connection idle for longer outlives, and the writer
+// sets a fresh one before it writes what this left.
 func (w *tryWriter) write(b []byte) (int, error) {
 	w.b = b
 	err := w.rc.Write(w.fn)
 	n, werr := w.n, w.err
 	w.b, w.n, w.err = nil, 0, nil
 	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return 0, nil
 	case err != nil:
 		return 0, err
 	case errors.Is(werr, syscall.EAGAIN):
