@@ -151,6 +151,7 @@ func startNodes(seed string, cfg *runConfig, stderr io.Writer) ([]*child, error)
 		}
 		c := &child{cmd: exec.Command(exe, args...), done: make(chan struct{})}
 		c.cmd.Stderr = stderr
+		c.cmd.SysProcAttr = childAttr()
 		if err := c.cmd.Start(); err != nil {
 			return children, fmt.Errorf("starting node %d: %w", i, err)
 		}
