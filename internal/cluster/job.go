@@ -60,12 +60,13 @@ type Job struct {
 	// reported signals each, and each change of active: the peers that
 	// take part now, as their sharing policies say (jobPresence). ended
 	// stops invitations. The engine's mu guards them all.
-	peers    map[clusterpolicy.NodeID]string
-	joinedAt map[clusterpolicy.NodeID]time.Duration
-	reports  map[clusterpolicy.NodeID]peerReport
-	active   map[clusterpolicy.NodeID]bool
-	reported chan struct{}
-	ended    bool
+	peers     map[clusterpolicy.NodeID]string
+	joinedAt  map[clusterpolicy.NodeID]time.Duration
+	invitedAt map[clusterpolicy.NodeID]time.Time // the last invitation (reinviteSilent)
+	reports   map[clusterpolicy.NodeID]peerReport
+	active    map[clusterpolicy.NodeID]bool
+	reported  chan struct{}
+	ended     bool
 	// inviting is held while a jobStart is sent, and by EndJob before it
 	// sends the ends: a node's start is then on its connection before its
 	// end. Taken before the engine's mu.
@@ -114,7 +115,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	rand.Read(b[:])
 	tasks := sched.LendableKinds()
 	j := &Job{ID: binary.LittleEndian.Uint64(b[:]) | 1, opts: o, tasks: tasks, prints: printsOf(tasks), peers: map[clusterpolicy.NodeID]string{},
-		joinedAt: map[clusterpolicy.NodeID]time.Duration{}, reports: map[clusterpolicy.NodeID]peerReport{},
+		joinedAt: map[clusterpolicy.NodeID]time.Duration{}, invitedAt: map[clusterpolicy.NodeID]time.Time{}, reports: map[clusterpolicy.NodeID]peerReport{},
 		active: map[clusterpolicy.NodeID]bool{}, reported: make(chan struct{}, 1)}
 	info := share.Job{ID: j.ID, Root: string(n.name), Began: time.Now().UnixNano(), Min: o.MinNodes, Max: o.MaxNodes}
 	n.jobs.mu.Lock()
@@ -162,20 +163,78 @@ func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
 		return
 	}
 	j.peers[id] = addr
+	j.invitedAt[id] = time.Now()
 	if late {
 		j.joinedAt[id] = time.Since(e.began)
 	}
 	e.mu.Unlock()
-	start := &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
-		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
-		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
-		Tasks: j.tasks, Binary: buildinfo.Binary(),
-		Printed: true, Prints: j.prints, Build: buildinfo.Current(), AcceptBuilds: n.cfg.AcceptBuilds}
-	if err := e.n.out.transmit(addr, start, true, e); err != nil {
+	if err := e.n.out.transmit(addr, j.start(), true, e); err != nil {
 		n.log.Warn("peer cannot take part in the job", "peer", id, "err", err)
 		e.mu.Lock()
 		delete(j.peers, id)
 		e.mu.Unlock()
+	}
+}
+
+// start is the invitation to the job.
+func (j *Job) start() *jobStart {
+	e, n := j.e, j.e.n
+	return &jobStart{Job: j.ID, ReplyTo: n.trAddr, MeasureWorkSpan: j.opts.MeasureWorkSpan,
+		TimelineCap: uint64(max(j.opts.TimelineCap, 0)), Began: e.info.Began,
+		MinNodes: uint32(max(e.info.Min, 0)), MaxNodes: uint32(max(e.info.Max, 0)),
+		Tasks: j.tasks, Binary: buildinfo.Binary(),
+		Printed: true, Prints: j.prints, Build: buildinfo.Current(), AcceptBuilds: n.cfg.AcceptBuilds}
+}
+
+// reinviteAfter is how long a root waits to hear whether an invited node
+// takes part in its job before it invites the node again: far longer
+// than an answer takes, even under load, and short against the wait of a
+// job that needs the node to begin (JobOptions.MinNodes).
+const reinviteAfter = 2 * time.Second
+
+// reinviteSilent invites again, at now, each node invited reinviteAfter
+// ago or more that has not said whether it takes part (jobPresence) nor
+// refused. An invitation, or the answer to it, can be lost: a cut or a
+// pause has either side hold the other dead for a while (a node tells
+// only the members it knows; a root invites only those), and a
+// connection that made no progress for transport's userTimeout is closed
+// with what was queued on it. Nothing else would send either again, and a
+// job waiting for its least nodes would wait for good (cmd/tsys/badnet's
+// root cut as the job began). A node that already serves the job answers
+// an invitation by saying again whether it takes part (rootIsBack). It
+// never waits: it runs on the node's tick, and skips a round while an
+// invitation is being sent.
+func (j *Job) reinviteSilent(now time.Time) {
+	if !j.inviting.TryLock() {
+		return
+	}
+	defer j.inviting.Unlock()
+	e := j.e
+	e.mu.Lock()
+	if j.ended {
+		e.mu.Unlock()
+		return
+	}
+	var due map[clusterpolicy.NodeID]string
+	for id, addr := range j.peers {
+		_, heard := j.active[id]
+		_, reported := j.reports[id]
+		if heard || reported || now.Sub(j.invitedAt[id]) < reinviteAfter {
+			continue
+		}
+		j.invitedAt[id] = now
+		if due == nil {
+			due = map[clusterpolicy.NodeID]string{}
+		}
+		due[id] = addr
+	}
+	e.mu.Unlock()
+	for id, addr := range due {
+		addr, _ = e.n.peers.addressOf(id, addr)
+		e.n.netLog.Info("an invited node has not said whether it takes part in the job; inviting it again", "peer", id)
+		if err := e.n.out.transmit(addr, j.start(), false, e); err != nil {
+			e.n.log.Debug("could not invite a node again", "peer", id, "err", err)
+		}
 	}
 }
 

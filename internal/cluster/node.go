@@ -431,6 +431,9 @@ func (n *Node) tick() {
 				lastCheck = now
 				for _, e := range jobs {
 					e.lender.check(now)
+					if e.rooted != nil {
+						e.rooted.reinviteSilent(now)
+					}
 				}
 				n.dropOrphans(now)
 			}

@@ -21,16 +21,17 @@ import (
 // barePeer is a transport on real TCP that plays another node, or
 // another build of one: the messages a node sends it arrive on replies,
 // decoded, but for jobPresence (a node's word that it takes part in a
-// job, never a reply).
+// job, never a reply), which arrives on presences when there is room.
 type barePeer struct {
-	t       *testing.T
-	tr      *transport.Transport
-	replies chan message
+	t         *testing.T
+	tr        *transport.Transport
+	replies   chan message
+	presences chan *jobPresence
 }
 
 func newBarePeer(t *testing.T, name string) *barePeer {
 	t.Helper()
-	p := &barePeer{t: t, replies: make(chan message, 16)}
+	p := &barePeer{t: t, replies: make(chan message, 16), presences: make(chan *jobPresence, 16)}
 	tr, err := transport.Listen(transport.Config{Name: name, Logger: slog.New(slog.DiscardHandler)},
 		func(from string, tm *transport.Message) {
 			m, err := decodeMessage(tm)
@@ -38,9 +39,14 @@ func newBarePeer(t *testing.T, name string) *barePeer {
 				t.Errorf("the node sent a message that does not decode: %v", err)
 				return
 			}
-			if _, ok := m.(*jobPresence); !ok {
-				p.replies <- m
+			if jp, ok := m.(*jobPresence); ok {
+				select {
+				case p.presences <- jp:
+				default:
+				}
+				return
 			}
+			p.replies <- m
 		})
 	if err != nil {
 		t.Fatal(err)

@@ -140,10 +140,35 @@ func (e *engine) setActive(on bool) {
 	e.n.netLog.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
 	tm := encodeMessage(m)
-	for id, addr := range e.n.peers.list() {
+	peers := e.n.peers.list()
+	for id, addr := range peers {
 		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
 			e.n.log.Debug("a peer did not hear whether this node takes part in the job", "peer", id, "err", err)
 		}
+	}
+	if _, member := peers[e.root()]; !member && e.rooted == nil {
+		// Gossip holds the root dead (a cut, a pause): it counts on this
+		// word all the same, to begin the job (AwaitNodes).
+		e.tellRoot()
+	}
+}
+
+// tellRoot tells the root of e's job, again, whether this node takes part
+// in it. The word setActive sent may have been lost: sent while gossip
+// held the root dead, or queued on a connection that was then closed
+// (transport's userTimeout). So a node says it again whenever the root
+// shows it may have missed it: the root is heard again after gossip held
+// it dead (rootIsBack), or it invites the node again to a job it already
+// serves (the root re-invites a node it has not heard from:
+// reinviteSilent).
+func (e *engine) tellRoot() {
+	p := e.presence.Load()
+	if e.rooted != nil || p == presenceUnknown {
+		return // the sharing policy has not decided: setActive will tell
+	}
+	m := &jobPresence{Job: e.info.ID, Active: p == presenceActive}
+	if err := e.n.out.send(e.root(), e.rootWatch.addr, m, e); err != nil {
+		e.n.log.Debug("the job's root did not hear whether this node takes part in it", "root", e.root(), "err", err)
 	}
 }
 

@@ -39,6 +39,10 @@ import (
 //     root that is alive invites it again.
 //   - A root invites again a node that gossip declared dead and that comes
 //     back, as it does a node that joins during the job.
+//   - Either side may miss the other's word about a job while it holds
+//     the other dead: a root invites again a node it has not heard from
+//     for reinviteAfter (reinviteSilent), and a node says again whether it
+//     takes part when its root is back or invites it again (tellRoot).
 
 // DefaultRootGrace is how long a node serves a job whose root gossip
 // declared dead before it drops the job (Config.RootGrace): longer than
@@ -151,11 +155,19 @@ func (e *engine) rootGone(now time.Time, gossiped string) {
 	}
 }
 
-// rootIsBack: the root of e's job is heard again.
-func (e *engine) rootIsBack() {
+// rootListed: gossip lists the root of e's job (again).
+func (e *engine) rootListed() {
 	if e.rootWatch.back() {
 		e.n.log.Info("the job's root is back; serving on", "root", e.root())
 	}
+}
+
+// rootIsBack: the root of e's job is a member again after gossip held it
+// dead, or it invited this node again to the job: either way it may have
+// missed whether this node takes part (tellRoot).
+func (e *engine) rootIsBack() {
+	e.rootListed()
+	e.tellRoot()
 }
 
 // memberBack: node id is a member again, after gossip said it left or
@@ -190,7 +202,7 @@ func (n inbox) memberBack(id clusterpolicy.NodeID) {
 func (n *Node) dropOrphans(now time.Time) {
 	for _, e := range n.jobs.list() {
 		if _, back := n.peers.addr(e.root()); back {
-			e.rootIsBack()
+			e.rootListed()
 			continue
 		}
 		due, refused, since := e.rootWatch.due(now, n.cfg.RootGrace)
