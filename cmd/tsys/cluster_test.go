@@ -1019,10 +1019,11 @@ func TestClusterTimeline(t *testing.T) {
 // TestSimValidate: tsys sim --validate measures T_1, the co-located node
 // speed and the latency, runs the real clusters, and prints a predicted
 // time beside each measured one (how close is bench/README.md's to say).
-// TestSimValidate runs the validation of one job (--app ep): every job
-// goes through the same code, and all three take three times as long.
+// TestSimValidate runs the validation of one job (--app ep) on one
+// cluster (--nodes 2 --sched fishing:random): every job and cluster goes
+// through the same code, and all of them take six times as long.
 func TestSimValidate(t *testing.T) {
-	cmd := exec.Command(tsysBin, "sim", "--validate", "--reps", "1", "--app", "ep")
+	cmd := exec.Command(tsysBin, "sim", "--validate", "--reps", "1", "--app", "ep", "--nodes", "2", "--sched", "fishing:random")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -1043,13 +1044,16 @@ func TestSimValidate(t *testing.T) {
 			t.Errorf("row %q: measured %v, predicted %v", line, measured, predicted)
 		}
 	}
-	if rows != 1+2*2 {
-		t.Errorf("%d rows, want 5 (1x2, and 2 node counts x 2 schedulers):\n%s", rows, out)
+	if rows != 2 {
+		t.Errorf("%d rows, want 2 (1x2, and 2x1 by fishing:random):\n%s", rows, out)
 	}
 }
 
 func TestSimValidateRefusesAnotherApp(t *testing.T) {
 	if code, _, stderr := run(t, "sim", "--validate", "--app", "fib"); code != 2 || !strings.Contains(stderr, "want one of ep, uts, rt") {
 		t.Errorf("sim --validate --app fib: exit %d, %s; want 2 and the validation's jobs named", code, stderr)
+	}
+	if code, _, stderr := run(t, "sim", "--validate", "--app", "uts:tree=T99"); code != 2 || !strings.Contains(stderr, "T99") {
+		t.Errorf("sim --validate --app uts:tree=T99: exit %d, %s; want 2 and the tree named", code, stderr)
 	}
 }

@@ -59,7 +59,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	out := fs.String("out", "", "folder for a sweep's CSV and plots")
 	fs.String("model", "", "a JSON file of the model's parameters (the flags' names, durations such as \"50us\"); flags given override it")
-	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes (minutes; with --app ep, uts or rt, of that job alone)")
+	validate := fs.Bool("validate", false, "check the simulator against real runs of EP W, UTS T1 and RT on 1 node of 2 workers and on 2 and 4 local nodes of 1 worker, by fishing:random and balance (minutes; with --app ep, uts, rt or uts:tree=NAME, of that job alone; --nodes and --sched for other clusters)")
 	reps := fs.Int("reps", 3, "repetitions of each real run of --validate")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
@@ -75,7 +75,21 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		return simValidate(jobs, *reps, stdout, stderr)
+		nodeCounts, checked := validationNodes, validationScheds
+		if flagGiven(fs, "nodes") {
+			if nodeCounts, err = intList("--nodes", *nodes); err != nil {
+				return err
+			}
+		}
+		if flagGiven(fs, "sched") {
+			checked = nil
+			for _, s := range strings.Split(*scheds, ";") {
+				if s = strings.TrimSpace(s); s != "" {
+					checked = append(checked, s)
+				}
+			}
+		}
+		return simValidate(jobs, nodeCounts, checked, *reps, stdout, stderr)
 	}
 	if m.Inline, err = inline.Parse(*inlining); err != nil {
 		return cli.Usagef("--inline: %v", err)

@@ -50,21 +50,34 @@ var validationJobs = []validationJob{
 		leaves := int64(c.Batches())
 		return &sim.EP{Leaves: leaves, Leaf: t1 / time.Duration(leaves)}, nil
 	}},
-	{[]string{"uts", "--tree", "T1"}, func(t1 time.Duration) (sim.Workload, error) {
-		tree, err := uts.Named("T1")
-		if err != nil {
-			return nil, err
-		}
-		return &sim.UTS{Tree: tree, PerNode: t1 / time.Duration(tree.Nodes)}, nil
-	}},
+	utsValidation("T1"),
 	{[]string{"rt", "--verify=false"}, func(t1 time.Duration) (sim.Workload, error) {
 		return sim.ParseWorkload(fmt.Sprintf("rt:serial=%v", t1))
 	}},
 }
 
+// utsValidation is the validation's job of UTS on the named sample tree.
+func utsValidation(tree string) validationJob {
+	return validationJob{[]string{"uts", "--tree", tree}, func(t1 time.Duration) (sim.Workload, error) {
+		t, err := uts.Named(tree)
+		if err != nil {
+			return nil, err
+		}
+		return &sim.UTS{Tree: t, PerNode: t1 / time.Duration(t.Nodes)}, nil
+	}}
+}
+
 // validationJobsOf is the validation's job of the app named (--app of
-// --validate), for a check of one job in a third of the time.
+// --validate), for a check of one job in a third of the time; uts:tree=T
+// checks UTS on another sample tree than T1 (the binomial T3L, whose
+// chains are stolen again and again, is the hardest on the model).
 func validationJobsOf(app string) ([]validationJob, error) {
+	if tree, ok := strings.CutPrefix(app, "uts:tree="); ok {
+		if _, err := uts.Named(tree); err != nil {
+			return nil, cli.Usagef("--app %q with --validate: %v", app, err)
+		}
+		return []validationJob{utsValidation(tree)}, nil
+	}
 	var names []string
 	for _, job := range validationJobs {
 		if job.args[0] == app {
@@ -72,8 +85,15 @@ func validationJobsOf(app string) ([]validationJob, error) {
 		}
 		names = append(names, job.args[0])
 	}
-	return nil, cli.Usagef("--app %q with --validate: want one of %s (the validation's own jobs; leave --app out for all of them)", app, strings.Join(names, ", "))
+	return nil, cli.Usagef("--app %q with --validate: want one of %s, or uts:tree=NAME (the validation's own jobs; leave --app out for all of them)", app, strings.Join(names, ", "))
 }
+
+// validationNodes and validationScheds are the cluster runs a validation
+// checks unless --nodes and --sched say others.
+var (
+	validationNodes  = []int{2, 4}
+	validationScheds = []string{"fishing:random", "balance"}
+)
 
 // simValidate runs the validation of jobs and prints its table.
 
@@ -81,13 +101,11 @@ func validationJobsOf(app string) ([]validationJob, error) {
 // bench's --run-timeout does.
 const simCheckRunLimit = 10 * time.Minute
 
-func simValidate(jobs []validationJob, reps int, stdout, stderr io.Writer) error {
+func simValidate(jobs []validationJob, nodeCounts []int, scheds []string, reps int, stdout, stderr io.Writer) error {
 	exe, err := selfPath()
 	if err != nil {
 		return err
 	}
-	nodeCounts := []int{2, 4}
-	scheds := []string{"fishing:random", "balance"}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "job\tscheduler\tconfig\tworker speed\tlatency\tmeasured s\tmin-max s\tpredicted s\terror\t")
 	for _, job := range jobs {
