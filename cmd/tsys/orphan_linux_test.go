@@ -12,7 +12,7 @@ import (
 
 // TestRunsNodesDieWithIt: the node processes a --nodes run starts end when
 // the run is killed (kill -9 lets it stop nothing), rather than serving
-// no one for good: a CI run found one so, its run killed by its test.
+// no one for good.
 func TestRunsNodesDieWithIt(t *testing.T) {
 	run := exec.Command(tsysBin, "run", "uts", "--tree", "T3L", "--workers", "1", "--nodes", "2")
 	if err := run.Start(); err != nil {

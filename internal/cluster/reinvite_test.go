@@ -29,9 +29,8 @@ func (p *barePeer) presence(job uint64, what string) *jobPresence {
 // TestNodeTellsARootGossipDoesNotList: a node that serves a job whose root
 // gossip does not list (it holds it dead after a cut; here, a bare peer
 // gossip never brought) tells the root all the same that it takes part,
-// and tells it again when the root invites it again. Before, it told
-// only the members, and a root cut off as its job began waited for good
-// for a node that served it (cmd/tsys/badnet, root cut 5 s).
+// and tells it again when the root invites it again: a root waiting for
+// its least nodes counts on that word, whatever gossip says of it.
 func TestNodeTellsARootGossipDoesNotList(t *testing.T) {
 	node := testNode(t, Config{})
 	root := newBarePeer(t, "root")

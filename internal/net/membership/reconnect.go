@@ -84,8 +84,7 @@ func (l *lostPeers) due(now time.Time) []string {
 // to a peer still cut off waits memberlist's TCPTimeout (up to 10 s): the
 // tries are one at a time, so a partition costs one goroutine and one
 // dial, and Shutdown does not wait for the one under way, which ends
-// within that timeout on its own (a client's exit waited 7.6 s for it in
-// badnet's 15 s worker cut).
+// within that timeout on its own (TestShutdownDoesNotWaitForAReconnect).
 func (m *Membership) reconnector() {
 	defer m.wg.Done()
 	for {

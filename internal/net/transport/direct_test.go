@@ -103,8 +103,8 @@ func TestDirectWritesKeepOrderWhenThePeerStopsReading(t *testing.T) {
 // The writer goroutine's flush leaves its write deadline on the socket. A
 // Send on a connection idle for longer than that (writeTimeout) leaves its
 // frame to the writer, which sets a fresh deadline, rather than failing the
-// connection with a timeout: race-built nodes lost their connections every
-// 31 s so (TestJobsShareNodesByEquipartition).
+// connection with a timeout, which would cost a busy pair of nodes their
+// connection once per writeTimeout of quiet.
 func TestDirectWriteAfterTheWritersDeadline(t *testing.T) {
 	if !canTryWrite {
 		t.Skip("no direct writes on this platform")
