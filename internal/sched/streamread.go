@@ -108,13 +108,13 @@ func splitWaiting(rs []StreamRect, waits []waitSpan, res int64) []StreamRect {
 	if len(waits) == 0 {
 		return rs
 	}
-	out := make([]StreamRect, 0, len(rs))
+	out := make([]StreamRect, 0, len(rs)+len(rs)/2)
 	for _, r := range rs {
 		if r.Name != "" || r.Mixed {
 			out = append(out, r)
 			continue
 		}
-		out = append(out, splitIdle(r, waits, res)...)
+		out = splitIdle(out, r, waits, res)
 	}
 	return out
 }

@@ -116,14 +116,16 @@ func unionSpans(spans []waitSpan) []waitSpan {
 	return out
 }
 
-// splitIdle cuts the idle rectangle r by waits (sorted, disjoint, in
-// r's time base) into pieces: those inside a wait are waiting (Wait),
-// the rest stay idle. Waiting narrower than res is not drawn apart, and
-// idle narrower than res between or beside waits goes to the waiting,
-// so that no piece is narrower than the page draws unless r was.
-func splitIdle(r StreamRect, waits []waitSpan, res int64) []StreamRect {
+// splitIdle appends to dst the idle rectangle r cut by waits (sorted,
+// disjoint, in r's time base) into pieces: those inside a wait are
+// waiting (Wait), the rest stay idle. Waiting narrower than res is not
+// drawn apart, and idle narrower than res between or beside waits goes
+// to the waiting, so that no piece is narrower than the page draws
+// unless r was.
+func splitIdle(dst []StreamRect, r StreamRect, waits []waitSpan, res int64) []StreamRect {
 	i, _ := slices.BinarySearchFunc(waits, r.Begin, func(w waitSpan, t int64) int { return cmp.Compare(w.end, t+1) })
-	var out []StreamRect
+	first := len(dst)
+	out := dst
 	cur := r.Begin
 	for ; i < len(waits) && waits[i].begin < r.End; i++ {
 		b, e := max(waits[i].begin, r.Begin), min(waits[i].end, r.End)
@@ -132,7 +134,7 @@ func splitIdle(r StreamRect, waits []waitSpan, res int64) []StreamRect {
 		}
 		n := len(out)
 		switch {
-		case n > 0 && b-out[n-1].End < res && out[n-1].Wait:
+		case n > first && b-out[n-1].End < res && out[n-1].Wait:
 			out[n-1].End = e // the idle gap between two waits is too narrow
 			cur = e
 			continue
@@ -144,8 +146,8 @@ func splitIdle(r StreamRect, waits []waitSpan, res int64) []StreamRect {
 		out = append(out, piece(r, b, e, true))
 		cur = e
 	}
-	if len(out) == 0 {
-		return []StreamRect{r}
+	if len(out) == first {
+		return append(out, r)
 	}
 	if r.End > cur {
 		if n := len(out); r.End-cur < res && out[n-1].Wait {

@@ -33,7 +33,7 @@ func TestSplitIdle(t *testing.T) {
 			[]StreamRect{i(100, 110), w(110, 180), i(180, 200)}},
 		{"narrow idle at the edges goes to the wait", []waitSpan{{105, 195}}, 10, []StreamRect{w(100, 200)}},
 	} {
-		got := splitIdle(idle, c.waits, c.res)
+		got := splitIdle(nil, idle, c.waits, c.res)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
@@ -97,5 +97,46 @@ func TestStreamDataShowsWaiting(t *testing.T) {
 	}
 	if !slices.Equal(d.Rects, want) {
 		t.Errorf("rects %+v, want %+v", d.Rects, want)
+	}
+}
+
+// BenchmarkStreamDataWaits: what a read of a full stream (4 workers, each
+// ring full of frames and idle stretches) costs, without requests for
+// work recorded and with the node's ring of them full: the cost of
+// splitting idle by waiting, paid once a poll, not by the workers.
+func BenchmarkStreamDataWaits(b *testing.B) {
+	for _, waits := range []bool{false, true} {
+		name := "none"
+		if waits {
+			name = "full"
+		}
+		b.Run(name, func(b *testing.B) {
+			p := &Pool{}
+			for i := range 4 {
+				p.workers = append(p.workers, &Worker{ID: i})
+			}
+			p.WatchStream(time.Hour)
+			defer p.StopStream()
+			s := p.stream.Load()
+			us := func(n int) time.Time { return s.start.Add(time.Duration(n) * time.Microsecond) }
+			for _, w := range p.workers {
+				for i := range streamSlots {
+					what := uint8(eventFrame)
+					if i%2 == 1 {
+						what = eventIdle
+					}
+					s.add(w, what, int32(streamKind.ID), us(100*i), us(100*i+90))
+				}
+			}
+			for i := 0; waits && i < streamWaitSlots; i++ {
+				p.StreamWaitBegan("n2", us(400*i+110))
+				p.StreamWaitEnded("n2", us(400*i+160))
+			}
+			now := us(100 * streamSlots)
+			b.ResetTimer()
+			for range b.N {
+				p.StreamData("n1", now, time.Minute, 10*time.Microsecond)
+			}
+		})
 	}
 }
