@@ -26,6 +26,7 @@ var (
 	points    = regexp.MustCompile(`data-points="(\d+)"`)
 	linkCell  = regexp.MustCompile(`<td class="link" data-from="[^"]+" data-to="[^"]+" data-tasks="[1-9]\d*"`)
 	streamRow = regexp.MustCompile(`<span class="streamnode" data-node="([^"]+)" data-rects="(\d+)" data-named="(\d+)"`)
+	nodesFit  = regexp.MustCompile(`<div class="fit" data-overflows="(true|false)"><table id="nodes">`)
 	waitRow   = regexp.MustCompile(`<span class="streamnode" data-node="([^"]+)" data-rects="\d+" data-named="\d+" data-waiting="(\d+)"`)
 )
 
@@ -202,6 +203,10 @@ func TestDashboardJobPages(t *testing.T) {
 		t.Errorf("the task stream counts waiting stretches of %d nodes of %d: %v", len(w), len(s), w)
 	} else {
 		t.Logf("waiting stretches drawn, by node: %v", w)
+	}
+	// The node table fits the window, 1300 px wide, with four nodes.
+	if m := nodesFit.FindStringSubmatch(dom); m == nil || m[1] != "false" {
+		t.Errorf("the node table does not fit a window 1300 px wide (%v)", m)
 	}
 	if lent := linkCell.FindAllString(dom, -1); len(lent) == 0 {
 		t.Errorf("the matrix of who lent to whom has no cell of tasks lent:\n%s", dom)
