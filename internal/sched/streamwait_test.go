@@ -73,6 +73,23 @@ func TestStreamWaitsBounded(t *testing.T) {
 	if got := ov.spans(now); !slices.Equal(got, want) {
 		t.Errorf("spans %+v, want %+v", got, want)
 	}
+
+	// Asked again while a request to the same peer is out, the node has
+	// waited since the first; unless that is older than maxStreamWait,
+	// given up long since, which ends at its bound.
+	ms := int64(time.Millisecond) // apart by more than streamMergeGap
+	var again streamWaits
+	again.began("a", 10*ms)
+	again.began("a", 20*ms)
+	again.ended("a", 30*ms)
+	late := 40*ms + int64(maxStreamWait)
+	again.began("a", 40*ms)
+	again.began("a", late+10*ms)
+	again.ended("a", late+20*ms)
+	want = []waitSpan{{10 * ms, 30 * ms}, {40 * ms, late}, {late + 10*ms, late + 20*ms}}
+	if got := again.spans(late + 100*ms); !slices.Equal(got, want) {
+		t.Errorf("spans of requests asked again %+v, want %+v", got, want)
+	}
 }
 
 // TestStreamDataShowsWaiting: a pool's idle stretches come out waiting
