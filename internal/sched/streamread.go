@@ -58,7 +58,7 @@ func (p *Pool) StreamData(node string, now time.Time, window, res time.Duration)
 	registry.RUnlock()
 	from := int64(now.Sub(s.start) - window)
 	base := s.start.UnixNano()
-	waits := s.waits.spans(int64(now.Sub(s.start)))
+	waits := joinNear(s.waits.spans(int64(now.Sub(s.start))), int64(res))
 	for i := range waits {
 		waits[i].begin += base
 		waits[i].end += base

@@ -116,6 +116,21 @@ func unionSpans(spans []waitSpan) []waitSpan {
 	return out
 }
 
+// joinNear joins the sorted, disjoint spans less than gap apart: a node
+// asked again soon after each answer waits all through, at a resolution
+// of gap, though each of its waits is narrower than that.
+func joinNear(spans []waitSpan, gap int64) []waitSpan {
+	out := spans[:0]
+	for _, s := range spans {
+		if n := len(out); n > 0 && s.begin-out[n-1].end < gap {
+			out[n-1].end = max(out[n-1].end, s.end)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // splitIdle appends to dst the idle rectangle r cut by waits (sorted,
 // disjoint, in r's time base) into pieces: those inside a wait are
 // waiting (Wait), the rest stay idle. Waiting narrower than res is not

@@ -40,6 +40,23 @@ func TestSplitIdle(t *testing.T) {
 	}
 }
 
+// TestJoinNear: waits closer than the resolution join, so that a node
+// asking again and again in short requests shows waiting at a
+// resolution none of them reaches alone; waits farther apart stay apart.
+func TestJoinNear(t *testing.T) {
+	got := joinNear([]waitSpan{{110, 114}, {116, 120}, {122, 150}, {160, 170}, {175, 176}}, 10)
+	want := []waitSpan{{110, 150}, {160, 176}}
+	if !slices.Equal(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
+	}
+	// Drawn, the short waits before 150 make one waiting piece.
+	got2 := splitIdle(nil, StreamRect{Begin: 100, End: 200}, want, 10)
+	want2 := []StreamRect{{Begin: 100, End: 110}, {Begin: 110, End: 150, Wait: true}, {Begin: 150, End: 160}, {Begin: 160, End: 176, Wait: true}, {Begin: 176, End: 200}}
+	if !slices.Equal(got2, want2) {
+		t.Errorf("split %+v, want %+v", got2, want2)
+	}
+}
+
 // TestStreamWaitsBounded: however many requests go out, a node keeps at
 // most streamWaitSlots stretches, the newest; stretches that overlap
 // share one; a request still out shows as waiting until now, but not
