@@ -26,7 +26,19 @@ var (
 	points    = regexp.MustCompile(`data-points="(\d+)"`)
 	linkCell  = regexp.MustCompile(`<td class="link" data-from="[^"]+" data-to="[^"]+" data-tasks="[1-9]\d*"`)
 	streamRow = regexp.MustCompile(`<span class="streamnode" data-node="([^"]+)" data-rects="(\d+)" data-named="(\d+)"`)
+	nodesFit  = regexp.MustCompile(`<div class="fit" data-overflows="(true|false)"><table id="nodes">`)
+	waitRow   = regexp.MustCompile(`<span class="streamnode" data-node="([^"]+)" data-rects="\d+" data-named="\d+" data-waiting="(\d+)"`)
 )
+
+// waiting reads the task stream's legend of a dumped page: by node, the
+// stretches drawn as waiting for another node's answer.
+func waiting(dom string) map[string]int {
+	out := map[string]int{}
+	for _, m := range waitRow.FindAllStringSubmatch(dom, -1) {
+		out[m[1]], _ = strconv.Atoi(m[2])
+	}
+	return out
+}
 
 // streamed reads the task stream's legend of a dumped page: by node, the
 // rectangles drawn that are task frames.
@@ -184,6 +196,17 @@ func TestDashboardJobPages(t *testing.T) {
 	// the job's tasks.
 	if n := streamFilled(dom); n < 2 {
 		t.Errorf("the task stream drew task frames of %d nodes, want 2 or more: %v", n, streamed(dom))
+	}
+	// Each node's legend counts its waiting stretches too; how many the
+	// job draws depends on the load, so only that they are counted.
+	if w, s := waiting(dom), streamed(dom); len(w) != len(s) {
+		t.Errorf("the task stream counts waiting stretches of %d nodes of %d: %v", len(w), len(s), w)
+	} else {
+		t.Logf("waiting stretches drawn, by node: %v", w)
+	}
+	// The node table fits the window, 1300 px wide, with four nodes.
+	if m := nodesFit.FindStringSubmatch(dom); m == nil || m[1] != "false" {
+		t.Errorf("the node table does not fit a window 1300 px wide (%v)", m)
 	}
 	if lent := linkCell.FindAllString(dom, -1); len(lent) == 0 {
 		t.Errorf("the matrix of who lent to whom has no cell of tasks lent:\n%s", dom)

@@ -135,10 +135,11 @@ func (t *jobTable) remove(e *engine) {
 // old run's.
 func (t *jobTable) forget(e *engine) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if t.engines[e.info.ID] == e {
 		delete(t.engines, e.info.ID)
 	}
+	t.mu.Unlock()
+	e.stopWaiting()
 }
 
 // release frees rt, whose run has stopped, for the next job.

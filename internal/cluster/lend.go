@@ -113,7 +113,11 @@ func (e *engine) fish(node clusterpolicy.NodeID, count int) {
 		// Timed from before the send: the answer may come before Send
 		// returns.
 		e.mu.Lock()
-		e.fishedAt[node] = time.Now()
+		sent := time.Now()
+		e.fishedAt[node] = sent
+		// Under mu, so that an answer, which ends the wait under mu too,
+		// cannot come before it begins.
+		e.pool.StreamWaitBegan(string(node), sent)
 		e.mu.Unlock()
 		err := e.n.out.transmit(addr, &stealRequest{
 			Job: e.info.ID, ID: e.n.nextID.Add(1), Want: int32(count), ReplyTo: e.n.trAddr,
@@ -124,11 +128,23 @@ func (e *engine) fish(node clusterpolicy.NodeID, count int) {
 		}
 		e.mu.Lock()
 		delete(e.fishedAt, node)
+		e.pool.StreamWaitEnded(string(node), time.Now())
 		e.mu.Unlock()
 		e.n.log.Debug("fishing request not sent", "peer", node, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
 	e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.StealReply(now, node, 0) })
+}
+
+// stopWaiting ends, on the task stream, the waits of the requests still
+// out: the job is over here, and no answer will reach its engine.
+func (e *engine) stopWaiting() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := time.Now()
+	for node := range e.fishedAt {
+		e.pool.StreamWaitEnded(string(node), now)
+	}
 }
 
 // answerSteal lends tasks to a fishing node, or refuses.
@@ -193,6 +209,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		delete(e.fishedAt, from)
 		e.stealAnswers.Add(1)
 		e.stealWait.Add(int64(now.Sub(sent)))
+		e.pool.StreamWaitEnded(string(from), now)
 	}
 	e.links.answered(from, len(m.Tasks), now.Sub(sent), timed)
 	acts := e.policy.StealReply(now, from, len(m.Tasks))

@@ -9,7 +9,8 @@ import (
 // The task stream's endpoint, /api/stream?window=10s&res=10ms: every
 // node's snapshot, as /api/cluster, each with its workers' task frames
 // and idle stretches of the last window merged to rectangles res wide at
-// least (sched.StreamData). Asking switches each node's stream on for a
+// least (sched.StreamData), the idle ones marked "wait" where the node
+// had asked another node for work and had no answer yet. Asking switches each node's stream on for a
 // few seconds: the dashboard asks while its page is open, and a node
 // nobody asks records nothing.
 

@@ -25,6 +25,7 @@ import (
 type Stream struct {
 	start time.Time
 	rings []streamRing
+	waits streamWaits // the node's requests for work out (streamwait.go)
 }
 
 // streamSlots is how many events a worker's ring keeps: 32 bytes each,

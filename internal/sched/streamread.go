@@ -23,7 +23,9 @@ type StreamData struct {
 // StreamRect is a stretch of one worker: a task frame, a run of frames of
 // one task, a batch of short frames of several tasks too narrow to draw
 // apart (Mixed: Name is the task that took most of it), or an idle
-// stretch (Name "").
+// stretch (Name ""): Wait when the node had asked another node for work
+// all through it and had no answer yet (waiting on the network), rather
+// than having nothing to run and nothing asked for.
 type StreamRect struct {
 	Worker int    `json:"w"`
 	Name   string `json:"n"`
@@ -31,6 +33,7 @@ type StreamRect struct {
 	End    int64  `json:"e"`
 	Frames int64  `json:"k,omitempty"` // task frames in it; 0 for idle
 	Mixed  bool   `json:"mixed,omitempty"`
+	Wait   bool   `json:"wait,omitempty"`
 }
 
 // maxStreamRects bounds the rectangles of one worker in an answer, on top
@@ -55,9 +58,15 @@ func (p *Pool) StreamData(node string, now time.Time, window, res time.Duration)
 	registry.RUnlock()
 	from := int64(now.Sub(s.start) - window)
 	base := s.start.UnixNano()
+	waits := joinNear(s.waits.spans(int64(now.Sub(s.start))), int64(res))
+	for i := range waits {
+		waits[i].begin += base
+		waits[i].end += base
+	}
 	var buf []streamEvent
 	for w := range s.rings {
 		buf = s.rings[w].read(buf[:0])
+		buf = p.idleNow(buf, w, s, now)
 		var rects []StreamRect
 		for _, e := range buf {
 			if e.end < from || e.what != eventFrame && e.what != eventIdle {
@@ -70,12 +79,44 @@ func (p *Pool) StreamData(node string, now time.Time, window, res time.Duration)
 			rects = append(rects, r)
 		}
 		rects = coarsen(rects, int64(res))
+		rects = splitWaiting(rects, waits, int64(res))
 		if len(rects) > maxStreamRects {
 			rects = rects[len(rects)-maxStreamRects:]
 		}
 		d.Rects = append(d.Rects, rects...)
 	}
 	return d
+}
+
+// idleNow appends to buf the idle stretch worker w is in at now, if any,
+// which its ring gets only when it ends: a worker that waits for an
+// answer from another node shows so while it waits.
+func (p *Pool) idleNow(buf []streamEvent, w int, s *Stream, now time.Time) []streamEvent {
+	if w >= len(p.workers) {
+		return buf
+	}
+	since := p.workers[w].idle.since.Load()
+	if since == 0 || since >= now.UnixNano() {
+		return buf
+	}
+	b := max(since-s.start.UnixNano(), 0)
+	return append(buf, streamEvent{what: eventIdle, begin: b, end: int64(now.Sub(s.start))})
+}
+
+// splitWaiting cuts each idle rectangle of rs by waits (splitIdle).
+func splitWaiting(rs []StreamRect, waits []waitSpan, res int64) []StreamRect {
+	if len(waits) == 0 {
+		return rs
+	}
+	out := make([]StreamRect, 0, len(rs)+len(rs)/2)
+	for _, r := range rs {
+		if r.Name != "" || r.Mixed {
+			out = append(out, r)
+			continue
+		}
+		out = splitIdle(out, r, waits, res)
+	}
+	return out
 }
 
 // kindName names the kind with id among kinds.
