@@ -131,3 +131,19 @@ type Policy interface {
 	// Advice is read by the engine after every event.
 	Advice() Advice
 }
+
+// Sleeper is a Policy that can say when it next needs the time, so that a
+// node whose workers all wait for work elsewhere stops its tick between
+// events rather than waking every few milliseconds for a Tick that does
+// nothing. A policy that is not a Sleeper is ticked as usual.
+type Sleeper interface {
+	// NextDue is the earliest time after now at which Tick, told that the
+	// node holds no ready task and every worker waits, could return an
+	// action or change the Advice, if no other event came first: the time
+	// a backoff, a deferral or a reply timeout runs out, or a periodic
+	// report is due. Never when only another event can make it act; now
+	// (or earlier) when it should be ticked at once. The engine asks only
+	// while the node is idle, and ticks the policy at that time (or at
+	// the next event, whichever comes first).
+	NextDue(now time.Time) time.Time
+}

@@ -59,6 +59,7 @@ const (
 	DefaultMaxTasks       = 8
 	DefaultQuickReturn    = 5 * time.Millisecond
 	DefaultLowWater       = 0
+	DefaultIdleBackoff    = 0
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -94,6 +95,14 @@ type Params struct {
 	// MaxBackoff caps the doubling of RetryBackoff (default
 	// DefaultMaxBackoff; raised to RetryBackoff if smaller).
 	MaxBackoff time.Duration
+	// IdleBackoff, when above MaxBackoff, lets the backoff towards a peer
+	// that keeps refusing double on up to it while every worker of the
+	// node waits and nothing is ready: a node serving a job whose work is
+	// all elsewhere then asks a few times a second, not fifty (idle.go).
+	// The growth past MaxBackoff is undone as soon as a worker here has
+	// work, or the peer's load report shows ready tasks. 0 (the default)
+	// or at most MaxBackoff: no growth past MaxBackoff.
+	IdleBackoff time.Duration
 	// MinReady is the fewest ready tasks the node must hold to lend any
 	// (default 1: lend whenever there is something to lend). Values below 1
 	// mean 1.
@@ -149,6 +158,7 @@ func DefaultParams() Params {
 		DemandHold:        DefaultDemandHold,
 		DeferFor:          DefaultDeferFor,
 		LowWater:          DefaultLowWater,
+		IdleBackoff:       DefaultIdleBackoff,
 	}
 }
 
@@ -179,6 +189,9 @@ func (p Params) withDefaults() Params {
 	if p.RetryBackoff > 0 && p.MaxBackoff < p.RetryBackoff {
 		p.MaxBackoff = p.RetryBackoff
 	}
+	if p.IdleBackoff < p.MaxBackoff {
+		p.IdleBackoff = 0 // no growth past MaxBackoff
+	}
 	if p.MinReady < 1 {
 		p.MinReady = DefaultMinReady
 	}
@@ -208,6 +221,7 @@ func (p Params) withDefaults() Params {
 //	minready=N   MinReady           timeout=D   ReplyTimeout
 //	expose=N     Expose             hold=D      DemandHold
 //	defer=D      DeferFor           low=N       LowWater
+//	idlebackoff=D IdleBackoff
 //	lend=adaptive|half  Half
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
@@ -263,7 +277,7 @@ func (p *Params) set(key, val string) error {
 		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly) or half (half of what is ready)", val)
 	}
 	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose, "low": &p.LowWater}
-	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor, "quick": &p.QuickReturn}
+	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "idlebackoff": &p.IdleBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor, "quick": &p.QuickReturn}
 	if dst, ok := ints[key]; ok {
 		n, err := strconv.Atoi(val)
 		if key == "low" && (err != nil || n < 0) {
@@ -280,11 +294,11 @@ func (p *Params) set(key, val string) error {
 	}
 	if dst, ok := durations[key]; ok {
 		d, err := time.ParseDuration(val)
-		if err != nil || (d <= 0 && key != "backoff" && key != "defer") {
+		if err != nil || (d <= 0 && key != "backoff" && key != "defer" && key != "idlebackoff") {
 			return fmt.Errorf("fishing option %s=%q: want a positive duration such as 500us or 20ms", key, val)
 		}
 		if d == 0 {
-			d = -1 // backoff=0, defer=0: none, where a zero field would take the default
+			d = -1 // backoff=0, defer=0, idlebackoff=0: none, where a zero field would take the default
 		}
 		*dst = d
 		return nil

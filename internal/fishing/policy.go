@@ -43,6 +43,9 @@ type Policy struct {
 	// lastIn is how many tasks the last answer with tasks brought: the
 	// node asks again when half of them are left (Advice.Reserve).
 	lastIn int
+	// idle: the last Tick found every worker waiting and nothing ready,
+	// and no task came since; backoffs may grow to IdleBackoff (idle.go).
+	idle bool
 
 	peers   []*peer
 	index   map[clusterpolicy.NodeID]int // position in peers
@@ -56,17 +59,18 @@ type Policy struct {
 
 // peer is what the policy knows of another node.
 type peer struct {
-	id       clusterpolicy.NodeID
-	zone     string
-	same     bool // same zone as this node
-	ready    int  // Ready of its last load report
-	reported bool // a load report (or a refusal) was heard
-	backoff  time.Duration
-	until    time.Time // not asked before this
-	inFlight bool
-	sentAt   time.Time
-	prefetch bool // the request in flight went out ahead of need
-	dry      bool // ... and a worker ran dry before its answer
+	id        clusterpolicy.NodeID
+	zone      string
+	same      bool // same zone as this node
+	ready     int  // Ready of its last load report
+	reported  bool // a load report (or a refusal) was heard
+	backoff   time.Duration
+	refusedAt time.Time // its last refusal (or timeout)
+	until     time.Time // not asked before this
+	inFlight  bool
+	sentAt    time.Time
+	prefetch  bool // the request in flight went out ahead of need
+	dry       bool // ... and a worker ran dry before its answer
 }
 
 // asker is what a lender keeps of a peer that asks it for work.
@@ -263,6 +267,7 @@ func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []c
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
 		s.hungry = false
+		s.setIdle(false)
 		s.lastIn = n
 		s.holdDemand(now)
 		defer s.settle(now)
@@ -290,7 +295,11 @@ func (s *Policy) LoadReport(now time.Time, from clusterpolicy.NodeID, l clusterp
 	if !ok {
 		return nil
 	}
-	s.peers[i].ready, s.peers[i].reported = l.Ready, true
+	pr := s.peers[i]
+	pr.ready, pr.reported = l.Ready, true
+	if l.Ready > 0 {
+		s.shorten(pr) // it has work to lend now
+	}
 	return s.refill(now)
 }
 
@@ -360,6 +369,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	}
 	if self.Workers > 0 {
 		s.lowWater(self)
+		s.setIdle(self.Idle == self.Workers && self.Ready == 0)
 	}
 	return append(refusals, s.refill(now)...)
 }
@@ -406,7 +416,8 @@ func (s *Policy) land(pr *peer) {
 	}
 }
 
-// refused starts or doubles pr's backoff.
+// refused starts or doubles pr's backoff, up to MaxBackoff, or while the
+// node is idle up to IdleBackoff (idle.go).
 func (s *Policy) refused(pr *peer, now time.Time) {
 	if s.p.RetryBackoff < 0 {
 		return
@@ -414,9 +425,9 @@ func (s *Policy) refused(pr *peer, now time.Time) {
 	if pr.backoff == 0 {
 		pr.backoff = s.p.RetryBackoff
 	} else {
-		pr.backoff = min(2*pr.backoff, s.p.MaxBackoff)
+		pr.backoff = min(2*pr.backoff, s.backoffCap())
 	}
-	pr.until = now.Add(pr.backoff)
+	pr.refusedAt, pr.until = now, now.Add(pr.backoff)
 }
 
 // eligible: pr may be asked now (the zone rule aside).

@@ -1,0 +1,85 @@
+package fishing
+
+import (
+	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+)
+
+// A node serving a job whose work is all elsewhere. Its workers wait, and
+// nothing here changes until a peer answers, asks or reports: so the
+// policy tells its engine when it next needs the time (NextDue), and the
+// engine stops the node's tick until then rather than ticking a policy
+// that has nothing to do. The node still fishes after each backoff, and
+// with IdleBackoff the backoff towards a peer that keeps refusing grows
+// on while every worker waits, so that such a node asks a few times a
+// second rather than fifty. Either way the cost of waiting is the issue's
+// "idle node" target (bench/README.md, "An idle node").
+
+// NextDue implements clusterpolicy.Sleeper: the earliest of the oldest
+// deferred request's expiry, a request's reply timeout, the end of the
+// demand hold (which changes the Advice's Expose), and, since a node
+// whose workers all wait is hungry, the end of the first backoff that
+// frees a peer to ask.
+func (s *Policy) NextDue(now time.Time) time.Time {
+	due := clusterpolicy.Never
+	if len(s.deferred) > 0 {
+		due = earlier(due, s.deferred[0].at.Add(s.p.DeferFor))
+	}
+	for _, pr := range s.peers {
+		if pr.inFlight {
+			due = earlier(due, pr.sentAt.Add(s.p.ReplyTimeout))
+		}
+	}
+	if s.p.Expose >= 0 && now.Before(s.demandUntil) {
+		due = earlier(due, s.demandUntil)
+	}
+	due = earlier(due, s.hungryAfter(now))
+	if due.Before(now) {
+		return now
+	}
+	return due
+}
+
+// earlier is the earlier of a and b.
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// setIdle records whether the node's last load showed every worker
+// waiting and nothing ready. When that ends, a worker here has work: the
+// backoffs grown past MaxBackoff meanwhile are cut back, so that the
+// node, hungry again, asks as soon as it would have without them.
+func (s *Policy) setIdle(idle bool) {
+	was := s.idle
+	s.idle = idle
+	if was && !idle {
+		for _, pr := range s.peers {
+			s.shorten(pr)
+		}
+	}
+}
+
+// backoffCap is what a refusal may double a backoff to now: IdleBackoff
+// while the node is idle (when set), else MaxBackoff.
+func (s *Policy) backoffCap() time.Duration {
+	if s.idle && s.p.IdleBackoff > s.p.MaxBackoff {
+		return s.p.IdleBackoff
+	}
+	return s.p.MaxBackoff
+}
+
+// shorten undoes pr's backoff growth past MaxBackoff: it ends at most
+// MaxBackoff after pr's last refusal.
+func (s *Policy) shorten(pr *peer) {
+	if pr.backoff <= s.p.MaxBackoff {
+		return
+	}
+	pr.backoff = s.p.MaxBackoff
+	if end := pr.refusedAt.Add(s.p.MaxBackoff); end.Before(pr.until) {
+		pr.until = end
+	}
+}
