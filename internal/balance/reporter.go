@@ -48,6 +48,17 @@ func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
 	r.settle(now, period, peers)
 }
 
+// NextDue implements clusterpolicy.Sleeper: an idle node has nothing to
+// give, so its Tick acts only when the periodic report is due, or changes
+// the Advice when the demand hold ends.
+func (r *reporter) NextDue(now time.Time) time.Time {
+	due := r.nextReport
+	if now.Before(r.demandUntil) && r.demandUntil.Before(due) {
+		due = r.demandUntil
+	}
+	return due
+}
+
 // due reports whether the periodic report is due at now.
 func (r *reporter) due(now time.Time) bool { return !now.Before(r.nextReport) }
 
