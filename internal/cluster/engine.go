@@ -159,8 +159,9 @@ func (e *engine) event(ev func(now time.Time) []clusterpolicy.Action) {
 	e.act(acts)
 }
 
-// advise publishes the policy's advice to the workers. e.mu is held (or
-// the engine is not yet running).
+// advise publishes the policy's advice to the workers, after every
+// event, and rouses a dozing tick. e.mu is held (or the engine is not yet
+// running).
 func (e *engine) advise() {
 	a := e.policy.Advice()
 	if e.leaving() {
@@ -180,6 +181,7 @@ func (e *engine) advise() {
 	e.pool.SetReserve(a.Reserve)
 	e.pool.SetWanted(a.Deferred > 0)
 	e.notePrefetch()
+	e.n.rouse() // the event may have given the node work, or its policy a time
 }
 
 // Hungry implements sched.Remote: a worker found no work at home. The

@@ -4,6 +4,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/fishing"
 )
 
 // handTicker is a tickClock the test moves: fire delivers a tick unless
@@ -86,4 +89,52 @@ func TestIdleNodeSleeps(t *testing.T) {
 	if clock.isStopped() {
 		t.Error("the clock stopped while the node serves a job")
 	}
+}
+
+// TestServingNodeDozes: a node serving a job whose work is all elsewhere
+// (its worker waits, nothing is lent or borrowed, and its fishing policy,
+// with no peer to ask, has nothing due) stops its clock, and a hundred
+// ticks later has not woken; a peer's request rouses it at once, the tick
+// that follows refuses the request when its deferral runs out, and then
+// the node dozes again.
+func TestServingNodeDozes(t *testing.T) {
+	clock := &handTicker{c: make(chan time.Time)}
+	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
+		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy { return fishing.New(self, zone, fishing.Params{}) }})
+	root := newBarePeer(t, "root")
+	const job = 98
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	waitUntil(t, "the serving node's ticks stop its clock", func() bool {
+		clock.fire(t)
+		return clock.isStopped()
+	})
+	woke := node.wakeups.Load()
+	for i := range 100 {
+		if clock.fire(t) {
+			t.Fatalf("tick %d taken by a node with nothing to do", i)
+		}
+	}
+	if w := node.wakeups.Load(); w != woke {
+		t.Errorf("a dozing node woke %d times for 100 ticks, want 0", w-woke)
+	}
+
+	root.send(node, &stealRequest{Job: job, ID: 1, Want: 1, ReplyTo: root.addr()})
+	waitUntil(t, "the request rouses the clock", func() bool { return !clock.isStopped() })
+	waitUntil(t, "a tick refuses the request once its deferral runs out", func() bool {
+		clock.fire(t)
+		select {
+		case m := <-root.replies:
+			if r, ok := m.(*stealReply); ok && r.Job == job && len(r.Tasks) == 0 {
+				return true
+			}
+			t.Fatalf("the node answered the request with %T %+v, want a refusal", m, m)
+		default:
+		}
+		return false
+	})
+	waitUntil(t, "the node dozes again", func() bool {
+		clock.fire(t)
+		return clock.isStopped()
+	})
 }

@@ -24,6 +24,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 		return
 	}
 	n.trustReplyTo(peer, msg, tm)
+	n.rouse() // a message of a job (its end, a task, a query) may end a doze
 	switch m := msg.(type) {
 	case *stealRequest:
 		n.peers.learn(peer, m.ReplyTo)

@@ -47,6 +47,14 @@ func (l *lender) close() {
 	l.ledger.check()
 }
 
+// openLoans is how many of the job's tasks are lent and not yet settled:
+// their results, or their borrowers' silence, are still to come.
+func (l *lender) openLoans() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.ledger.open)
+}
+
 // pending lists, by borrower, the loans still open at now.
 func (l *lender) pending(now time.Time) []pendingLoans {
 	l.mu.Lock()

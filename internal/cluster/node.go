@@ -129,6 +129,9 @@ type Node struct {
 	nextID atomic.Uint64
 	// wakeups counts the ticks the node handled: an idle one handles none.
 	wakeups atomic.Int64
+	// dozing: the tick stopped its clock, or set it to the policies' next
+	// due, while every job's workers wait (idletick.go); an event rouses it.
+	dozing atomic.Bool
 	// jobsTotal counts the engines the node has made: the jobs it served
 	// or rooted, on any runtime (Snapshot.JobsTotal).
 	jobsTotal atomic.Int64
@@ -403,10 +406,12 @@ func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Me
 
 // tick gives the policies the time, shares the workers between the jobs,
 // and gossips the node's load. With no job it publishes the load once and
-// stops its clock until a job arrives (idletick.go).
+// stops its clock until a job arrives; with jobs whose work is all
+// elsewhere it dozes until its policies next need the time or an event
+// comes (idletick.go).
 func (n *Node) tick() {
 	defer close(n.tickDone)
-	it := &idleTick{clock: n.cfg.newTicker(n.cfg.TickEvery), every: n.cfg.TickEvery, running: true}
+	it := &idleTick{clock: n.cfg.newTicker(n.cfg.TickEvery), every: n.cfg.TickEvery, running: true, period: n.cfg.TickEvery}
 	defer it.sleep()
 	lastGossip, lastCheck := time.Time{}, time.Time{}
 	for {
@@ -414,6 +419,7 @@ func (n *Node) tick() {
 		case <-n.tickStop:
 			return
 		case <-n.jobs.wake:
+			n.dozing.Store(false)
 			it.wake()
 		case <-n.pushed:
 			for _, e := range n.jobs.list() {
@@ -422,6 +428,7 @@ func (n *Node) tick() {
 				}
 			}
 		case <-it.clock.C():
+			n.dozing.Store(false) // the policies' events during this tick need not rouse it
 			n.wakeups.Add(1)
 			now := time.Now()
 			jobs := n.jobs.list()
@@ -437,13 +444,19 @@ func (n *Node) tick() {
 				}
 				n.dropOrphans(now)
 			}
-			if len(jobs) == 0 || now.Sub(lastGossip) > 100*time.Millisecond {
+			wait, doze := n.dozeFor(now, jobs)
+			if len(jobs) == 0 || doze || now.Sub(lastGossip) > 100*time.Millisecond {
 				// Unchanged, the load is not gossiped again (membership).
 				lastGossip = now
 				n.ml.SetLoad(total)
 			}
-			if len(jobs) == 0 {
+			switch {
+			case len(jobs) == 0:
 				it.sleep()
+			case doze:
+				it.doze(wait)
+			default:
+				it.wake()
 			}
 		}
 	}
