@@ -100,7 +100,9 @@ func TestIdleNodeSleeps(t *testing.T) {
 func TestServingNodeDozes(t *testing.T) {
 	clock := &handTicker{c: make(chan time.Time)}
 	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
-		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy { return fishing.New(self, zone, fishing.Params{}) }})
+		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
+			return fishing.New(self, zone, fishing.Params{})
+		}})
 	root := newBarePeer(t, "root")
 	const job = 98
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
