@@ -414,6 +414,7 @@ func (n *Node) tick() {
 	it := &idleTick{clock: n.cfg.newTicker(n.cfg.TickEvery), every: n.cfg.TickEvery, running: true, period: n.cfg.TickEvery}
 	defer it.sleep()
 	lastGossip, lastCheck := time.Time{}, time.Time{}
+	var gossiped clusterpolicy.Load
 	for {
 		select {
 		case <-n.tickStop:
@@ -447,8 +448,8 @@ func (n *Node) tick() {
 			wait, doze := n.dozeFor(now, jobs)
 			if len(jobs) == 0 || doze || now.Sub(lastGossip) > 100*time.Millisecond {
 				// Unchanged, the load is not gossiped again (membership).
-				lastGossip = now
-				n.ml.SetLoad(total)
+				lastGossip, gossiped = now, steadyLoad(total, gossiped)
+				n.ml.SetLoad(gossiped)
 			}
 			switch {
 			case len(jobs) == 0:
