@@ -41,12 +41,15 @@
 // under the engine's mutex, with the time it read (a worker is hungry, a
 // steal request or answer came, a push that a deferred request waits for,
 // a load report, a member joined, left or stopped taking part in the job,
-// a tick every 2 ms), and carries out the actions. After each event it
+// a tick every 2 ms, or, while the node's workers all wait for work
+// elsewhere, when the policy says it is next due: idletick.go), and
+// carries out the actions. After each event it
 // publishes the policy's Advice to the job's pool: when a hungry worker is
 // worth reporting (an atomic the workers read), how many more ready tasks
 // to keep stealable, how many borrowed tasks to keep in hand, and whether
 // pushes are awaited. The node gossips its load, summed over its jobs,
-// with the rate of useful work a clusterpolicy.RateMeter measures, every 100 ms.
+// with the rate of useful work a clusterpolicy.RateMeter measures, every 100 ms
+// when it changed (the rate only once it moved by a tenth: gossipload.go).
 //
 // # Messages
 //

@@ -57,7 +57,11 @@
 // parked keeps fishing: after a refusal it asks the next eligible peer at
 // once, and once every peer is backing off it asks again on the first Tick
 // after a backoff ends. The engine should therefore Tick every few
-// milliseconds.
+// milliseconds, or, while every worker of the node waits, at the time
+// NextDue gives (clusterpolicy.Sleeper; idle.go). With IdleBackoff, the
+// backoff of a peer that keeps refusing such a node doubles on past
+// MaxBackoff, and is cut back once a worker has work or the peer reports
+// ready tasks.
 //
 // Hungry is reported by every idle worker at every round of its search, so
 // the engine asks the policy only when its Advice says a request could go
