@@ -24,7 +24,10 @@ func (n inbox) handle(from string, tm *transport.Message) {
 		return
 	}
 	n.trustReplyTo(peer, msg, tm)
-	n.rouse() // a message of a job (its end, a task, a query) may end a doze
+	// A message of a job (its end, a task, a query) may end a doze: rouse
+	// once it has taken effect, so that a tick that looks at the node
+	// after the rouse sees it.
+	defer n.rouse()
 	switch m := msg.(type) {
 	case *stealRequest:
 		n.peers.learn(peer, m.ReplyTo)
