@@ -7,6 +7,7 @@ import (
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/fishing"
+	"github.com/tsys-go/tsys/internal/net/membership"
 )
 
 // handTicker is a tickClock the test moves: fire delivers a tick unless
@@ -139,4 +140,9 @@ func TestServingNodeDozes(t *testing.T) {
 		clock.fire(t)
 		return clock.isStopped()
 	})
+
+	// Gossip declares the root dead: the tick, which times an orphaned
+	// job, runs again.
+	inbox{node}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: "root"}})
+	waitUntil(t, "the root's death rouses the clock", func() bool { return !clock.isStopped() })
 }

@@ -331,8 +331,11 @@ func (n *Node) newRuntime() *tsys.Runtime {
 	return tsys.New(tsys.Workers(n.cfg.Workers), tsys.Inline(n.cfg.Inline))
 }
 
-// onMember hears membership changes.
+// onMember hears membership changes. Each rouses a dozing tick once it
+// has taken effect: a job's root that gossip no longer lists is timed by
+// the tick (suspect.go), whether or not the job's policy hears of it.
 func (n inbox) onMember(ev membership.Event) {
+	defer n.rouse()
 	id := clusterpolicy.NodeID(ev.Member.Name)
 	if id == n.name {
 		return
