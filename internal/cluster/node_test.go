@@ -309,13 +309,8 @@ func TestRootHeardFirstOverTCP(t *testing.T) {
 	node := testNode(t, Config{Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
 		return fishing.New(self, zone, fishing.Params{})
 	}})
-	root := newBarePeer(t, "root-heard-first-over-tcp")
 	const job = 11
-	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	inbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
-		Name: "root-heard-first-over-tcp", Meta: membership.Meta{Transport: root.addr()},
-	}})
+	root := servedBy(t, node, "root-heard-first-over-tcp", job)
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		select {
 		case m := <-root.replies:
@@ -357,4 +352,18 @@ func TestMemberSeenBeforeTheJobIsNoLateJoiner(t *testing.T) {
 	if earlyLate || !lateLate {
 		t.Errorf("reported as joining during the job: the member seen before it %v, the one seen after %v; want false, true", earlyLate, lateLate)
 	}
+}
+
+// servedBy has node serve job for a bare root of that name, over real
+// TCP, and then has gossip bring the root, as the membership layer would:
+// the order in which a node hears of a root whose job it was invited to.
+func servedBy(t *testing.T, node *Node, name string, job uint64) *barePeer {
+	t.Helper()
+	root := newBarePeer(t, name)
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	inbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
+		Name: name, Meta: membership.Meta{Transport: root.addr()},
+	}})
+	return root
 }

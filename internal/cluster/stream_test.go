@@ -8,7 +8,6 @@ import (
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/fishing"
-	"github.com/tsys-go/tsys/internal/net/membership"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/wire"
 )
@@ -44,13 +43,8 @@ func TestStreamShowsWaitingForWork(t *testing.T) {
 	}})
 	read := func() *sched.StreamData { return node.streamSnapshot(time.Minute, minStreamRes).Stream }
 	read() // switches the stream on before the request goes out
-	root := newBarePeer(t, "root-answering-late")
 	const job = 12
-	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	inbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
-		Name: "root-answering-late", Meta: membership.Meta{Transport: root.addr()},
-	}})
+	root := servedBy(t, node, "root-answering-late", job)
 	var req *stealRequest
 	for deadline := time.Now().Add(10 * time.Second); req == nil; {
 		select {
