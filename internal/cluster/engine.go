@@ -56,6 +56,10 @@ type engine struct {
 	// ready count of the moment into load reports.
 	measured clusterpolicy.Load
 	serving  *serving // the pool's serving run, for a job of another root
+	// ticked is the load measure took on the tick's last round, for the
+	// tick to tell a node at work without counting again (dozeFor). The
+	// tick's goroutine alone writes and reads it.
+	ticked clusterpolicy.Load
 
 	// hungryAfter is the policy's Advice.HungryAfter as Unix nanoseconds
 	// (0: now; math.MaxInt64: only another event can help), so that idle
@@ -278,6 +282,7 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpo
 	l.Rate = e.rate.Observe(now, useful)
 	l.Busy = e.busy.Observe(now, busy)
 	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.TasksDone())
+	e.ticked = l
 	e.event(func(now time.Time) []clusterpolicy.Action {
 		e.measured = l
 		return e.policy.Tick(now, l)

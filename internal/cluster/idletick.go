@@ -99,7 +99,7 @@ func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
 	n.dozing.Store(true)
 	due := clusterpolicy.Never
 	for _, e := range jobs {
-		if !e.quiet() { // looked at again: an event may have come since
+		if !e.quiet(e.pool.Load()) { // counted again: an event may have come since
 			n.dozing.Store(false)
 			return 0, false
 		}
@@ -118,10 +118,10 @@ func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
 	return 0, false
 }
 
-// allQuiet: every job is quiet.
+// allQuiet: every job was quiet at the load this tick measured.
 func allQuiet(jobs []*engine) bool {
 	for _, e := range jobs {
-		if !e.quiet() {
+		if !e.quiet(e.ticked) {
 			return false
 		}
 	}
@@ -131,12 +131,13 @@ func allQuiet(jobs []*engine) bool {
 // quiet says whether e's job leaves this node nothing to do but wait for
 // its peers: every worker waits, nothing is ready, lent or borrowed, the
 // job's root is elsewhere and listed by gossip (a root gone is timed by
-// the tick, suspect.go), and the policy can say when it is next due.
-func (e *engine) quiet() bool {
+// the tick, suspect.go), and the policy can say when it is next due. l
+// is the job's load here.
+func (e *engine) quiet(l clusterpolicy.Load) bool {
 	if _, ok := e.policy.(clusterpolicy.Sleeper); !ok || e.rooted != nil || e.leaving() || e.pushed.Load() {
 		return false
 	}
-	if l := e.pool.Load(); l.Ready > 0 || l.Idle < l.Workers {
+	if l.Ready > 0 || l.Idle < l.Workers {
 		return false
 	}
 	if e.borrowed.len() > 0 || e.lender.openLoans() > 0 {
