@@ -22,10 +22,7 @@ func TestSendWritesItselfOnAnIdleConnection(t *testing.T) {
 		t.Skip("no direct writes on this platform")
 	}
 	for _, key := range [][]byte{nil, key1} {
-		a, b := start(t, "a", key, steppingClock), start(t, "b", key)
-		if err := a.SendSync(b.Addr(), &Message{Type: tData, Body: []byte("hello")}); err != nil {
-			t.Fatal(err)
-		}
+		a, b := connectedPair(t, key)
 		for i := range 10 {
 			if err := a.Send(b.Addr(), &Message{Type: tData, Body: []byte{byte(i)}}); err != nil {
 				t.Fatal(err)
@@ -110,10 +107,7 @@ func TestDirectWriteAfterTheWritersDeadline(t *testing.T) {
 		t.Skip("no direct writes on this platform")
 	}
 	for _, key := range [][]byte{nil, key1} {
-		a, b := start(t, "a", key, steppingClock), start(t, "b", key)
-		if err := a.SendSync(b.Addr(), &Message{Type: tData, Body: []byte("hello")}); err != nil {
-			t.Fatal(err)
-		}
+		a, b := connectedPair(t, key)
 		a.mu.Lock()
 		for c := range a.conns {
 			c.mu.Lock()
@@ -133,4 +127,16 @@ func TestDirectWriteAfterTheWritersDeadline(t *testing.T) {
 			t.Errorf("keyed %v: %d messages dropped after the deadline passed, want none", key != nil, got)
 		}
 	}
+}
+
+// connectedPair starts transports a (on a clock that steps, for direct
+// writes) and b, keyed by key, with a connection from a to b that has
+// carried one message.
+func connectedPair(t *testing.T, key []byte) (a, b *node) {
+	t.Helper()
+	a, b = start(t, "a", key, steppingClock), start(t, "b", key)
+	if err := a.SendSync(b.Addr(), &Message{Type: tData, Body: []byte("hello")}); err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }
