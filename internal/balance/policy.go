@@ -171,6 +171,17 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	return as
 }
 
+// NextDue implements clusterpolicy.Sleeper: the next report or the end of
+// the demand hold, but at once while a busy node has a peer below the
+// limit, since its next spawn, which no event tells, would make a Tick
+// give. An idle node has nothing to give.
+func (s *Policy) NextDue(now time.Time, self clusterpolicy.Load) time.Time {
+	if !self.Waiting() && (s.visitAll || s.wanting > 0) {
+		return now
+	}
+	return s.nextDue(now)
+}
+
 // sync remakes want after peers came or went.
 func (s *Policy) sync() {
 	if s.wantGen == s.peers.gen {

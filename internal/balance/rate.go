@@ -172,6 +172,17 @@ func (s *RatePolicy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolic
 	return as
 }
 
+// NextDue implements clusterpolicy.Sleeper: the next report or the end of
+// the demand hold, but at once while a busy node knows of a peer that ran
+// dry, since Tick balances towards it with what the node holds now. An
+// idle node has nothing to give.
+func (s *RatePolicy) NextDue(now time.Time, self clusterpolicy.Load) time.Time {
+	if !self.Waiting() && s.dryPeer() {
+		return now
+	}
+	return s.nextDue(now)
+}
+
 // Hungry implements clusterpolicy.Policy: a node out of work reports at once, at
 // most every quarter period, so that the others can place work on it.
 func (s *RatePolicy) Hungry(now time.Time) []clusterpolicy.Action {

@@ -48,10 +48,11 @@ func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
 	r.settle(now, period, peers)
 }
 
-// NextDue implements clusterpolicy.Sleeper: an idle node has nothing to
-// give, so its Tick acts only when the periodic report is due, or changes
-// the Advice when the demand hold ends.
-func (r *reporter) NextDue(now time.Time) time.Time {
+// nextDue is when the reporter next needs the time: the periodic report,
+// or the end of the demand hold, which changes the Advice. It is all an
+// idle node needs (it has nothing to give), and all a busy one needs
+// while no give could come of its load alone.
+func (r *reporter) nextDue(now time.Time) time.Time {
 	due := r.nextReport
 	if now.Before(r.demandUntil) && r.demandUntil.Before(due) {
 		due = r.demandUntil

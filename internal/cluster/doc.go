@@ -42,7 +42,8 @@
 // steal request or answer came, a push that a deferred request waits for,
 // a load report, a member joined, left or stopped taking part in the job,
 // a tick every 2 ms, or, while the node's workers all wait for work
-// elsewhere, when the policy says it is next due: idletick.go), and
+// elsewhere or all are at work, when the policy says it is next due, at
+// most 25 ms apart while at work: idletick.go), and
 // carries out the actions. After each event it
 // publishes the policy's Advice to the job's pool: when a hungry worker is
 // worth reporting (an atomic the workers read), how many more ready tasks

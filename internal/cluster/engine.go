@@ -195,6 +195,10 @@ func (e *engine) Hungry() {
 		return
 	}
 	if g := e.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
+		// The policy would not act on it now, but a tick dozing while
+		// every worker was at work must look again: the node is at work
+		// no longer (idletick.go).
+		e.n.rouse()
 		return
 	}
 	e.event(e.policy.Hungry)

@@ -37,7 +37,17 @@ func (g *gateKeeper) shut() {
 }
 
 func (g *gateKeeper) wait() { <-*g.ch.Load() }
-func (g *gateKeeper) open() { close(*g.ch.Load()) }
+
+// open lets the gate's tasks go; opening it again does nothing, so that a
+// test may open it in its course and again, deferred, if it fails first.
+func (g *gateKeeper) open() {
+	ch := *g.ch.Load()
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
+}
 
 // twoWorkerNode is a node of two workers, so that one can be held by a
 // blocking task while the other fails.

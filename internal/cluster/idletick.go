@@ -69,13 +69,33 @@ func (it *idleTick) doze(d time.Duration) {
 	}
 }
 
-// A node that serves a job whose work is all elsewhere dozes: its workers
-// wait, and nothing here changes but on an event (an answer, a request, a
-// task, a peer's load report, a member leaving, the job's end), so the
-// tick stops its clock until the earliest time its policies need it
-// (clusterpolicy.Sleeper), rather than measuring an unchanging load
-// every TickEvery (bench/README.md, "An idle node"). Every policy event
-// and every message rouses it at once.
+// A node whose load alone cannot make its policies act dozes: the tick
+// stops its clock until the earliest time its policies need it
+// (clusterpolicy.Sleeper), rather than measuring the load every TickEvery.
+// Two loads qualify:
+//
+//   - Waiting: a node that serves a job whose work is all elsewhere. Its
+//     workers wait, and nothing here changes but on an event (an answer, a
+//     request, a task, a peer's load report, a member leaving, the job's
+//     end). It dozes for as long as its policies allow (bench/README.md,
+//     "An idle node").
+//   - At work: every worker of the node's one job runs a task. A worker
+//     running dry is an event (Hungry), and so is a task made ready while
+//     a peer waits for one (Pushed); meanwhile each tick would only take a
+//     core from a worker, which on a node of as many workers as cores is
+//     what makes a cluster of two nodes of one worker slower than one node
+//     of two (bench/README.md, "A busy node's tick"). It dozes at most
+//     maxBusyDoze, so that what the tick times on its own (the lender's
+//     checks, a root's invitations, gossiping the load) runs late by no
+//     more than that.
+//
+// Every policy event and every message rouses a dozing tick at once, and
+// so does a worker that runs dry while the policy's advice holds its
+// Hungry back (engine.Hungry).
+
+// maxBusyDoze bounds a doze while every worker is at work: a quarter of
+// the period of the tick's own checks.
+const maxBusyDoze = checkEvery / 4
 
 // rouse wakes the tick if it dozes: an event may have given the node
 // work, or its policy something to time.
@@ -93,24 +113,38 @@ func (n *Node) rouse() {
 // event from then on rouses the tick, and clears it when the node must
 // tick on.
 func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
-	if len(jobs) == 0 || n.draining.Load() || !allQuiet(jobs) {
-		return 0, false // a node at work, the common case, looks no further
+	if len(jobs) == 0 || n.draining.Load() || !allRest(jobs, func(e *engine) clusterpolicy.Load { return e.ticked }) {
+		return 0, false // a node at work among jobs, or with work ready, looks no further
 	}
 	n.dozing.Store(true)
-	due := clusterpolicy.Never
-	for _, e := range jobs {
-		if !e.quiet(e.pool.Load()) { // counted again: an event may have come since
-			n.dozing.Store(false)
-			return 0, false
+	// Counted again: an event may have come since the tick measured, and
+	// the policies say when they are due at the load they were told.
+	if !allRest(jobs, func(e *engine) clusterpolicy.Load {
+		if l := e.pool.Load(); l.Waiting() == e.ticked.Waiting() {
+			return l
 		}
+		return clusterpolicy.Load{} // waiting then, at work now, or the reverse: tick on
+	}) {
+		n.dozing.Store(false)
+		return 0, false
+	}
+	due, limit := clusterpolicy.Never, time.Duration(0)
+	for _, e := range jobs {
 		if d := e.nextDue(now); d.Before(due) {
 			due = d
 		}
+		if e.ticked.AtWork() {
+			limit = maxBusyDoze
+		}
 	}
+	wait := due.Sub(now)
 	if !due.Before(clusterpolicy.Never) {
-		return 0, true
+		wait = 0
 	}
-	if wait := due.Sub(now); wait >= 2*n.cfg.TickEvery {
+	if limit > 0 && (wait == 0 || wait > limit) {
+		wait = limit
+	}
+	if wait == 0 || wait >= 2*n.cfg.TickEvery {
 		return wait, true
 	}
 	// Due within a tick or two: ticking on costs no more.
@@ -118,38 +152,53 @@ func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
 	return 0, false
 }
 
-// allQuiet: every job was quiet at the load this tick measured.
-func allQuiet(jobs []*engine) bool {
+// allRest: every job lets the tick rest at the load load gives for it.
+func allRest(jobs []*engine, load func(*engine) clusterpolicy.Load) bool {
 	for _, e := range jobs {
-		if !e.quiet(e.ticked) {
+		if !e.rests(load(e), len(jobs)) {
 			return false
 		}
 	}
 	return true
 }
 
-// quiet says whether e's job leaves this node nothing to do but wait for
-// its peers: every worker waits, nothing is ready, lent or borrowed, the
-// job's root is elsewhere and listed by gossip (a root gone is timed by
-// the tick, suspect.go), and the policy can say when it is next due. l
-// is the job's load here.
-func (e *engine) quiet(l clusterpolicy.Load) bool {
-	if _, ok := e.policy.(clusterpolicy.Sleeper); !ok || e.rooted != nil || e.leaving() || e.pushed.Load() {
+// rests says whether e's job lets the tick rest at load l, on a node of
+// jobs jobs: its policy can say when it is next due, the job is not
+// leaving and no pushed task awaits the policy, and either
+//
+//   - the node waits: nothing is ready, lent or borrowed, and the job's
+//     root is elsewhere and listed by gossip (a root gone is timed by the
+//     tick, suspect.go); or
+//   - every worker is at work, on the node's only job (how jobs share
+//     its workers moves with their loads, sharing.go), whose root is this
+//     node or listed by gossip.
+func (e *engine) rests(l clusterpolicy.Load, jobs int) bool {
+	if _, ok := e.policy.(clusterpolicy.Sleeper); !ok || e.leaving() || e.pushed.Load() {
 		return false
 	}
-	if l.Ready > 0 || l.Idle < l.Workers {
-		return false
-	}
-	if e.borrowed.len() > 0 || e.lender.openLoans() > 0 {
+	switch {
+	case l.Waiting():
+		if e.rooted != nil || e.borrowed.len() > 0 || e.lender.openLoans() > 0 {
+			return false
+		}
+	case l.AtWork():
+		if jobs > 1 {
+			return false
+		}
+		if e.rooted != nil {
+			return true
+		}
+	default:
 		return false
 	}
 	_, listed := e.n.peers.addr(e.root())
 	return listed
 }
 
-// nextDue is when e's policy, a Sleeper, next needs the time.
+// nextDue is when e's policy, a Sleeper, next needs the time, at the load
+// the tick measured.
 func (e *engine) nextDue(now time.Time) time.Time {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.policy.(clusterpolicy.Sleeper).NextDue(now)
+	return e.policy.(clusterpolicy.Sleeper).NextDue(now, e.ticked)
 }

@@ -17,6 +17,7 @@ type handTicker struct {
 	mu      sync.Mutex
 	stopped bool
 	resets  int
+	period  time.Duration // of the last Reset
 }
 
 func (h *handTicker) C() <-chan time.Time { return h.c }
@@ -27,11 +28,25 @@ func (h *handTicker) Stop() {
 	h.mu.Unlock()
 }
 
-func (h *handTicker) Reset(time.Duration) {
+func (h *handTicker) Reset(d time.Duration) {
 	h.mu.Lock()
 	h.stopped = false
 	h.resets++
+	h.period = d
 	h.mu.Unlock()
+}
+
+// running says whether the clock runs, and at what period.
+func (h *handTicker) running() (bool, time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !h.stopped, h.period
+}
+
+func (h *handTicker) resetCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.resets
 }
 
 func (h *handTicker) isStopped() bool {
@@ -145,4 +160,52 @@ func TestServingNodeDozes(t *testing.T) {
 	// job, runs again.
 	inbox{node}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: "root"}})
 	waitUntil(t, "the root's death rouses the clock", func() bool { return !clock.isStopped() })
+}
+
+// TestBusyNodeDozes: a node whose every worker is at work, and whose
+// policy needs no time (fishing with no peer to ask), slows its clock to
+// maxBusyDoze rather than taking a core from its worker every TickEvery;
+// the worker running dry rouses it at once, although the policy's advice
+// holds that worker's Hungry back (no peer to ask), so that the node
+// looks again at once rather than a doze later.
+func TestBusyNodeDozes(t *testing.T) {
+	gate.shut()
+	defer gate.open()
+	clock := &handTicker{c: make(chan time.Time)}
+	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
+		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
+			return fishing.New(self, zone, fishing.Params{})
+		}})
+	root := newBarePeer(t, "root")
+	const job = 95
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(21)}}})
+	waitUntil(t, "the node's worker is at work", func() bool { return node.jobs.of(job).pool.Load().AtWork() })
+	waitUntil(t, "the busy node's ticks slow its clock", func() bool {
+		clock.fire(t)
+		on, d := clock.running()
+		return on && d == maxBusyDoze && node.dozing.Load()
+	})
+	if every := node.cfg.TickEvery; maxBusyDoze < 2*every {
+		t.Fatalf("maxBusyDoze %v is not above two ticks of %v: a busy doze would never begin", maxBusyDoze, every)
+	}
+	// Ticked while dozing, the node dozes on at the same period.
+	resets := clock.resetCount()
+	for range 5 {
+		clock.fire(t)
+	}
+	waitUntil(t, "the node handles its ticks", func() bool { return node.dozing.Load() })
+	if on, d := clock.running(); !on || d != maxBusyDoze {
+		t.Fatalf("after more ticks the clock runs %v at %v, want at %v", on, d, maxBusyDoze)
+	}
+
+	gate.open()
+	if r := await[*result](root, "the gated task's result"); r.Task != 1 || decodeInt64(r.Value) != 42 {
+		t.Fatalf("result %+v, want task 1's 42", r)
+	}
+	waitUntil(t, "the worker running dry rouses the clock", func() bool {
+		on, d := clock.running()
+		return clock.resetCount() > resets && (!on || d == node.cfg.TickEvery)
+	})
 }

@@ -25,6 +25,13 @@ type Load struct {
 	TaskTime time.Duration
 }
 
+// Waiting says every worker waits and nothing is ready: the node's work,
+// if any, is all elsewhere.
+func (l Load) Waiting() bool { return l.Workers > 0 && l.Idle == l.Workers && l.Ready == 0 }
+
+// AtWork says every worker has work: none waits.
+func (l Load) AtWork() bool { return l.Workers > 0 && l.Idle == 0 }
+
 // MemberEvent says a node joined or left (or was declared dead). With
 // Leaving (and not Joined) the node has begun to drain: it is still a
 // member and still lends what it holds, but takes no more work, so a
@@ -133,17 +140,23 @@ type Policy interface {
 }
 
 // Sleeper is a Policy that can say when it next needs the time, so that a
-// node whose workers all wait for work elsewhere stops its tick between
-// events rather than waking every few milliseconds for a Tick that does
-// nothing. A policy that is not a Sleeper is ticked as usual.
+// node whose load alone cannot make it act stops its tick between events
+// rather than waking every few milliseconds for a Tick that does nothing.
+// Two loads qualify: a node whose workers all wait for work elsewhere
+// (Load.Waiting), and a node whose workers are all at work (Load.AtWork),
+// whose tick would otherwise take a core from a worker on every round
+// (bench/README.md, "A busy node's tick"). A policy that is not a Sleeper
+// is ticked as usual.
 type Sleeper interface {
-	// NextDue is the earliest time after now at which Tick, told that the
-	// node holds no ready task and every worker waits, could return an
-	// action or change the Advice, if no other event came first: the time
-	// a backoff, a deferral or a reply timeout runs out, or a periodic
-	// report is due. Never when only another event can make it act; now
-	// (or earlier) when it should be ticked at once. The engine asks only
-	// while the node is idle, and ticks the policy at that time (or at
-	// the next event, whichever comes first).
-	NextDue(now time.Time) time.Time
+	// NextDue is the earliest time after now at which Tick, told self
+	// again, could return an action or change the Advice, if no other
+	// event came first: the time a backoff, a deferral or a reply timeout
+	// runs out, or a periodic report is due. Never when only another
+	// event can make it act; now (or earlier) when it should be ticked at
+	// once, or when a change of the load alone, which is no event (a
+	// worker spawning, its ready tasks running low), could make it act.
+	// The engine asks only right after a Tick with self, only while self
+	// is Waiting or AtWork, and ticks the policy at that time (or at the
+	// next event, whichever comes first).
+	NextDue(now time.Time, self Load) time.Time
 }

@@ -57,8 +57,10 @@
 // parked keeps fishing: after a refusal it asks the next eligible peer at
 // once, and once every peer is backing off it asks again on the first Tick
 // after a backoff ends. The engine should therefore Tick every few
-// milliseconds, or, while every worker of the node waits, at the time
-// NextDue gives (clusterpolicy.Sleeper; idle.go). With IdleBackoff, the
+// milliseconds, or, while every worker of the node waits or every worker
+// is at work, at the time NextDue gives (clusterpolicy.Sleeper; idle.go):
+// a busy node fishes only once a worker runs dry, which is an event, unless
+// it asks ahead of need (LowWater). With IdleBackoff, the
 // backoff of a peer that keeps refusing such a node doubles on past
 // MaxBackoff, and is cut back once a worker has work or the peer reports
 // ready tasks.

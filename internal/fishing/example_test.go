@@ -30,7 +30,7 @@ func ExamplePolicy_NextDue() {
 				s.StealReply(now, a.Node, 0) // the root has nothing to lend
 			}
 		}
-		due := s.NextDue(now)
+		due := s.NextDue(now, idle)
 		waits = append(waits, due.Sub(now))
 		now = due
 	}

@@ -17,11 +17,17 @@ import (
 // "idle node" target (bench/README.md, "An idle node").
 
 // NextDue implements clusterpolicy.Sleeper: the earliest of the oldest
-// deferred request's expiry, a request's reply timeout, the end of the
-// demand hold (which changes the Advice's Expose), and, since a node
-// whose workers all wait is hungry, the end of the first backoff that
-// frees a peer to ask.
-func (s *Policy) NextDue(now time.Time) time.Time {
+// deferred request's expiry, a request's reply timeout and the end of the
+// demand hold (which changes the Advice's Expose). A node whose workers
+// all wait is hungry, so the end of the first backoff that frees a peer
+// to ask is due too. A node whose workers are all at work fishes only
+// once one runs dry, which is an event (Hungry), unless it asks ahead of
+// need: then its ready tasks falling below the mark, which no event
+// tells, is due at every tick.
+func (s *Policy) NextDue(now time.Time, self clusterpolicy.Load) time.Time {
+	if self.AtWork() && s.p.LowWater > 0 {
+		return now
+	}
 	due := clusterpolicy.Never
 	if len(s.deferred) > 0 {
 		due = earlier(due, s.deferred[0].at.Add(s.p.DeferFor))
@@ -34,7 +40,9 @@ func (s *Policy) NextDue(now time.Time) time.Time {
 	if s.p.Expose >= 0 && now.Before(s.demandUntil) {
 		due = earlier(due, s.demandUntil)
 	}
-	due = earlier(due, s.hungryAfter(now))
+	if !self.AtWork() {
+		due = earlier(due, s.hungryAfter(now))
+	}
 	if due.Before(now) {
 		return now
 	}

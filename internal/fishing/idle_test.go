@@ -21,17 +21,17 @@ var idleLoad = clusterpolicy.Load{Workers: 2, Idle: 2}
 func TestNextDueIsTheEarliestTimer(t *testing.T) {
 	s, clk := newTest(t, Params{RetryBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond, DemandHold: time.Millisecond,
 		DeferFor: 3 * time.Millisecond, ReplyTimeout: 50 * time.Millisecond}, "p", "a")
-	if due := s.NextDue(clk.now()); !due.Equal(clk.now()) {
+	if due := s.NextDue(clk.now(), idleLoad); !due.Equal(clk.now()) {
 		t.Fatalf("a node whose workers wait, with a peer to ask, is due at %v, want now", due.Sub(epoch))
 	}
 	mustFish(t, s)
 	// In flight: due at the reply timeout, after the demand hold.
-	if due := s.NextDue(clk.now()); due != epoch.Add(time.Millisecond) {
+	if due := s.NextDue(clk.now(), idleLoad); due != epoch.Add(time.Millisecond) {
 		t.Fatalf("due at %v, want the end of the demand hold (1ms)", due.Sub(epoch))
 	}
 	clk.advance(time.Millisecond)
 	s.Tick(clk.now(), idleLoad)
-	if due := s.NextDue(clk.now()); due != epoch.Add(50*time.Millisecond) {
+	if due := s.NextDue(clk.now(), idleLoad); due != epoch.Add(50*time.Millisecond) {
 		t.Fatalf("due at %v, want the reply timeout (50ms)", due.Sub(epoch))
 	}
 	// A request to hold: due when it is refused.
@@ -40,7 +40,7 @@ func TestNextDueIsTheEarliestTimer(t *testing.T) {
 	}
 	clk.advance(time.Millisecond) // the demand hold the request began is over
 	s.Tick(clk.now(), idleLoad)
-	if due := s.NextDue(clk.now()); due != epoch.Add(4*time.Millisecond) {
+	if due := s.NextDue(clk.now(), idleLoad); due != epoch.Add(4*time.Millisecond) {
 		t.Fatalf("due at %v, want the deferral's end (4ms)", due.Sub(epoch))
 	}
 	clk.advance(2 * time.Millisecond)
@@ -49,7 +49,7 @@ func TestNextDueIsTheEarliestTimer(t *testing.T) {
 	}
 	// Refused: due when the backoff ends, and then the Tick fishes.
 	s.StealReply("p", 0)
-	if due := s.NextDue(clk.now()); due != clk.now().Add(5*time.Millisecond) {
+	if due := s.NextDue(clk.now(), idleLoad); due != clk.now().Add(5*time.Millisecond) {
 		t.Fatalf("due at %v, want the backoff's end (+5ms at %v)", due.Sub(epoch), clk.d)
 	}
 	clk.advance(5*time.Millisecond - time.Microsecond)
@@ -59,7 +59,7 @@ func TestNextDueIsTheEarliestTimer(t *testing.T) {
 	clk.advance(time.Microsecond)
 	one(t, s.Tick(clk.now(), idleLoad))
 	s.Membership(clusterpolicy.MemberEvent{Node: "p"}) // p leaves: nobody to ask
-	if due := s.NextDue(clk.now()); due != clusterpolicy.Never {
+	if due := s.NextDue(clk.now(), idleLoad); due != clusterpolicy.Never {
 		t.Fatalf("a node with no peer is due at %v, want never", due.Sub(epoch))
 	}
 }
@@ -74,7 +74,7 @@ func TestNextDueNowWhenAPeerCanBeAsked(t *testing.T) {
 	s.Membership(clusterpolicy.MemberEvent{Node: "q", Zone: "a", Joined: true}) // asked at once
 	s.StealReply("q", 0)
 	clk.advance(time.Second) // every backoff over
-	if due := s.NextDue(clk.now()); !due.Equal(clk.now()) {
+	if due := s.NextDue(clk.now(), idleLoad); !due.Equal(clk.now()) {
 		t.Fatalf("due at %v, want now (%v)", due.Sub(epoch), clk.d)
 	}
 }
@@ -101,7 +101,7 @@ func TestIdleBackoffGrows(t *testing.T) {
 			if pr.backoff != w {
 				t.Fatalf("IdleBackoff %v, refusal %d: backoff %v, want %v", c.idle, i+1, pr.backoff, w)
 			}
-			if due := s.NextDue(clk.now()); due != clk.now().Add(w) {
+			if due := s.NextDue(clk.now(), idleLoad); due != clk.now().Add(w) {
 				t.Fatalf("IdleBackoff %v, refusal %d: due in %v, want %v", c.idle, i+1, due.Sub(clk.now()), w)
 			}
 			clk.advance(w)
@@ -181,5 +181,40 @@ func TestParseIdleBackoff(t *testing.T) {
 	}
 	if _, err := ParseParams("idlebackoff=soon"); err == nil {
 		t.Error("idlebackoff=soon accepted")
+	}
+}
+
+// TestNextDueOfANodeAtWork: a node whose workers are all at work fishes
+// only once one runs dry, an event, so a peer it could ask makes it due
+// no sooner; its deferrals and reply timeouts still are. Asking ahead of
+// need, it is due at once: its ready tasks falling below the mark is no
+// event.
+func TestNextDueOfANodeAtWork(t *testing.T) {
+	busy := clusterpolicy.Load{Workers: 2, Ready: 3}
+	s, clk := newTest(t, Params{DemandHold: time.Millisecond, DeferFor: 3 * time.Millisecond}, "p", "a")
+	clk.advance(10 * time.Millisecond) // past the demand hold of p's joining
+	s.Tick(clk.now(), busy)
+	if due := s.NextDue(clk.now(), idleLoad); !due.Equal(clk.now()) {
+		t.Fatalf("idle, with a peer to ask: due in %v, want now", due.Sub(clk.now()))
+	}
+	if due := s.NextDue(clk.now(), busy); due != clusterpolicy.Never {
+		t.Fatalf("at work, nothing pending: due in %v, want never", due.Sub(clk.now()))
+	}
+	if a := s.StealRequest(clk.now(), "p", 1, 0); a.Kind != clusterpolicy.Defer {
+		t.Fatalf("StealRequest with nothing to lend = %+v, want Defer", a)
+	}
+	if due := s.NextDue(clk.now(), busy); !due.Equal(clk.now().Add(time.Millisecond)) {
+		t.Fatalf("at work, a request deferred: due in %v, want the demand hold's end (1ms)", due.Sub(clk.now()))
+	}
+	clk.advance(time.Millisecond)
+	s.Tick(clk.now(), busy)
+	if due := s.NextDue(clk.now(), busy); !due.Equal(clk.now().Add(2 * time.Millisecond)) {
+		t.Fatalf("at work, a request deferred: due in %v, want the deferral's end (2ms)", due.Sub(clk.now()))
+	}
+
+	ahead, clk := newTest(t, Params{LowWater: 4}, "p", "a")
+	ahead.Tick(clk.now(), busy)
+	if due := ahead.NextDue(clk.now(), busy); !due.Equal(clk.now()) {
+		t.Fatalf("at work, asking ahead of need: due in %v, want now", due.Sub(clk.now()))
 	}
 }

@@ -369,7 +369,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	}
 	if self.Workers > 0 {
 		s.lowWater(self)
-		s.setIdle(self.Idle == self.Workers && self.Ready == 0)
+		s.setIdle(self.Waiting())
 	}
 	return append(refusals, s.refill(now)...)
 }
