@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsys-go/tsys/internal/cputime"
@@ -27,8 +28,10 @@ const rttBody = 48
 // the CPU time is what the message path itself costs.
 func BenchmarkRoundTrip(b *testing.B) {
 	b.Run("tcp", benchTCPPingPong)
-	b.Run("plain", func(b *testing.B) { benchTransportRoundTrip(b, nil) })
-	b.Run("sealed", func(b *testing.B) { benchTransportRoundTrip(b, key1) })
+	b.Run("plain", func(b *testing.B) { benchTransportRoundTrip(b, nil, false) })
+	b.Run("sealed", func(b *testing.B) { benchTransportRoundTrip(b, key1, false) })
+	b.Run("plain-inhandler", func(b *testing.B) { benchTransportRoundTrip(b, nil, true) })
+	b.Run("sealed-inhandler", func(b *testing.B) { benchTransportRoundTrip(b, key1, true) })
 }
 
 // benchTCPPingPong is the floor: two goroutines, one loopback connection,
@@ -99,13 +102,32 @@ func echoFrames(nc net.Conn) error {
 // goes on the connection the asker dialled, the answer back on the one
 // the lender dialled to the asker's listening address, each Send from the
 // reader goroutine of the message being answered.
-func benchTransportRoundTrip(b *testing.B, key []byte) {
+//
+// The asker's side is one of two. Without inHandler, as on a node, the
+// answer's reader goroutine hands it to the goroutine that asks (a node's
+// worker), which sends the next request: a wake-up of another goroutine
+// per round trip that the ping-pong does not make. With inHandler the
+// reader goroutine sends the next request itself, as the ping-pong's
+// goroutine does: what is left above the ping-pong is the transport's own.
+func benchTransportRoundTrip(b *testing.B, key []byte, inHandler bool) {
 	quiet := slog.New(slog.DiscardHandler)
 	cfg := Config{Key: key, Logger: quiet}
 	back := make(chan struct{}, 1)
 	askerCfg, lenderCfg := cfg, cfg
 	askerCfg.Name, lenderCfg.Name = "asker", "lender"
-	asker, err := Listen(askerCfg, func(string, *Message) { back <- struct{}{} })
+	m := &Message{Type: tData, Body: make([]byte, rttBody)}
+	var asker *Transport
+	var lenderAddr string
+	var left atomic.Int64 // round trips the asker's handler still starts (inHandler)
+	asker, err := Listen(askerCfg, func(string, *Message) {
+		if !inHandler || left.Add(-1) < 0 {
+			back <- struct{}{}
+			return
+		}
+		if err := asker.Send(lenderAddr, m); err != nil {
+			b.Error(err)
+		}
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -121,8 +143,7 @@ func benchTransportRoundTrip(b *testing.B, key []byte) {
 		b.Fatal(err)
 	}
 	defer lender.Close()
-	lenderAddr := lender.Addr()
-	m := &Message{Type: tData, Body: make([]byte, rttBody)}
+	lenderAddr = lender.Addr()
 	// Dial and handshake both ways outside the timing.
 	if err := asker.SendSync(lenderAddr, m); err != nil {
 		b.Fatal(err)
@@ -130,6 +151,15 @@ func benchTransportRoundTrip(b *testing.B, key []byte) {
 	<-back
 	b.ReportAllocs()
 	defer reportCPU(b)()
+	if inHandler {
+		b.ResetTimer()
+		left.Store(int64(b.N) - 1)
+		if err := asker.Send(lenderAddr, m); err != nil {
+			b.Fatal(err)
+		}
+		<-back
+		return
+	}
 	for b.Loop() {
 		if err := asker.Send(lenderAddr, m); err != nil {
 			b.Fatal(err)
