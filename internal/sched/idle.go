@@ -59,7 +59,22 @@ import (
 // Parking and waking cost a few microseconds each; spinning a little longer
 // than that keeps fine-grained programs from paying it at every gap, and
 // parking at all keeps an idle runtime off the CPU.
+//
+// A worker spins only while another worker of the pool is at work: only
+// that one can push a task the spinner would catch. With every other
+// worker looking or parked, work can come only from outside the pool (a
+// task a peer node lends, a result that resumes a join, a new run), and
+// what brings it (the node's reader goroutine, or another process on the
+// same cores) needs the core the spinner holds: a node of one worker,
+// spinning for its peer's answer, made the peer's answer and its own
+// delivery wait for it (bench/README.md, "A lone worker does not spin").
 const spinFor = 50 * time.Microsecond
+
+// othersAtWork says whether a worker of p other than the looking caller
+// is at work, neither looking nor parked.
+func (p *Pool) othersAtWork() bool {
+	return int32(len(p.workers))-p.nIdle.Load()-p.nSpinning.Load() > 0
+}
 
 // findWork looks for a task while the executor's deque is empty. It returns
 // a task, or nil when the loop should look again (the run is ending, or a
@@ -103,7 +118,7 @@ func (x *Executor) findWork() *Header {
 		if spinUntil.IsZero() {
 			spinUntil = now.Add(spinFor)
 		}
-		if now.Before(spinUntil) {
+		if now.Before(spinUntil) && p.othersAtWork() {
 			runtime.Gosched()
 		} else {
 			x.park()
