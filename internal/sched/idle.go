@@ -17,7 +17,8 @@ import (
 // An executor whose deque is empty is *looking* (counted in nSpinning): it
 // steals from the other workers, takes injected tasks, and once the node
 // has nothing for it tells the cluster it is hungry. After spinFor of
-// fruitless rounds it *parks* (counted in nIdle, listed in idle) on its
+// fruitless rounds, or after one while no other worker is at work, it
+// *parks* (counted in nIdle, listed in idle) on its
 // wake channel. A push wakes one parked executor only when nobody is
 // looking, as Go's scheduler does with its spinning Ms: one looking worker
 // is enough to find the new task, and when it does (foundWork) it wakes
