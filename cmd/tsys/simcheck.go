@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
 )
@@ -30,6 +32,9 @@ import (
 //   - the one-way latency: half the round trip of the real Fishing runs'
 //     requests for work (steal_wait_ns over steal_answers), less the
 //     overheads, for both schedulers (balancing sends no request to time);
+//   - the speed of a worker that another may steal from, against one
+//     alone (parallelSpeed): the busy time of one node of two workers
+//     against one of one, for the same work;
 //   - the real cluster runs themselves, N nodes x 1 worker.
 //
 // Then the simulator, given speed_N and the latency, predicts each run.
@@ -129,13 +134,16 @@ func simValidate(jobs []validationJob, nodeCounts []int, scheds []string, reps i
 		if err != nil {
 			return err
 		}
+		par := parallelSpeed(t1, real)
+		fmt.Fprintf(stderr, "%s: a worker with another to steal from works at %.2f of its speed alone (busy %.3f s on 1x2 against %.3f s on 1x1)\n",
+			name, par, real.busy.Seconds(), t1.busy.Seconds())
 		m := sim.Defaults()
-		m.Nodes, m.Workers, m.Speed = 1, 2, []float64{speed2}
+		m.Nodes, m.Workers, m.Speed = 1, 2, []float64{speed2 * par}
 		r, err := sim.Run(sim.Config{Model: m, Workload: w, Seed: 1})
 		if err != nil {
 			return fmt.Errorf("simulating %s on 1x2: %w", name, err)
 		}
-		printCheck(tw, name, "local", "1x2", speed2, 0, real, r)
+		printCheck(tw, name, "local", "1x2", speed2*par, 0, real, r)
 		for _, n := range nodeCounts {
 			speed, err := colocatedSpeed(exe, job.args, n, reps, t1.median)
 			if err != nil {
@@ -149,7 +157,7 @@ func simValidate(jobs []validationJob, nodeCounts []int, scheds []string, reps i
 				}
 				m := sim.Defaults()
 				m.Nodes, m.Workers = n, 1
-				m.Speed = slices.Repeat([]float64{speed}, n)
+				m.Speed = slices.Repeat([]float64{speed * par}, n)
 				if real.rtt > 0 {
 					rtt = real.rtt
 				}
@@ -164,7 +172,7 @@ func simValidate(jobs []validationJob, nodeCounts []int, scheds []string, reps i
 				if err != nil {
 					return fmt.Errorf("simulating %s on %d nodes: %w", name, n, err)
 				}
-				printCheck(tw, name, sc, fmt.Sprintf("%dx1", n), speed, m.Latency, real, r)
+				printCheck(tw, name, sc, fmt.Sprintf("%dx1", n), speed*par, m.Latency, real, r)
 			}
 		}
 	}
@@ -179,17 +187,33 @@ func printCheck(w io.Writer, job, sched, config string, speed float64, latency t
 		real.median.Seconds(), real.min.Seconds(), real.max.Seconds(), r.Makespan.Seconds(), errPct)
 }
 
-// runStats are a cell's times, and the mean round trip of its requests
-// for work (0 without any).
+// runStats are a cell's times, the mean round trip of its requests for
+// work (0 without any), and the median run's busy time.
 type runStats struct {
 	median, min, max time.Duration
 	rtt              time.Duration
+	busy             time.Duration
+}
+
+// parallelSpeed is the speed at which a worker does the job's work when
+// another worker may steal from it, against one alone: one node of two
+// workers inlines fewer children than one of one (a thief may want them),
+// runs them as tasks and steals, and its busy time, summed over the
+// workers, grows by as much. The simulator's tasks are the tree's own,
+// not the runtime's, so the cost is charged as a slower worker rather
+// than per task. 1 when the 1 x 2 run took no more busy time.
+func parallelSpeed(one, two runStats) float64 {
+	if one.busy <= 0 || two.busy <= one.busy {
+		return 1
+	}
+	return one.busy.Seconds() / two.busy.Seconds()
 }
 
 // medianRun runs tsys run ARGS reps times.
 func medianRun(exe string, args []string, reps int) (runStats, error) {
 	var secs []float64
 	var wait, answers int64
+	var runs []*report.Report
 	for range reps {
 		r, err := runOnce(exe, args, simCheckRunLimit)
 		if err != nil {
@@ -198,8 +222,12 @@ func medianRun(exe string, args []string, reps int) (runStats, error) {
 		secs = append(secs, r.WallSeconds)
 		wait += r.Stats.StealWaitNs
 		answers += r.Stats.StealAnswers
+		runs = append(runs, r)
 	}
 	st := runStats{median: seconds(bench.Median(secs)), min: seconds(slices.Min(secs)), max: seconds(slices.Max(secs))}
+	slices.SortFunc(runs, func(a, b *report.Report) int { return cmp.Compare(a.WallSeconds, b.WallSeconds) })
+	mid := runs[len(runs)/2]
+	st.busy = time.Duration(mid.Stats.BusyNanos)
 	if answers > 0 {
 		st.rtt = time.Duration(wait / answers)
 	}
