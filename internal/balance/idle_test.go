@@ -13,11 +13,15 @@ var (
 	_ clusterpolicy.Sleeper = (*RatePolicy)(nil)
 )
 
-// TestIdleNodeIsDueAtItsReport: a node whose workers all wait is due when
-// its next report is, or sooner when the demand hold ends; ticked before
-// then it does nothing, and ticked then it reports.
+// TestIdleNodeIsDueAtItsReport: a node whose workers all wait reports
+// that once, and then only every waitingReportEvery while it stays so: it
+// is due then, or sooner when the demand hold ends, and ticked between it
+// does nothing. Once its load changes it reports a period after the last
+// report, and a peer that joins while it waits hears from it at once.
 func TestIdleNodeIsDueAtItsReport(t *testing.T) {
 	idle := clusterpolicy.Load{Workers: 2, Idle: 2}
+	busy := clusterpolicy.Load{Workers: 2, Ready: 3}
+	second := t0.Add(waitingReportEvery)
 	for _, s := range []interface {
 		clusterpolicy.Policy
 		clusterpolicy.Sleeper
@@ -26,29 +30,38 @@ func TestIdleNodeIsDueAtItsReport(t *testing.T) {
 		NewRate("self", RateParams{MinPeriod: 4 * time.Millisecond, MaxPeriod: 4 * time.Millisecond, MoveCost: 100 * time.Microsecond}),
 	} {
 		s.Membership(t0, clusterpolicy.MemberEvent{Node: "p", Joined: true})
-		s.Tick(ms(0), idle) // reports; the next is due at 4 ms
-		if due := s.NextDue(ms(0), idle); !due.Equal(ms(4)) {
-			t.Fatalf("%s: due at %v, want the next report at 4ms", s.Name(), due.Sub(t0))
+		if as := s.Tick(ms(0), idle); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
+			t.Fatalf("%s: first tick: %v, want a report", s.Name(), as)
+		}
+		if due := s.NextDue(ms(0), idle); !due.Equal(second) {
+			t.Fatalf("%s: due at %v, want the waiting node's next report at %v", s.Name(), due.Sub(t0), waitingReportEvery)
 		}
 		s.JobStarted(ms(1)) // holds demand for two periods, to 9 ms
-		if due := s.NextDue(ms(1), idle); !due.Equal(ms(4)) {
-			t.Fatalf("%s: due at %v after the job's start, want the report at 4ms", s.Name(), due.Sub(t0))
+		if due := s.NextDue(ms(1), idle); !due.Equal(ms(9)) {
+			t.Fatalf("%s: due at %v after the job's start, want the end of the demand hold at 9ms", s.Name(), due.Sub(t0))
 		}
-		if as := s.Tick(ms(3), idle); as != nil {
-			t.Fatalf("%s: ticked before due: %v", s.Name(), as)
+		for _, at := range []int{3, 4, 8, 9, 500} {
+			if as := s.Tick(ms(at), idle); as != nil {
+				t.Fatalf("%s: ticked at %dms, while waiting and not due: %v", s.Name(), at, as)
+			}
 		}
-		if as := s.Tick(ms(4), idle); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
+		if due := s.NextDue(ms(500), idle); !due.Equal(second) {
+			t.Fatalf("%s: due at %v, want %v", s.Name(), due.Sub(t0), waitingReportEvery)
+		}
+		if as := s.Tick(second, idle); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
 			t.Fatalf("%s: ticked when due: %v, want a report", s.Name(), as)
 		}
-		if due := s.NextDue(ms(4), idle); !due.Equal(ms(8)) {
-			t.Fatalf("%s: due at %v, want 8ms", s.Name(), due.Sub(t0))
+		// Tasks arrive: the load changed, reported a period after the last.
+		if as := s.Tick(second.Add(time.Millisecond), busy); as != nil {
+			t.Fatalf("%s: ticked a millisecond after a report: %v", s.Name(), as)
 		}
-		if due := s.NextDue(ms(8), idle); !due.Equal(ms(8)) {
-			t.Fatalf("%s: due at %v at 8ms, want 8ms", s.Name(), due.Sub(t0))
+		if as := s.Tick(second.Add(4*time.Millisecond), busy); len(as) == 0 || as[0].Kind != clusterpolicy.Report {
+			t.Fatalf("%s: at work a period after the report: %v, want a report", s.Name(), as)
 		}
-		s.Tick(ms(8), idle)
-		if due := s.NextDue(ms(8), idle); !due.Equal(ms(9)) {
-			t.Fatalf("%s: due at %v, want the end of the demand hold at 9ms", s.Name(), due.Sub(t0))
+		// Waiting again, a peer joins: it hears at once.
+		s.Tick(second.Add(8*time.Millisecond), idle)
+		if as := s.Membership(second.Add(9*time.Millisecond), clusterpolicy.MemberEvent{Node: "q", Joined: true}); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
+			t.Fatalf("%s: a peer joined a waiting node: %v, want a report", s.Name(), as)
 		}
 	}
 }

@@ -143,8 +143,8 @@ func (s *Policy) Name() string { return "balance" }
 func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Action {
 	s.ready = self.Ready
 	var as []clusterpolicy.Action
-	if s.due(now) {
-		as = append(as, s.report(now, s.period()))
+	if s.due(now, self, s.period()) {
+		as = append(as, s.report(now, s.period(), self))
 	}
 	s.sync()
 	switch {
@@ -179,7 +179,7 @@ func (s *Policy) NextDue(now time.Time, self clusterpolicy.Load) time.Time {
 	if !self.Waiting() && (s.visitAll || s.wanting > 0) {
 		return now
 	}
-	return s.nextDue(now)
+	return s.nextDue(now, self, s.period())
 }
 
 // sync remakes want after peers came or went.
@@ -274,6 +274,9 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 	case ev.Node == s.self:
 	case ev.Joined:
 		s.peers.add(ev.Node, peer{})
+		as := s.joined(now, s.period())
+		s.settle(now, s.period(), s.peers.len())
+		return as
 	default:
 		// Left, or Leaving: a balancing policy only gives, and a node
 		// that drains takes nothing.

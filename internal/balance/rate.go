@@ -159,7 +159,7 @@ func (s *RatePolicy) Period() time.Duration { return s.period }
 // give, at the start of a job).
 func (s *RatePolicy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Action {
 	s.observe(&s.me, self)
-	if !s.due(now) {
+	if !s.due(now, self, s.period) {
 		var as []clusterpolicy.Action
 		if s.dryPeer() {
 			as = s.balance(now)
@@ -167,7 +167,7 @@ func (s *RatePolicy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolic
 		s.settle(now, s.period, s.peers.len()) // the demand hold may have run out
 		return as
 	}
-	as := append([]clusterpolicy.Action{s.report(now, s.period)}, s.balance(now)...)
+	as := append([]clusterpolicy.Action{s.report(now, s.period, self)}, s.balance(now)...)
 	s.settle(now, s.period, s.peers.len())
 	return as
 }
@@ -180,7 +180,7 @@ func (s *RatePolicy) NextDue(now time.Time, self clusterpolicy.Load) time.Time {
 	if !self.Waiting() && s.dryPeer() {
 		return now
 	}
-	return s.nextDue(now)
+	return s.nextDue(now, self, s.period)
 }
 
 // Hungry implements clusterpolicy.Policy: a node out of work reports at once, at
@@ -366,6 +366,9 @@ func (s *RatePolicy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []c
 	case ev.Node == s.self:
 	case ev.Joined:
 		s.peers.add(ev.Node, rateNode{speed: 1, workers: 1})
+		as := s.joined(now, s.period)
+		s.settle(now, s.period, s.peers.len())
+		return as
 	default:
 		// Left, or Leaving: a balancing policy only gives, and a node
 		// that drains takes nothing.

@@ -14,8 +14,13 @@ import (
 type reporter struct {
 	lastReport time.Time
 	nextReport time.Time
-	reports    int64
-	advice     clusterpolicy.Advice
+	// waitingSaid: the last report went out while every worker of the
+	// node waited and nothing was ready (Load.Waiting). Until the load
+	// changes, another says nothing new: the next is due only after
+	// waitingReportEvery.
+	waitingSaid bool
+	reports     int64
+	advice      clusterpolicy.Advice
 	// demandUntil: a peer reported it had run dry, or the job began, or
 	// this node ran dry; until then the node keeps exposeForPeers more
 	// tasks stealable, for pushes to find.
@@ -48,27 +53,63 @@ func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
 	r.settle(now, period, peers)
 }
 
+// waitingReportEvery is how often a node whose workers all wait reports
+// its unchanged load. Its peers have heard it wants work, and it reports
+// again at once when that changes (a task arrived, a worker ran dry
+// again: Hungry); meanwhile a report each period would only cost every
+// peer a message, which is most of what an idle balancing node costs
+// (bench/README.md, "An idle node"). A peer that joins hears from it at
+// once (Membership).
+const waitingReportEvery = time.Second
+
 // nextDue is when the reporter next needs the time: the periodic report,
 // or the end of the demand hold, which changes the Advice. It is all an
 // idle node needs (it has nothing to give), and all a busy one needs
 // while no give could come of its load alone.
-func (r *reporter) nextDue(now time.Time) time.Time {
-	due := r.nextReport
+func (r *reporter) nextDue(now time.Time, self clusterpolicy.Load, period time.Duration) time.Time {
+	due := r.reportDue(self, period)
 	if now.Before(r.demandUntil) && r.demandUntil.Before(due) {
 		due = r.demandUntil
 	}
 	return due
 }
 
-// due reports whether the periodic report is due at now.
-func (r *reporter) due(now time.Time) bool { return !now.Before(r.nextReport) }
+// reportDue is when the next periodic report is due at load self: a
+// period after the last, or waitingReportEvery after it while self still
+// says what it said, that every worker waits.
+func (r *reporter) reportDue(self clusterpolicy.Load, period time.Duration) time.Time {
+	if r.waitingSaid && !self.Waiting() {
+		return r.lastReport.Add(period) // it changed: tell the peers at once
+	}
+	return r.nextReport
+}
 
-// report counts a load report to every peer, the next due after period.
-func (r *reporter) report(now time.Time, period time.Duration) clusterpolicy.Action {
+// due reports whether the periodic report is due at now, at load self.
+func (r *reporter) due(now time.Time, self clusterpolicy.Load, period time.Duration) bool {
+	return !now.Before(r.reportDue(self, period))
+}
+
+// report counts a load report of self to every peer, the next due after
+// period, or after waitingReportEvery when self says every worker waits.
+func (r *reporter) report(now time.Time, period time.Duration, self clusterpolicy.Load) clusterpolicy.Action {
 	r.lastReport = now
+	r.waitingSaid = self.Waiting()
+	if r.waitingSaid {
+		period = max(period, waitingReportEvery)
+	}
 	r.nextReport = now.Add(period)
 	r.reports++
 	return clusterpolicy.Action{Kind: clusterpolicy.Report}
+}
+
+// joined reports at once to a peer that joins while this node's last
+// report said it waits: the newcomer would not hear of it for
+// waitingReportEvery.
+func (r *reporter) joined(now time.Time, period time.Duration) []clusterpolicy.Action {
+	if !r.waitingSaid {
+		return nil
+	}
+	return []clusterpolicy.Action{r.report(now, period, clusterpolicy.Load{})}
 }
 
 // hungry reports at once, unless a report went out within a quarter
@@ -78,7 +119,9 @@ func (r *reporter) hungry(now time.Time, period time.Duration, peers int) []clus
 	if peers == 0 || now.Sub(r.lastReport) < period/4 {
 		return nil
 	}
-	return []clusterpolicy.Action{r.report(now, period)}
+	// The load is not known here (a worker ran dry; others may work): the
+	// report is taken for a change, and the next is due a period later.
+	return []clusterpolicy.Action{r.report(now, period, clusterpolicy.Load{})}
 }
 
 // settle recomputes the advice at now: a hungry worker is worth hearing
