@@ -88,7 +88,7 @@ func TestIdleBackoffGrows(t *testing.T) {
 		idle time.Duration
 		want []time.Duration
 	}{
-		{0, []time.Duration{5, 10, 20, 20, 20}},
+		{-1, []time.Duration{5, 10, 20, 20, 20}},
 		{80 * ms, []time.Duration{5, 10, 20, 40, 80, 80}},
 	} {
 		s, clk := newTest(t, Params{RetryBackoff: 5 * ms, MaxBackoff: 20 * ms, IdleBackoff: c.idle}, "p", "a")
@@ -165,14 +165,15 @@ func TestIdleBackoffEnds(t *testing.T) {
 	}
 }
 
-// TestParseIdleBackoff: idlebackoff=D sets IdleBackoff; 0, or a value not
-// above maxbackoff, means no growth.
+// TestParseIdleBackoff: idlebackoff=D sets IdleBackoff, by default
+// DefaultIdleBackoff; 0, or a value not above maxbackoff, means no growth
+// (a negative IdleBackoff, which Params' defaults leave so).
 func TestParseIdleBackoff(t *testing.T) {
 	for in, want := range map[string]time.Duration{
-		"idlebackoff=1s":                   time.Second,
-		"idlebackoff=0":                    0,
-		"maxbackoff=50ms,idlebackoff=10ms": 0,
-		"":                                 0,
+		"idlebackoff=2s":                   2 * time.Second,
+		"idlebackoff=0":                    -1,
+		"maxbackoff=50ms,idlebackoff=10ms": -1,
+		"":                                 DefaultIdleBackoff,
 	} {
 		p, err := ParseParams(in)
 		if err != nil || p.IdleBackoff != want {
@@ -216,5 +217,17 @@ func TestNextDueOfANodeAtWork(t *testing.T) {
 	ahead.Tick(clk.now(), busy)
 	if due := ahead.NextDue(clk.now(), busy); !due.Equal(clk.now()) {
 		t.Fatalf("at work, asking ahead of need: due in %v, want now", due.Sub(clk.now()))
+	}
+}
+
+// TestIdleBackoffNoneStaysNone: Params whose defaults were filled, filled
+// again, keep "no growth": the default applies to a zero field only.
+func TestIdleBackoffNoneStaysNone(t *testing.T) {
+	p, err := ParseParams("idlebackoff=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := p.withDefaults(); q.IdleBackoff > q.MaxBackoff {
+		t.Fatalf("idlebackoff=0 filled twice grows to %v", q.IdleBackoff)
 	}
 }

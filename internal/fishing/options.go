@@ -17,7 +17,7 @@ var Options = []opts.Option{
 	{Key: "quick", Value: "D", Default: DefaultQuickReturn.String(), Help: "a peer that asks again within this of its last batch ran through it"},
 	{Key: "backoff", Value: "D", Default: DefaultRetryBackoff.String(), Help: "how long a peer that refused is not asked again, doubling on each refusal; 0 for none"},
 	{Key: "maxbackoff", Value: "D", Default: DefaultMaxBackoff.String(), Help: "the most backoff doubles to"},
-	{Key: "idlebackoff", Value: "D", Default: "0", Help: "while every worker waits and nothing is ready, backoff doubles on past maxbackoff up to this, undone once a worker has work or the peer reports ready tasks; 0 for none"},
+	{Key: "idlebackoff", Value: "D", Default: DefaultIdleBackoff.String(), Help: "while every worker waits and nothing is ready, backoff doubles on past maxbackoff up to this, undone once a worker has work or the peer reports ready tasks; 0 for none"},
 	{Key: "minready", Value: "N", Default: strconv.Itoa(DefaultMinReady), Help: "the fewest ready tasks a node must hold to lend any"},
 	{Key: "timeout", Value: "D", Default: DefaultReplyTimeout.String(), Help: "how long a request may go unanswered before the node forgets it and asks another peer"},
 	{Key: "expose", Value: "N", Default: strconv.Itoa(DefaultExpose), Help: "ready tasks kept stealable beyond the inlining threshold while peers ask for work; 0 for none"},

@@ -59,7 +59,7 @@ const (
 	DefaultMaxTasks       = 8
 	DefaultQuickReturn    = 5 * time.Millisecond
 	DefaultLowWater       = 0
-	DefaultIdleBackoff    = 0
+	DefaultIdleBackoff    = time.Second
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -100,8 +100,10 @@ type Params struct {
 	// node waits and nothing is ready: a node serving a job whose work is
 	// all elsewhere then asks a few times a second, not fifty (idle.go).
 	// The growth past MaxBackoff is undone as soon as a worker here has
-	// work, or the peer's load report shows ready tasks. 0 (the default)
-	// or at most MaxBackoff: no growth past MaxBackoff.
+	// work, or the peer's load report shows ready tasks, so work that
+	// appears at the peer reaches the node within a round of its load's
+	// gossip. 0 takes the default (DefaultIdleBackoff); negative, or at
+	// most MaxBackoff: no growth past MaxBackoff.
 	IdleBackoff time.Duration
 	// MinReady is the fewest ready tasks the node must hold to lend any
 	// (default 1: lend whenever there is something to lend). Values below 1
@@ -189,8 +191,11 @@ func (p Params) withDefaults() Params {
 	if p.RetryBackoff > 0 && p.MaxBackoff < p.RetryBackoff {
 		p.MaxBackoff = p.RetryBackoff
 	}
+	if p.IdleBackoff == 0 {
+		p.IdleBackoff = DefaultIdleBackoff
+	}
 	if p.IdleBackoff < p.MaxBackoff {
-		p.IdleBackoff = 0 // no growth past MaxBackoff
+		p.IdleBackoff = -1 // no growth past MaxBackoff
 	}
 	if p.MinReady < 1 {
 		p.MinReady = DefaultMinReady
@@ -225,7 +230,7 @@ func (p Params) withDefaults() Params {
 //	lend=adaptive|half  Half
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
-// Where a negative value means none (expose, backoff, defer), so does 0:
+// Where a negative value means none (expose, backoff, defer, idlebackoff), so does 0:
 // written out, it means zero, not the default a zero field takes. Each
 // option may be given once. tasks above the default maxtasks raises it;
 // above a maxtasks written out, it is refused.
