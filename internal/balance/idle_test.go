@@ -13,6 +13,25 @@ var (
 	_ clusterpolicy.Sleeper = (*RatePolicy)(nil)
 )
 
+// sleeper is a balancing policy, either one, as its engine's tick sees it.
+type sleeper interface {
+	clusterpolicy.Policy
+	clusterpolicy.Sleeper
+}
+
+// sleepersWithPeer are both balancing policies, reporting every 4 ms,
+// each with one peer, p, that joined at t0.
+func sleepersWithPeer() []sleeper {
+	ss := []sleeper{
+		newPolicy("p"),
+		NewRate("self", RateParams{MinPeriod: 4 * time.Millisecond, MaxPeriod: 4 * time.Millisecond, MoveCost: 100 * time.Microsecond}),
+	}
+	for _, s := range ss {
+		s.Membership(t0, clusterpolicy.MemberEvent{Node: "p", Joined: true})
+	}
+	return ss
+}
+
 // TestIdleNodeIsDueAtItsReport: a node whose workers all wait reports
 // that once, and then only every waitingReportEvery while it stays so: it
 // is due then, or sooner when the demand hold ends, and ticked between it
@@ -22,14 +41,7 @@ func TestIdleNodeIsDueAtItsReport(t *testing.T) {
 	idle := clusterpolicy.Load{Workers: 2, Idle: 2}
 	busy := clusterpolicy.Load{Workers: 2, Ready: 3}
 	second := t0.Add(waitingReportEvery)
-	for _, s := range []interface {
-		clusterpolicy.Policy
-		clusterpolicy.Sleeper
-	}{
-		newPolicy("p"),
-		NewRate("self", RateParams{MinPeriod: 4 * time.Millisecond, MaxPeriod: 4 * time.Millisecond, MoveCost: 100 * time.Microsecond}),
-	} {
-		s.Membership(t0, clusterpolicy.MemberEvent{Node: "p", Joined: true})
+	for _, s := range sleepersWithPeer() {
 		if as := s.Tick(ms(0), idle); len(as) != 1 || as[0].Kind != clusterpolicy.Report {
 			t.Fatalf("%s: first tick: %v, want a report", s.Name(), as)
 		}
@@ -74,14 +86,7 @@ func TestIdleNodeIsDueAtItsReport(t *testing.T) {
 func TestBusyNodeIsDueAtOnceWhileAPeerWants(t *testing.T) {
 	busy := clusterpolicy.Load{Workers: 2, Ready: 0}
 	idle := clusterpolicy.Load{Workers: 2, Idle: 2}
-	for _, s := range []interface {
-		clusterpolicy.Policy
-		clusterpolicy.Sleeper
-	}{
-		newPolicy("p"),
-		NewRate("self", RateParams{MinPeriod: 4 * time.Millisecond, MaxPeriod: 4 * time.Millisecond, MoveCost: 100 * time.Microsecond}),
-	} {
-		s.Membership(t0, clusterpolicy.MemberEvent{Node: "p", Joined: true})
+	for _, s := range sleepersWithPeer() {
 		s.Tick(ms(10), busy) // reports; the next is due at 14 ms, past every demand hold
 		s.LoadReport(ms(10), "p", clusterpolicy.Load{Workers: 2, Ready: 9})
 		if due := s.NextDue(ms(10), busy); !due.Equal(ms(14)) {

@@ -107,6 +107,22 @@ func TestIdleNodeSleeps(t *testing.T) {
 	}
 }
 
+// servingOnAHandClock starts a node of one worker, with fishing and a
+// hand-driven tick, serving job for a bare root that gossip never
+// announced, so that fishing has no peer to ask.
+func servingOnAHandClock(t *testing.T, job uint64) (*handTicker, *Node, *barePeer) {
+	t.Helper()
+	clock := &handTicker{c: make(chan time.Time)}
+	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
+		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
+			return fishing.New(self, zone, fishing.Params{})
+		}})
+	root := newBarePeer(t, "root")
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	return clock, node, root
+}
+
 // TestServingNodeDozes: a node serving a job whose work is all elsewhere
 // (its worker waits, nothing is lent or borrowed, and its fishing policy,
 // with no peer to ask, has nothing due) stops its clock, and a hundred
@@ -114,15 +130,8 @@ func TestIdleNodeSleeps(t *testing.T) {
 // that follows refuses the request when its deferral runs out, and then
 // the node dozes again.
 func TestServingNodeDozes(t *testing.T) {
-	clock := &handTicker{c: make(chan time.Time)}
-	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
-		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
-			return fishing.New(self, zone, fishing.Params{})
-		}})
-	root := newBarePeer(t, "root")
 	const job = 98
-	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	clock, node, root := servingOnAHandClock(t, job)
 	waitUntil(t, "the serving node's ticks stop its clock", func() bool {
 		clock.fire(t)
 		return clock.isStopped()
@@ -171,15 +180,8 @@ func TestServingNodeDozes(t *testing.T) {
 func TestBusyNodeDozes(t *testing.T) {
 	gate.shut()
 	defer gate.open()
-	clock := &handTicker{c: make(chan time.Time)}
-	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
-		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
-			return fishing.New(self, zone, fishing.Params{})
-		}})
-	root := newBarePeer(t, "root")
 	const job = 95
-	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
-	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
+	clock, node, root := servingOnAHandClock(t, job)
 	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(21)}}})
 	waitUntil(t, "the node's worker is at work", func() bool { return node.jobs.of(job).pool.Load().AtWork() })
 	waitUntil(t, "the busy node's ticks slow its clock", func() bool {
