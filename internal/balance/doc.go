@@ -14,9 +14,10 @@
 //
 //   - every Period (and at once when a worker finds nothing to do, at most
 //     every Period/4) it asks its engine to Report the node's load to every
-//     peer: one status message per peer. A node whose workers all wait
-//     reports that once, and then once a second while it stays so, and at
-//     once to a peer that joins (reporter.go, waitingReportEvery);
+//     peer: one status message per peer. A node whose load stays what its
+//     last report told (the same counts, no task arrived since) reports
+//     it again only once a second, and at once to a peer that joins
+//     (reporter.go, steadyReportEvery);
 //   - a load report from a peer whose ready count is below Limit, while this
 //     node holds more, makes it Give that peer one task, once per report;
 //   - it answers no steal request: a node of another scheduler is refused

@@ -144,7 +144,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 	s.ready = self.Ready
 	var as []clusterpolicy.Action
 	if s.due(now, self, s.period()) {
-		as = append(as, s.report(now, s.period(), self))
+		as = append(as, s.report(now, self))
 	}
 	s.sync()
 	switch {
@@ -274,7 +274,7 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 	case ev.Node == s.self:
 	case ev.Joined:
 		s.peers.add(ev.Node, peer{})
-		as := s.joined(now, s.period())
+		as := s.joined(now)
 		s.settle(now, s.period(), s.peers.len())
 		return as
 	default:

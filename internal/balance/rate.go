@@ -131,6 +131,7 @@ type RateStats struct {
 func NewRate(self clusterpolicy.NodeID, p RateParams) *RatePolicy {
 	s := &RatePolicy{self: self, p: p.withDefaults(), peers: newPeerSet[rateNode]()}
 	s.me.speed = 1
+	s.rates = true // peers weigh a node by the rate its reports tell
 	s.moveCost = s.p.MoveCost
 	s.period = s.p.MinPeriod
 	s.settle(time.Time{}, s.period, 0)
@@ -167,7 +168,7 @@ func (s *RatePolicy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolic
 		s.settle(now, s.period, s.peers.len()) // the demand hold may have run out
 		return as
 	}
-	as := append([]clusterpolicy.Action{s.report(now, s.period, self)}, s.balance(now)...)
+	as := append([]clusterpolicy.Action{s.report(now, self)}, s.balance(now)...)
 	s.settle(now, s.period, s.peers.len())
 	return as
 }
@@ -366,7 +367,7 @@ func (s *RatePolicy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []c
 	case ev.Node == s.self:
 	case ev.Joined:
 		s.peers.add(ev.Node, rateNode{speed: 1, workers: 1})
-		as := s.joined(now, s.period)
+		as := s.joined(now)
 		s.settle(now, s.period, s.peers.len())
 		return as
 	default:

@@ -1,6 +1,7 @@
 package balance
 
 import (
+	"math"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -13,14 +14,18 @@ import (
 // from.
 type reporter struct {
 	lastReport time.Time
-	nextReport time.Time
-	// waitingSaid: the last report went out while every worker of the
-	// node waited and nothing was ready (Load.Waiting). Until the load
-	// changes, another says nothing new: the next is due only after
-	// waitingReportEvery.
-	waitingSaid bool
-	reports     int64
-	advice      clusterpolicy.Advice
+	// said is the load the last report told, when known (saidKnown), and
+	// news whether a task arrived since: until either changes, another
+	// report would say nothing new, and the next is due only after
+	// steadyReportEvery (steady).
+	said      clusterpolicy.Load
+	saidKnown bool
+	news      bool
+	// rates: the policy's peers read the rate in a report (RatePolicy), so
+	// a rate moved by a tenth is news too.
+	rates   bool
+	reports int64
+	advice  clusterpolicy.Advice
 	// demandUntil: a peer reported it had run dry, or the job began, or
 	// this node ran dry; until then the node keeps exposeForPeers more
 	// tasks stealable, for pushes to find.
@@ -53,19 +58,22 @@ func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
 	r.settle(now, period, peers)
 }
 
-// waitingReportEvery is how often a node whose workers all wait reports
-// its unchanged load. Its peers have heard it wants work, and it reports
-// again at once when that changes (a task arrived, a worker ran dry
-// again: Hungry); meanwhile a report each period would only cost every
-// peer a message, which is most of what an idle balancing node costs
-// (bench/README.md, "An idle node"). A peer that joins hears from it at
-// once (Membership).
-const waitingReportEvery = time.Second
+// steadyReportEvery is how often a node whose load stays as its last
+// report told it reports it again: the same ready tasks, the same idle
+// workers, no task arrived since (and, rate-aware, a rate within a
+// tenth). Its peers know it already, and each report costs every peer a
+// message that wakes it, which is most of what a node serving a job whose
+// work is all elsewhere costs (bench/README.md, "An idle node"). A node
+// whose load changes reports a period after its last report, as before;
+// a task that arrives is a change even when the counts read the same at
+// the tick, since a peer gives a node one task per report it hears; and a
+// peer that joins hears at once (joined).
+const steadyReportEvery = time.Second
 
-// nextDue is when the reporter next needs the time: the periodic report,
-// or the end of the demand hold, which changes the Advice. It is all an
-// idle node needs (it has nothing to give), and all a busy one needs
-// while no give could come of its load alone.
+// nextDue is when the reporter next needs the time at load self: the
+// periodic report, or the end of the demand hold, which changes the
+// Advice. It is all an idle node needs (it has nothing to give), and all
+// a busy one needs while no give could come of its load alone.
 func (r *reporter) nextDue(now time.Time, self clusterpolicy.Load, period time.Duration) time.Time {
 	due := r.reportDue(self, period)
 	if now.Before(r.demandUntil) && r.demandUntil.Before(due) {
@@ -75,13 +83,25 @@ func (r *reporter) nextDue(now time.Time, self clusterpolicy.Load, period time.D
 }
 
 // reportDue is when the next periodic report is due at load self: a
-// period after the last, or waitingReportEvery after it while self still
-// says what it said, that every worker waits.
+// period after the last, or steadyReportEvery after it while self is what
+// the last told.
 func (r *reporter) reportDue(self clusterpolicy.Load, period time.Duration) time.Time {
-	if r.waitingSaid && !self.Waiting() {
-		return r.lastReport.Add(period) // it changed: tell the peers at once
+	if r.steady(self) {
+		return r.lastReport.Add(max(period, steadyReportEvery))
 	}
-	return r.nextReport
+	return r.lastReport.Add(period)
+}
+
+// steady says whether a report of self would tell the peers nothing the
+// last one did not.
+func (r *reporter) steady(self clusterpolicy.Load) bool {
+	if !r.saidKnown || r.news || self.Workers == 0 {
+		return false
+	}
+	if self.Ready != r.said.Ready || self.Idle != r.said.Idle || self.Workers != r.said.Workers {
+		return false
+	}
+	return !r.rates || math.Abs(self.Rate-r.said.Rate) <= r.said.Rate/10
 }
 
 // due reports whether the periodic report is due at now, at load self.
@@ -89,27 +109,22 @@ func (r *reporter) due(now time.Time, self clusterpolicy.Load, period time.Durat
 	return !now.Before(r.reportDue(self, period))
 }
 
-// report counts a load report of self to every peer, the next due after
-// period, or after waitingReportEvery when self says every worker waits.
-func (r *reporter) report(now time.Time, period time.Duration, self clusterpolicy.Load) clusterpolicy.Action {
+// report counts a report of self to every peer; a zero self (Workers 0)
+// is a load not known, after which the next report is due a period later.
+func (r *reporter) report(now time.Time, self clusterpolicy.Load) clusterpolicy.Action {
 	r.lastReport = now
-	r.waitingSaid = self.Waiting()
-	if r.waitingSaid {
-		period = max(period, waitingReportEvery)
-	}
-	r.nextReport = now.Add(period)
+	r.said, r.saidKnown, r.news = self, self.Workers > 0, false
 	r.reports++
 	return clusterpolicy.Action{Kind: clusterpolicy.Report}
 }
 
-// joined reports at once to a peer that joins while this node's last
-// report said it waits: the newcomer would not hear of it for
-// waitingReportEvery.
-func (r *reporter) joined(now time.Time, period time.Duration) []clusterpolicy.Action {
-	if !r.waitingSaid {
-		return nil
+// joined reports at once to a peer that joins while this node's reports
+// are steady: the newcomer would not hear of it for steadyReportEvery.
+func (r *reporter) joined(now time.Time) []clusterpolicy.Action {
+	if !r.saidKnown {
+		return nil // a report is due within a period anyway
 	}
-	return []clusterpolicy.Action{r.report(now, period, clusterpolicy.Load{})}
+	return []clusterpolicy.Action{r.report(now, r.said)}
 }
 
 // hungry reports at once, unless a report went out within a quarter
@@ -120,8 +135,8 @@ func (r *reporter) hungry(now time.Time, period time.Duration, peers int) []clus
 		return nil
 	}
 	// The load is not known here (a worker ran dry; others may work): the
-	// report is taken for a change, and the next is due a period later.
-	return []clusterpolicy.Action{r.report(now, period, clusterpolicy.Load{})}
+	// next report is due a period later.
+	return []clusterpolicy.Action{r.report(now, clusterpolicy.Load{})}
 }
 
 // settle recomputes the advice at now: a hungry worker is worth hearing
@@ -148,8 +163,12 @@ func (r *reporter) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int
 }
 
 // StealReply implements clusterpolicy.Policy: tasks pushed to this node arrive as
-// answers to no request; the next report tells the others.
-func (r *reporter) StealReply(time.Time, clusterpolicy.NodeID, int) []clusterpolicy.Action {
+// answers to no request; the next report, a period after the last, tells
+// the others.
+func (r *reporter) StealReply(_ time.Time, _ clusterpolicy.NodeID, n int) []clusterpolicy.Action {
+	if n > 0 {
+		r.news = true
+	}
 	return nil
 }
 
