@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"math"
@@ -39,6 +40,11 @@ type engine struct {
 	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
 	timeline  *jobTimeline // the job's timeline here (timeline.go)
 	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
+	// failServing fails the run of a job served here with the root's
+	// failure, through its context, even when the failure came before the
+	// run began (Pool.Fail drops a failure before any run); set before
+	// the engine is entered in the job table, nil for a job rooted here.
+	failServing context.CancelCauseFunc
 	// unrunnable are the lenders that lent a task this node could not
 	// run, which it says once each (their lender stops lending).
 	unrunnable firsts

@@ -479,6 +479,8 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	// may take e.serving away under e.mu.
 	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
 	e.serving = s
+	serveCtx, failServing := context.WithCancelCause(context.Background())
+	e.failServing = failServing
 	n.jobs.enterLocked(e)
 	n.jobs.mu.Unlock()
 	// Not on this connection's reader: stopping waits for the tasks
@@ -504,8 +506,9 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	n.sharing.apply()
 	e.event(e.policy.JobStarted)
 	go func() {
+		defer failServing(nil)
 		// A failure here reached the root as it happened (engine.Failed).
-		st, err := e.pool.Serve(context.Background(), s.stop)
+		st, err := e.pool.Serve(serveCtx, s.stop)
 		if err != nil && !errors.As(err, new(*failedAtRoot)) {
 			n.log.Warn("a task of the job failed here", "err", err)
 		}

@@ -70,7 +70,13 @@ func (n inbox) handle(from string, tm *transport.Message) {
 			e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
 		case peer == clusterpolicy.NodeID(e.info.Root):
 			// The job failed elsewhere: stop starting its tasks here too.
-			e.pool.Fail(&failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}})
+			err := &failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}}
+			e.pool.Fail(err)
+			// A run that has not begun yet drops Fail: its context fails
+			// it as it begins.
+			if e.failServing != nil {
+				e.failServing(err)
+			}
 		}
 	case *loadReport:
 		if e := n.jobs.of(m.Job); e != nil {
