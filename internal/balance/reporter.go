@@ -14,13 +14,12 @@ import (
 // from.
 type reporter struct {
 	lastReport time.Time
-	// said is the load the last report told, when known (saidKnown), and
+	// said is the load the last report told (Workers 0: not known), and
 	// news whether a task arrived since: until either changes, another
 	// report would say nothing new, and the next is due only after
 	// steadyReportEvery (steady).
-	said      clusterpolicy.Load
-	saidKnown bool
-	news      bool
+	said clusterpolicy.Load
+	news bool
 	// rates: the policy's peers read the rate in a report (RatePolicy), so
 	// a rate moved by a tenth is news too.
 	rates   bool
@@ -64,7 +63,7 @@ func (r *reporter) jobStarted(now time.Time, period time.Duration, peers int) {
 // tenth). Its peers know it already, and each report costs every peer a
 // message that wakes it, which is most of what a node serving a job whose
 // work is all elsewhere costs (bench/README.md, "An idle node"). A node
-// whose load changes reports a period after its last report, as before;
+// whose load changes reports a period after its last report;
 // a task that arrives is a change even when the counts read the same at
 // the tick, since a peer gives a node one task per report it hears; and a
 // peer that joins hears at once (joined).
@@ -95,7 +94,7 @@ func (r *reporter) reportDue(self clusterpolicy.Load, period time.Duration) time
 // steady says whether a report of self would tell the peers nothing the
 // last one did not.
 func (r *reporter) steady(self clusterpolicy.Load) bool {
-	if !r.saidKnown || r.news || self.Workers == 0 {
+	if r.said.Workers == 0 || r.news || self.Workers == 0 {
 		return false
 	}
 	if self.Ready != r.said.Ready || self.Idle != r.said.Idle || self.Workers != r.said.Workers {
@@ -113,7 +112,7 @@ func (r *reporter) due(now time.Time, self clusterpolicy.Load, period time.Durat
 // is a load not known, after which the next report is due a period later.
 func (r *reporter) report(now time.Time, self clusterpolicy.Load) clusterpolicy.Action {
 	r.lastReport = now
-	r.said, r.saidKnown, r.news = self, self.Workers > 0, false
+	r.said, r.news = self, false
 	r.reports++
 	return clusterpolicy.Action{Kind: clusterpolicy.Report}
 }
@@ -121,7 +120,7 @@ func (r *reporter) report(now time.Time, self clusterpolicy.Load) clusterpolicy.
 // joined reports at once to a peer that joins while this node's reports
 // are steady: the newcomer would not hear of it for steadyReportEvery.
 func (r *reporter) joined(now time.Time) []clusterpolicy.Action {
-	if !r.saidKnown {
+	if r.said.Workers == 0 {
 		return nil // a report is due within a period anyway
 	}
 	return []clusterpolicy.Action{r.report(now, r.said)}

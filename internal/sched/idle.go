@@ -66,9 +66,9 @@ import (
 // worker looking or parked, work can come only from outside the pool (a
 // task a peer node lends, a result that resumes a join, a new run), and
 // what brings it (the node's reader goroutine, or another process on the
-// same cores) needs the core the spinner holds: a node of one worker,
-// spinning for its peer's answer, made the peer's answer and its own
-// delivery wait for it (bench/README.md, "A lone worker does not spin").
+// same cores) needs the core the spinner holds: a node of one worker
+// spinning for its peer's answer makes that answer and its own delivery
+// wait for it (bench/README.md, "A lone worker does not spin").
 const spinFor = 50 * time.Microsecond
 
 // othersAtWork says whether a worker of p other than the looking caller
