@@ -805,7 +805,7 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.send(n, msg.from, &message{kind: msgReply}, 0)
 			return
 		}
-		a := n.pol.StealRequest(s.at(), from, msg.want, n.ready())
+		a := n.pol.StealRequest(s.at(), from, msg.want, s.load(n))
 		s.act(n, []clusterpolicy.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))

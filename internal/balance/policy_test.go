@@ -115,7 +115,7 @@ func TestPeersComeAndGo(t *testing.T) {
 	if as := s.LoadReport(ms(2), "p", clusterpolicy.Load{}); as != nil {
 		t.Fatalf("a departed peer got %v", as)
 	}
-	if a := s.StealRequest(ms(2), "p", 1, 9); a.Kind != clusterpolicy.Refuse {
+	if a := s.StealRequest(ms(2), "p", 1, clusterpolicy.Load{Ready: 9, Workers: 1}); a.Kind != clusterpolicy.Refuse {
 		t.Fatalf("StealRequest = %+v", a)
 	}
 }

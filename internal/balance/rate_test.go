@@ -141,7 +141,7 @@ func TestRateHungryAndRequests(t *testing.T) {
 	if as := s.Hungry(t0.Add(time.Millisecond)); as != nil {
 		t.Fatalf("hungry again within a quarter period: %v", as)
 	}
-	if a := s.StealRequest(t0, "p", 1, 5); a.Kind != clusterpolicy.Refuse {
+	if a := s.StealRequest(t0, "p", 1, clusterpolicy.Load{Ready: 5, Workers: 1}); a.Kind != clusterpolicy.Refuse {
 		t.Fatalf("%+v", a)
 	}
 	if g := NewRate("alone", RateParams{}).Advice().HungryAfter; g.Before(clusterpolicy.Never) {

@@ -157,7 +157,7 @@ func (r *reporter) settle(now time.Time, period time.Duration, peers int) {
 // StealRequest implements clusterpolicy.Policy: a balancing node answers no
 // request (a fishing node is refused when a job starts; one that asks
 // anyway gets nothing).
-func (r *reporter) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int) clusterpolicy.Action {
+func (r *reporter) StealRequest(_ time.Time, from clusterpolicy.NodeID, _ int, _ clusterpolicy.Load) clusterpolicy.Action {
 	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
 }
 

@@ -161,7 +161,7 @@ func (e *engine) stopWaiting() {
 func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 	reply := &stealReply{Job: m.Job, ID: m.ID}
 	e.mu.Lock()
-	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load().Ready)
+	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load())
 	e.advise()
 	switch {
 	case a.Kind == clusterpolicy.Defer:

@@ -501,6 +501,6 @@ func (noPolicy) LoadReport(time.Time, clusterpolicy.NodeID, clusterpolicy.Load) 
 }
 func (noPolicy) Membership(time.Time, clusterpolicy.MemberEvent) []clusterpolicy.Action { return nil }
 func (noPolicy) JobStarted(time.Time) []clusterpolicy.Action                            { return nil }
-func (noPolicy) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int) clusterpolicy.Action {
+func (noPolicy) StealRequest(_ time.Time, from clusterpolicy.NodeID, _ int, _ clusterpolicy.Load) clusterpolicy.Action {
 	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
 }

@@ -31,7 +31,7 @@ func (p *reportingPolicy) StealReply(time.Time, clusterpolicy.NodeID, int) []clu
 func (p *reportingPolicy) Membership(time.Time, clusterpolicy.MemberEvent) []clusterpolicy.Action {
 	return nil
 }
-func (p *reportingPolicy) StealRequest(_ time.Time, from clusterpolicy.NodeID, _, _ int) clusterpolicy.Action {
+func (p *reportingPolicy) StealRequest(_ time.Time, from clusterpolicy.NodeID, _ int, _ clusterpolicy.Load) clusterpolicy.Action {
 	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
 }
 func (p *reportingPolicy) Tick(time.Time, clusterpolicy.Load) []clusterpolicy.Action {

@@ -114,10 +114,10 @@ type Policy interface {
 	// Hungry: a worker of this node found no work at home (its own deque,
 	// the other workers', the injected queue).
 	Hungry(now time.Time) []Action
-	// StealRequest: node from asks this node for up to want tasks; ready
-	// is how many this node could give. The answer is Give, Refuse or
-	// Defer.
-	StealRequest(now time.Time, from NodeID, want, ready int) Action
+	// StealRequest: node from asks this node for up to want tasks; self
+	// is this node's load now (self.Ready is how many it could give). The
+	// answer is Give, Refuse or Defer.
+	StealRequest(now time.Time, from NodeID, want int, self Load) Action
 	// Pushed: a worker made a task ready while requests were deferred;
 	// ready is how many the node could give now.
 	Pushed(now time.Time, ready int) []Action

@@ -39,7 +39,12 @@
 // next push, for at most DeferFor, then refuses (NewTS's deferred answer):
 // a refusal costs the asker a round trip and a back-off, while the asked
 // node, told by the request to keep tasks stealable, pushes one within
-// microseconds if it is working at all.
+// microseconds if it is working at all. A node that is not working at all
+// (every worker waits, nothing is ready) refuses at once: holding the
+// request would keep the asker from the peers that have work, and on many
+// nodes, where most peers a thief asks at random are as dry as it is, that
+// wait is what the thieves spend their time in (bench/README.md, "A dry
+// node refuses at once").
 //
 // The answer (StealReply) frees the request's slot. A refusal puts the peer
 // in backoff: it is not asked for RetryBackoff, doubled on every further

@@ -483,7 +483,7 @@ func TestStealRequest(t *testing.T) {
 		{2, 0, 99, 0, 0},
 	} {
 		s := New("self", "", Params{TasksPerAnswer: c.tpa, MinReady: c.minReady, DeferFor: -1})
-		a := s.StealRequest(epoch, "p", c.wantCap, c.ready)
+		a := s.StealRequest(epoch, "p", c.wantCap, atWork(c.ready))
 		want := clusterpolicy.Action{Kind: clusterpolicy.Give, Node: "p", Count: c.want}
 		if c.want == 0 {
 			want = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: "p"}
@@ -494,17 +494,43 @@ func TestStealRequest(t *testing.T) {
 	}
 }
 
+// atWork is the load of a node of one worker, at work, with ready tasks.
+func atWork(ready int) clusterpolicy.Load { return clusterpolicy.Load{Ready: ready, Workers: 1} }
+
+// TestWaitingNodeRefusesAtOnce: a request that finds nothing to lend is
+// held only while a worker of the node is at work and may push a task; a
+// node whose workers all wait refuses it at once.
+func TestWaitingNodeRefusesAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		self clusterpolicy.Load
+		want clusterpolicy.ActionKind
+	}{
+		{clusterpolicy.Load{Workers: 2, Idle: 2}, clusterpolicy.Refuse},
+		{clusterpolicy.Load{Workers: 2, Idle: 1}, clusterpolicy.Defer},
+		{clusterpolicy.Load{Workers: 1}, clusterpolicy.Defer},
+		{clusterpolicy.Load{Workers: 1, Idle: 1, Ready: 1}, clusterpolicy.Give},
+	} {
+		s := New("self", "", Params{DeferFor: 3 * time.Millisecond})
+		if a := s.StealRequest(epoch, "p", 1, c.self); a.Kind != c.want || a.Node != "p" {
+			t.Errorf("load %+v: StealRequest = %+v, want %v", c.self, a, c.want)
+		}
+		if c.want == clusterpolicy.Refuse && (s.Advice().Deferred != 0 || s.Stats().Refused != 1) {
+			t.Errorf("load %+v: advice %+v, stats %+v: a refusal holds nothing and is counted", c.self, s.Advice(), s.Stats())
+		}
+	}
+}
+
 // TestDeferredAnswer: a request that finds nothing to lend is held, then
 // answered from the next push, oldest first, one request per peer; one
 // held for DeferFor is refused on a tick; a peer that leaves is forgotten.
 func TestDeferredAnswer(t *testing.T) {
 	s := New("self", "", Params{TasksPerAnswer: 2, DeferFor: 3 * time.Millisecond})
 	for _, p := range []clusterpolicy.NodeID{"p", "q", "r"} {
-		if a := s.StealRequest(epoch, p, 2, 0); a != (clusterpolicy.Action{Kind: clusterpolicy.Defer, Node: p}) {
+		if a := s.StealRequest(epoch, p, 2, atWork(0)); a != (clusterpolicy.Action{Kind: clusterpolicy.Defer, Node: p}) {
 			t.Fatalf("StealRequest with nothing ready = %+v, want Defer", a)
 		}
 	}
-	s.StealRequest(epoch, "p", 2, 0) // p asks again: still one request of p
+	s.StealRequest(epoch, "p", 2, atWork(0)) // p asks again: still one request of p
 	if d := s.Advice().Deferred; d != 3 {
 		t.Fatalf("Deferred %d, want 3", d)
 	}
@@ -537,7 +563,7 @@ func TestBatchAdapts(t *testing.T) {
 	now := epoch
 	var got []int
 	for range 5 {
-		got = append(got, s.StealRequest(now, "p", 100, 1000).Count)
+		got = append(got, s.StealRequest(now, "p", 100, atWork(1000)).Count)
 		now = now.Add(time.Millisecond)
 	}
 	if want := []int{1, 2, 4, 8, 8}; !reflect.DeepEqual(got, want) {
@@ -547,14 +573,14 @@ func TestBatchAdapts(t *testing.T) {
 		t.Fatalf("Expose %d with batches of 8, want 64", e)
 	}
 	// Back after a long time: half.
-	if n := s.StealRequest(now.Add(time.Second), "p", 100, 1000).Count; n != 4 {
+	if n := s.StealRequest(now.Add(time.Second), "p", 100, atWork(1000)).Count; n != 4 {
 		t.Fatalf("batch %d after a long absence, want 4", n)
 	}
 	// Another peer starts at TasksPerAnswer; a small want caps the batch.
-	if n := s.StealRequest(now, "q", 100, 1000).Count; n != 1 {
+	if n := s.StealRequest(now, "q", 100, atWork(1000)).Count; n != 1 {
 		t.Fatalf("a new peer's batch %d, want 1", n)
 	}
-	if n := s.StealRequest(now.Add(time.Second), "p", 2, 1000).Count; n != 2 {
+	if n := s.StealRequest(now.Add(time.Second), "p", 2, atWork(1000)).Count; n != 2 {
 		t.Fatalf("batch %d for a want of 2", n)
 	}
 	// The borrower's side: half of the last batch in reserve.
@@ -574,7 +600,7 @@ func TestDemandExposes(t *testing.T) {
 	if e := s.Advice().Expose; e != 0 {
 		t.Fatalf("Expose %d before any request", e)
 	}
-	s.StealRequest(epoch, "p", 1, 0)
+	s.StealRequest(epoch, "p", 1, atWork(0))
 	if e := s.Advice().Expose; e != 20 {
 		t.Fatalf("Expose %d after a refused request, want 20", e)
 	}
@@ -588,7 +614,7 @@ func TestDemandExposes(t *testing.T) {
 	}
 	if e := New("self", "", Params{Expose: -1}); e.Params().Expose != -1 {
 		t.Fatal("a negative Expose (none) was replaced")
-	} else if e.StealRequest(epoch, "p", 1, 3); e.Advice().Expose != 0 {
+	} else if e.StealRequest(epoch, "p", 1, atWork(3)); e.Advice().Expose != 0 {
 		t.Fatalf("Expose -1 exposes %d", e.Advice().Expose)
 	}
 }
@@ -717,7 +743,7 @@ func runEvents(t *testing.T, seed uint64) []clusterpolicy.Action {
 		case 3:
 			record(s.LoadReport(now, peer, clusterpolicy.Load{Ready: rng.Below(10)}))
 		case 4:
-			a := s.StealRequest(now, peer, 1+rng.Below(8), rng.Below(20))
+			a := s.StealRequest(now, peer, 1+rng.Below(8), clusterpolicy.Load{Ready: rng.Below(20), Workers: 2, Idle: rng.Below(3)})
 			if a.Kind == clusterpolicy.Give && (a.Count < 1 || a.Node != peer) {
 				t.Fatalf("seed %d: %+v", seed, a)
 			}

@@ -34,8 +34,8 @@ func TestNextDueIsTheEarliestTimer(t *testing.T) {
 	if due := s.NextDue(clk.now(), idleLoad); due != epoch.Add(50*time.Millisecond) {
 		t.Fatalf("due at %v, want the reply timeout (50ms)", due.Sub(epoch))
 	}
-	// A request to hold: due when it is refused.
-	if a := s.StealRequest(clk.now(), "p", 1, 0); a.Kind != clusterpolicy.Defer {
+	// A request to hold (one worker of two is still at work): due when it is refused.
+	if a := s.StealRequest(clk.now(), "p", 1, clusterpolicy.Load{Workers: 2, Idle: 1}); a.Kind != clusterpolicy.Defer {
 		t.Fatalf("StealRequest = %+v, want Defer", a)
 	}
 	clk.advance(time.Millisecond) // the demand hold the request began is over
@@ -201,7 +201,7 @@ func TestNextDueOfANodeAtWork(t *testing.T) {
 	if due := s.NextDue(clk.now(), busy); due != clusterpolicy.Never {
 		t.Fatalf("at work, nothing pending: due in %v, want never", due.Sub(clk.now()))
 	}
-	if a := s.StealRequest(clk.now(), "p", 1, 0); a.Kind != clusterpolicy.Defer {
+	if a := s.StealRequest(clk.now(), "p", 1, atWork(0)); a.Kind != clusterpolicy.Defer {
 		t.Fatalf("StealRequest with nothing to lend = %+v, want Defer", a)
 	}
 	if due := s.NextDue(clk.now(), busy); !due.Equal(clk.now().Add(time.Millisecond)) {

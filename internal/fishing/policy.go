@@ -172,10 +172,14 @@ func (s *Policy) Hungry(now time.Time) []clusterpolicy.Action {
 
 // StealRequest implements clusterpolicy.Policy: lend min(want, the peer's batch,
 // ceil(ready/2)) tasks; with fewer than MinReady ready, hold the request for
-// the next push (for at most DeferFor), or refuse when DeferFor < 0. Either
-// way the request shows that a peer wants work: for DemandHold the node
-// keeps Expose (and at least 8 batches) more tasks stealable.
-func (s *Policy) StealRequest(now time.Time, from clusterpolicy.NodeID, want, ready int) clusterpolicy.Action {
+// the next push (for at most DeferFor), or refuse when DeferFor < 0 or when
+// the node is waiting (self.Waiting): no worker of it is at work to push a
+// task, so holding the request would only keep the asker from a peer that
+// has some. Either way the request shows that a peer wants work: for
+// DemandHold the node keeps Expose (and at least 8 batches) more tasks
+// stealable.
+func (s *Policy) StealRequest(now time.Time, from clusterpolicy.NodeID, want int, self clusterpolicy.Load) clusterpolicy.Action {
+	ready := self.Ready
 	a := s.askers[from]
 	if a == nil {
 		a = &asker{batch: s.p.TasksPerAnswer}
@@ -188,7 +192,7 @@ func (s *Policy) StealRequest(now time.Time, from clusterpolicy.NodeID, want, re
 	if n := min(lend(ready, s.lendBatch(a, want), s.p), want); n > 0 {
 		return s.give(now, from, n)
 	}
-	if s.p.DeferFor > 0 {
+	if s.p.DeferFor > 0 && !self.Waiting() {
 		s.forget(from) // a peer asks again only once its last request is over
 		s.deferred = append(s.deferred, deferredRequest{from: from, want: want, at: now})
 		s.stats.Deferred++

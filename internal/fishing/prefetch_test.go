@@ -84,14 +84,14 @@ func TestStealHalf(t *testing.T) {
 		{false, 8, 10, 1},
 	} {
 		s := New("self", "", Params{Half: c.half, DeferFor: -1})
-		a := s.StealRequest(epoch, "p", c.want, c.ready)
+		a := s.StealRequest(epoch, "p", c.want, atWork(c.ready))
 		if a.Kind != clusterpolicy.Give || a.Count != c.lent {
 			t.Errorf("%+v: StealRequest = %+v, want %d lent", c, a, c.lent)
 		}
 	}
 	// A deferred request is answered by the same rule.
 	s := New("self", "", Params{Half: true})
-	if a := s.StealRequest(epoch, "p", 8, 0); a.Kind != clusterpolicy.Defer {
+	if a := s.StealRequest(epoch, "p", 8, atWork(0)); a.Kind != clusterpolicy.Defer {
 		t.Fatalf("nothing ready: %+v, want Defer", a)
 	}
 	if as := s.Pushed(epoch, 6); len(as) != 1 || as[0].Count != 3 {
