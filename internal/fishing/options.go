@@ -24,5 +24,5 @@ var Options = []opts.Option{
 	{Key: "hold", Value: "D", Default: DefaultDemandHold.String(), Help: "how long a request, or a peer joining, counts as demand for expose"},
 	{Key: "low", Value: "N", Default: strconv.Itoa(DefaultLowWater), Help: "ask for work ahead of need when fewer ready tasks than this are left and every worker is at work; 0 asks only once a worker has nothing"},
 	{Key: "lend", Value: "adaptive|half", Default: "adaptive", Help: "how much a node lends: the asker's batch, grown while it comes back quickly, or half its ready tasks (steal-half), at most what was asked"},
-	{Key: "defer", Value: "D", Default: DefaultDeferFor.String(), Help: "how long a request that finds nothing to lend waits for the next task spawned; 0 refuses at once"},
+	{Key: "defer", Value: "D", Default: DefaultDeferFor.String(), Help: "how long a request that finds nothing to lend waits for the next task spawned, while a worker is at work (a node whose workers all wait refuses at once); 0 refuses at once"},
 }

@@ -130,7 +130,8 @@ type Params struct {
 	// negative: refuse at once). NewTS's deferred answer: a refusal costs
 	// the asker a round trip and a back-off, while the asked node, told
 	// by the request to keep tasks stealable, pushes one within
-	// microseconds if it is working at all.
+	// microseconds if it is working at all. A node that is not (every
+	// worker waits, nothing is ready) refuses at once.
 	DeferFor time.Duration
 	// LowWater is the ready tasks below which a node whose workers are
 	// all at work asks for more, ahead of need (prefetch.go): the answer
