@@ -106,20 +106,22 @@
 // Zone prefers peers of the node's own zone and keeps at most one request to
 // another zone in flight: Satin's cluster-aware random stealing (CRS), in
 // which a node steals synchronously inside its own cluster while one
-// asynchronous wide-area steal request is outstanding. With MaxInFlight = 1
-// the one slot goes to the own zone, and to another zone only when no peer
-// of the own zone is eligible; with MaxInFlight >= 2 a wide-area request is
-// sent alongside the own-zone ones, as in CRS. In a single zone Zone is
-// Random.
+// asynchronous wide-area steal request is outstanding. With one request in
+// flight (MaxInFlight = 1, or the default on up to 2 peers) the one slot
+// goes to the own zone, and to another zone only when no peer of the own
+// zone is eligible; with two or more a wide-area request is sent alongside
+// the own-zone ones, as in CRS. In a single zone Zone is Random.
 //
 // # Parameters and defaults
 //
 //   - Victim = Random: needs no load reports and no zones.
-//   - MaxInFlight = 1: one request per node, as NewTS fishing; each task
-//     moved costs a wide-area round trip, and more outstanding requests
-//     mostly bring tasks the node's workers would have found at home a
-//     moment later. Raise it (to 2) with Zone to get CRS's overlap of local
-//     and wide-area stealing.
+//   - MaxInFlight = auto: the square root of the number of peers, rounded
+//     (inflight.go). On two or three nodes that is one request, as NewTS
+//     fishing: more would mostly bring tasks the node's workers would have
+//     found at home a moment later. On many nodes, where most peers asked
+//     at random are dry and refuse at once, asking several at a time cuts
+//     the thieves' search. With Zone, two or more give CRS's overlap of
+//     local and wide-area stealing.
 //   - TasksPerAnswer = 1: the oldest task of a divide-and-conquer program
 //     carries a large share of the remaining work, and one is enough to feed
 //     a whole node, whose workers split it by local stealing (tsys bench

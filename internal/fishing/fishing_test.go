@@ -1,6 +1,7 @@
 package fishing
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -180,8 +181,41 @@ func counts(t *testing.T, s testPolicy, rounds int) map[clusterpolicy.NodeID]int
 	return c
 }
 
+// TestInFlightGrowsWithPeers: by default a hungry node asks as many
+// peers at once as the square root of their number, rounded; a fixed
+// MaxInFlight overrides it; "inflight=auto" is the default.
+func TestInFlightGrowsWithPeers(t *testing.T) {
+	for _, c := range []struct{ peers, fixed, want int }{
+		{1, 0, 1}, {2, 0, 1}, {3, 0, 2}, {6, 0, 2}, {7, 0, 3}, {15, 0, 4}, {63, 0, 8}, {1023, 0, 32},
+		{63, 1, 1}, {3, 5, 3},
+	} {
+		s := New("self", "", Params{MaxInFlight: c.fixed})
+		for i := range c.peers {
+			s.Membership(epoch, clusterpolicy.MemberEvent{Node: clusterpolicy.NodeID(fmt.Sprint("p", i)), Joined: true})
+		}
+		asked := map[clusterpolicy.NodeID]bool{}
+		for _, a := range s.Hungry(epoch) {
+			if a.Kind != clusterpolicy.Fish || asked[a.Node] {
+				t.Fatalf("%+v: %+v is not a request to a peer not yet asked", c, a)
+			}
+			asked[a.Node] = true
+		}
+		if len(asked) != c.want {
+			t.Errorf("%d peers, MaxInFlight %d: %d requests in flight, want %d", c.peers, c.fixed, len(asked), c.want)
+		}
+	}
+	for _, opt := range []string{"", "inflight=auto"} {
+		if p, err := ParseParams(opt); err != nil || p.MaxInFlight != 0 {
+			t.Errorf("ParseParams(%q) = MaxInFlight %d, %v; want 0 (auto)", opt, p.MaxInFlight, err)
+		}
+	}
+	if _, err := ParseParams("inflight=0"); err == nil {
+		t.Error("inflight=0 was taken; want an error that asks for 1 or more, or auto")
+	}
+}
+
 func TestRandomVictims(t *testing.T) {
-	s, _ := newTest(t, Params{}, "p", "a", "q", "a", "r", "b")
+	s, _ := newTest(t, Params{MaxInFlight: 1}, "p", "a", "q", "a", "r", "b")
 	c := counts(t, s, 3000)
 	for _, v := range []clusterpolicy.NodeID{"p", "q", "r"} {
 		if c[v] < 800 || c[v] > 1200 {
@@ -191,7 +225,7 @@ func TestRandomVictims(t *testing.T) {
 }
 
 func TestLoadVictims(t *testing.T) {
-	s, clk := newTest(t, Params{Victim: Load}, "p", "a", "q", "a", "r", "a", "z", "a")
+	s, clk := newTest(t, Params{Victim: Load, MaxInFlight: 1}, "p", "a", "q", "a", "r", "a", "z", "a")
 	// Nobody reported: random among all.
 	if c := counts(t, s, 400); len(c) != 4 {
 		t.Errorf("no reports: victims %v, want all four", c)
@@ -246,7 +280,7 @@ func TestLoadVictims(t *testing.T) {
 }
 
 func TestZoneVictims(t *testing.T) {
-	s, clk := newTest(t, Params{Victim: Zone}, "a1", "a", "a2", "a", "b1", "b", "b2", "b")
+	s, clk := newTest(t, Params{Victim: Zone, MaxInFlight: 1}, "a1", "a", "a2", "a", "b1", "b", "b2", "b")
 	c := counts(t, s, 400)
 	if c["a1"] == 0 || c["a2"] == 0 || c["a1"]+c["a2"] != 400 {
 		t.Errorf("own zone first: victims %v", c)

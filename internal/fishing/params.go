@@ -47,7 +47,7 @@ func ParseVictim(s string) (Victim, error) {
 
 // The defaults of Params; doc.go says why.
 const (
-	DefaultMaxInFlight    = 1
+	DefaultMaxInFlight    = 0 // auto: inFlightFor
 	DefaultTasksPerAnswer = 1
 	DefaultRetryBackoff   = 500 * time.Microsecond
 	DefaultMaxBackoff     = 20 * time.Millisecond
@@ -68,7 +68,8 @@ type Params struct {
 	// Victim is how the peer to ask is chosen (default Random).
 	Victim Victim
 	// MaxInFlight is how many fishing requests the node keeps outstanding
-	// at most, each to a different peer (default 1).
+	// at most, each to a different peer (default 0: the square root of
+	// the number of peers, rounded, at least 1; inFlightFor).
 	MaxInFlight int
 	// TasksPerAnswer is the batch a node first lends each peer (default
 	// 1): it lends min(batch, ceil(ready/2)), never more than half of
@@ -170,9 +171,7 @@ func (p Params) withDefaults() Params {
 	if p.Victim < Random || p.Victim > Zone {
 		p.Victim = Random
 	}
-	if p.MaxInFlight <= 0 {
-		p.MaxInFlight = DefaultMaxInFlight
-	}
+	p.MaxInFlight = max(p.MaxInFlight, 0)
 	if p.TasksPerAnswer <= 0 {
 		p.TasksPerAnswer = DefaultTasksPerAnswer
 	}
@@ -221,7 +220,7 @@ func (p Params) withDefaults() Params {
 // separated list: a victim choice (random, load, zone) and key=value
 // settings, each defaulting as in Params:
 //
-//	inflight=N   MaxInFlight        tasks=N     TasksPerAnswer
+//	inflight=N|auto MaxInFlight     tasks=N     TasksPerAnswer
 //	maxtasks=N   MaxTasksPerAnswer  quick=D     QuickReturn
 //	backoff=D    RetryBackoff       maxbackoff=D MaxBackoff
 //	minready=N   MinReady           timeout=D   ReplyTimeout
@@ -282,12 +281,19 @@ func (p *Params) set(key, val string) error {
 		}
 		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly) or half (half of what is ready)", val)
 	}
+	if key == "inflight" && val == "auto" {
+		p.MaxInFlight = 0
+		return nil
+	}
 	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose, "low": &p.LowWater}
 	durations := map[string]*time.Duration{"backoff": &p.RetryBackoff, "maxbackoff": &p.MaxBackoff, "idlebackoff": &p.IdleBackoff, "timeout": &p.ReplyTimeout, "hold": &p.DemandHold, "defer": &p.DeferFor, "quick": &p.QuickReturn}
 	if dst, ok := ints[key]; ok {
 		n, err := strconv.Atoi(val)
 		if key == "low" && (err != nil || n < 0) {
 			return fmt.Errorf("fishing option low=%q: want a whole number of ready tasks, 0 for none", val)
+		}
+		if key == "inflight" && (err != nil || n < 1) {
+			return fmt.Errorf("fishing option inflight=%q: want a whole number of requests of at least 1, or auto (the square root of the number of peers)", val)
 		}
 		if err != nil || (n < 1 && key != "expose" && key != "low") {
 			return fmt.Errorf("fishing option %s=%q: want a whole number of at least 1", key, val)

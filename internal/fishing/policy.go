@@ -383,7 +383,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 func (s *Policy) refill(now time.Time) []clusterpolicy.Action {
 	var as []clusterpolicy.Action
 	if s.wantsWork() {
-		for s.flying < s.p.MaxInFlight {
+		for s.flying < s.inFlightMax() {
 			pr := s.choose(now)
 			if pr == nil {
 				break
@@ -441,7 +441,7 @@ func (pr *peer) eligible(now time.Time) bool {
 
 // choose picks the peer to ask, or nil.
 func (s *Policy) choose(now time.Time) *peer {
-	if s.flying >= s.p.MaxInFlight {
+	if s.flying >= s.inFlightMax() {
 		return nil
 	}
 	c := s.candidates(now)
@@ -531,7 +531,7 @@ func (s *Policy) settle(now time.Time) {
 
 // hungryAfter is the earliest time a Hungry event could send a request.
 func (s *Policy) hungryAfter(now time.Time) time.Time {
-	if s.flying >= s.p.MaxInFlight || len(s.peers) == 0 {
+	if s.flying >= s.inFlightMax() || len(s.peers) == 0 {
 		return clusterpolicy.Never
 	}
 	if len(s.candidates(now)) > 0 {
