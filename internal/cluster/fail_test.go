@@ -132,6 +132,38 @@ func TestRootsFailureStopsTheNode(t *testing.T) {
 	}
 }
 
+// TestRootsFailureBeforeTheRunBegins: a root's failure that the node
+// handles after the job entered its table but before its run began fails
+// that run as it begins; dropped, it left the node starting the failed
+// job's tasks until the job's end.
+func TestRootsFailureBeforeTheRunBegins(t *testing.T) {
+	const job = 97
+	entered, release := make(chan struct{}), make(chan struct{})
+	hold := func(e *engine) {
+		if e.info.ID == job {
+			close(entered)
+			<-release
+		}
+	}
+	beforeServe.Store(&hold)
+	t.Cleanup(func() { beforeServe.Store(nil) })
+	node := testNode(t, Config{})
+	root := newBarePeer(t, "root")
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the node did not begin to serve the job within 10 s")
+	}
+	e := node.jobs.of(job)
+	root.send(node, &jobFailed{Job: job, Err: "a task failed on the root"})
+	// Handled in order: once the node answers, it has handled the failure.
+	root.send(node, &statsRequest{ID: 1, ReplyTo: root.addr()})
+	await[*statsReply](root, "a stats request")
+	close(release)
+	waitUntil(t, "the node's run, begun after the root's failure, fails", e.pool.Failed)
+}
+
 var (
 	gate  gateKeeper // holds cluster.test.gated's tasks
 	gated = tsys.Register("cluster.test.gated", func(_ *tsys.Ctx, x int64) int64 {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -507,6 +508,9 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	e.event(e.policy.JobStarted)
 	go func() {
 		defer failServing(nil)
+		if hook := beforeServe.Load(); hook != nil {
+			(*hook)(e)
+		}
 		// A failure here reached the root as it happened (engine.Failed).
 		st, err := e.pool.Serve(serveCtx, s.stop)
 		if err != nil && !errors.As(err, new(*failedAtRoot)) {
@@ -515,6 +519,12 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 		s.done <- servingEnd{report: e.report(st), timeline: e.timeline.encode()}
 	}()
 }
+
+// beforeServe, when set, is called on the goroutine that serves a job
+// just before its run begins: a test's seam into the window between the
+// job entering the node's table (its messages are handled from then on)
+// and the run's start. Nil outside tests.
+var beforeServe atomic.Pointer[func(*engine)]
 
 // refuse tells a job's root that this node will not serve the job, and
 // why.
