@@ -120,8 +120,9 @@
 //     fishing: more would mostly bring tasks the node's workers would have
 //     found at home a moment later. On many nodes, where most peers asked
 //     at random are dry and refuse at once, asking several at a time cuts
-//     the thieves' search. With Zone, two or more give CRS's overlap of
-//     local and wide-area stealing.
+//     the thieves' search; where nearly every answer is a refusal there is
+//     nothing to find, and the count falls back towards one. With Zone,
+//     two or more give CRS's overlap of local and wide-area stealing.
 //   - TasksPerAnswer = 1: the oldest task of a divide-and-conquer program
 //     carries a large share of the remaining work, and one is enough to feed
 //     a whole node, whose workers split it by local stealing (tsys bench

@@ -214,6 +214,34 @@ func TestInFlightGrowsWithPeers(t *testing.T) {
 	}
 }
 
+// TestInFlightFollowsAnswers: a node whose answers keep coming back
+// empty (many thieves, nearly nothing to steal) falls back to one
+// request in flight; answers with tasks bring the whole count back.
+func TestInFlightFollowsAnswers(t *testing.T) {
+	s := New("self", "", Params{RetryBackoff: -1}) // no backoff: every peer stays eligible
+	for i := range 63 {
+		s.Membership(epoch, clusterpolicy.MemberEvent{Node: clusterpolicy.NodeID(fmt.Sprint("p", i)), Joined: true})
+	}
+	flying := s.Hungry(epoch)
+	if len(flying) != 8 {
+		t.Fatalf("63 peers, no answer yet: %d requests in flight, want 8", len(flying))
+	}
+	for range 200 {
+		a := flying[0]
+		flying = append(flying[1:], s.StealReply(epoch, a.Node, 0)...)
+	}
+	if len(flying) != 1 {
+		t.Fatalf("after 200 refusals: %d requests in flight, want 1", len(flying))
+	}
+	s.StealReply(epoch, flying[0].Node, 1)
+	for i := range 64 {
+		s.StealReply(epoch, clusterpolicy.NodeID(fmt.Sprint("p", i%63)), 1)
+	}
+	if as := s.Hungry(epoch); len(as) != 8 {
+		t.Fatalf("after answers with tasks: %d requests in flight, want 8 again", len(as))
+	}
+}
+
 func TestRandomVictims(t *testing.T) {
 	s, _ := newTest(t, Params{MaxInFlight: 1}, "p", "a", "q", "a", "r", "b")
 	c := counts(t, s, 3000)

@@ -20,14 +20,40 @@ import "math"
 // 1,000. The simulator chose it: on UTS T3L at 0.1 ms, with 8 to 128
 // nodes, the best fixed count grew about so, and on EP it changed
 // nothing (bench/README.md, "Many thieves, few holders").
+//
+// That count is the most, kept while answers bring tasks. On a cluster
+// far larger than its work (UTS T3, under half a second of work, on 512
+// nodes), nearly every answer is a refusal: there is nothing to find, and
+// more requests only pass the few thin chains of work from node to node
+// at every spawn, each hop a round trip on the tree's longest path
+// (4 in flight took twice as long as 1 there). So the count shrinks with
+// the share of recent answers that brought tasks: all of it while at
+// least one answer in answeredScale does, one request when none do.
 
 // inFlightMax is the most requests the node keeps outstanding now: the
-// fixed MaxInFlight, or inFlightFor its peers.
+// fixed MaxInFlight, or inFlightFor its peers scaled by the answers.
 func (s *Policy) inFlightMax() int {
 	if s.p.MaxInFlight > 0 {
 		return s.p.MaxInFlight
 	}
-	return inFlightFor(len(s.peers))
+	most := inFlightFor(len(s.peers))
+	return max(1, min(most, int(math.Round(float64(most)*answeredScale*s.answered))))
+}
+
+// answeredScale: a node keeps its whole count in flight while at least
+// one answer in answeredScale brings tasks, and fewer as answers bring
+// fewer (bench/README.md, "Many thieves, few holders": 4, 8 and 16
+// tried).
+const answeredScale = 16
+
+// heardAnswer counts an answer, with tasks or not, in the moving share of
+// answers that bring tasks: over about the last 16.
+func (s *Policy) heardAnswer(withTasks bool) {
+	hit := 0.0
+	if withTasks {
+		hit = 1
+	}
+	s.answered += (hit - s.answered) / 16
 }
 
 // inFlightFor is the default number of requests in flight on a cluster of

@@ -11,7 +11,7 @@ import (
 // is the Params field's, written as ParseParams reads it.
 var Options = []opts.Option{
 	{Value: "random|load|zone", Default: Random.String(), Help: "how a node chooses the peer it asks: at random, the one that last reported the most ready tasks, or one of its own zone first"},
-	{Key: "inflight", Value: "N|auto", Default: "auto", Help: "requests a node keeps outstanding at once, each to a different peer; auto: the square root of the number of peers, rounded (1 for up to 2 peers)"},
+	{Key: "inflight", Value: "N|auto", Default: "auto", Help: "requests a node keeps outstanding at once, each to a different peer; auto: the square root of the number of peers, rounded (1 for up to 2 peers), fewer while answers come back without tasks"},
 	{Key: "tasks", Value: "N", Default: strconv.Itoa(DefaultTasksPerAnswer), Help: "the batch a node first lends a peer, at most half its ready tasks rounded up"},
 	{Key: "maxtasks", Value: "N", Default: strconv.Itoa(DefaultMaxTasks), Help: "the most a batch grows to, doubling while a peer comes back within quick"},
 	{Key: "quick", Value: "D", Default: DefaultQuickReturn.String(), Help: "a peer that asks again within this of its last batch ran through it"},

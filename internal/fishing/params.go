@@ -69,7 +69,8 @@ type Params struct {
 	Victim Victim
 	// MaxInFlight is how many fishing requests the node keeps outstanding
 	// at most, each to a different peer (default 0: the square root of
-	// the number of peers, rounded, at least 1; inFlightFor).
+	// the number of peers, rounded, at least 1, and fewer while answers
+	// come back without tasks; inflight.go).
 	MaxInFlight int
 	// TasksPerAnswer is the batch a node first lends each peer (default
 	// 1): it lends min(batch, ceil(ready/2)), never more than half of

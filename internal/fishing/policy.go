@@ -40,6 +40,9 @@ type Policy struct {
 	// demandBatch is the batch of the last request: Expose keeps room for
 	// a few of them.
 	demandBatch int
+	// answered is the share of recent answers that brought tasks, a
+	// moving average (inflight.go).
+	answered float64
 	// lastIn is how many tasks the last answer with tasks brought: the
 	// node asks again when half of them are left (Advice.Reserve).
 	lastIn int
@@ -135,6 +138,8 @@ func New(self clusterpolicy.NodeID, zone string, p Params) *Policy {
 		index:  make(map[clusterpolicy.NodeID]int),
 		askers: make(map[clusterpolicy.NodeID]*asker),
 		rng:    xorshift.Seed(h.Sum64()),
+		// Until answers say otherwise, peers have work.
+		answered: 1,
 	}
 	s.advice.HungryAfter = clusterpolicy.Never // no peer yet
 	return s
@@ -267,6 +272,7 @@ func lend(ready, batch int, p Params) int {
 // from; n == 0 starts or doubles from's backoff, n > 0 resets it. After a
 // refusal a hungry node asks another eligible peer at once.
 func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []clusterpolicy.Action {
+	s.heardAnswer(n > 0)
 	if n > 0 {
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
