@@ -234,8 +234,14 @@ func TestInFlightFollowsAnswers(t *testing.T) {
 		t.Fatalf("after 200 refusals: %d requests in flight, want 1", len(flying))
 	}
 	s.StealReply(epoch, flying[0].Node, 1)
+	for range 32 {
+		for _, a := range s.Hungry(epoch) {
+			s.StealReply(epoch, a.Node, 1)
+		}
+	}
+	// An answer to no request in flight counts for nothing.
 	for i := range 64 {
-		s.StealReply(epoch, clusterpolicy.NodeID(fmt.Sprint("p", i%63)), 1)
+		s.StealReply(epoch, clusterpolicy.NodeID(fmt.Sprint("p", i%63)), 0)
 	}
 	if as := s.Hungry(epoch); len(as) != 8 {
 		t.Fatalf("after answers with tasks: %d requests in flight, want 8 again", len(as))

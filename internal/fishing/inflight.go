@@ -25,10 +25,10 @@ import "math"
 // far larger than its work (UTS T3, under half a second of work, on 512
 // nodes), nearly every answer is a refusal: there is nothing to find, and
 // more requests only pass the few thin chains of work from node to node
-// at every spawn, each hop a round trip on the tree's longest path
-// (4 in flight took twice as long as 1 there). So the count shrinks with
-// the share of recent answers that brought tasks: all of it while at
-// least one answer in answeredScale does, one request when none do.
+// at every spawn, each hop a round trip on the tree's longest path. So
+// the count shrinks with the share of the answers to its recent requests
+// that brought tasks: all of it while at least one answer in
+// answeredScale does, one request when none do.
 
 // inFlightMax is the most requests the node keeps outstanding now: the
 // fixed MaxInFlight, or inFlightFor its peers scaled by the answers.
@@ -42,18 +42,21 @@ func (s *Policy) inFlightMax() int {
 
 // answeredScale: a node keeps its whole count in flight while at least
 // one answer in answeredScale brings tasks, and fewer as answers bring
-// fewer (bench/README.md, "Many thieves, few holders": 4, 8 and 16
-// tried).
+// fewer (bench/README.md, "Many thieves, few holders").
 const answeredScale = 16
 
-// heardAnswer counts an answer, with tasks or not, in the moving share of
-// answers that bring tasks: over about the last 16.
+// answeredWindow is about how many of the latest answers the moving
+// share of answers with tasks weighs.
+const answeredWindow = 16
+
+// heardAnswer counts the answer to a request in flight, with tasks or
+// not, in the moving share of answers that bring tasks.
 func (s *Policy) heardAnswer(withTasks bool) {
 	hit := 0.0
 	if withTasks {
 		hit = 1
 	}
-	s.answered += (hit - s.answered) / 16
+	s.answered += (hit - s.answered) / answeredWindow
 }
 
 // inFlightFor is the default number of requests in flight on a cluster of

@@ -272,7 +272,6 @@ func lend(ready, batch int, p Params) int {
 // from; n == 0 starts or doubles from's backoff, n > 0 resets it. After a
 // refusal a hungry node asks another eligible peer at once.
 func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []clusterpolicy.Action {
-	s.heardAnswer(n > 0)
 	if n > 0 {
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
@@ -286,6 +285,9 @@ func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []c
 	}
 	if i, ok := s.index[from]; ok {
 		pr := s.peers[i]
+		if pr.inFlight {
+			s.heardAnswer(n > 0)
+		}
 		s.prefetchLanded(pr, n)
 		s.land(pr)
 		if n > 0 {
@@ -389,7 +391,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 func (s *Policy) refill(now time.Time) []clusterpolicy.Action {
 	var as []clusterpolicy.Action
 	if s.wantsWork() {
-		for s.flying < s.inFlightMax() {
+		for most := s.inFlightMax(); s.flying < most; {
 			pr := s.choose(now)
 			if pr == nil {
 				break
@@ -445,11 +447,9 @@ func (pr *peer) eligible(now time.Time) bool {
 	return !pr.inFlight && !now.Before(pr.until)
 }
 
-// choose picks the peer to ask, or nil.
+// choose picks the peer to ask, or nil; the caller keeps the count in
+// flight.
 func (s *Policy) choose(now time.Time) *peer {
-	if s.flying >= s.inFlightMax() {
-		return nil
-	}
 	c := s.candidates(now)
 	switch len(c) {
 	case 0:
