@@ -103,6 +103,8 @@ func TestNodeOfOtherBuildRefuses(t *testing.T) {
 	start.Build = otherBuild()
 	root.send(accepting, start)
 	waitUntil(t, "a node that accepts other builds serves the job", func() bool { return accepting.jobs.of(96) != nil })
+	// The warning follows the job's entry in the table.
+	waitUntil(t, "the warning of another build", func() bool { return strings.Contains(logs.String(), "serving another build") })
 	if got := strings.Count(logs.String(), "serving another build"); got != 1 || !strings.Contains(logs.String(), "other-build-id/xyz") {
 		t.Errorf("%d warnings of another build, want 1 naming its ID:\n%s", got, logs.String())
 	}
