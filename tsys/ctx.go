@@ -6,38 +6,48 @@ import (
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
-// Ctx is the context of a running task: pass it to Spawn, Call and Get.
-// It belongs to the goroutine running the task; never keep it after the task
-// returns or hand it to another goroutine.
+// Ctx is the context of a running task: pass it to Fork, Spawn, Call,
+// Join and Get, and to the closure forms (Both, Pair, For, Fold). It
+// belongs to the code it was given to, on the goroutine running it, while
+// it runs: a task gets one, and so does each closure body a closure form
+// runs, whose Ctx the body must use in place of one its closure captured.
+// Used anywhere else (a captured Ctx inside a body, a Ctx kept after its
+// task or body returned or its job ended, a Ctx handed to a goroutine of
+// the program's own, a nil Ctx), it panics at once, saying what to use
+// instead: inside a job that is the job's *TaskPanic; on a goroutine of
+// the program's own it ends the process, as Go's "concurrent map writes"
+// does. Context is the exception: it may be called anywhere, any time.
 //
-// Ctx is the scheduler's executor under a type of this package, not an
-// alias of it: Go does not make inline bodies available through an alias to
-// a package that imports only the alias's package (golang/go#74783), so
-// AllowCCall would stay a call in every task package. The executor's
+// Ctx is the scheduler's Ctx under a type of this package, not an alias
+// of it: Go does not make inline bodies available through an alias to a
+// package that imports only the alias's package (golang/go#74783), so
+// AllowCCall would stay a call in every task package. The scheduler's
 // exported fields show through (Fork's inlined fast path needs them);
 // they are the runtime's, not the program's, to touch.
-type Ctx sched.Executor
+type Ctx sched.Ctx
 
-func (c *Ctx) executor() *sched.Executor { return (*sched.Executor)(c) }
+// sched is c as the scheduler's type.
+func (c *Ctx) sched() *sched.Ctx { return (*sched.Ctx)(c) }
 
 // Context is the job's context: done when the job fails (a task's error
 // or panic, the caller's cancellation, a failure on another node), with
 // that error as its cause (context.Cause), and when the job ends. Unlike
 // the Ctx, it may be handed to other goroutines and to any API that takes
-// a context, such as an HTTP request the task makes.
-func (c *Ctx) Context() context.Context { return c.executor().Context() }
+// a context, such as an HTTP request the task makes; and Context itself
+// may be called on any goroutine, at any time, even after the job.
+func (c *Ctx) Context() context.Context { return c.sched().Context() }
 
 // Done is closed when the job fails or ends.
 //
 // Deprecated: use c.Context().Done(), the same channel.
-func (c *Ctx) Done() <-chan struct{} { return c.executor().Context().Done() }
+func (c *Ctx) Done() <-chan struct{} { return c.sched().Context().Done() }
 
 // Err is nil while the job runs, and context.Canceled once it has failed
 // or ended.
 //
 // Deprecated: use c.Context().Err(), the same error; context.Cause of the
 // context says why the job ended.
-func (c *Ctx) Err() error { return c.executor().Context().Err() }
+func (c *Ctx) Err() error { return c.sched().Context().Err() }
 
 // AllowCCall is NewTS's allowCCall for task code: may the spawn about to be
 // made run as a direct call? A yes counts as an inlined spawn. It is the
@@ -60,11 +70,14 @@ func (c *Ctx) Err() error { return c.executor().Context().Err() }
 // The answer is cached for a few microseconds as credit, as Spawn's is;
 // after a no, the Spawn that follows asks the policy again.
 func (c *Ctx) AllowCCall() (ccall bool) {
+	if checkForks {
+		c.sched().Check() // before the decrement, which would race
+	}
 	// Written so as to stay within Go's inlining budget, with one call
 	// into the scheduler on a spent credit: AskSpawn, which asks the
 	// policy without a call of its own (TestAllowCCallInlinesIntoTaskCode).
 	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
-		_, ccall = (*sched.Executor)(c).AskSpawn(nil)
+		_, ccall = (*sched.Ctx)(c).AskSpawn(nil)
 		return ccall
 	}
 	return true
@@ -73,10 +86,14 @@ func (c *Ctx) AllowCCall() (ccall bool) {
 // stopIfEnded unwinds the calling task once its job has failed, been
 // cancelled or ended: a cancellation point where the program's code runs
 // next without a spawn that would ask (a Join's second closure, a loop's
-// next chunk, Task.Call). One atomic load while the job runs.
+// next chunk, Task.Call). One atomic load while the job runs. A Ctx used
+// where it does not belong reads "ending" here too. The panic value is
+// the Ctx, which the scheduler turns into the end of the task or the
+// mistake's name (sched.Ctx.Error); a call here would cost Call its
+// inlining.
 func (c *Ctx) stopIfEnded() {
 	if c.Fast.Ending.Load() != 0 {
-		panic(aborted)
+		panic((*sched.Ctx)(c))
 	}
 }
 
@@ -104,10 +121,11 @@ func (c *Ctx) Fail(err error) {
 	if err == nil {
 		panic("tsys: Ctx.Fail with a nil error; return normally to succeed")
 	}
-	x := c.executor()
+	x := c.sched()
+	x.Check()
 	fn, task := failSite(1)
 	if task == "" {
-		task = x.TaskName() // a closure of the runtime's own, such as Do's root
+		task = x.TaskName() // a closure body's form, or the task frame's name
 	}
 	x.FailTask(&TaskError{Task: task, Func: fn, Err: err})
 }

@@ -19,11 +19,12 @@ import (
 // the task and the function that called Fail, and Unwrap returns the
 // error itself.
 //
-// Task is the innermost task the program registered on the stack of the
-// function that called Fail: the task itself, or for a closure (Both,
-// Pair, For, Fold) the task that ran it; for a closure of Do outside any
-// such task, the runtime's own ("tsys.closure[int]#1"). Func names the
-// function that called Fail ("main.search.func2").
+// Task names the code that failed, as TaskPanic's does: the innermost
+// task the program registered on the stack of the function that called
+// Fail; or, in a closure body with no registered task running inside it,
+// the body's form: "tsys.Both", "tsys.Pair", "tsys.Do", "tsys.For",
+// "tsys.Fold", or a registered loop's name; the same wherever the body
+// ran. Func names the function that called Fail ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
 	Func string // the function that called Ctx.Fail; "" for RegisterErr's
@@ -43,13 +44,17 @@ func (e *TaskError) Unwrap() error { return e.Err }
 // TaskPanic is the error of a run in which a task panicked; it names the
 // task and the function that panicked, and carries the stack.
 //
-// Task is the registered name of the innermost task, which for the
-// closure forms (Join, Do, For, Reduce, ...) is the runtime's own
-// ("tsys.join"); Func then names the closure itself, as the stack does
-// ("main.search.func2").
+// Task names the code that panicked, as TaskError's does: the innermost
+// task the program registered on the stack where the panic was raised;
+// or, in a closure body with no registered task running inside it, the
+// body's form: "tsys.Both", "tsys.Pair", "tsys.Do", "tsys.For",
+// "tsys.Fold", or a registered loop's name. Func names the program's
+// function, as the stack does ("main.search.func2"): where the runtime
+// panicked on the program's behalf (a Ctx used where it does not belong,
+// a nil function given to a closure form), the function that called it.
 type TaskPanic struct {
-	Task  string // registered name of the innermost spawned task
-	Func  string // the function the panic was raised in, from Stack; "" if not found
+	Task  string // the code that panicked: a registered task, or a closure form
+	Func  string // the program's function the panic was raised in, from Stack; "" if not found
 	Value any    // the value passed to panic
 	Stack []byte // the goroutine's stack where the panic was recovered
 }
@@ -90,32 +95,50 @@ func userError(err error) error {
 }
 
 func newTaskPanic(p *sched.TaskPanic) *TaskPanic {
-	tp := &TaskPanic{Task: p.Task, Func: panicked(p.Stack), Value: p.Value, Stack: p.Stack}
-	if m, ok := nilTaskMethod(tp); ok {
-		tp.Value = &nilTaskError{method: m, cause: tp.Value}
+	frames := panicFrames(p.Stack)
+	tp := &TaskPanic{Task: p.Task, Value: p.Value, Stack: p.Stack}
+	raisedIn := ""
+	for _, fn := range frames {
+		if raisedIn == "" && !strings.HasPrefix(fn, "runtime.") {
+			raisedIn = fn
+		}
+		if programFunc(fn) {
+			tp.Func = fn
+			break
+		}
+	}
+	for _, fn := range frames {
+		if t, done := innerTask(fn); done {
+			if t != "" {
+				tp.Task = t
+			}
+			break
+		}
+	}
+	if v, ok := nilReceiver(raisedIn, tp.Value); ok {
+		tp.Value = v
 	}
 	return tp
 }
 
-// panicked is the function a panic was raised in, read from the stack
-// the scheduler recovered it with: the first frame below the newest
-// panic call that is not the Go runtime's (a nil dereference or an index
-// out of range is raised by runtime functions on the program's behalf).
-func panicked(stack []byte) string {
+// panicFrames is the functions of the stack the scheduler recovered a
+// panic with, from where the newest panic was raised outward.
+func panicFrames(stack []byte) []string {
 	lines := bytes.Split(stack, []byte("\n"))
 	for i, l := range lines {
 		if !bytes.HasPrefix(l, []byte("panic(")) {
 			continue
 		}
+		var fns []string
 		for _, f := range lines[i+1:] {
-			if len(f) == 0 || f[0] == '\t' || bytes.HasPrefix(f, []byte("runtime.")) {
+			if len(f) == 0 || f[0] == '\t' || bytes.HasPrefix(f, []byte("created by ")) {
 				continue
 			}
-			return funcName(string(f))
+			fns = append(fns, funcName(string(f)))
 		}
-		return ""
+		return fns
 	}
-	return ""
+	return nil
 }
 
 // funcName is a stack line's function without its arguments.
@@ -131,32 +154,69 @@ func funcName(frame string) string {
 // taskMethodPrefix begins the stack name of a method of Task.
 const taskMethodPrefix = "github.com/tsys-go/tsys/tsys.(*Task[...])."
 
-// nilTaskMethod reports which method of Task panicked, if the panic is a
-// nil dereference inside one: a Task variable used before the init
-// function that registers it ran. Fork and Spawn check for nil only here,
-// after the fact, since a check on their fast path would cost every fork
-// (TestForkInlinesIntoTaskCode).
-func nilTaskMethod(p *TaskPanic) (string, bool) {
-	re, ok := p.Value.(runtime.Error)
+// nilReceiver turns a nil dereference raised inside one of this
+// package's inlined methods (raisedIn) into the mistake behind it: a Task
+// variable used before the init function that registers it ran, or a nil
+// Ctx. Fork, Spawn and Join check for nil only here, after the fact,
+// since a check on their fast path would cost every fork
+// (TestForkInlinesIntoTaskCode). A method of Ctx, Forked or Future
+// dereferences only the Ctx; one of Task may dereference either, and a
+// nil dereference does not say where it faulted, so its message names
+// both.
+func nilReceiver(raisedIn string, v any) (any, bool) {
+	re, ok := v.(runtime.Error)
 	if !ok || !strings.Contains(re.Error(), "nil pointer dereference") {
-		return "", false
+		return nil, false
 	}
-	m, ok := strings.CutPrefix(p.Func, taskMethodPrefix)
-	if m == "forkChecked" {
-		m = "Fork" // Fork's body under the race detector
+	if m, ok := strings.CutPrefix(raisedIn, taskMethodPrefix); ok {
+		if m == "forkChecked" {
+			m = "Fork" // Fork's body under the race detector
+		}
+		return &nilTaskError{method: m, cause: re, orCtx: m == "Fork" || m == "Spawn" || m == "Call"}, true
 	}
-	return m, ok
+	for _, prefix := range ctxReaders {
+		if m, ok := strings.CutPrefix(raisedIn, prefix); ok {
+			return &nilCtxError{method: strings.TrimPrefix(prefix, thisPackage) + m, cause: re}, true
+		}
+	}
+	return nil, false
 }
 
-// nilTaskError is the panic value of a method called on a nil *Task.
+// ctxReaders begin the stack names of the inlined methods whose only
+// pointer is the Ctx they are given.
+var ctxReaders = []string{thisPackage + "(*Ctx).", thisPackage + "Forked[...].", thisPackage + "Future[...]."}
+
+// nilCtxError is the panic value of a method given a nil *Ctx.
+type nilCtxError struct {
+	method string // as the stack names it: "Forked[...].Join"
+	cause  error
+}
+
+func (e *nilCtxError) Error() string {
+	return fmt.Sprintf("tsys: %s given a nil *tsys.Ctx: pass the Ctx the task or the closure body "+
+		"was given (its parameter c) (%v)", e.method, e.cause)
+}
+
+// Unwrap returns the runtime error of the nil dereference.
+func (e *nilCtxError) Unwrap() error { return e.cause }
+
+// nilTaskError is the panic value of a method called on a nil *Task, or
+// (orCtx) of one that may have been given a nil Ctx instead, which the
+// fault cannot tell apart.
 type nilTaskError struct {
 	method string
 	cause  any
+	orCtx  bool
 }
 
 func (e *nilTaskError) Error() string {
 	msg := "tsys: Task." + e.method + " called on a nil *Task: the task is used before it is registered; " +
 		"assign it with tsys.Register in a package-level var or an init function"
+	if e.orCtx {
+		msg = "tsys: Task." + e.method + " called on a nil *Task or given a nil *tsys.Ctx: a task is nil " +
+			"until tsys.Register assigns it (in a package-level var or an init function), and the Ctx " +
+			"must be the one the task or the closure body was given (its parameter c)"
+	}
 	if e.cause == nil {
 		return msg
 	}

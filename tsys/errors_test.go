@@ -202,7 +202,9 @@ func TestAMethodOfANilTaskSaysSo(t *testing.T) {
 		if !errors.As(err, &tp) {
 			t.Fatalf("%s: err = %v, want a *tsys.TaskPanic", method, err)
 		}
-		want := "tsys: Task." + method + " called on a nil *Task: the task is used before it is registered"
+		// Fork, Spawn and Call fault on a nil Task or a nil Ctx alike, and
+		// say both.
+		want := "tsys: Task." + method + " called on a nil *Task or given a nil *tsys.Ctx: a task is nil until tsys.Register assigns it"
 		if msg := fmt.Sprint(tp.Value); !strings.HasPrefix(msg, want) {
 			t.Errorf("%s: panic value %q, want one beginning %q", method, msg, want)
 		}

@@ -73,14 +73,17 @@ func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
 	return Forked[R]{v: t.paths[c.Fast.Credit>>sched.Spent](c, a), p: c.Fast.Spawned}
 }
 
-// forkChecked is Fork under the race detector: it takes the frame out of
-// Spawned at once (sched.Executor.CheckFork), so that a Forked a task
+// forkChecked is Fork under the race detector: it checks the Ctx before it
+// touches it (sched.Ctx.Check), so that a misused Ctx is named, not
+// reported as a race, and it takes the frame out of Spawned at once
+// (sched.Ctx.CheckFork), so that a Forked a task
 // forgets inside a direct call cannot be taken by the Fork around that
 // call for its own; the forgetful task's frame then ends in a panic.
 func (t *Task[A, R]) forkChecked(c *Ctx, a A) Forked[R] {
+	c.sched().Check() // before the decrement, which would race
 	c.Fast.Credit--
 	v := t.paths[c.Fast.Credit>>sched.Spent](c, a)
-	return Forked[R]{v: v, p: c.executor().CheckFork()}
+	return Forked[R]{v: v, p: c.sched().CheckFork()}
 }
 
 // Forked is the result of a Fork: a future to be joined exactly once by
@@ -89,7 +92,9 @@ func (t *Task[A, R]) forkChecked(c *Ctx, a A) Forked[R] {
 type Forked[R any] struct {
 	v R
 	// p points into the task's frame, tagged with its generation
-	// (sched/fork.go); nil when the value is already in v.
+	// (sched/fork.go); when the value is already in v, it is the token of
+	// the Ctx that forked it (sched/ctx.go), so that a Join through
+	// another Ctx is caught.
 	p unsafe.Pointer
 }
 
@@ -103,15 +108,20 @@ func (f Forked[R]) Ready() bool { return f.p == nil || sched.FrameOf(f.p).Done()
 // it, and waiting for it otherwise, as Future.Get does. The fork that was
 // a task costs one call here, JoinForked's; the result is read from the
 // frame inline, which still keeps Join within Go's inlining budget
-// (TestForkInlinesIntoTaskCode).
+// (TestForkInlinesIntoTaskCode). A fork that was a plain call is read
+// from f when c is the Ctx that forked it, whose token f carries; through
+// any other Ctx, JoinForked names the mistake.
 func (f Forked[R]) Join(c *Ctx) R {
-	if f.p != nil {
-		return (*cell[R])(unsafe.Pointer(c.executor().JoinForked(f.p))).res
+	if checkForks {
+		c.sched().Check() // before the token is read, which would race
+	}
+	if f.p != c.Fast.Token {
+		return (*cell[R])(unsafe.Pointer((*sched.Ctx)(c).JoinForked(f.p))).res
 	}
 	return f.v
 }
 
 // unfork takes back a fork that nobody has taken, without running it
-// (sched.Executor.Unfork), and reports whether it did; the Forked is then
+// (sched.Ctx.Unfork), and reports whether it did; the Forked is then
 // spent. A fork that was a plain call has run already: false.
-func (f Forked[R]) unfork(c *Ctx) bool { return f.p != nil && c.executor().Unfork(f.p) }
+func (f Forked[R]) unfork(c *Ctx) bool { return f.p != c.Fast.Token && c.sched().Unfork(f.p) }

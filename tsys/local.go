@@ -40,20 +40,25 @@ import (
 //
 // (bench/README.md, "Join at fine grain").
 func Both(c *Ctx, f, g func(c *Ctx)) {
-	if c.AllowCCall() {
+	needCtx(c, formBoth)
+	needFunc(f == nil, formBoth, "f")
+	needFunc(g == nil, formBoth, "g")
+	runBody(c, formBoth, func(c *Ctx) {
+		if c.AllowCCall() {
+			f(c)
+			c.stopIfEnded()
+			g(c)
+			return
+		}
+		// AllowCCall's no stands until the next push: the Fork pushes.
+		forked := bothTask.Fork(c, g)
 		f(c)
-		c.stopIfEnded()
-		g(c)
-		return
-	}
-	// AllowCCall's no stands until the next push: the Fork pushes.
-	forked := bothTask.Fork(c, g)
-	f(c)
-	forked.Join(c)
+		forked.Join(c)
+	})
 }
 
 var bothTask = Register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
-	g(c)
+	runBody(c, formBoth, g)
 	return struct{}{}
 })
 
@@ -66,14 +71,23 @@ var bothTask = Register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 //		func(c *tsys.Ctx) int { return count(c, t.L) },
 //		func(c *tsys.Ctx) int { return count(c, t.R) })
 func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
-	if c.AllowCCall() {
+	needCtx(c, formPair)
+	needFunc(f == nil, formPair, "f")
+	needFunc(g == nil, formPair, "g")
+	var b B
+	a := callBody(c, formPair, func(c *Ctx) A {
+		if c.AllowCCall() {
+			a := f(c)
+			c.stopIfEnded()
+			b = g(c)
+			return a
+		}
+		forked := closureTask[B](formPair).Fork(c, g)
 		a := f(c)
-		c.stopIfEnded()
-		return a, g(c)
-	}
-	forked := closureRoot[B]().Fork(c, g)
-	a := f(c)
-	return a, forked.Join(c)
+		b = forked.Join(c)
+		return a
+	})
+	return a, b
 }
 
 // Join runs f and g, possibly in parallel, and returns when both have
@@ -98,7 +112,7 @@ func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, er
 	if err := checkRun("tsys.Do", ctx, rt); err != nil {
 		return zero, Stats{}, err
 	}
-	return runTask(ctx, rt, closureRoot[R](), f)
+	return runTask(ctx, rt, closureTask[R](formDo), f)
 }
 
 // For runs body over [lo, hi) in pieces, in parallel, and returns when
@@ -116,7 +130,8 @@ func Do[R any](ctx context.Context, rt *Runtime, f func(c *Ctx) R) (R, Stats, er
 //		}
 //	})
 func For(c *Ctx, lo, hi int, body func(c *Ctx, lo, hi int), opts ...LoopOption) {
-	reduce(c, lo, hi, struct{}{}, func(c *Ctx, lo, hi int) struct{} {
+	needFunc(body == nil, formFor, "body")
+	reduce(c, formFor, lo, hi, struct{}{}, func(c *Ctx, lo, hi int) struct{} {
 		body(c, lo, hi)
 		return struct{}{}
 	}, keepFirst, opts)
@@ -158,14 +173,18 @@ func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...L
 // its iterations into the piece's result: one identity convention, that
 // of every reduction of this package.
 func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts ...LoopOption) R {
-	return reduce(c, lo, hi, identity, body, combine, opts)
+	needFunc(body == nil, formReduce, "body")
+	needFunc(combine == nil, formReduce, "combine")
+	return reduce(c, formReduce, lo, hi, identity, body, combine, opts)
 }
 
-func reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts []LoopOption) R {
+// reduce runs a loop of closures that combines a result per chunk, as a
+// body of form.
+func reduce[R any](c *Ctx, form string, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts []LoopOption) R {
 	if lo >= hi {
 		return identity
 	}
-	return runClosures(c, lo, hi, &closureLoop[R]{body: body, combine: combine}, opts)
+	return runClosures(c, lo, hi, &closureLoop[R]{form: form, body: body, combine: combine}, opts)
 }
 
 // Fold reduces [lo, hi) in parallel, rayon's fold and reduce: each piece
@@ -194,10 +213,13 @@ func reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int)
 //			return counts
 //		}, addCounts)
 func Fold[R any](c *Ctx, lo, hi int, identity func() R, body func(c *Ctx, lo, hi int, acc R) R, combine func(a, b R) R, opts ...LoopOption) R {
+	needFunc(identity == nil, formFold, "identity")
+	needFunc(body == nil, formFold, "body")
+	needFunc(combine == nil, formFold, "combine")
 	if lo >= hi {
 		return identity()
 	}
-	return runClosures(c, lo, hi, &closureLoop[R]{fold: body, identity: identity, combine: combine}, opts)
+	return runClosures(c, lo, hi, &closureLoop[R]{form: formFold, fold: body, identity: identity, combine: combine}, opts)
 }
 
 func runClosures[R any](c *Ctx, lo, hi int, l *closureLoop[R], opts []LoopOption) R {
@@ -221,7 +243,7 @@ type Number interface {
 // Deprecated: use Fold (its doc sums a slice); Sum goes with the other
 // slice helpers, so that one loop form serves every body.
 func Sum[T Number](c *Ctx, s []T, opts ...LoopOption) T {
-	return reduce(c, 0, len(s), 0, func(_ *Ctx, lo, hi int) T {
+	return reduce(c, formReduce, 0, len(s), 0, func(_ *Ctx, lo, hi int) T {
 		var t T
 		for _, x := range s[lo:hi] {
 			t += x
@@ -251,7 +273,7 @@ func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOptio
 		var zero T
 		return zero, false
 	}
-	return reduce(c, 0, len(s), s[0], func(_ *Ctx, lo, hi int) T {
+	return reduce(c, formReduce, 0, len(s), s[0], func(_ *Ctx, lo, hi int) T {
 		m := s[lo]
 		for _, x := range s[lo+1 : hi] {
 			m = pick(m, x)
@@ -263,6 +285,7 @@ func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOptio
 // closureLoop is the environment of a loop of closures. Being a pointer,
 // it keeps its loop's pieces on their node (Register's rule).
 type closureLoop[R any] struct {
+	form     string                            // the form, as a failure in a body names it
 	body     func(c *Ctx, lo, hi int) R        // For's and Reduce's; nil for Fold
 	fold     func(c *Ctx, lo, hi int, acc R) R // Fold's
 	identity func() R                          // Fold's
@@ -271,7 +294,7 @@ type closureLoop[R any] struct {
 
 // closureShape is the shape of a loop of closures, for the split.
 func closureShape[R any](l *closureLoop[R]) shape[*closureLoop[R], R] {
-	return shape[*closureLoop[R], R]{first: firstClosure[R], next: nextClosure[R], combine: l.combine, task: loopTask[R]}
+	return shape[*closureLoop[R], R]{first: firstClosure[R], next: nextClosure[R], combine: l.combine, task: loopTask[R], form: l.form}
 }
 
 func firstClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int) R {
@@ -288,10 +311,11 @@ func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
 	return l.combine(acc, l.body(c, lo, hi))
 }
 
-// closureTasks holds the tasks that run closures, one per result type,
-// registered on first use: a generic function cannot register at init
-// for every type it will be instantiated with. Their names only need be
-// unique on this node, since their tasks never leave it.
+// closureTasks holds the tasks that run closures, one per shape and
+// result type, registered on first use: a generic function cannot
+// register at init for every type it will be instantiated with. Their
+// names only need be unique on this node, since their tasks never leave
+// it, and no failure shows them: a body's failure names its form.
 var closureTasks struct {
 	byShape sync.Map // closureKey -> *Task[A, R]
 	making  sync.Mutex
@@ -303,7 +327,7 @@ type closureKey struct {
 	typ   reflect.Type
 }
 
-func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A) R) *Task[A, R] {
+func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R] {
 	key := closureKey{shape, reflect.TypeFor[R]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
@@ -313,9 +337,8 @@ func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
 	}
-	var t *Task[A, R]
 	closureTasks.n++
-	t = register(fmt.Sprintf("tsys.%s[%v]#%d", shape, key.typ, closureTasks.n), fn(&t), nil)
+	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, nil)
 	if t.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.
@@ -325,21 +348,17 @@ func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A
 	return t
 }
 
-// loopTask is the task of the pieces of Reduce and Fold (and of the loops
-// on them).
+// loopTask is the task of the pieces of a loop of closures (For, Fold and
+// the loops on them).
 func loopTask[R any]() *Task[Span[*closureLoop[R]], R] {
-	return closureTask("loop", func(self **Task[Span[*closureLoop[R]], R]) func(*Ctx, Span[*closureLoop[R]]) R {
-		return func(c *Ctx, s Span[*closureLoop[R]]) R {
-			sh := closureShape(s.Env)
-			return runSplit(c, &sh, s)
-		}
+	return registerClosureTask("tsys.loop", func(c *Ctx, s Span[*closureLoop[R]]) R {
+		sh := closureShape(s.Env)
+		return runSplit(c, &sh, s)
 	})
 }
 
-// closureRoot is the task that runs a closure: Do's root, and Pair's
-// second closure.
-func closureRoot[R any]() *Task[func(*Ctx) R, R] {
-	return closureTask("closure", func(**Task[func(*Ctx) R, R]) func(*Ctx, func(*Ctx) R) R {
-		return func(c *Ctx, f func(*Ctx) R) R { return f(c) }
-	})
+// closureTask is the task that runs a closure as a body of form: Do's
+// root, and Pair's second closure.
+func closureTask[R any](form string) *Task[func(*Ctx) R, R] {
+	return registerClosureTask(form, func(c *Ctx, f func(*Ctx) R) R { return callBody(c, form, f) })
 }

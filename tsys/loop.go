@@ -59,7 +59,7 @@ func RegisterFold[E, R any](name string, identity func() R, body func(c *Ctx, en
 // next, combined by combine.
 func newLoop[E, R any](name string, first func(c *Ctx, env E, lo, hi int) R, next func(c *Ctx, env E, lo, hi int, acc R) R, combine func(a, b R) R, opts []TaskOption) *Loop[E, R] {
 	l := &Loop[E, R]{}
-	l.shape = shape[E, R]{first: first, next: next, combine: combine, task: l.Task}
+	l.shape = shape[E, R]{first: first, next: next, combine: combine, task: l.Task, form: name}
 	l.task = Register(name, l.run, opts...)
 	l.shape.lendable = l.task.kind.Lendable()
 	return l

@@ -466,7 +466,7 @@ func TestLoopRefusesWhatItCannotRun(t *testing.T) {
 		t.Errorf("a loop over [MinInt, MaxInt): %v", err)
 	}
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "tsys.Do runs a function") {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "run the form inside tsys.Do") {
 			t.Errorf("a loop without a Ctx: %v", r)
 		}
 	}()
@@ -505,7 +505,9 @@ func TestFoldMakesAResultPerPiece(t *testing.T) {
 		t.Fatalf("%d results made for %d calls of the body", identities.Load(), calls.Load())
 	}
 	if got := do(t, tsys.New(), func(c *tsys.Ctx) []int {
-		return tsys.Fold(c, 5, 5, func() []int { return []int{42} }, nil, nil)
+		return tsys.Fold(c, 5, 5, func() []int { return []int{42} },
+			func(_ *tsys.Ctx, _, _ int, acc []int) []int { panic("an empty range runs no body") },
+			func(a, b []int) []int { panic("an empty range combines nothing") })
 	}); !slices.Equal(got, []int{42}) {
 		t.Fatalf("an empty Fold gave %v, want identity()", got)
 	}

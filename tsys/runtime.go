@@ -275,6 +275,9 @@ func (rt *Runtime) check(method string) {
 	if rt == nil {
 		panic("tsys: Runtime." + method + " called on a nil *Runtime: make one with tsys.New()")
 	}
+	if rt.pool == nil {
+		panic("tsys: Runtime." + method + " called on a Runtime not made by tsys.New (its zero value): make one with tsys.New()")
+	}
 }
 
 // Run runs t(arg) as the root task and returns its result and the run's
@@ -313,6 +316,9 @@ func Run[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, S
 func checkRun(fn string, ctx context.Context, rt *Runtime) error {
 	if rt == nil {
 		return fmt.Errorf("%s: nil *Runtime: make one with tsys.New()", fn)
+	}
+	if rt.pool == nil {
+		return fmt.Errorf("%s: a Runtime not made by tsys.New (its zero value): make one with tsys.New()", fn)
 	}
 	if ctx == nil {
 		return fmt.Errorf("%s: nil context.Context: pass context.Background() or the task's c.Context()", fn)

@@ -100,11 +100,17 @@ type shape[E, R any] struct {
 	// lendable: pieces may go to other nodes, so their wanting work is a
 	// reason to cut them (a loop of closures stays on its node).
 	lendable bool
+	// form names the loop's bodies in a failure (body.go): the loop's
+	// registered name, or its closure form's.
+	form string
 }
+
+
 
 // runSplit runs the loop over s's range, split as s.Plan says, and returns
 // the pieces' results combined in index order (R's zero value for an
-// empty range).
+// empty range). The range, the one run here and every piece it lends, is
+// a closure body of its own (body.go), whose Ctx the chunks get.
 func runSplit[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	switch {
 	case s.Lo >= s.Hi:
@@ -113,11 +119,11 @@ func runSplit[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	case s.Hi-s.Lo < 0:
 		panic(fmt.Sprintf("tsys: a loop over [%d, %d) has more than math.MaxInt iterations; split the range into loops of fewer", s.Lo, s.Hi))
 	case c == nil:
-		panic("tsys: a loop runs inside a task: pass the task's *tsys.Ctx (tsys.Do runs a function as a job's root task)")
+		needCtx(c, sh.form)
 	case s.Plan.Grain > 0:
-		return runHalves(c, sh, s)
+		return callBody(c, sh.form, func(c *Ctx) R { return runHalves(c, sh, s) })
 	}
-	return runAdaptive(c, sh, s)
+	return callBody(c, sh.form, func(c *Ctx) R { return runAdaptive(c, sh, s) })
 }
 
 // runHalves is the fixed split of Grain: halves down to the grain, the
@@ -146,7 +152,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	first := !s.Plan.Later
 	lo, hi := s.Lo, s.Hi
 	lend := func(cv float64) {
-		at := part.cut(lo, hi, size.n, c.executor().Workers(), cv, first)
+		at := part.cut(lo, hi, size.n, c.sched().Workers(), cv, first)
 		first = false
 		piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
 		piece.Plan.Chunk, piece.Plan.Per, piece.Plan.Least = size.n, float32(size.cost()), size.least
@@ -158,7 +164,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	// Workers of this node that are looking for work now get a piece each
 	// before the first chunk: a loop of a few costly iterations must not
 	// run its first ones alone while they wait.
-	for range c.executor().Hungry() {
+	for range c.sched().Hungry() {
 		// Once enough tasks are ready, the fork would be a plain call,
 		// which would split its piece again at once, down to single
 		// iterations: the hungry take what is ready.
@@ -203,7 +209,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			}
 			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.executor().MayBeStolen(sh.lendable) {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.sched().MayBeStolen(sh.lendable) {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
@@ -232,7 +238,7 @@ func (sh *shape[E, R]) allowCut(c *Ctx) bool {
 // have taken: it is left to the collector, a frame lost only under the
 // check.
 func (sh *shape[E, R]) askCut(c *Ctx) bool {
-	x := c.executor()
+	x := c.sched()
 	if !x.Fast.CheckCopies || sh.lendable {
 		_, ccall := x.AskSpawn(nil)
 		return ccall

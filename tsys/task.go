@@ -164,7 +164,7 @@ func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...Tas
 	return register(name, func(c *Ctx, a A) R {
 		v, err := fn(c, a)
 		if err != nil {
-			c.executor().FailTask(&TaskError{Task: name, Err: err})
+			c.sched().FailTask(&TaskError{Task: name, Err: err})
 		}
 		return v
 	}, opts)
@@ -316,12 +316,15 @@ func (t *Task[A, R]) Name() string {
 // (sched.Executor.TakeSpawned), since a Future need never be read, and
 // that does not fit Go's inlining budget; Fork does (fork.go).
 func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
+	if checkForks {
+		c.sched().Check() // before the decrement, which would race
+	}
 	c.Fast.Credit--
 	v := t.paths[(c.Fast.Credit|uint(c.Fast.Ending.Load()))>>sched.Spent](c, a)
-	if c.Fast.Spawned == nil {
+	if c.Fast.Spawned == c.Fast.Token {
 		return Future[R]{v: v}
 	}
-	return Future[R]{c: (*cell[R])(unsafe.Pointer(c.executor().TakeSpawned()))}
+	return Future[R]{c: (*cell[R])(unsafe.Pointer(c.sched().TakeSpawned()))}
 }
 
 // spawnSlow is the slow path of a spawn (paths[1]), which asks
@@ -335,9 +338,9 @@ func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 // more.
 func (t *Task[A, R]) spawnSlow() func(*Ctx, A) R {
 	return func(c *Ctx, a A) R {
-		// Not c.executor(): Go does not inline it here, inside a
-		// closure of generic code.
-		x := (*sched.Executor)(c)
+		// Not c.sched(): Go does not inline it here, inside a closure
+		// of generic code.
+		x := (*sched.Ctx)(c)
 		h, ccall := x.AskSpawn(&t.kind)
 		if ccall {
 			return t.fn(c, a)
@@ -367,8 +370,8 @@ func (t *Task[A, R]) Call(c *Ctx, a A) R {
 
 // run is the scheduler's entry into a frame of this task (Kind.Run), a
 // closure for the reason spawnSlow is.
-func (t *Task[A, R]) run() func(*sched.Header, *sched.Executor) {
-	return func(h *sched.Header, x *sched.Executor) {
+func (t *Task[A, R]) run() func(*sched.Header, *sched.Ctx) {
+	return func(h *sched.Header, x *sched.Ctx) {
 		f := (*frame[A, R])(unsafe.Pointer(h))
 		if x.Fast.CheckCopies && t.kind.Lendable() {
 			t.runOnCopies(f, x)
@@ -381,7 +384,7 @@ func (t *Task[A, R]) run() func(*sched.Header, *sched.Executor) {
 // runOnCopies runs the task as another node would: on a copy of its
 // argument, made by its codec, and it stores a copy of the result
 // (CheckCopies). A copy that costs much is reported once (copycost.go).
-func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Executor) {
+func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Ctx) {
 	var arg A
 	start := time.Now()
 	n, err := t.args.copy(&f.arg, &arg)
@@ -431,17 +434,27 @@ func Value[R any](v R) Future[R] { return Future[R]{v: v} }
 // worker's deque it runs here and now; if it is running elsewhere, the
 // worker goes on with other tasks while this one waits.
 func (f Future[R]) Get(c *Ctx) R {
-	if f.c != nil {
-		return f.c.get(c)
+	if checkForks {
+		c.sched().Check() // before the token is read, which would race
+	}
+	if f.c != nil || c.Fast.Token == nil {
+		return f.get(c)
 	}
 	return f.v
 }
 
-func (r *cell[R]) get(c *Ctx) R {
-	if x := c.executor(); !r.Done() || x.Fast.Measure {
+// get is Get's slow path: a future not ready, or read under the work and
+// span measure, or a Ctx that may not be used here (Check names why).
+func (f Future[R]) get(c *Ctx) R {
+	x := c.sched()
+	if f.c == nil {
+		x.Check()
+		return f.v
+	}
+	if r := f.c; !r.Done() || x.Fast.Measure {
 		x.Await(&r.Header)
 	}
-	return r.res
+	return f.c.res
 }
 
 // Ready reports whether Get would return without waiting.

@@ -13,18 +13,21 @@ import (
 // the run fails (a task's error or panic, the caller's cancellation, a
 // failure on another node), with that error as its cause, and when the
 // run ends. Tasks that run long poll it; no task starts after it is done.
-// Any goroutine may use it.
-func (x *Executor) Context() context.Context { return x.pool.runCtx }
+// Unlike the Ctx's other methods, it may be called from any goroutine, at
+// any time, and is not checked: it reads what the executor's run set
+// before any task could hold the Ctx, and never changes after.
+func (c *Ctx) Context() context.Context { return c.x.runCtx }
 
 // FailTask ends the run with err as its error, as a panic would, and
 // unwinds the calling task without a result: nobody may read one. The
 // first error of a run is the one it returns; an error that comes after
 // the run has failed or ended is dropped, and so is the task's result.
-func (x *Executor) FailTask(err error) {
+func (c *Ctx) FailTask(err error) {
+	c.Check()
 	if err == nil {
 		invariant.Throw("FailTask with a nil error")
 	}
-	x.pool.fail(err)
+	c.x.pool.fail(err)
 	panic(abortRun)
 }
 
@@ -64,10 +67,16 @@ func cancelled(ctx context.Context) error {
 	return fmt.Errorf("run cancelled: %w (%w)", cause, why)
 }
 
-// TaskName is the registered name of the task whose frame the executor
-// runs now ("" between tasks), for an error that names where it arose.
-func (x *Executor) TaskName() string {
-	if x.cur == nil {
+// TaskName names the code that holds c, for an error that says where it
+// arose: the form of a closure body ("tsys.For") while no task frame runs
+// inside the body, else the registered name of the task whose frame the
+// executor runs ("" between tasks).
+func (c *Ctx) TaskName() string {
+	x := c.x
+	switch {
+	case c.form != "" && c.frame == x.cur:
+		return c.form
+	case x.cur == nil:
 		return ""
 	}
 	return x.cur.kind.Name

@@ -8,7 +8,10 @@
 // Chase-Lev deque whose newest tasks the owner may keep private while
 // every worker is busy) and the counters of the work done through it. An
 // Executor is a goroutine that runs tasks on behalf of the worker it
-// holds; a task receives its executor as its context (tsys.Ctx). A Pool
+// holds; a task reaches it through a Ctx (tsys.Ctx), one per executor and
+// one more per closure body it runs, of which only the innermost may be
+// used, on the executor's goroutine, during its run: every other use is
+// named before it touches anything (ctx.go). A Pool
 // owns the workers of a node and the executors of the current run, and
 // steals between them by itself (local.go, idle.go). Across nodes, a
 // Policy hears the node's events and answers with Actions, which package

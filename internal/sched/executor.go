@@ -1,12 +1,14 @@
 package sched
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/tsys-go/tsys/internal/goroutine"
 	"github.com/tsys-go/tsys/internal/invariant"
 )
 
@@ -30,11 +32,24 @@ type Executor struct {
 	// wake carries the worker to continue on when the executor is blocked
 	// (nil: the run has ended), or just a nudge when it is parked idle.
 	wake chan *Worker
-	// Fast is the state of Spawn's fast path (see spawn.go). Exported only
-	// because package tsys's Fork, inlined into task code, reads and
-	// writes it; through tsys.Ctx a program can reach it too, and must
-	// not: the fork protocol (fork.go) depends on nothing else touching it.
-	Fast FastPath
+	// v is the active Ctx, whose Fast is the state of Spawn's fast path
+	// (spawn.go): base, the executor's own, or the Ctx of the innermost
+	// closure body it runs; views holds base and every body's Ctx it has
+	// made, by depth (ctx.go).
+	v     *Ctx
+	base  Ctx
+	views []*Ctx
+	// g is the identity of the executor's goroutine (0 where none can be
+	// had), which Ctx.Check compares.
+	g uintptr
+	// culprit names the innermost body or frame a panic was raised in,
+	// noted as the bodies around it unwind (noteCulprit); "" otherwise.
+	culprit string
+	// measure and checkCopies are the pool's, for the run (Pool.SetWorkSpan,
+	// SetCheckCopies); every Ctx holds a copy for package tsys. runCtx is
+	// the run's context (Ctx.Context).
+	measure, checkCopies bool
+	runCtx               context.Context
 	// granted is the credit last granted, to count what was spent.
 	granted int
 	// grantedAt is when it was granted, and pace the time one inlined spawn
@@ -76,30 +91,35 @@ type Executor struct {
 
 // Worker returns the worker the executor holds. It changes only across a
 // blocking Await.
-func (x *Executor) Worker() *Worker { return x.w }
+func (c *Ctx) Worker() *Worker { return c.x.w }
 
 // Workers returns the number of workers of the executor's pool.
-func (x *Executor) Workers() int { return len(x.pool.workers) }
+func (c *Ctx) Workers() int { return len(c.x.pool.workers) }
 
 // MayBeStolen reports whether a task pushed now could be taken by anyone
 // but this executor: the pool has other workers, or, for a task that may
 // cross nodes (lendable), other nodes want work from it. A loop with
 // nobody to lend to runs whole.
-func (x *Executor) MayBeStolen(lendable bool) bool {
-	return len(x.pool.workers) > 1 || lendable && x.pool.expose.Load() > 0
+func (c *Ctx) MayBeStolen(lendable bool) bool {
+	p := c.x.pool
+	return len(p.workers) > 1 || lendable && p.expose.Load() > 0
 }
 
 // Hungry returns how many workers of the pool are looking for work or
 // parked for want of it, at this moment: a loop about to begin gives each
 // a piece of its range.
-func (x *Executor) Hungry() int { return int(x.pool.nSpinning.Load() + x.pool.nIdle.Load()) }
+func (c *Ctx) Hungry() int {
+	p := c.x.pool
+	return int(p.nSpinning.Load() + p.nIdle.Load())
+}
 
 // Push puts a task frame in the executor's deque: the slow half of a spawn,
-// after AskSpawn (the cancellation point) said no.
-func (x *Executor) Push(h *Header) {
+// after AskSpawn (the cancellation point, which checked c) said no.
+func (c *Ctx) Push(h *Header) {
+	x := c.x
 	x.refused = false
 	w := x.w
-	if x.Fast.Measure {
+	if x.measure {
 		// Before the push, which may publish the task: a thief reads its
 		// clock and its tree id as soon as it begins it.
 		h.SetSpanClock(x.strandClock())
@@ -114,7 +134,7 @@ func (x *Executor) Push(h *Header) {
 		i, n = w.dq.PushPublishing(h)
 	}
 	h.index = i
-	x.Fast.Spawned = tagFrame(h)
+	c.Fast.Spawned = tagFrame(h)
 	x.forks++
 	if counting {
 		w.stats.Spawns++
@@ -168,9 +188,11 @@ func (x *Executor) publishWork(pushed bool) {
 // this same stack of tasks, so none of them can depend on the waiting one).
 // Otherwise the task is running elsewhere, and the executor blocks, handing
 // its worker to another executor.
-func (x *Executor) Await(h *Header) {
+func (c *Ctx) Await(h *Header) {
+	c.Check()
+	x := c.x
 	x.await(h)
-	if x.Fast.Measure {
+	if x.measure {
 		x.waited(h)
 	}
 }
@@ -218,7 +240,7 @@ func (x *Executor) run(h *Header, publish bool) {
 	}
 	prev := x.cur
 	x.cur = h
-	h.kind.Run(h, x)
+	h.kind.Run(h, x.v)
 	x.cur = prev
 	x.w.stats.TasksRun++
 	if x.tracking {
@@ -247,8 +269,16 @@ func (x *Executor) run(h *Header, publish bool) {
 // Either way the join counts a generation in h.Gen, after which the
 // forking task's handle no longer matches the frame. The completer never
 // touches Gen, a field of its own.
-func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
+func (c *Ctx) JoinForked(p unsafe.Pointer) *Header {
+	c.Check()
+	x := c.x
+	if p == nil {
+		panic(errZeroForked)
+	}
 	h, gen := untagFrame(p)
+	if isToken(h) {
+		panic(errForkedElsewhere)
+	}
 	if h.Gen&genTag != gen {
 		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
 	}
@@ -270,7 +300,7 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 		prev := x.cur
 		x.cur = h
 		x.nested++
-		h.kind.Run(h, x)
+		h.kind.Run(h, c)
 		x.nested--
 		x.cur = prev
 		x.w.stats.TasksRun++
@@ -280,14 +310,14 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 	} else {
 		x.await(h)
 	}
-	if x.Fast.Measure {
+	if x.measure {
 		x.waited(h)
 	}
 	h.Gen++
 	if popped {
 		x.recycle(h)
 	}
-	x.Fast.Spawned = nil
+	c.Fast.Spawned = c.Fast.Token
 	x.forks--
 	return h
 }
@@ -302,15 +332,23 @@ func (x *Executor) JoinForked(p unsafe.Pointer) *Header {
 // dropped, and the spawn counted as inlined, which in effect it was.
 // While work and span are measured, every fork must run as a task, and
 // Unfork declines.
-func (x *Executor) Unfork(p unsafe.Pointer) bool {
+func (c *Ctx) Unfork(p unsafe.Pointer) bool {
+	c.Check()
+	x := c.x
+	if p == nil {
+		panic(errZeroForked)
+	}
 	h, gen := untagFrame(p)
+	if isToken(h) {
+		panic(errForkedElsewhere)
+	}
 	if h.Gen&genTag != gen {
 		panic(fmt.Sprintf("tsys: a Forked of task %q taken back after its Join", h.kind.Name))
 	}
 	if x.pool.ending.Load() {
 		panic(abortRun) // a cancellation point, as in JoinForked
 	}
-	if x.Fast.Measure || !(x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)) {
+	if x.measure || !(x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)) {
 		return false
 	}
 	x.offerWork(false)
@@ -321,7 +359,7 @@ func (x *Executor) Unfork(p unsafe.Pointer) bool {
 	}
 	h.Gen++
 	x.recycle(h)
-	x.Fast.Spawned = nil
+	c.Fast.Spawned = c.Fast.Token
 	x.forks--
 	return true
 }
@@ -399,11 +437,11 @@ type openFrame struct {
 // computing while h runs (it waits for h, or for a task h is part of).
 func (x *Executor) beginFrame(h *Header) {
 	now := time.Now()
-	if x.Fast.Measure {
+	if x.measure {
 		x.pauseStrand(now)
 	}
 	f := openFrame{h: h, kind: h.kind, since: now, clock: h.SpanClock(), strand: now, id: -1}
-	if r := x.pool.recorder; x.Fast.Measure && r != nil {
+	if r := x.pool.recorder; x.measure && r != nil {
 		f.id = r.id(h)
 	}
 	x.open = append(x.open, f)
@@ -428,7 +466,7 @@ func (x *Executor) endFrame(h *Header) {
 	if s := x.pool.stream.Load(); s != nil {
 		s.add(x.w, eventFrame, int32(f.kind.ID), f.since, now)
 	}
-	if x.Fast.Measure {
+	if x.measure {
 		x.endStrand(h, f, now)
 		x.resumeStrand(now)
 	}
@@ -453,7 +491,7 @@ func (x *Executor) suspendFrames(w *Worker) {
 			s.add(w, eventFrame, int32(f.kind.ID), f.since, now)
 		}
 	}
-	if x.Fast.Measure {
+	if x.measure {
 		x.pauseStrand(now)
 	}
 }
@@ -468,7 +506,7 @@ func (x *Executor) resumeFrames() {
 	for i := range x.open {
 		x.open[i].since = now
 	}
-	if x.Fast.Measure {
+	if x.measure {
 		x.resumeStrand(now)
 	}
 }
@@ -485,12 +523,16 @@ type abortSignal struct{}
 // the run ends.
 func (x *Executor) live() {
 	defer x.pool.wg.Done()
+	x.g = goroutine.Current()
 	for {
 		x.loop()
 		if !x.pool.waitAsSpare(x) {
-			return
+			break
 		}
 	}
+	// Before the run's end is reported (wg): a Ctx a program kept says
+	// so from then on.
+	x.endCtxs()
 }
 
 // loop runs tasks until the run ends or the executor passes its worker on.
@@ -527,14 +569,14 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 			if b, ok := r.(invariant.Broken); ok {
 				panic(b)
 			}
-			if r != abortRun {
-				culprit := x.cur
-				if culprit == nil {
-					culprit = h
-				}
-				x.pool.fail(&TaskPanic{Task: culprit.kind.Name, Value: r, Stack: debug.Stack()})
+			if c, ok := r.(*Ctx); ok {
+				r = c.stopped() // a cancellation point of package tsys
 			}
-			x.cur = nil
+			if r != abortRun {
+				x.pool.fail(&TaskPanic{Task: x.culpritName(h), Value: r, Stack: debug.Stack()})
+			}
+			x.cur, x.culprit = nil, ""
+			x.resetCtxs()
 			x.open = x.open[:0]
 			x.forks = forks
 			x.nested = 0
@@ -542,6 +584,10 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 		}
 	}()
 	x.run(h, false)
+	if x.v != &x.base {
+		// The task recovered a panic out of a closure body (Ctx.Unwind).
+		panic(x.v.misplaced(stateOf(&x.v.state), true))
+	}
 	if x.forks != forks {
 		// Checked here, once per task the loop takes, rather than in run
 		// at every frame, where it slowed the fine-grained apps
@@ -551,6 +597,35 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 		x.forks = forks
 		panic(unjoinedFork(h))
 	}
+	x.culprit = "" // noted by a body whose panic the task recovered
 	h.complete(x.pool)
 	return true
+}
+
+// culpritName names the code a panic that reached runTop, whose task is
+// top, was raised in: the innermost closure body or task frame running
+// then (Ctx.Unwind notes it while bodies unwind).
+func (x *Executor) culpritName(top *Header) string {
+	switch {
+	case x.culprit != "":
+		return x.culprit
+	case x.v.form != "" && x.v.frame == x.cur:
+		return x.v.form
+	case x.cur != nil:
+		return x.cur.kind.Name
+	}
+	return top.kind.Name
+}
+
+// noteCulprit records, as the body b unwinds from a panic, what was
+// running innermost when it was raised: b itself, or a task frame run
+// inside it. Only the first body to unwind notes it.
+func (x *Executor) noteCulprit(b *Ctx) {
+	switch {
+	case x.culprit != "":
+	case x.cur == b.frame:
+		x.culprit = b.form
+	case x.cur != nil:
+		x.culprit = x.cur.kind.Name
+	}
 }

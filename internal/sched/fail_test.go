@@ -13,12 +13,12 @@ import (
 // frame is a task of these tests: the Header and what the task does.
 type frame struct {
 	Header
-	do func(x *Executor)
+	do func(x *Ctx)
 }
 
-var testKind = Kind{Name: "sched.test", Run: func(h *Header, x *Executor) { (*frame)(unsafe.Pointer(h)).do(x) }}
+var testKind = Kind{Name: "sched.test", Run: func(h *Header, x *Ctx) { (*frame)(unsafe.Pointer(h)).do(x) }}
 
-func newFrame(do func(x *Executor)) *Header {
+func newFrame(do func(x *Ctx)) *Header {
 	f := &frame{do: do}
 	f.Init(&testKind)
 	return &f.Header
@@ -31,7 +31,7 @@ func TestServeEndsWithoutFailing(t *testing.T) {
 	p := NewPool(1, inline.Default())
 	stop := make(chan struct{})
 	running := make(chan struct{})
-	p.Inject(newFrame(func(x *Executor) {
+	p.Inject(newFrame(func(x *Ctx) {
 		close(running)
 		<-x.Context().Done()
 		x.FailTask(context.Cause(x.Context()))
@@ -53,11 +53,11 @@ func TestServeFailsWithTheTasksError(t *testing.T) {
 	boom := errors.New("boom")
 	cause := make(chan error, 1)
 	waiting := make(chan struct{})
-	p.Inject(newFrame(func(x *Executor) {
+	p.Inject(newFrame(func(x *Ctx) {
 		close(waiting)
 		<-x.Context().Done()
 		cause <- context.Cause(x.Context())
-	}), newFrame(func(x *Executor) {
+	}), newFrame(func(x *Ctx) {
 		<-waiting
 		x.FailTask(boom)
 	}))
@@ -74,8 +74,8 @@ func TestServeFailsWithTheTasksError(t *testing.T) {
 func TestJoinForkedIsACancellationPoint(t *testing.T) {
 	p := NewPool(1, inline.Never())
 	ran := false
-	root := newFrame(func(x *Executor) {
-		x.Push(newFrame(func(*Executor) { ran = true }))
+	root := newFrame(func(x *Ctx) {
+		x.Push(newFrame(func(*Ctx) { ran = true }))
 		forked := x.Fast.Spawned
 		p.Fail(errors.New("failed elsewhere"))
 		x.JoinForked(forked)
@@ -90,7 +90,7 @@ func TestJoinForkedIsACancellationPoint(t *testing.T) {
 // belongs to no run: the next run starts clean.
 func TestFailAfterTheRunIsDropped(t *testing.T) {
 	p := NewPool(1, inline.Default())
-	if _, err := p.Run(context.Background(), newFrame(func(*Executor) {})); err != nil {
+	if _, err := p.Run(context.Background(), newFrame(func(*Ctx) {})); err != nil {
 		t.Fatal(err)
 	}
 	p.Fail(errors.New("late"))
@@ -99,7 +99,7 @@ func TestFailAfterTheRunIsDropped(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Run(context.Background(), newFrame(func(*Executor) {}))
+		_, err := p.Run(context.Background(), newFrame(func(*Ctx) {}))
 		done <- err
 	}()
 	select {
@@ -121,7 +121,7 @@ func TestFailBeforeAnyRunIsDropped(t *testing.T) {
 	if p.Failed() {
 		t.Error("a failure before any run counted")
 	}
-	if _, err := p.Run(context.Background(), newFrame(func(*Executor) {})); err != nil {
+	if _, err := p.Run(context.Background(), newFrame(func(*Ctx) {})); err != nil {
 		t.Errorf("the first run failed: %v", err)
 	}
 }

@@ -35,7 +35,7 @@ func boundedRun(t *testing.T, p *Pool, root *Header) Stats {
 // tree forks a binary tree of tasks of the given depth and joins every
 // one, counting the tasks run.
 func tree(depth int, ran *atomic.Int64) *Header {
-	return newFrame(func(x *Executor) {
+	return newFrame(func(x *Ctx) {
 		ran.Add(1)
 		if depth == 0 {
 			return
@@ -75,7 +75,7 @@ func TestFewLookersWakeEveryWorkerForQueuedWork(t *testing.T) {
 		p := fewLookers(workers)
 		for round := range 10 {
 			var stuck atomic.Bool
-			boundedRun(t, p, newFrame(func(x *Executor) {
+			boundedRun(t, p, newFrame(func(x *Ctx) {
 				// Every other worker idle first, so that the pushes below
 				// are public at once (a private task would wait for this
 				// one's next push or pop, which never comes: it blocks).
@@ -87,7 +87,7 @@ func TestFewLookersWakeEveryWorkerForQueuedWork(t *testing.T) {
 				all := make(chan struct{})
 				forked := make([]unsafe.Pointer, n)
 				for i := range forked {
-					x.Push(newFrame(func(*Executor) {
+					x.Push(newFrame(func(*Ctx) {
 						if started.Add(1) == int64(n) {
 							close(all)
 						}
@@ -153,7 +153,7 @@ func mustReturn(t *testing.T, back <-chan struct{}, what string) {
 func idleSteps() (p *Pool, a, b *Executor) {
 	p = fewLookers(3)
 	p.ending.Store(false) // as in a run
-	h := newFrame(func(*Executor) {})
+	h := newFrame(func(*Ctx) {})
 	h.index, _ = p.workers[2].dq.Push(h)
 	p.workers[2].dq.Release()
 	a = &Executor{w: p.workers[0], pool: p, wake: make(chan *Worker, 1)}

@@ -279,9 +279,11 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.wg.Add(1)
 	p.started.Add(1)
 	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1, lastGrant: 1}
-	x.Fast.Ending = &p.ending.bits
-	x.Fast.Measure = p.measure
-	x.Fast.CheckCopies = p.checkCopies
+	x.measure, x.checkCopies, x.runCtx = p.measure, p.checkCopies, p.runCtx
+	x.base.init(x, 0)
+	x.base.activate()
+	x.views = append(x.views, &x.base)
+	x.v = &x.base
 	x.traced = p.measure || p.timeline.Load() != nil
 	x.tracking = x.traced
 	go x.live()

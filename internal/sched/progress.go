@@ -39,7 +39,9 @@ func (t *progressTotal) raise(total int64) {
 // executor holds: each worker counts its own, so that tasks adding units
 // on every worker do not contend on one cache line. total, when above 0,
 // is the run's total as the task knows it.
-func (x *Executor) AddProgress(units, total int64) {
+func (c *Ctx) AddProgress(units, total int64) {
+	c.Check()
+	x := c.x
 	x.w.progress.Add(units)
 	if total > 0 {
 		x.pool.progressTotal.raise(total)

@@ -8,9 +8,9 @@ import (
 	"github.com/tsys-go/tsys/inline"
 )
 
-// FastPath is the part of an executor that an inlined spawn touches. It is
-// exported for package tsys only (tsys.Ctx.AllowCCall, Spawn and Fork);
-// user code must not touch it.
+// FastPath is the part of a Ctx that an inlined spawn touches. It is
+// exported for package tsys only (tsys.Ctx.AllowCCall, Spawn, Fork and
+// Join); user code must not touch it.
 //
 // Spawn's and Fork's bodies are compiled in the package that uses them
 // (they are generic) and reach this package only through tsys, and Go makes
@@ -27,9 +27,14 @@ type FastPath struct {
 	// charge for.
 	Credit uint
 	// Spawned carries a T-call's frame from Push back to the Spawn or Fork
-	// that made it, tagged with the frame's generation (fork.go says who
-	// clears it, and why a Fork need not).
+	// that made it, tagged with the frame's generation; when no frame is
+	// pending it holds Token (fork.go says who resets it, and why a Fork
+	// need not).
 	Spawned unsafe.Pointer
+	// Token is what a Fork that ran as a plain call carries in place of a
+	// frame: the Ctx's own tagged pointer, which Join compares; nil while
+	// the Ctx may not be used (ctx.go).
+	Token unsafe.Pointer
 	// Measure is set while the pool measures work and span: a Get of a
 	// task already done must then still go through Await, which reads the
 	// task's clock (workspan.go).
@@ -94,21 +99,23 @@ func (w *Worker) setFloor(expose int) {
 //
 // A no stands until the next push: only a push makes the deque longer. So
 // the Spawn that follows a no from Ctx.AllowCCall does not ask again.
-func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
+func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
+	c.Check()
+	x := c.x
 	// Every grant of credit passes here: a Fork's fast path may then
 	// trust that Spawned is clear when it begins (fork.go).
-	x.Fast.Spawned = nil
+	c.Fast.Spawned = c.Fast.Token
 	if x.pool.ending.Load() {
 		// A cancellation point for programs that inline nearly every
 		// spawn: the credit bounds how long until the next one.
 		panic(abortRun)
 	}
-	if x.Fast.CheckCopies && (k == nil || k.Lendable()) {
+	if x.checkCopies && (k == nil || k.Lendable()) {
 		// Under the check a task that may cross nodes always runs on
 		// copies, so its spawn is a task. AllowCCall (k nil) cannot know
 		// what its yes would run as a plain call (a fast clone runs a
 		// task's body), so it is told no.
-		x.Fast.Credit = 0
+		c.Fast.Credit = 0
 		if k == nil {
 			return nil, false
 		}
@@ -130,7 +137,7 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		x.granted = 0
 		x.refused, x.emptyGrant = true, false
 	}
-	x.Fast.Credit = 0
+	c.Fast.Credit = 0
 	if k == nil {
 		return nil, false
 	}
@@ -140,7 +147,7 @@ func (x *Executor) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 // grant counts a yes of the policy and grants credit.
 func (x *Executor) grant() bool {
 	w := x.w
-	if x.Fast.CheckCopies {
+	if x.checkCopies {
 		return x.grantChecked()
 	}
 	// Arriving here means the last grant was spent in full.
@@ -183,7 +190,7 @@ func (x *Executor) grant() bool {
 	// sized on a burst would run leaf after leaf (TestFailureStopsInlinedWork).
 	n = min(n, max(1, 2*x.lastGrant))
 	x.lastGrant, x.emptyGrant = n, n == 0
-	x.granted, x.grantedAt, x.Fast.Credit = n, now, uint(n)
+	x.granted, x.grantedAt, x.v.Fast.Credit = n, now, uint(n)
 	return true
 }
 
@@ -191,9 +198,9 @@ func (x *Executor) grant() bool {
 // the rest of it: before the executor gives up its worker, and at its end.
 func (x *Executor) flushCredit() {
 	if counting && x.w != nil && x.granted > 0 {
-		x.w.stats.Inlined += int64(x.granted - max(int(x.Fast.Credit), 0))
+		x.w.stats.Inlined += int64(x.granted - max(int(x.v.Fast.Credit), 0))
 	}
-	x.granted, x.Fast.Credit = 0, 0
+	x.granted, x.v.Fast.Credit = 0, 0
 	x.refused, x.emptyGrant = false, false
 }
 
@@ -207,6 +214,6 @@ func (x *Executor) grantChecked() bool {
 		x.w.stats.Inlined++
 	}
 	x.w.publish()
-	x.granted, x.Fast.Credit = 0, 0
+	x.granted, x.v.Fast.Credit = 0, 0
 	return true
 }

@@ -61,7 +61,7 @@ func TestALoneWorkerParksWithoutSpinning(t *testing.T) {
 	}
 	// Woken by a task from outside, it runs it and parks again at once.
 	var ran atomic.Bool
-	p.Inject(newFrame(func(*Executor) { ran.Store(true) }))
+	p.Inject(newFrame(func(*Ctx) { ran.Store(true) }))
 	waitFor(t, "the injected task runs and the worker parks again", func() bool { return ran.Load() && p.nIdle.Load() == 1 })
 	if n := h.n.Load(); n != 2 {
 		t.Fatalf("after one more task the worker searched %d rounds in all, want 2", n)
@@ -76,7 +76,7 @@ func TestAWorkerSpinsWhileAnotherWorks(t *testing.T) {
 	h := serving(t, p)
 	release, started := make(chan struct{}), make(chan struct{})
 	defer close(release)
-	p.Inject(newFrame(func(*Executor) {
+	p.Inject(newFrame(func(*Ctx) {
 		close(started)
 		<-release
 	}))
@@ -84,7 +84,7 @@ func TestAWorkerSpinsWhileAnotherWorks(t *testing.T) {
 	waitFor(t, "the other worker parks", func() bool { return p.nIdle.Load() == 1 })
 	before := h.n.Load()
 	var ran atomic.Bool
-	p.Inject(newFrame(func(*Executor) { ran.Store(true) }))
+	p.Inject(newFrame(func(*Ctx) { ran.Store(true) }))
 	waitFor(t, "the injected task runs and its worker parks again", func() bool { return ran.Load() && p.nIdle.Load() == 1 })
 	if n := h.n.Load() - before; n < 2 {
 		t.Fatalf("beside a worker at work, the worker that ran dry searched %d rounds before parking, want at least 2 (it spins)", n)

@@ -13,7 +13,7 @@ import (
 // streamKind is a registered kind whose frames run their do, for the
 // stream's tests: the stream names frames by their registered ID.
 var streamKind = func() *Kind {
-	k := &Kind{Name: "sched.streamtest", Run: func(h *Header, x *Executor) { (*frame)(unsafe.Pointer(h)).do(x) }}
+	k := &Kind{Name: "sched.streamtest", Run: func(h *Header, x *Ctx) { (*frame)(unsafe.Pointer(h)).do(x) }}
 	if err := RegisterKind(k); err != nil {
 		panic(err)
 	}
@@ -136,7 +136,7 @@ func TestStreamReadWhileWritten(t *testing.T) {
 func TestStreamDataDrawsToResolution(t *testing.T) {
 	p, s := streamPool(t, 1)
 	w := p.workers[0]
-	other := &Kind{Name: "sched.streamtest.other", Run: func(*Header, *Executor) {}}
+	other := &Kind{Name: "sched.streamtest.other", Run: func(*Header, *Ctx) {}}
 	if err := RegisterKind(other); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestStreamSwitchesOnDuringARun(t *testing.T) {
 	inject := func(n int) {
 		for range n {
 			ran.Add(1)
-			f := &frame{do: func(*Executor) {
+			f := &frame{do: func(*Ctx) {
 				defer ran.Done()
 				for t0 := time.Now(); time.Since(t0) < 100*time.Microsecond; {
 				}
@@ -284,7 +284,7 @@ func TestStreamSamplesAFrameBegunBeforeIt(t *testing.T) {
 		return false
 	}
 	var saw bool
-	root := &frame{do: func(x *Executor) {
+	root := &frame{do: func(x *Ctx) {
 		close(began)
 		<-watched
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {

@@ -16,9 +16,9 @@ type Kind struct {
 	// as long as registration order is the same; used to index per-worker
 	// caches.
 	ID int
-	// Run runs the task whose Header is h (the first field of its frame)
-	// and stores its result in the frame.
-	Run func(h *Header, x *Executor)
+	// Run runs the task whose Header is h (the first field of its frame),
+	// giving it c, and stores its result in the frame.
+	Run func(h *Header, c *Ctx)
 
 	// Codec makes and reads the bytes of a task that crosses nodes; nil
 	// for a task that stays on its node.

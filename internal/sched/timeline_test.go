@@ -11,7 +11,7 @@ import (
 // timelineKind is a registered kind for the timeline's tests, whose
 // frames the data names by its registered ID.
 var timelineKind = func() *Kind {
-	k := &Kind{Name: "sched.timelinetest", Run: func(*Header, *Executor) {}}
+	k := &Kind{Name: "sched.timelinetest", Run: func(*Header, *Ctx) {}}
 	if err := RegisterKind(k); err != nil {
 		panic(err)
 	}

@@ -16,9 +16,9 @@ import (
 func TestTryRunDoesNotWaitForARunningRun(t *testing.T) {
 	p := NewPool(1, inline.Default())
 	var innerRan, innerTried bool
-	root := newFrame(func(x *Executor) {
+	root := newFrame(func(x *Ctx) {
 		innerTried = true
-		innerRan, _, _ = p.TryRun(context.Background(), newFrame(func(*Executor) {}))
+		innerRan, _, _ = p.TryRun(context.Background(), newFrame(func(*Ctx) {}))
 	})
 	if _, err := p.Run(context.Background(), root); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestTryRunDoesNotWaitForARunningRun(t *testing.T) {
 		t.Fatalf("TryRun inside a run: tried %v, ran %v; want it refused", innerTried, innerRan)
 	}
 	ran := false
-	ok, _, err := p.TryRun(context.Background(), newFrame(func(*Executor) { ran = true }))
+	ok, _, err := p.TryRun(context.Background(), newFrame(func(*Ctx) { ran = true }))
 	if !ok || err != nil || !ran {
 		t.Fatalf("TryRun on a free pool: %v, %v, root ran %v", ok, err, ran)
 	}
@@ -41,7 +41,7 @@ func TestACancelledRunIsCanceledAndItsCause(t *testing.T) {
 	for _, cause := range []error{nil, mine} {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		p := NewPool(1, inline.Default())
-		root := newFrame(func(x *Executor) {
+		root := newFrame(func(x *Ctx) {
 			cancel(cause)
 			select { // bounded: a regression fails instead of hanging
 			case <-x.Context().Done():

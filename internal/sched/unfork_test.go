@@ -18,8 +18,8 @@ func TestUnforkTakesBackWhatNobodyTook(t *testing.T) {
 	ran := false
 	var took bool
 	var again any
-	st, err := p.Run(context.Background(), newFrame(func(x *Executor) {
-		x.Push(newFrame(func(*Executor) { ran = true }))
+	st, err := p.Run(context.Background(), newFrame(func(x *Ctx) {
+		x.Push(newFrame(func(*Ctx) { ran = true }))
 		forked := x.Fast.Spawned
 		took = x.Unfork(forked)
 		func() {
@@ -39,8 +39,8 @@ func TestUnforkTakesBackWhatNobodyTook(t *testing.T) {
 
 	p.SetWorkSpan(true)
 	ran = false
-	if _, err := p.Run(context.Background(), newFrame(func(x *Executor) {
-		x.Push(newFrame(func(*Executor) { ran = true }))
+	if _, err := p.Run(context.Background(), newFrame(func(x *Ctx) {
+		x.Push(newFrame(func(*Ctx) { ran = true }))
 		forked := x.Fast.Spawned
 		if x.Unfork(forked) {
 			t.Error("Unfork took a task back while work and span are measured")
