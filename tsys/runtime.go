@@ -230,7 +230,8 @@ func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 // Workers reports the number of workers.
 //
 // Deprecated: it is the Workers option's n, or runtime.GOMAXPROCS(0) for
-// n <= 0.
+// n <= 0; a program has no use for it while it runs, since forks and loops
+// split by the load, not by the count of workers.
 func (rt *Runtime) Workers() int {
 	rt.check("Workers")
 	return rt.pool.Workers()
