@@ -44,10 +44,16 @@ func (c *Ctx) Err() error { return c.executor().Context().Err() }
 // question the fast clone that go generate writes asks (cmd/tsysclone),
 // and it lets a task write Cilk's "fast clone" by hand:
 //
-//	if c.AllowCCall() {
-//		return fib(c, n-1) + fib(c, n-2) // a C-call: plain recursion
+//	func fib(c *tsys.Ctx, n int) int64 {
+//		if n < 2 {
+//			return int64(n)
+//		}
+//		if c.AllowCCall() {
+//			return fib(c, n-1) + fib(c, n-2) // a C-call: plain recursion
+//		}
+//		a := Fib.Spawn(c, n-1) // a T-call
+//		return fib(c, n-2) + a.Get(c)
 //	}
-//	a := Fib.Spawn(c, n-1) // a T-call
 //
 // Spawn and Fork ask the same question from inside themselves. Fork is
 // inlined into the task function, so an inlined Fork costs a decrement and

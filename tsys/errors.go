@@ -26,7 +26,7 @@ import (
 // function that called Fail ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
-	Func string // the function that called Ctx.Fail; "" for RegisterErr's
+	Func string // the function that called Ctx.Fail; "" when a task's error result failed the job
 	Err  error
 }
 
@@ -44,8 +44,8 @@ func (e *TaskError) Unwrap() error { return e.Err }
 // task and the function that panicked, and carries the stack.
 //
 // Task is the registered name of the innermost task, which for the
-// closure forms (Join, Do, For, Reduce, ...) is the runtime's own
-// ("tsys.join"); Func then names the closure itself, as the stack does
+// closure forms (Both, Pair, Do, For, Fold) is the runtime's own
+// ("tsys.both"); Func then names the closure itself, as the stack does
 // ("main.search.func2").
 type TaskPanic struct {
 	Task  string // registered name of the innermost spawned task

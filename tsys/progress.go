@@ -8,9 +8,11 @@ import "fmt"
 // tsys run's status line on a terminal and on the dashboard
 // (tsys node --http).
 //
-//	tsys.For(c, 0, len(rows), func(c *tsys.Ctx, i int) {
-//		check(rows[i])
-//		c.AddProgress(1, int64(len(rows)))
+//	tsys.For(c, 0, len(rows), func(c *tsys.Ctx, lo, hi int) {
+//		for _, row := range rows[lo:hi] {
+//			check(row)
+//		}
+//		c.AddProgress(int64(hi-lo), int64(len(rows)))
 //	})
 //
 // Units add up over the job's tasks on every node, as a task knows what it
