@@ -93,6 +93,9 @@ func (c *Ctx) stopIfEnded() {
 // c.Context(); and Run or Do returns it as a *TaskError that names the
 // task and the function that called Fail, through which errors.Is and
 // errors.As reach err. A nil err is a programming error: Fail panics.
+// A search that stops at its first solution fails the job with a
+// sentinel error of its own, and its caller tells the answer from a
+// failure by errors.Is on Run's error (the firstSolution example).
 //
 //	n, err := strconv.Atoi(field)
 //	if err != nil {
