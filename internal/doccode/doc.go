@@ -41,5 +41,21 @@
 // like Go (it has ":=", "func" or a call of a package's function) even
 // if it does not parse, so that a broken example is not taken for a
 // command line. The rest (command lines, wire formats, error texts) is
-// not checked.
+// not checked. A Markdown line indented as code that looks like Go fails
+// TestMarkdownGoIsFenced: fence it, so that it is compiled.
+//
+// # Deprecated names
+//
+// A deprecated name is an exported name of tsys, cli or inline whose doc
+// has a "Deprecated: " paragraph, read from their source. In code (the
+// docs' Go blocks, the public packages' Examples, everything in apps/
+// and examples/) a use is what go/types resolves to it, through any
+// instantiation of a generic type. In prose (Markdown, and the docs go
+// doc shows of the public packages, the apps and the examples) it is the
+// spelling go doc uses: Forked.Ready, tsys.Reduce, and a top-level name
+// alone as code (`Reduce`, or mid-sentence in a doc comment) unless a
+// live name shares it (Join, which is Forked's method). Allowed: the table
+// of deprecated names in docs/API.md, the docs of deprecated names
+// themselves, the public packages' own tests, and the records of what
+// was: CHANGELOG.md, bench/README.md and bench/results/.
 package doccode
