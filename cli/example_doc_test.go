@@ -12,7 +12,7 @@ import (
 )
 
 // The example of the package's doc (doc.go), which shows its lines as
-// they are here; TestDocCodeIsExamples holds it to that.
+// they are here; internal/doccode compiles the doc's copy.
 
 // Sum adds i over a range; the runtime splits it.
 var Sum = tsys.RegisterFold("mysum.sum",

@@ -54,10 +54,16 @@ func (c *Ctx) Err() error { return c.sched().Context().Err() }
 // question the fast clone that go generate writes asks (cmd/tsysclone),
 // and it lets a task write Cilk's "fast clone" by hand:
 //
-//	if c.AllowCCall() {
-//		return fib(c, n-1) + fib(c, n-2) // a C-call: plain recursion
+//	func fib(c *tsys.Ctx, n int) int64 {
+//		if n < 2 {
+//			return int64(n)
+//		}
+//		if c.AllowCCall() {
+//			return fib(c, n-1) + fib(c, n-2) // a C-call: plain recursion
+//		}
+//		a := Fib.Spawn(c, n-1) // a T-call
+//		return fib(c, n-2) + a.Get(c)
 //	}
-//	a := Fib.Spawn(c, n-1) // a T-call
 //
 // Spawn and Fork ask the same question from inside themselves. Fork is
 // inlined into the task function, so an inlined Fork costs a decrement and
@@ -104,6 +110,9 @@ func (c *Ctx) stopIfEnded() {
 // c.Context(); and Run or Do returns it as a *TaskError that names the
 // task and the function that called Fail, through which errors.Is and
 // errors.As reach err. A nil err is a programming error: Fail panics.
+// A search that stops at its first solution fails the job with a
+// sentinel error of its own, and its caller tells the answer from a
+// failure by errors.Is on Run's error (the firstSolution example).
 //
 //	n, err := strconv.Atoi(field)
 //	if err != nil {

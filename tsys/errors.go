@@ -27,7 +27,7 @@ import (
 // ran. Func names the function that called Fail ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
-	Func string // the function that called Ctx.Fail; "" for RegisterErr's
+	Func string // the function that called Ctx.Fail; "" when a task's error result failed the job
 	Err  error
 }
 

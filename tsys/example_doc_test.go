@@ -8,8 +8,8 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// The examples of the package's doc (doc.go), which shows their lines as
-// they are here; TestDocCodeIsExamples holds it to that.
+// The examples of the package's doc (doc.go), which shows their code;
+// internal/doccode compiles the doc's copy.
 
 var Fib *tsys.Task[int, int]
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -77,10 +76,11 @@ func ExampleRun_nilTask() {
 	// Output: tsys.Run: nil *Task: the task is used before it is registered; assign it with tsys.Register in a package-level var or an init function
 }
 
-// Workers(0), or any n <= 0, is the default: one worker per
-// runtime.GOMAXPROCS.
+// A runtime of two workers. Workers(0), or any n <= 0, is the default:
+// one worker per runtime.GOMAXPROCS, as it is when New is called.
 func ExampleWorkers() {
-	rt := tsys.New(tsys.Workers(0))
-	fmt.Println(rt.Workers() == runtime.GOMAXPROCS(0))
-	// Output: true
+	rt := tsys.New(tsys.Workers(2))
+	v, _, err := tsys.Run(context.Background(), rt, Fib, 20)
+	fmt.Println(v, err)
+	// Output: 6765 <nil>
 }

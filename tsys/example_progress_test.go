@@ -16,14 +16,14 @@ func ExampleCtx_AddProgress() {
 		rows[i] = i
 	}
 	sum, _, err := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int {
-		return tsys.Reduce(c, 0, len(rows), 0, func(c *tsys.Ctx, lo, hi int) int {
-			s := 0
-			for _, r := range rows[lo:hi] {
-				s += r
-			}
-			c.AddProgress(int64(hi-lo), int64(len(rows))) // once per chunk
-			return s
-		}, func(a, b int) int { return a + b })
+		return tsys.Fold(c, 0, len(rows), func() int { return 0 },
+			func(c *tsys.Ctx, lo, hi int, s int) int {
+				for _, r := range rows[lo:hi] {
+					s += r
+				}
+				c.AddProgress(int64(hi-lo), int64(len(rows))) // once per chunk
+				return s
+			}, func(a, b int) int { return a + b })
 	})
 	fmt.Println(sum, err)
 	// Output: 499500 <nil>

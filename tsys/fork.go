@@ -98,10 +98,28 @@ type Forked[R any] struct {
 	p unsafe.Pointer
 }
 
-// Ready reports whether Join would return without waiting.
+// Ready reports whether Join would return without waiting: the fork ran
+// as a plain call, or its task has run. A task that forks many children
+// joins those that are ready at once and keeps only the others, so that
+// what it holds to join later stays short (most forks run as plain
+// calls); in the fast clone that go generate writes (cmd/tsysclone) every
+// fork is ready and Ready is true without a question, so the slice stays
+// empty, where an array of every child's result would be zeroed at every
+// call (bench/README.md, "The generated fast clone"):
 //
-// Deprecated: a Forked is joined by the task that forked it, which has
-// nothing else to do; a result read when ready is a Future's (Spawn).
+//	var pending []tsys.Forked[int]
+//	total := 0
+//	for _, r := range parts {
+//		f := Search.Fork(c, r)
+//		if f.Ready() {
+//			total += f.Join(c)
+//		} else {
+//			pending = append(pending, f)
+//		}
+//	}
+//	for i := len(pending) - 1; i >= 0; i-- { // newest first: it may still be in the deque
+//		total += pending[i].Join(c)
+//	}
 func (f Forked[R]) Ready() bool { return f.p == nil || sched.FrameOf(f.p).Done() }
 
 // Join returns the result, running the task here if no other worker took

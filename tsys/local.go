@@ -16,7 +16,7 @@ import (
 // as tasks of this node's workers only. They need no registration, and a
 // closure may capture anything, including memory the loop writes (a slice
 // to fill, a counter per piece). Where a loop's work should spread over a
-// cluster, register it (RegisterRange) with an environment that can be
+// cluster, register it (RegisterFold) with an environment that can be
 // copied.
 
 // Both runs f and g, possibly in parallel, and returns when both have
@@ -33,10 +33,18 @@ import (
 // does each variable it writes, where a registered task's Fork costs
 // none. At fine grain, ask first and make the closures only on a no:
 //
-//	if c.AllowCCall() {
-//		return sum(c, n.L) + sum(c, n.R)
+//	func sum(c *tsys.Ctx, t *Tree) int64 {
+//		if t == nil {
+//			return 0
+//		}
+//		if c.AllowCCall() {
+//			return t.V + sum(c, t.L) + sum(c, t.R)
+//		}
+//		l, r := tsys.Pair(c,
+//			func(c *tsys.Ctx) int64 { return sum(c, t.L) },
+//			func(c *tsys.Ctx) int64 { return sum(c, t.R) })
+//		return t.V + l + r
 //	}
-//	return tsys.Pair(c, func(c *tsys.Ctx) int64 { return sum(c, n.L) }, ...)
 //
 // (bench/README.md, "Join at fine grain").
 func Both(c *Ctx, f, g func(c *Ctx)) {

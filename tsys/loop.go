@@ -66,9 +66,8 @@ func newLoop[E, R any](name string, first func(c *Ctx, env E, lo, hi int) R, nex
 }
 
 // Call runs the loop over [lo, hi) from inside a task and returns the
-// combined result: identity() for an empty range (R's zero value for a
-// loop of RegisterRange). Its pieces run on this node's workers and, when
-// the loop may cross nodes, on other nodes too.
+// combined result: identity() for an empty range. Its pieces run on this
+// node's workers and, when the loop may cross nodes, on other nodes too.
 func (l *Loop[E, R]) Call(c *Ctx, env E, lo, hi int, opts ...LoopOption) R {
 	if lo >= hi && l.identity != nil {
 		return l.identity()

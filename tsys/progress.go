@@ -9,8 +9,8 @@ import "fmt"
 // (tsys node --http).
 //
 //	tsys.For(c, 0, len(rows), func(c *tsys.Ctx, lo, hi int) {
-//		for _, r := range rows[lo:hi] {
-//			check(r)
+//		for _, row := range rows[lo:hi] {
+//			check(row)
 //		}
 //		c.AddProgress(int64(hi-lo), int64(len(rows)))
 //	})

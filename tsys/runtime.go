@@ -66,7 +66,7 @@ func init() {
 // once, and from inside a task of a run on the same runtime (a library
 // that uses tsys, called from a task). Each run has its own failure
 // scope: one failing or cancelled fails no other. The first run takes
-// the runtime's own pool of workers (Pool); a run that begins while that
+// the runtime's own pool of workers; a run that begins while that
 // pool is busy gets a spare pool of as many workers, with the same
 // options, kept for later runs. Runs then share the machine's CPUs, not
 // workers: the scheduler's deques, idle list and failure belong to one
@@ -105,28 +105,29 @@ func Workers(n int) Option { return func(c *config) { c.workers = n } }
 // Inline sets the inlining policy (default: inline.Default()).
 func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
 
-// MeasureWorkSpan makes every run measure its work and span (see
-// Runtime.WorkSpan). It turns inlining off, so that every spawn is a task
+// MeasureWorkSpan makes every run measure its work and span, as Cilkscale
+// does: the run's Stats hold them (WorkNanos, the work T_1; SpanNanos,
+// the span T_inf). It turns inlining off, so that every spawn is a task
 // and the graph measured is the program's, not what one run's load chose
 // to inline; and each task frame costs two clock reads more.
 func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
 
-// CheckCopies makes every task that may cross nodes (Task.Lendable) run
-// on a copy of its argument and give back a copy of its result, even on
-// one node, as it would on another: a program whose tasks change memory
-// through their arguments gives its wrong answer in its own tests instead
-// of only on a cluster. A spawn of such a task is then always a task (never
-// inlined), so that every one is copied; everything else (tasks that stay
-// on their node, Join, For, Reduce and the other closure forms) is inlined
-// as usual, so a test suite runs at about its usual speed; their spawns
-// only ask the inlining policy each time rather than on credit, a few
-// nanoseconds more each (BenchmarkTreeSumCheckCopies). Ctx.AllowCCall
-// answers no under the check, since the code it guards may run a lendable
-// task's body as a plain call. A copy larger than 1 MB, or slower than
-// 1 ms, is reported once per task (log/slog, at level Warn): every task
-// of that kind pays it. The environment variable TSYS_CHECK_COPIES=1 turns
-// the check on for every runtime a program makes, without changing its
-// code:
+// CheckCopies makes every task that may cross nodes (Task.WhyLocal is
+// nil) run on a copy of its argument and give back a copy of its result,
+// even on one node, as it would on another: a program whose tasks change
+// memory through their arguments gives its wrong answer in its own tests
+// instead of only on a cluster. A spawn of such a task is then always a
+// task (never inlined), so that every one is copied; everything else
+// (tasks that stay on their node, and the closure forms Both, Pair, For
+// and Fold) is inlined as usual, so a test suite runs at about its usual
+// speed; their spawns only ask the inlining policy each time rather than
+// on credit, a few nanoseconds more each (BenchmarkTreeSumCheckCopies).
+// Ctx.AllowCCall answers no under the check, since the code it guards may
+// run a lendable task's body as a plain call. A copy larger than 1 MB, or
+// slower than 1 ms, is reported once per task (log/slog, at level Warn):
+// every task of that kind pays it. The environment variable
+// TSYS_CHECK_COPIES=1 turns the check on for every runtime a program
+// makes, without changing its code:
 //
 //	TSYS_CHECK_COPIES=1 go test ./...
 func CheckCopies() Option { return func(c *config) { c.checkCopies = true } }
@@ -230,7 +231,8 @@ func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 // Workers reports the number of workers.
 //
 // Deprecated: it is the Workers option's n, or runtime.GOMAXPROCS(0) for
-// n <= 0.
+// n <= 0; a program has no use for it while it runs, since forks and loops
+// split by the load, not by the count of workers.
 func (rt *Runtime) Workers() int {
 	rt.check("Workers")
 	return rt.pool.Workers()

@@ -21,7 +21,7 @@ import (
 // contract rather than a name to learn, and is not counted; neither are
 // struct fields. A name added above this count first takes one out, or
 // says in docs/API.md why the package needs one more.
-const maxSurface = 44
+const maxSurface = 45
 
 // interfaceMethods are the methods the count leaves out.
 var interfaceMethods = []string{"Error", "Unwrap", "String", "MarshalBinary", "UnmarshalBinary"}

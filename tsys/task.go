@@ -64,7 +64,7 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // package's init function (a package-level variable whose function refers
 // back to it would be an initialisation cycle):
 //
-//	var Fib *tsys.Task[int, int]
+//	var Fib *tsys.Task[int, int64]
 //
 //	func init() { Fib = tsys.Register("fib", fib) }
 //
@@ -132,13 +132,20 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 // Order shows: the halves in order as plain calls while enough tasks are
 // ready, and otherwise the later half forked and the earlier one called:
 //
-//	if c.AllowCCall() {
-//		a := Search.Call(c, left)
-//		return a + Search.Call(c, right)
+//	func search(c *tsys.Ctx, r Range) int {
+//		if r.Hi-r.Lo <= 1024 {
+//			return scan(c, r) // a leaf: Fail here on an error
+//		}
+//		mid := r.Lo + (r.Hi-r.Lo)/2
+//		left, right := Range{r.Lo, mid}, Range{mid, r.Hi}
+//		if c.AllowCCall() {
+//			a := Search.Call(c, left)
+//			return a + Search.Call(c, right)
+//		}
+//		b := Search.Fork(c, right) // waits for a thief, or for the Join
+//		a := Search.Call(c, left)  // runs now: its first leaf is the first
+//		return a + b.Join(c)
 //	}
-//	b := Search.Fork(c, right) // waits for a thief, or for the Join
-//	a := Search.Call(c, left)  // runs now: its first leaf is the first
-//	return a + b.Join(c)
 //
 // Polling c.Context().Err() between the leaves of a long loop bounds the rest
 // (bench/README.md, "A failure stops inlined work").

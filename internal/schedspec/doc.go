@@ -16,8 +16,13 @@
 //	package greedy
 //
 //	var Options = []opts.Option{{Key: "batch", Value: "N", Default: "4", Help: "tasks a node takes at a time"}}
-//	func ParseParams(s string) (Params, error)               // reads "batch=9", offering opts.Known(Options) for a key it lacks
-//	func New(self clusterpolicy.NodeID, p Params) *Policy
+//
+//	type Params struct{ Batch int }
+//
+//	type Policy struct{ p Params } // implements clusterpolicy.Policy
+//
+//	func ParseParams(s string) (Params, error) { ... } // reads "batch=9", offering opts.Known(Options) for a key it lacks
+//	func New(self clusterpolicy.NodeID, p Params) *Policy { ... }
 //
 // and one line of the table:
 //

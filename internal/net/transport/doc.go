@@ -8,7 +8,7 @@
 //
 //	t, err := transport.Listen(transport.Config{Name: "n1", Bind: "10.0.0.1:7000", Key: key}, handle)
 //	...
-//	err = t.Send("10.0.0.2:7000", &transport.Message{Type: myType, Body: body})
+//	err = t.Send("10.0.0.2:7000", &transport.Message{Type: myType, Body: payload})
 //
 // Send encodes the message at once (the caller may reuse it), queues it on
 // the connection to that address, dialled on first use and kept, and
