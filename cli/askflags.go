@@ -2,8 +2,8 @@ package cli
 
 import (
 	"flag"
-	"fmt"
-	"io"
+
+	"github.com/tsys-go/tsys/internal/cliflags"
 )
 
 // askFlags are what a command that asks one node something takes (tsys
@@ -15,14 +15,12 @@ type askFlags struct {
 	key           []byte
 }
 
-// register adds the flags and a usage line naming the command.
-func (a *askFlags) register(fs *flag.FlagSet, stderr io.Writer, command string) {
+// register adds the flags and a usage line naming the command, which fs
+// is named after.
+func (a *askFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.keyFile, "key-file", "", "the cluster's key file, if it has one")
 	fs.StringVar(&a.bind, "bind", "127.0.0.1:0", "where this command listens for the node's answer (an address the node can reach)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tsys %s [flags] ADDR\n\nADDR is a node's task address, as its banner prints it (\"tasks HOST:PORT\").\n", command)
-		fs.PrintDefaults()
-	}
+	cliflags.SetUsage(fs, fs.Name()+" [flags] ADDR", "ADDR is a node's task address, as its banner prints it (\"tasks HOST:PORT\").")
 }
 
 // parse reads the command line, the address and the key.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/cliflags"
 )
 
 // Command is a verb of a program's own: `NAME VERB ARGS`. Run gets ARGS,
@@ -36,10 +38,16 @@ func Usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // NewFlagSet makes the flag set of a Command, named as the verb's usage
 // names it ("mysum twice"). It returns a flag error to ParseFlags rather
 // than exiting, and writes the error and its -h to stderr, the writer
-// the Command was given (a test's buffer), not os.Stderr.
+// the Command was given (a test's buffer), not os.Stderr. Its -h spells
+// the flags as every verb's does, --name (and -x for a one-letter name),
+// which package flag parses as well as -name.
 func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage of %s:\n", name)
+		cliflags.Write(fs.Output(), fs)
+	}
 	return fs
 }
 

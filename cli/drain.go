@@ -16,7 +16,7 @@ import (
 func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" drain", stderr)
 	var ask askFlags
-	ask.register(fs, stderr, "drain")
+	ask.register(fs)
 	timeout := fs.Duration("timeout", time.Minute, "how long the node may take to finish the tasks it started")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	if err := ask.parse(fs, args); err != nil {

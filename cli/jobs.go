@@ -19,7 +19,7 @@ import (
 func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" jobs", stderr)
 	var ask askFlags
-	ask.register(fs, stderr, "jobs")
+	ask.register(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object: jobs, and every node's state")
 	if err := ask.parse(fs, args); err != nil {
 		return err

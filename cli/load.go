@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/hog"
 )
 
@@ -58,6 +59,7 @@ func (l loadFlags) start(executable func() (string, error)) (stop func(), err er
 func (c *command) hogCommand(args []string, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" hog", stderr)
 	cpu := fs.Int("cpu", -1, "pin the hog to this CPU (Linux; -1: do not pin)")
+	cliflags.SetUsage(fs, c.name+" hog [--cpu N] F[:ON/OFF]", "Burns F of a core (0.5: half), or F for ON then nothing for OFF (0.5:2s/2s), until interrupted.")
 	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}

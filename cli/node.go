@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/monitor"
 	"github.com/tsys-go/tsys/internal/schedspec"
@@ -23,6 +24,7 @@ import (
 // cluster until it is interrupted or asked to stop.
 func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" node", stderr)
+	cliflags.SetUsage(fs, c.name+" node [flags]", "Serves this program's tasks to a cluster until it is interrupted, drained or asked to stop;\nthe first node needs no --join.")
 	var netf netFlags
 	netf.register(fs, "127.0.0.1:7946")
 	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...] (a HOST without a port: port 7946); empty for the first node")

@@ -82,11 +82,35 @@ func TestUsageErrorsExit2(t *testing.T) {
 }
 
 // TestHelpExits0: a command's flags, asked for, are printed and are not
-// an error.
+// an error; every verb tsys help lists spells them alike, --name (-x
+// for a letter), never package flag's -name.
 func TestHelpExits0(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"run", "-h"}, {"run", "fib", "-h"}, {"node", "-h"}, {"sim", "-h"}, {"bench", "-h"}, {"drain", "-h"}, {"jobs", "-h"}, {"token", "-h"}, {"hog", "-h"}} {
-		if code, _, stderr := run(t, args...); code != 0 || strings.Contains(stderr, "tsys: ") {
+	code, usage, _ := run(t, "help")
+	if code != 0 {
+		t.Fatalf("tsys help: exit %d", code)
+	}
+	goForm := regexp.MustCompile(`(?m)^  -[^\s-][^\s]+`)
+	var verbs []string
+	for line := range strings.Lines(usage) {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "tsys" {
+			verbs = append(verbs, f[1])
+		}
+	}
+	if len(verbs) < 10 {
+		t.Fatalf("tsys help lists only the verbs %v:\n%s", verbs, usage)
+	}
+	var helps [][]string
+	for _, v := range verbs {
+		helps = append(helps, []string{v, "-h"}, []string{v, "--help"})
+	}
+	helps = append(helps, []string{"run", "fib", "-h"}, []string{"advise", "fib", "--help"})
+	for _, args := range helps {
+		code, _, stderr := run(t, args...)
+		if code != 0 || strings.Contains(stderr, "tsys: ") {
 			t.Errorf("tsys %v: exit %d, stderr ending %q; want exit 0 and no error", args, code, tail(stderr))
+		}
+		if bad := goForm.FindAllString(stderr, 3); len(bad) > 0 || !strings.Contains(stderr, "\n  --") {
+			t.Errorf("tsys %v spells flags %q: want every long flag as --name, as every verb's help does:\n%s", args, bad, stderr)
 		}
 	}
 }
