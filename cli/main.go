@@ -25,7 +25,7 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 	case "token":
 		return c.tokenCommand(rest, stdout, stderr)
 	case "version", "-version", "--version":
-		return c.versionCommand(rest, stdout)
+		return c.versionCommand(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, c.usage())
 		return nil
@@ -54,7 +54,7 @@ func (c *command) usage() string {
 		line(strings.TrimSpace(v.Name+" "+v.Usage), v.Summary)
 	}
 	line("hog [--cpu N] F[:ON/OFF]", "burn a fraction of a core (a competing process)")
-	line("version", "this build's version, revision and Go")
+	line("version [--tasks]", "this build's version, revision and Go; --tasks: the tasks it registered")
 	b.WriteString("\nprograms:\n")
 	c.writePrograms(&b)
 	fmt.Fprintf(&b, "\nRun '%s run -h' for the flags every program takes, '%s run PROGRAM --help' for a program's own.\n", c.name, c.name)

@@ -3,7 +3,6 @@ package tsys
 import (
 	"reflect"
 	"runtime"
-	"strings"
 	"sync"
 )
 
@@ -15,16 +14,14 @@ import (
 // of the caller's stack whose function a program registered.
 
 // taskFuncs maps a registered function's name, as the stack spells it, to
-// the task it was registered as. The runtime's own tasks (the closure
-// forms') are not in it: a closure's failure names the program's task
-// around it, if any.
+// the task it was registered as. The runtime's own tasks (Both's, the
+// closure forms') are not in it, since they are registered without
+// noteTaskFunc: a closure's failure names the program's task around it,
+// if any.
 var taskFuncs sync.Map // string -> string
 
 // noteTaskFunc records that fn is the body of the task name.
 func noteTaskFunc(fn any, name string) {
-	if strings.HasPrefix(name, "tsys.") {
-		return
-	}
 	if f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()); f != nil {
 		taskFuncs.LoadOrStore(f.Name(), name)
 	}

@@ -52,10 +52,10 @@ func Both(c *Ctx, f, g func(c *Ctx)) {
 	forked.Join(c)
 }
 
-var bothTask = Register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
+var bothTask = register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 	g(c)
 	return struct{}{}
-})
+}, []TaskOption{own()})
 
 // Pair runs f and g, possibly in parallel, and returns both results:
 // rayon's join. It runs as Both does: g may be taken by an idle worker of
@@ -315,7 +315,7 @@ func closureTask[A, R any](shape string, fn func(self **Task[A, R]) func(*Ctx, A
 	}
 	var t *Task[A, R]
 	closureTasks.n++
-	t = register(fmt.Sprintf("tsys.%s[%v]#%d", shape, key.typ, closureTasks.n), fn(&t), nil)
+	t = register(fmt.Sprintf("tsys.%s[%v]#%d", shape, key.typ, closureTasks.n), fn(&t), []TaskOption{own()})
 	if t.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.
