@@ -50,6 +50,9 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err := netf.check(*join, *httpAddr); err != nil {
 		return err
 	}
+	if err := checkIgnored(fs, []flagRule{profileRule(*profileKind)}); err != nil {
+		return err
+	}
 	if *drainTimeout <= 0 {
 		return Usagef("--drain-timeout %v: want more than 0", *drainTimeout)
 	}

@@ -54,7 +54,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "workers per node")
-	fs.DurationVar(&c.timeout, "timeout", 0, "end the job, failed (exit 1), if it has not finished within this long, e.g. 10m (0: no limit; --serial runs to its end)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "end the job, failed (exit 1), if it has not finished within this long, e.g. 10m (0: no limit; --serial: the process exits, leaving the serial code unfinished)")
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout (and no live status)")
@@ -146,6 +146,9 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if cfg.common.http != "" && (cfg.common.serial || cfg.common.recordTree != "") {
 		return nil, Usagef("--http watches the runtime: it does not go with --serial or --record-tree")
+	}
+	if err := checkIgnored(fs, cfg.ignoredFlags()); err != nil {
+		return nil, err
 	}
 	if cfg.loads, err = nodeLoads(cfg.common.hog, cfg.common.pin, cfg.common.nodes); err != nil {
 		return nil, err
@@ -313,7 +316,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	if cfg.common.serial {
 		rep.Scheduler, rep.Inline, rep.Workers = "serial", "always", 1
-		res, err = cfg.job.(SerialJob).Serial()
+		res, err = runSerial(ctx, cfg.job.(SerialJob))
 		rep.WallSeconds = time.Since(start).Seconds()
 	} else if cfg.clustered() || cfg.common.http != "" {
 		// --http on one node: a cluster of one, which the monitor watches.
@@ -374,6 +377,28 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
 	}
 	return nil
+}
+
+// runSerial runs a job's plain serial version, which takes no context:
+// at --timeout or an interrupt the run fails with the cause at once, as
+// one on the runtime does, and the serial code is left to the process's
+// exit (Main's; a test's Exec leaves it to finish on its own).
+func runSerial(ctx context.Context, j SerialJob) (Result, error) {
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := j.Serial()
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+		return Result{}, context.Cause(ctx)
+	}
 }
 
 // timedOut is the cause of a job's end at --timeout.
