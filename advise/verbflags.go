@@ -113,7 +113,7 @@ func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, erro
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, cli.Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+		return nil, cli.Usagef("unexpected argument %q after the flags of %s: it takes flags only (%s --help lists them)", fs.Arg(0), app.Name, fs.Name())
 	}
 	if _, err := makeJob(); err != nil {
 		return nil, cli.Usagef("%v", err)

@@ -32,10 +32,19 @@ func (a *askFlags) parse(fs *flag.FlagSet, args []string) error {
 		return Usagef("%s: want a node's task address HOST:PORT, got %d arguments", verbOf(fs), fs.NArg())
 	}
 	a.addr = fs.Arg(0)
+	if checkHostPort("ADDR", a.addr, 1) != nil {
+		return Usagef("%s %s: want a node's task address HOST:PORT, the \"tasks HOST:PORT\" its banner prints", verbOf(fs), a.addr)
+	}
+	if err := checkHostPort("--bind", a.bind, 0); err != nil {
+		return err
+	}
+	if err := checkKeyless("--bind", a.bind, a.keyFile != ""); err != nil {
+		return err
+	}
 	if a.keyFile != "" {
 		var err error
 		if a.key, err = readKeyFile(a.keyFile, fs.Output()); err != nil {
-			return usageError{err.Error()}
+			return err
 		}
 	}
 	return nil

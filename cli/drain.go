@@ -28,7 +28,7 @@ func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
 	addr := ask.addr
 	rep, err := cluster.RequestDrain(context.Background(), addr, ask.bind, ask.key, *timeout)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{

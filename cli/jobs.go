@@ -26,7 +26,7 @@ func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	snaps, err := cluster.RequestCluster(context.Background(), ask.addr, ask.bind, ask.key)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	slices.SortFunc(snaps, func(a, b cluster.Snapshot) int { return strings.Compare(a.Node, b.Node) })
 	jobs := jobsOf(snaps)

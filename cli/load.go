@@ -30,14 +30,14 @@ func (l loadFlags) start(executable func() (string, error)) (stop func(), err er
 	stop = func() {}
 	if l.cpu >= 0 {
 		if err := hog.Pin(l.cpu); err != nil {
-			return stop, usageError{err.Error()}
+			return stop, usageError{msg: err.Error()}
 		}
 	}
 	if l.hog == "" {
 		return stop, nil
 	}
 	if _, err := hog.Parse(l.hog); err != nil {
-		return stop, usageError{"--hog: " + err.Error()}
+		return stop, usageError{msg: "--hog: " + err.Error()}
 	}
 	exe, err := executable()
 	if err != nil {
@@ -68,11 +68,11 @@ func (c *command) hogCommand(args []string, stderr io.Writer) error {
 	}
 	spec, err := hog.Parse(fs.Arg(0))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	if *cpu >= 0 {
 		if err := hog.Pin(*cpu); err != nil {
-			return usageError{err.Error()}
+			return usageError{msg: err.Error()}
 		}
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

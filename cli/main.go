@@ -9,7 +9,7 @@ import (
 func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, c.usage())
-		return Usagef("no command given")
+		return Usagef("no command given: want one of the commands listed above (%s help)", c.name)
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "run":
@@ -36,7 +36,7 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		fmt.Fprint(stderr, c.usage())
-		return Usagef("unknown command %q", cmd)
+		return Usagef("unknown command %q: want one of the commands listed above (%s help)", cmd, c.name)
 	}
 }
 

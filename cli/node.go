@@ -47,7 +47,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if err := netf.check(*join, *httpAddr); err != nil {
+	if err := netf.check(*join, *httpAddr, *keyFile != ""); err != nil {
 		return err
 	}
 	if err := checkIgnored(fs, []flagRule{profileRule(*profileKind)}); err != nil {
@@ -66,11 +66,11 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	pol, err := schedspec.Parse(*schedName)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	sharing, err := share.Parse(*shareName)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	stopProfile, err := startProfile(*profileKind, *profileDir)
 	if err != nil {
@@ -84,12 +84,12 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	ip, err := inline.Parse(*inl)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	var key []byte
 	if *keyFile != "" {
 		if key, err = readKeyFile(*keyFile, stderr); err != nil {
-			return usageError{err.Error()}
+			return err
 		}
 	} else {
 		logger.Info("no --key-file: gossip and tasks are not protected, so the node listens on loopback only")
@@ -105,7 +105,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	netf.apply(&cfg)
 	node, err := cluster.Start(cfg)
 	if err != nil {
-		return fmt.Errorf("node: %w", err)
+		return asUsage(fmt.Errorf("node: %w", err))
 	}
 	banner := fmt.Sprintf("%s node %s: gossip %s, tasks %s, %d workers", c.name, node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
 	if *httpAddr != "" {

@@ -23,7 +23,7 @@ func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	key, err := readKeyFile(*keyFile, stderr)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	fmt.Fprintln(stdout, monitor.Token(key))
 	return nil
