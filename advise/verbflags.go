@@ -109,6 +109,7 @@ func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, erro
 	fs := cli.NewFlagSet(v.name+" advise "+app.Name, stderr)
 	cliflags.Merge(fs, appFS)
 	cliflags.Merge(fs, own)
+	cliflags.SetUsage(fs, fs.Name()+" [program flags] [advise flags], in any order", "")
 	if err := cli.ParseFlags(fs, args[1:]); err != nil {
 		return nil, err
 	}
