@@ -109,11 +109,12 @@ func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, erro
 	fs := cli.NewFlagSet(v.name+" advise "+app.Name, stderr)
 	cliflags.Merge(fs, appFS)
 	cliflags.Merge(fs, own)
+	cliflags.SetUsage(fs, fs.Name()+" [program flags] [advise flags], in any order", "")
 	if err := cli.ParseFlags(fs, args[1:]); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, cli.Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+		return nil, cli.Usagef("unexpected argument %q after the flags of %s: it takes flags only (%s --help lists them)", fs.Arg(0), app.Name, fs.Name())
 	}
 	if _, err := makeJob(); err != nil {
 		return nil, cli.Usagef("%v", err)

@@ -37,7 +37,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	cfg.common.net.apply(&ncfg)
 	node, err := cluster.Start(ncfg)
 	if err != nil {
-		return Result{}, err
+		return Result{}, asUsage(err)
 	}
 	defer node.Close()
 	if cfg.common.http != "" {

@@ -69,8 +69,11 @@
 // its jobs is better off without.
 //
 // Exit codes: 0 success; 1 the job failed or its Verifier found a wrong
-// answer; 2 bad usage (an unknown verb, program, flag or value), whose
-// message says what to write.
+// answer; 2 bad usage (an unknown verb, program, flag or value; a flag
+// the rest of the command line makes do nothing, such as --serial with
+// --nodes; an address or key the network shows to be wrong, such as a
+// --join seed that is a node's --http address), whose message says what
+// to write. docs/CLI.md lists them.
 //
 // The tsys command (cmd/tsys) is this package's first user: its Config
 // runs the apps of package apps and adds the laboratory's verbs (bench,

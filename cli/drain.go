@@ -16,7 +16,7 @@ import (
 func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" drain", stderr)
 	var ask askFlags
-	ask.register(fs, stderr, "drain")
+	ask.register(fs)
 	timeout := fs.Duration("timeout", time.Minute, "how long the node may take to finish the tasks it started")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	if err := ask.parse(fs, args); err != nil {
@@ -28,7 +28,7 @@ func (c *command) drainCommand(args []string, stdout, stderr io.Writer) error {
 	addr := ask.addr
 	rep, err := cluster.RequestDrain(context.Background(), addr, ask.bind, ask.key, *timeout)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{

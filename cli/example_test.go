@@ -170,9 +170,9 @@ func ExampleCommand() {
 	// 2
 }
 
-// ParseFlags returns a bad flag as bad usage and -h as flag.ErrHelp,
-// after the flag set (NewFlagSet) has written the error or the help to
-// the stderr it was given.
+// ParseFlags returns a bad flag as bad usage, which says where the flags
+// are listed, and -h as flag.ErrHelp, after the flag set (NewFlagSet) has
+// written the error or the help to the stderr it was given.
 func ExampleParseFlags() {
 	var stderr bytes.Buffer
 	fs := cli.NewFlagSet("doubler twice", &stderr)
@@ -181,7 +181,7 @@ func ExampleParseFlags() {
 	fmt.Println(errors.Is(cli.ParseFlags(fs, []string{"-h"}), flag.ErrHelp))
 	fmt.Println(strings.Contains(stderr.String(), "Usage of doubler twice"))
 	// Output:
-	// flag provided but not defined: -x
+	// flag provided but not defined: -x (doubler twice --help lists the flags it takes)
 	// true
 	// true
 }

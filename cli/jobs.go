@@ -19,14 +19,14 @@ import (
 func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" jobs", stderr)
 	var ask askFlags
-	ask.register(fs, stderr, "jobs")
+	ask.register(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object: jobs, and every node's state")
 	if err := ask.parse(fs, args); err != nil {
 		return err
 	}
 	snaps, err := cluster.RequestCluster(context.Background(), ask.addr, ask.bind, ask.key)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	slices.SortFunc(snaps, func(a, b cluster.Snapshot) int { return strings.Compare(a.Node, b.Node) })
 	jobs := jobsOf(snaps)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/hog"
 )
 
@@ -29,14 +30,14 @@ func (l loadFlags) start(executable func() (string, error)) (stop func(), err er
 	stop = func() {}
 	if l.cpu >= 0 {
 		if err := hog.Pin(l.cpu); err != nil {
-			return stop, usageError{err.Error()}
+			return stop, usageError{msg: err.Error()}
 		}
 	}
 	if l.hog == "" {
 		return stop, nil
 	}
 	if _, err := hog.Parse(l.hog); err != nil {
-		return stop, usageError{"--hog: " + err.Error()}
+		return stop, usageError{msg: "--hog: " + err.Error()}
 	}
 	exe, err := executable()
 	if err != nil {
@@ -58,6 +59,7 @@ func (l loadFlags) start(executable func() (string, error)) (stop func(), err er
 func (c *command) hogCommand(args []string, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" hog", stderr)
 	cpu := fs.Int("cpu", -1, "pin the hog to this CPU (Linux; -1: do not pin)")
+	cliflags.SetUsage(fs, c.name+" hog [--cpu N] F[:ON/OFF]", "Burns F of a core (0.5: half), or F for ON then nothing for OFF (0.5:2s/2s), until interrupted.")
 	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -66,11 +68,11 @@ func (c *command) hogCommand(args []string, stderr io.Writer) error {
 	}
 	spec, err := hog.Parse(fs.Arg(0))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	if *cpu >= 0 {
 		if err := hog.Pin(*cpu); err != nil {
-			return usageError{err.Error()}
+			return usageError{msg: err.Error()}
 		}
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

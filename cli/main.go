@@ -9,7 +9,7 @@ import (
 func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, c.usage())
-		return Usagef("no command given")
+		return Usagef("no command given: want one of the commands listed above (%s help)", c.name)
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "run":
@@ -25,7 +25,7 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 	case "token":
 		return c.tokenCommand(rest, stdout, stderr)
 	case "version", "-version", "--version":
-		return c.versionCommand(rest, stdout)
+		return c.versionCommand(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, c.usage())
 		return nil
@@ -36,7 +36,7 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		fmt.Fprint(stderr, c.usage())
-		return Usagef("unknown command %q", cmd)
+		return Usagef("unknown command %q: want one of the commands listed above (%s help)", cmd, c.name)
 	}
 }
 
@@ -54,7 +54,7 @@ func (c *command) usage() string {
 		line(strings.TrimSpace(v.Name+" "+v.Usage), v.Summary)
 	}
 	line("hog [--cpu N] F[:ON/OFF]", "burn a fraction of a core (a competing process)")
-	line("version", "this build's version, revision and Go")
+	line("version [--tasks]", "this build's version, revision and Go; --tasks: the tasks it registered")
 	b.WriteString("\nprograms:\n")
 	c.writePrograms(&b)
 	fmt.Fprintf(&b, "\nRun '%s run -h' for the flags every program takes, '%s run PROGRAM --help' for a program's own.\n", c.name, c.name)

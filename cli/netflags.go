@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/monitor"
 )
 
 // netFlags are how a node process (tsys node, or tsys run --join) sits on
@@ -35,9 +36,10 @@ func (f *netFlags) register(fs *flag.FlagSet, defaultBind string) {
 }
 
 // check is bad usage in the network flags, with the --join seeds and the
-// --http address that go with them: found when the flags are read, before
-// anything starts, rather than when the node does.
-func (f *netFlags) check(join, http string) error {
+// --http address that go with them, for a node with a cluster key
+// (keyed) or without: found when the flags are read, before anything
+// starts, rather than when the node does.
+func (f *netFlags) check(join, http string, keyed bool) error {
 	switch {
 	case f.taskPort < 0 || f.taskPort > 65535:
 		return Usagef("--task-port %d: want a port from 0 (any) to 65535", f.taskPort)
@@ -49,6 +51,9 @@ func (f *netFlags) check(join, http string) error {
 		return Usagef("--suspicion-mult %d: want 1 or more (0: the default)", f.suspicionMult)
 	}
 	if err := checkHostPort("--bind", f.bind, 0); err != nil {
+		return err
+	}
+	if err := checkKeyless("--bind", f.bind, keyed); err != nil {
 		return err
 	}
 	if f.advertise != "" {
@@ -66,9 +71,29 @@ func (f *netFlags) check(join, http string) error {
 		}
 	}
 	if http != "" {
-		return checkHostPort("--http", http, 0)
+		if err := checkHostPort("--http", http, 0); err != nil {
+			return err
+		}
+		if err := monitor.CheckAddr(http, keyed); err != nil {
+			return usageError{msg: err.Error()}
+		}
 	}
 	return nil
+}
+
+// checkKeyless is bad usage when a process without a cluster key (not
+// keyed) would listen at addr, HOST:PORT, beyond this machine: on every
+// interface (no host, 0.0.0.0, ::) or on an address of another
+// interface. A host name is left to the listener, which refuses it once
+// it knows what the name is bound to.
+func checkKeyless(flagName, addr string, keyed bool) error {
+	host, port, _ := net.SplitHostPort(addr)
+	ip := net.ParseIP(host)
+	if keyed || (host != "" && (ip == nil || ip.IsLoopback())) {
+		return nil
+	}
+	return Usagef("%s %s: listening beyond this machine needs a cluster key, or anyone who reaches the port could join the cluster and run tasks on it: add --key-file FILE (the same file on every node; make one: head -c 32 /dev/urandom | base64 > FILE), or listen on loopback, %s 127.0.0.1:%s",
+		flagName, addr, flagName, port)
 }
 
 // checkHostMaybePort is bad usage unless addr is HOST, or HOST:PORT with

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/monitor"
 	"github.com/tsys-go/tsys/internal/schedspec"
@@ -23,6 +24,7 @@ import (
 // cluster until it is interrupted or asked to stop.
 func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" node", stderr)
+	cliflags.SetUsage(fs, c.name+" node [flags]", "Serves this program's tasks to a cluster until it is interrupted, drained or asked to stop;\nthe first node needs no --join.")
 	var netf netFlags
 	netf.register(fs, "127.0.0.1:7946")
 	join := fs.String("join", "", "seed nodes HOST:PORT[,HOST:PORT...] (a HOST without a port: port 7946); empty for the first node")
@@ -45,7 +47,10 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if err := netf.check(*join, *httpAddr); err != nil {
+	if err := netf.check(*join, *httpAddr, *keyFile != ""); err != nil {
+		return err
+	}
+	if err := checkIgnored(fs, []flagRule{profileRule(*profileKind)}); err != nil {
 		return err
 	}
 	if *drainTimeout <= 0 {
@@ -61,11 +66,11 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	pol, err := schedspec.Parse(*schedName)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	sharing, err := share.Parse(*shareName)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	stopProfile, err := startProfile(*profileKind, *profileDir)
 	if err != nil {
@@ -79,12 +84,12 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	ip, err := inline.Parse(*inl)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	var key []byte
 	if *keyFile != "" {
 		if key, err = readKeyFile(*keyFile, stderr); err != nil {
-			return usageError{err.Error()}
+			return err
 		}
 	} else {
 		logger.Info("no --key-file: gossip and tasks are not protected, so the node listens on loopback only")
@@ -100,7 +105,7 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	netf.apply(&cfg)
 	node, err := cluster.Start(cfg)
 	if err != nil {
-		return fmt.Errorf("node: %w", err)
+		return asUsage(fmt.Errorf("node: %w", err))
 	}
 	banner := fmt.Sprintf("%s node %s: gossip %s, tasks %s, %d workers", c.name, node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
 	if *httpAddr != "" {

@@ -25,7 +25,7 @@ func startProfile(kind, dir string) (stop func(), err error) {
 		return nil, Usagef("--profile %q: want cpu, mem, block, mutex or trace", kind)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, Usagef("--profile-dir %s: %v", dir, err)
+		return nil, Usagef("--profile-dir %s: %v: give a folder you may write, or one to make where you may", dir, err)
 	}
 	p := profile.Start(mode, profile.ProfilePath(dir), profile.Quiet, profile.NoShutdownHook)
 	return func() {

@@ -77,11 +77,11 @@ func TestDeprecatedNamesStillWork(t *testing.T) {
 	if err := cli.CheckRun(old, []string{"double", "-n", "4"}); err != nil {
 		t.Errorf("CheckRun of a good run: %v", err)
 	}
-	if err := cli.CheckRun(old, []string{"double", "-m", "4"}); err == nil || err.Error() != "flag provided but not defined: -m" {
+	if err := cli.CheckRun(old, []string{"double", "-m", "4"}); err == nil || !strings.HasPrefix(err.Error(), "flag provided but not defined: -m") || !strings.Contains(err.Error(), "old run double --help") {
 		t.Errorf("CheckRun of an unknown flag: %v", err)
 	}
 	var errb bytes.Buffer
-	if code := cli.Exec(old, []string{"only", "x"}, io.Discard, &errb); code != 2 || errb.String() != "old: only: unexpected argument \"x\"\n" {
+	if code := cli.Exec(old, []string{"only", "x"}, io.Discard, &errb); code != 2 || !strings.HasPrefix(errb.String(), "old: only: unexpected argument \"x\"") || !strings.Contains(errb.String(), "old only --help") {
 		t.Errorf("ParseFlagsOnly with an argument: exit %d, %q", code, errb.String())
 	}
 	if code := cli.Exec(old, []string{"help-me"}, io.Discard, io.Discard); code != 0 || !errors.Is(cli.ErrHelp, flag.ErrHelp) {

@@ -54,7 +54,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "workers per node")
-	fs.DurationVar(&c.timeout, "timeout", 0, "end the job, failed (exit 1), if it has not finished within this long, e.g. 10m (0: no limit; --serial runs to its end)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "end the job, failed (exit 1), if it has not finished within this long, e.g. 10m (0: no limit; --serial: the process exits, leaving the serial code unfinished)")
 	fs.StringVar(&c.inline, "inline", "", "inlining policy: load:K, off or always (default: the app's own, load:"+strconv.Itoa(inline.DefaultK)+" unless the app knows better; uts: load:8)")
 	fs.BoolVar(&c.serial, "serial", false, "run the plain serial Go version, without the runtime (the T_S baseline)")
 	fs.BoolVar(&c.json, "json", false, "print exactly one JSON object on stdout (and no live status)")
@@ -101,7 +101,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	app, err := c.lookup(args[0])
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageError{msg: err.Error()}
 	}
 	cfg := &runConfig{cmd: c, app: app}
 	fs, makeJob := c.runFlagSet(app, &cfg.common, stderr)
@@ -109,10 +109,10 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, Usagef("unexpected argument %q after the flags of %s", fs.Arg(0), app.Name)
+		return nil, Usagef("unexpected argument %q after the flags of %s: it takes flags only (%s --help lists them)", fs.Arg(0), app.Name, fs.Name())
 	}
 	if cfg.job, err = makeJob(); err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageError{msg: err.Error()}
 	}
 	if _, ok := cfg.job.(SerialJob); cfg.common.serial && !ok {
 		return nil, Usagef("--serial: %s has no serial version (its Job is not a cli.SerialJob); run it without --serial", app.Name)
@@ -126,10 +126,10 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	cfg.inline = app.inline()
 	if cfg.common.inline != "" {
 		if cfg.inline, err = inline.Parse(cfg.common.inline); err != nil {
-			return nil, usageError{err.Error()}
+			return nil, usageError{msg: err.Error()}
 		}
 	}
-	if err := cfg.common.net.check(cfg.common.join, cfg.common.http); err != nil {
+	if err := cfg.common.net.check(cfg.common.join, cfg.common.http, cfg.common.keyFile != ""); err != nil {
 		return nil, err
 	}
 	if cfg.common.nodes < 1 {
@@ -142,10 +142,13 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		return nil, err
 	}
 	if cfg.common.nodes > 1 && cfg.common.join != "" {
-		return nil, Usagef("--nodes and --join do not go together: --nodes starts its own cluster")
+		return nil, Usagef("--nodes and --join do not go together: --nodes starts its own cluster; drop one of them")
 	}
 	if cfg.common.http != "" && (cfg.common.serial || cfg.common.recordTree != "") {
-		return nil, Usagef("--http watches the runtime: it does not go with --serial or --record-tree")
+		return nil, Usagef("--http watches the runtime: it does not go with --serial or --record-tree; drop one of them")
+	}
+	if err := checkIgnored(fs, cfg.ignoredFlags()); err != nil {
+		return nil, err
 	}
 	if cfg.loads, err = nodeLoads(cfg.common.hog, cfg.common.pin, cfg.common.nodes); err != nil {
 		return nil, err
@@ -157,7 +160,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 		}
 	}
 	if cfg.policy, err = schedspec.Parse(cfg.common.sched); err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageError{msg: err.Error()}
 	}
 	if !cfg.clustered() && cfg.policy.Name() != "local" {
 		// Run and reported as asked (scripts sweep --sched over node
@@ -166,14 +169,14 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if cfg.common.recordTree != "" {
 		if cfg.clustered() {
-			return nil, Usagef("--record-tree records one node's tree; it does not go with --nodes or --join")
+			return nil, Usagef("--record-tree records one node's tree; it does not go with --nodes or --join: drop them, or --record-tree")
 		}
 		cfg.common.workspan = true
 	}
 	if cfg.common.workspan {
 		switch {
 		case cfg.common.serial:
-			return nil, Usagef("--workspan measures the task graph, and --serial runs none")
+			return nil, Usagef("--workspan measures the task graph, and --serial runs none: drop one of them")
 		case cfg.common.join != "":
 			return nil, Usagef("--workspan does not go with --join: the cluster's nodes inline by their own policy, which hides the graph; measure with --nodes N")
 		}
@@ -186,7 +189,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	}
 	if cfg.common.keyFile != "" {
 		if cfg.key, err = readKeyFile(cfg.common.keyFile, stderr); err != nil {
-			return nil, usageError{err.Error()}
+			return nil, err
 		}
 	}
 	// Last, and without truncating: a run refused above leaves the files
@@ -194,7 +197,7 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	for name, path := range map[string]string{"--timeline": cfg.common.timeline, "--record-tree": cfg.common.recordTree} {
 		if path != "" {
 			if err := outfile.Check(path); err != nil {
-				return nil, Usagef("%s: %v", name, err)
+				return nil, Usagef("%s: %v: give a file in a folder that exists and that you may write", name, err)
 			}
 		}
 	}
@@ -265,7 +268,7 @@ func (c *commonFlags) checkNodeCounts() error {
 	case c.minNodes < 0 || c.maxNodes < 0:
 		return Usagef("--min-nodes %d, --max-nodes %d: want counts of nodes, 0 or more", c.minNodes, c.maxNodes)
 	case c.maxNodes > 0 && c.minNodes > c.maxNodes:
-		return Usagef("--min-nodes %d is more than --max-nodes %d", c.minNodes, c.maxNodes)
+		return Usagef("--min-nodes %d is more than --max-nodes %d: want a least no more than the most", c.minNodes, c.maxNodes)
 	case (c.minNodes > 0 || c.maxNodes > 0) && c.join == "":
 		return Usagef("--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join HOST:PORT")
 	}
@@ -313,7 +316,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	if cfg.common.serial {
 		rep.Scheduler, rep.Inline, rep.Workers = "serial", "always", 1
-		res, err = cfg.job.(SerialJob).Serial()
+		res, err = runSerial(ctx, cfg.job.(SerialJob))
 		rep.WallSeconds = time.Since(start).Seconds()
 	} else if cfg.clustered() || cfg.common.http != "" {
 		// --http on one node: a cluster of one, which the monitor watches.
@@ -358,6 +361,9 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: inside.Main.TimelineData("")}}, stderr)
 		}
 	}
+	if errors.As(err, new(usageError)) {
+		return err // the command line's mistake, shown by the network: not the job's failure
+	}
 	if err != nil {
 		return fmt.Errorf("%s failed: %w", cfg.app.Name, err)
 	}
@@ -374,6 +380,28 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
 	}
 	return nil
+}
+
+// runSerial runs a job's plain serial version, which takes no context:
+// at --timeout or an interrupt the run fails with the cause at once, as
+// one on the runtime does, and the serial code is left to the process's
+// exit (Main's; a test's Exec leaves it to finish on its own).
+func runSerial(ctx context.Context, j SerialJob) (Result, error) {
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := j.Serial()
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+		return Result{}, context.Cause(ctx)
+	}
 }
 
 // timedOut is the cause of a job's end at --timeout.

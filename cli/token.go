@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/monitor"
 )
 
@@ -13,6 +14,7 @@ import (
 func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" token", stderr)
 	keyFile := fs.String("key-file", "", "the cluster's key file")
+	cliflags.SetUsage(fs, c.name+" token --key-file F", "Prints the token a keyed node's --http asks of every request but /healthz.")
 	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -21,7 +23,7 @@ func (c *command) tokenCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	key, err := readKeyFile(*keyFile, stderr)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	fmt.Fprintln(stdout, monitor.Token(key))
 	return nil

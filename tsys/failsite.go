@@ -27,9 +27,6 @@ var taskFuncs sync.Map // string -> string
 
 // noteTaskFunc records that fn is the body of the task name.
 func noteTaskFunc(fn any, name string) {
-	if strings.HasPrefix(name, "tsys.") {
-		return
-	}
 	if f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()); f != nil {
 		taskFuncs.LoadOrStore(f.Name(), name)
 	}

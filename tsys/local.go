@@ -65,10 +65,10 @@ func Both(c *Ctx, f, g func(c *Ctx)) {
 	})
 }
 
-var bothTask = Register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
+var bothTask = register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 	runBody(c, formBoth, g)
 	return struct{}{}
-})
+}, []TaskOption{own()})
 
 // Pair runs f and g, possibly in parallel, and returns both results:
 // rayon's join. It runs as Both does: g may be taken by an idle worker of
@@ -346,7 +346,7 @@ func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R]
 		return t.(*Task[A, R])
 	}
 	closureTasks.n++
-	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, nil)
+	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, []TaskOption{own()})
 	if t.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.

@@ -105,8 +105,6 @@ type shape[E, R any] struct {
 	form string
 }
 
-
-
 // runSplit runs the loop over s's range, split as s.Plan says, and returns
 // the pieces' results combined in index order (R's zero value for an
 // empty range). The range, the one run here and every piece it lends, is

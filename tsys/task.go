@@ -180,7 +180,13 @@ func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...Tas
 // TaskOption changes how a registered task is treated.
 type TaskOption func(*taskOptions)
 
-type taskOptions struct{ byValue bool }
+type taskOptions struct {
+	byValue bool
+	own     bool // the runtime's own task (sched.Kind.Library)
+}
+
+// own marks a task the runtime registers for itself, not the program.
+func own() TaskOption { return func(o *taskOptions) { o.own = true } }
 
 // ByValue declares that the task's argument and result may be copied: the
 // task only reads the memory its argument refers to, and its result refers
@@ -218,7 +224,7 @@ func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Tas
 	}
 	t := &Task[A, R]{fn: fn, args: newCodec[A](), results: newCodec[R]()}
 	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow()}
-	t.kind = sched.Kind{Name: name, Run: t.run()}
+	t.kind = sched.Kind{Name: name, Run: t.run(), Library: o.own}
 	if t.local = whyLocal[A, R](t, o); t.local == nil {
 		t.kind.Codec = wireCodec[A, R]{t}
 		t.kind.Types = taskTypes[A, R]()

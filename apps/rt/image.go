@@ -112,7 +112,7 @@ func WritePNG(path string, img image.Image) error {
 // at path, leaving what is there as it is (outfile.Check).
 func CheckWritable(path string) error {
 	if err := outfile.Check(path); err != nil {
-		return fmt.Errorf("rt: cannot write the image to %s: %w", path, err)
+		return fmt.Errorf("rt: cannot write the image to %s: %w: give -o a file in a folder that exists and that you may write", path, err)
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -43,6 +44,7 @@ const adviseCheckJobs = "ep --class A;rt --verify=false;uts --tree T1L"
 
 func adviseCheckCommand(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("tsys advise-check", stderr)
+	cliflags.SetUsage(fs, "tsys advise-check [flags]", "Holds tsys advise to real 2-node runs: for each job, the grain advise picks against the best grain of real runs.")
 	jobs := fs.String("jobs", adviseCheckJobs, "jobs, separated by ';', each an app and its flags")
 	reps := fs.Int("reps", 3, "real runs of each grain (their median counts)")
 	out := fs.String("out", "bench/results/advise", "folder for the plot and the table")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/internal/statusline"
@@ -187,7 +188,7 @@ func benchOnce(block, command string, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintf(stderr, "  %-8s %s\n", p.Name, p.About)
 		}
 		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
+		cliflags.Write(stderr, fs)
 	}
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err

@@ -15,7 +15,7 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return cli.Usagef("%s: unexpected argument %q", fs.Name()[strings.LastIndex(fs.Name(), " ")+1:], fs.Arg(0))
+		return cli.Usagef("%s: unexpected argument %q: it takes flags only (%s --help lists them)", fs.Name()[strings.LastIndex(fs.Name(), " ")+1:], fs.Arg(0), fs.Name())
 	}
 	return nil
 }

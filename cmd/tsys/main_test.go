@@ -23,70 +23,36 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-func TestUsageErrorsExit2(t *testing.T) {
-	cases := []struct {
-		args []string
-		msg  string
-	}{
-		{nil, "no command"},
-		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run"}, "run needs a program"},
-		{[]string{"run", "nope"}, `unknown program "nope"`},
-		{[]string{"run", "fib", "--bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"run", "fib", "-n", "-3"}, "out of range"},
-		{[]string{"run", "fib", "--workers", "0"}, "--workers 0"},
-		{[]string{"run", "fib", "--inline", "sometimes"}, `unknown inlining policy "sometimes"`},
-		{[]string{"run", "fib", "--sched", "psychic"}, `unknown scheduler "psychic"`},
-		{[]string{"run", "fib", "--sched", "fishing:tasks=0"}, `fishing option tasks="0": want a whole number of at least 1`},
-		{[]string{"run", "fib", "--sched", "fishing:load,hold=soon"}, `fishing option hold="soon": want a positive duration`},
-		{[]string{"run", "fib", "--sched", "fishing:random,greed=9"}, `unknown fishing option "greed"`},
-		{[]string{"run", "fib", "--sched", "fishing:nearest"}, `unknown fishing victim choice "nearest"`},
-		{[]string{"run", "uts", "--tree", "T9"}, `unknown tree "T9"`},
-		{[]string{"run", "uts", "-q", "1.5", "-t", "0"}, "q"},
-		{[]string{"run", "ep", "--class", "Z"}, `unknown class "Z"`},
-		{[]string{"run", "rt", "--scene", "teapot"}, `unknown scene "teapot"`},
-		{[]string{"run", "rt", "-w", "-5"}, "width"},
-		{[]string{"run", "rt", "-o", "/nonexistent-dir/x.png"}, "cannot write the image to /nonexistent-dir/x.png"},
-		{[]string{"run", "fib", "extra"}, `unexpected argument "extra"`},
-		{[]string{"run", "fib", "--hog", "1=0.5"}, `--hog "1=0.5": want NODE=SPEC with NODE from 0 (this process) to 0`},
-		{[]string{"run", "fib", "--hog", "0=2"}, `hog "2": want a fraction of a core in (0, 1]`},
-		{[]string{"run", "fib", "--hog", "0=0.5:2s"}, `the period must be ON/OFF`},
-		{[]string{"hog"}, "hog: want one load"},
-		{[]string{"hog", "--cpu", "5000", "0.5"}, "--cpu 5000: want a CPU number"},
-		{[]string{"run", "fib", "--sched", "balance:limit=0"}, `balance option limit="0"`},
-		{[]string{"run", "fib", "--sched", "ratebalance:threshold=-1"}, `ratebalance option threshold="-1"`},
-		{[]string{"node", "--share", "lottery"}, `--share "lottery": want one of fchp, equi, exclusive`},
-		{[]string{"run", "fib", "--min-nodes", "2"}, "--min-nodes and --max-nodes are for a job that joins a shared cluster: add --join"},
-		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--min-nodes", "3", "--max-nodes", "2"}, "--min-nodes 3 is more than --max-nodes 2"},
-		{[]string{"run", "fib", "--join", "127.0.0.1:1", "--max-nodes", "-1"}, "want counts of nodes, 0 or more"},
-		{[]string{"run", "fib", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
-		{[]string{"run", "fib", "--join", "127.0.0.1:99999"}, `--join "127.0.0.1:99999": want a port from 1 to 65535`},
-		{[]string{"run", "fib", "--join", ","}, `--join "": want HOST or HOST:PORT`},
-		{[]string{"run", "fib", "--join", "10.0.0.1:7946,"}, `--join "": want HOST or HOST:PORT`},
-		{[]string{"run", "fib", "--join", "host:port"}, `--join "host:port": want a port from 1 to 65535`},
-		{[]string{"run", "fib", "--http", "bogus"}, `--http "bogus": want HOST:PORT`},
-		{[]string{"run", "fib", "--advertise", "127.0.0.1:99999"}, `--advertise "127.0.0.1:99999": want a port from 1`},
-		{[]string{"run", "fib", "--task-port", "70000"}, "--task-port 70000"},
-		{[]string{"run", "fib", "--join-timeout", "0s"}, "--join-timeout 0s"},
-		{[]string{"run", "fib", "--probe-interval", "-1s"}, "--probe-interval -1s"},
-		{[]string{"node", "--bind", "bogus"}, `--bind "bogus": want HOST:PORT`},
-		{[]string{"node", "--drain-timeout", "-1s"}, "--drain-timeout -1s: want more than 0"},
-		{[]string{"version", "extra"}, `version takes no arguments but --tasks, got "extra"`},
+// TestHelpExits0: a command's flags, asked for, are printed and are not
+// an error; every verb tsys help lists spells them alike, --name (-x
+// for a letter), never package flag's -name.
+func TestHelpExits0(t *testing.T) {
+	code, usage, _ := run(t, "help")
+	if code != 0 {
+		t.Fatalf("tsys help: exit %d", code)
 	}
-	for _, c := range cases {
-		code, _, stderr := run(t, c.args...)
-		if code != 2 || !strings.Contains(stderr, c.msg) {
-			t.Errorf("tsys %v: exit %d, stderr %q; want exit 2 mentioning %q", c.args, code, stderr, c.msg)
+	goForm := regexp.MustCompile(`(?m)^  -[^\s-][^\s]+`)
+	var verbs []string
+	for line := range strings.Lines(usage) {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "tsys" {
+			verbs = append(verbs, f[1])
 		}
 	}
-}
-
-// TestHelpExits0: a command's flags, asked for, are printed and are not
-// an error.
-func TestHelpExits0(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"run", "-h"}, {"run", "fib", "-h"}, {"node", "-h"}, {"sim", "-h"}, {"bench", "-h"}, {"drain", "-h"}, {"jobs", "-h"}, {"token", "-h"}, {"hog", "-h"}} {
-		if code, _, stderr := run(t, args...); code != 0 || strings.Contains(stderr, "tsys: ") {
+	if len(verbs) < 10 {
+		t.Fatalf("tsys help lists only the verbs %v:\n%s", verbs, usage)
+	}
+	var helps [][]string
+	for _, v := range verbs {
+		helps = append(helps, []string{v, "-h"}, []string{v, "--help"})
+	}
+	helps = append(helps, []string{"run", "fib", "-h"}, []string{"advise", "fib", "--help"})
+	for _, args := range helps {
+		code, _, stderr := run(t, args...)
+		if code != 0 || strings.Contains(stderr, "tsys: ") {
 			t.Errorf("tsys %v: exit %d, stderr ending %q; want exit 0 and no error", args, code, tail(stderr))
+		}
+		if bad := goForm.FindAllString(stderr, 3); len(bad) > 0 || !strings.Contains(stderr, "\n  --") {
+			t.Errorf("tsys %v spells flags %q: want every long flag as --name, as every verb's help does:\n%s", args, bad, stderr)
 		}
 	}
 }

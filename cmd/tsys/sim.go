@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsys-go/tsys/bench"
 	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/internal/hog"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/sim"
@@ -24,6 +25,7 @@ import (
 // nodes, one run or a sweep over node counts and schedulers.
 func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("tsys sim", stderr)
+	cliflags.SetUsage(fs, "tsys sim [flags]", "Runs the schedulers' own policies on simulated nodes: one run, or a sweep over node counts and schedulers.")
 	// A model file, read first, gives the flags their defaults: a flag
 	// given overrides it.
 	m, nodesDefault := sim.Defaults(), "64"

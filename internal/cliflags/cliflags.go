@@ -9,6 +9,7 @@ package cliflags
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"regexp"
 )
@@ -42,7 +43,24 @@ var longFlag = regexp.MustCompile(`(?m)^  -([^\s-][^\s]+)`)
 // (package flag takes either).
 func Write(w io.Writer, fs *flag.FlagSet) {
 	var b bytes.Buffer
+	out := fs.Output()
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
+	fs.SetOutput(out) // a flag set's errors still go where they went
 	w.Write(longFlag.ReplaceAll(b.Bytes(), []byte("  --$1")))
+}
+
+// SetUsage makes fs's -h print the verb's synopsis ("tsys node
+// [flags]"), what it does when about is not empty, and its flags as
+// Write spells them: the one help format of every verb.
+func SetUsage(fs *flag.FlagSet, synopsis, about string) {
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s\n", synopsis)
+		if about != "" {
+			fmt.Fprintf(w, "\n%s\n", about)
+		}
+		fmt.Fprint(w, "\nflags:\n")
+		Write(w, fs)
+	}
 }

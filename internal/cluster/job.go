@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tsys-go/tsys/internal/buildinfo"
+	"github.com/tsys-go/tsys/internal/jobid"
 	"maps"
 	"slices"
 	"strings"
@@ -122,7 +123,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	n.jobs.mu.Lock()
 	for _, e := range n.jobs.engines {
 		n.jobs.mu.Unlock()
-		return nil, fmt.Errorf("node %s is serving job %x of %s; run a job's root on a node of its own (tsys run --join)", n.name, e.info.ID, e.info.Root)
+		return nil, fmt.Errorf("node %s is serving job %s of %s; run a job's root on a node of its own (tsys run --join)", n.name, jobid.ID(e.info.ID), e.info.Root)
 	}
 	if !n.jobs.takeLocked(n.jobs.main) {
 		n.jobs.mu.Unlock()
@@ -283,7 +284,7 @@ func (n *Node) AwaitNodes(ctx context.Context, j *Job, waiting func(have, servin
 		case <-j.reported:
 		case <-time.After(50 * time.Millisecond):
 		case <-ctx.Done():
-			return time.Since(began), fmt.Errorf("job %x has %d of the %d nodes it needs: %w", j.ID, have, least, context.Cause(ctx))
+			return time.Since(began), fmt.Errorf("job %s has %d of the %d nodes it needs: %w", jobid.ID(j.ID), have, least, context.Cause(ctx))
 		}
 	}
 }
@@ -498,9 +499,9 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 			}
 		}
 	}()
-	n.netLog.Info("serving a job", "root", from, "job", fmt.Sprintf("%x", m.Job))
+	n.netLog.Info("serving a job", "root", from, "job", jobid.ID(m.Job))
 	if check.warning != "" {
-		n.netLog.Warn("serving another build", "root", from, "job", fmt.Sprintf("%x", m.Job), "why", check.warning)
+		n.netLog.Warn("serving another build", "root", from, "job", jobid.ID(m.Job), "why", check.warning)
 	}
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
 	e.timeline.record(e.timeline.capFor(m.TimelineCap))
@@ -531,11 +532,11 @@ var beforeServe atomic.Pointer[func(*engine)]
 func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 	switch {
 	case len(m.Lacks) > 0:
-		n.netLog.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+		n.netLog.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
 	case m.OtherBuild:
-		n.netLog.Warn("refusing a job of another build of this program", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+		n.netLog.Warn("refusing a job of another build of this program", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
 	default:
-		n.netLog.Info("refusing a job", "root", root, "job", fmt.Sprintf("%x", m.Job), "why", m.Reason)
+		n.netLog.Info("refusing a job", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
 	}
 	if err := n.out.send(root, "", m, nil); err != nil {
 		n.netLog.Warn("could not refuse a job", "root", root, "err", err)
@@ -558,7 +559,7 @@ func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
 	var keep []share.Job
 	for _, e := range n.jobs.engines {
 		if e.rooted != nil {
-			return nil, fmt.Sprintf("node %s is the root of job %x; it serves no other job", n.name, e.info.ID)
+			return nil, fmt.Sprintf("node %s is the root of job %s; it serves no other job", n.name, jobid.ID(e.info.ID))
 		}
 		_, alive := n.peers.addr(e.root())
 		if e.info.Root == j.Root || !alive {

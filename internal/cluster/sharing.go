@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/jobid"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/share"
 )
@@ -137,7 +138,7 @@ func (e *engine) setActive(on bool) {
 	} else {
 		e.withdraw()
 	}
-	e.n.netLog.Info("taking part in a job", "job", e.info.ID, "root", e.info.Root, "active", on)
+	e.n.netLog.Info("taking part in a job", "job", jobid.ID(e.info.ID), "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
 	tm := encodeMessage(m)
 	peers := e.n.peers.list()
@@ -220,7 +221,7 @@ func (s *sharing) shares() []JobShare {
 		active := e.rooted != nil || e.presence.Load() == presenceActive
 		held := e.borrowed.len()
 		out = append(out, JobShare{
-			Job: hexID(e.info.ID), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
+			Job: jobid.ID(e.info.ID).String(), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
 			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: e.pool.TasksDone(), Progress: e.pool.Progress(),
 		})
 	}

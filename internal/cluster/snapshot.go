@@ -3,7 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"github.com/tsys-go/tsys/internal/jobid"
 	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"time"
 
@@ -102,14 +102,11 @@ func (n *Node) Snapshot() Snapshot {
 		s.Links = home.links.list()
 		home.mu.Unlock()
 		if current {
-			s.Job, s.Root = hexID(home.info.ID), home.info.Root
+			s.Job, s.Root = jobid.ID(home.info.ID).String(), home.info.Root
 		}
 	}
 	return s
 }
-
-// hexID is how a job's id is shown.
-func hexID(id uint64) string { return fmt.Sprintf("%x", id) }
 
 // ClusterSnapshot returns this node's snapshot and those of the other
 // members that answer within timeout, asked over the task transport.

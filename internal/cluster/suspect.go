@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"github.com/tsys-go/tsys/internal/jobid"
 	"github.com/tsys-go/tsys/internal/net/transport"
 	"net"
 	"slices"
@@ -189,7 +190,7 @@ func (n inbox) memberBack(id clusterpolicy.NodeID) {
 	}
 	n.mu.Unlock()
 	for _, job := range ask {
-		n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", fmt.Sprintf("%x", job))
+		n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", jobid.ID(job))
 		if err := n.out.send(id, "", &jobAsk{Job: job, ReplyTo: n.trAddr}, nil); err != nil {
 			n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
 		}

@@ -90,8 +90,10 @@ func chainTo(t *testing.T, prog, lab string) string {
 }
 
 // TestProgramRegistersOnlyItsOwnTasks: the least program's binary
-// registers its one task and the library's own (named tsys.*), none of
-// the lab's demo tasks; `version --tasks` lists what a binary registered.
+// registers its one task beside the library's own, none of the lab's
+// demo tasks; `version --tasks` lists what a binary registered, the
+// program's tasks ("task NAME") apart from the library's ("library task
+// NAME").
 func TestProgramRegistersOnlyItsOwnTasks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
@@ -111,18 +113,21 @@ func TestProgramRegistersOnlyItsOwnTasks(t *testing.T) {
 	}
 	var own, library []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+		list := &own
+		if rest, ok := strings.CutPrefix(line, "library "); ok {
+			line, list = rest, &library
+		}
 		name, ok := strings.CutPrefix(line, "task ")
 		if !ok {
-			t.Fatalf("version --tasks line %q: want task NAME (where)", line)
+			t.Fatalf("version --tasks line %q: want [library ]task NAME (where)", line)
 		}
 		name, _, _ = strings.Cut(name, " ")
-		if strings.HasPrefix(name, "tsys.") {
-			library = append(library, name)
-		} else {
-			own = append(own, name)
-		}
+		*list = append(*list, name)
 	}
 	if want := []string{"minimal.double"}; !slices.Equal(own, want) {
 		t.Errorf("the program registers %v beside the library's %v; want its own %v alone:\n%s", own, library, want, out)
+	}
+	if !slices.Contains(library, "tsys.both") {
+		t.Errorf("the library's tasks %v lack tsys.Both's, which every program has:\n%s", library, out)
 	}
 }

@@ -52,15 +52,26 @@ type Server struct {
 // without a cluster key: the endpoints reveal the cluster.
 var ErrRoutableWithoutKey = errors.New("a routable --http address needs a cluster key (--key-file); without one, use a loopback address such as 127.0.0.1:8080")
 
+// CheckAddr is what Start refuses of an address, for a node with a
+// cluster key (keyed) or without: a command checks its --http with it
+// before it starts anything.
+func CheckAddr(addr string, keyed bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: want HOST:PORT: %w", addr, err)
+	}
+	if !keyed && !loopback(host) {
+		return fmt.Errorf("--http %s: %w", addr, ErrRoutableWithoutKey)
+	}
+	return nil
+}
+
 // Start listens on cfg.Addr and serves node's endpoints until Close.
 func Start(cfg Config, node Node) (*Server, error) {
-	host, _, err := net.SplitHostPort(cfg.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("--http %q: want HOST:PORT: %w", cfg.Addr, err)
+	if err := CheckAddr(cfg.Addr, cfg.Key != nil); err != nil {
+		return nil, err
 	}
-	if cfg.Key == nil && !loopback(host) {
-		return nil, fmt.Errorf("--http %s: %w", cfg.Addr, ErrRoutableWithoutKey)
-	}
+	host, _, _ := net.SplitHostPort(cfg.Addr)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("--http: %w", err)

@@ -27,6 +27,11 @@ type Kind struct {
 	// package tsys, for a task that may cross nodes): a job's nodes must
 	// describe each task alike, or one would misread another's bytes.
 	Types string
+	// Library marks a task the runtime registers for its own use (the
+	// task of tsys.Both, those of the closure forms), which every
+	// program has and none wrote: `version --tasks` lists them apart
+	// from the program's.
+	Library bool
 }
 
 // Lendable says whether the kind's tasks may run on other nodes.

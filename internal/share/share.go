@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/jobid"
 )
 
 // Job is a job as every node sees it.
@@ -84,7 +86,7 @@ func (Exclusive) Name() string { return "exclusive" }
 func (Exclusive) Admit(v View, j Job) (bool, string) {
 	for _, o := range v.Jobs {
 		if o.ID != j.ID {
-			return false, fmt.Sprintf("node %s serves job %x of %s; with --share exclusive it serves one job at a time", v.Self, o.ID, o.Root)
+			return false, fmt.Sprintf("node %s serves job %s of %s; with --share exclusive it serves one job at a time", v.Self, jobid.ID(o.ID), o.Root)
 		}
 	}
 	return true, ""

@@ -66,6 +66,15 @@
 //
 //	join 127.0.0.1:1: no seed reachable (connection refused); check --join
 //
+// When every seed's host name failed to resolve until then, the error
+// wraps ErrUnresolved too: a wrong name, not a failed network (a name is
+// tried all that time, since a node's name may resolve only once it has
+// started). A seed that answers in another protocol is refused at once
+// with ErrNotGossip, saying what it likely is: a node's task address
+// (its answer begins with the transport's magic), or its --http address
+// (an HTTP answer; a keyed node, which reads no byte of an answer in
+// the clear, asks the seed in HTTP to tell).
+//
 // A live member with the same name at another address is refused too
 // (ErrNameInUse). A port already taken gives "bind 127.0.0.1:7946: address
 // already in use" (errors.Is(err, syscall.EADDRINUSE)).

@@ -13,6 +13,18 @@ var (
 	// could be reached within Config.JoinTimeout.
 	ErrNoSeed = errors.New("no seed reachable")
 
+	// ErrUnresolved is wrapped by Start's error, beside ErrNoSeed, when
+	// the host name of every seed failed to resolve (no such host) until
+	// Config.JoinTimeout: a name that is wrong, rather than a network
+	// that failed. A name is tried until then, since one may resolve
+	// only once its node has started (a Kubernetes pod's).
+	ErrUnresolved = errors.New("no seed's host name resolves")
+
+	// ErrNotGossip is wrapped by Start's error when a seed answered in
+	// another protocol than gossip: the address of something else, most
+	// often a node's task address or its --http address.
+	ErrNotGossip = errors.New("the seed does not speak gossip")
+
 	// ErrVersionMismatch is wrapped by a *VersionError: a peer speaks
 	// another protocol version, or its version cannot be read.
 	ErrVersionMismatch = errors.New("protocol version mismatch")

@@ -349,6 +349,7 @@ func (m *Membership) join(seeds []string, timeout time.Duration) error {
 	for {
 		joined := false
 		causes := make([]string, 0, len(seeds))
+		unresolved := 0
 		for _, seed := range seeds {
 			n, err := m.ml.Join([]string{seed})
 			if err == nil && n > 0 {
@@ -358,9 +359,12 @@ func (m *Membership) join(seeds []string, timeout time.Duration) error {
 			if err == nil {
 				err = errors.New("no address")
 			}
-			cause, refusal := m.classify(err)
+			cause, refusal := m.classify(seed, err)
 			if refusal != nil {
 				return fmt.Errorf("join %s: %w", seed, refusal)
+			}
+			if cause == noSuchHost {
+				unresolved++
 			}
 			causes = append(causes, seed+": "+cause)
 		}
@@ -379,6 +383,10 @@ func (m *Membership) join(seeds []string, timeout time.Duration) error {
 			if len(seeds) == 1 {
 				detail = strings.TrimPrefix(detail, seeds[0]+": ")
 			}
+			if unresolved == len(seeds) {
+				return fmt.Errorf("join %s: %w: %w (%s, tried for %v); check the host names in --join, or give the seeds' IP addresses",
+					list, ErrNoSeed, ErrUnresolved, detail, timeout)
+			}
 			return fmt.Errorf("join %s: %w (%s); check --join", list, ErrNoSeed, detail)
 		}
 		if backoff == 100*time.Millisecond { // once
@@ -390,9 +398,12 @@ func (m *Membership) join(seeds []string, timeout time.Duration) error {
 	}
 }
 
-// classify turns one memberlist Join error into a short cause, or a refusal
-// that retrying will not cure.
-func (m *Membership) classify(err error) (cause string, refusal error) {
+// noSuchHost is the cause of a seed whose host name does not resolve.
+const noSuchHost = "no such host"
+
+// classify turns one memberlist Join error of seed into a short cause, or
+// a refusal that retrying will not cure.
+func (m *Membership) classify(seed string, err error) (cause string, refusal error) {
 	msg := err.Error()
 	m.rejMu.Lock()
 	rej := m.lastReject
@@ -401,6 +412,11 @@ func (m *Membership) classify(err error) (cause string, refusal error) {
 		return "", fmt.Errorf("refused: %w", rej)
 	}
 	lower := strings.ToLower(msg)
+	if strings.Contains(lower, "encryption is configured but remote state is not encrypted") && answersHTTP(seed) {
+		// A keyed node reads no byte of another protocol's answer:
+		// asked in HTTP, the seed shows what it is.
+		return "", fmt.Errorf("%w: %s", ErrNotGossip, httpSeed)
+	}
 	for _, k := range []struct{ memberlist, says string }{
 		{"remote state is encrypted and encryption is not configured", "the seed uses a cluster key and this node has none"},
 		{"encryption is configured but remote state is not encrypted", "this node has a cluster key and the seed has none, or the seed is not a gossip address (a node prints its \"gossip HOST:PORT\" when it starts)"},
@@ -411,12 +427,12 @@ func (m *Membership) classify(err error) (cause string, refusal error) {
 			return "", fmt.Errorf("%w: %s; all nodes need the same cluster key (tsys: the same --key-file)", ErrKeyMismatch, k.says)
 		}
 	}
-	if strings.Contains(msg, "invalid msgType") {
-		// Something answered, in another protocol: most often a node's
-		// task port given for its gossip port.
-		return "", fmt.Errorf("the seed does not speak gossip: is it a node's gossip address? a node prints its \"gossip HOST:PORT\" when it starts; its task address is another")
+	if t := invalidType.FindStringSubmatch(msg); t != nil {
+		// Something answered, in another protocol: its first byte is
+		// the type memberlist read.
+		return "", fmt.Errorf("%w: %s", ErrNotGossip, otherProtocol(t[1]))
 	}
-	for _, s := range []string{"connection refused", "i/o timeout", "no such host", "connection reset by peer", "network is unreachable", "no route to host", "EOF"} {
+	for _, s := range []string{"connection refused", "i/o timeout", noSuchHost, "connection reset by peer", "network is unreachable", "no route to host", "EOF"} {
 		if strings.Contains(msg, s) {
 			return s, nil
 		}

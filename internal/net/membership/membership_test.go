@@ -7,6 +7,8 @@ import (
 	"github.com/tsys-go/tsys/internal/proctest"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
@@ -281,14 +283,49 @@ func TestSeedOfAnotherProtocol(t *testing.T) {
 		}
 	}()
 	_, err = tryStart(t, Config{Name: "lost", Join: []string{ln.Addr().String()}, JoinTimeout: 5 * time.Second})
-	if err == nil || !strings.Contains(err.Error(), "does not speak gossip") || !strings.Contains(err.Error(), "gossip HOST:PORT") {
-		t.Errorf("joining a seed of another protocol: %v; want a refusal naming the gossip address", err)
+	if !errors.Is(err, ErrNotGossip) || !strings.Contains(err.Error(), "a node's task address") || !strings.Contains(err.Error(), "gossip HOST:PORT") {
+		t.Errorf("joining a seed of another protocol: %v; want a refusal naming the task address and the gossip address", err)
 	}
 	// A keyed node (any node off loopback) hears the same answer as a
 	// seed without a key, and says it may be either.
 	_, err = tryStart(t, Config{Name: "lost-keyed", Key: bytes.Repeat([]byte{1}, 32), Join: []string{ln.Addr().String()}, JoinTimeout: 5 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "not a gossip address") {
 		t.Errorf("a keyed node joining a seed of another protocol: %v; want the gossip address named", err)
+	}
+}
+
+// TestSeedThatAnswersHTTP: a seed that is an HTTP server (a node's --http
+// address given for its gossip address) is refused at once, naming the
+// mistake, by a node with a cluster key or without: one reads the
+// answer's first byte, the other, which reads no byte of it, asks.
+func TestSeedThatAnswersHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	seed := strings.TrimPrefix(srv.URL, "http://")
+	for _, key := range [][]byte{nil, bytes.Repeat([]byte{1}, 32)} {
+		t0 := time.Now()
+		_, err := tryStart(t, Config{Name: "lost", Key: key, Join: []string{seed}, JoinTimeout: time.Minute})
+		if !errors.Is(err, ErrNotGossip) || !strings.Contains(err.Error(), "--http address") || !strings.Contains(err.Error(), "gossip HOST:PORT") {
+			t.Errorf("keyed %v: joining an HTTP server: %v; want a refusal naming the --http address and the gossip address", key != nil, err)
+		}
+		if d := time.Since(t0); d > 30*time.Second {
+			t.Errorf("keyed %v: refused after %v: want it at once, not at the join timeout", key != nil, d)
+		}
+	}
+}
+
+// TestSeedThatDoesNotResolve: a seed whose host name does not resolve
+// until the join timeout is a wrong name (ErrUnresolved), not a network
+// that failed. The name is in .invalid, which never resolves (RFC 6761).
+func TestSeedThatDoesNotResolve(t *testing.T) {
+	_, err := tryStart(t, Config{Name: "lost", Join: []string{"no-such-node.invalid:7946"}, JoinTimeout: 300 * time.Millisecond})
+	if !errors.Is(err, ErrUnresolved) || !errors.Is(err, ErrNoSeed) || !strings.Contains(err.Error(), "check the host names in --join") {
+		t.Errorf("joining a name that does not resolve: %v; want ErrUnresolved and ErrNoSeed, naming --join", err)
+	}
+	// One seed that resolves, and is down, is a network's failure.
+	_, err = tryStart(t, Config{Name: "lost", Join: []string{"no-such-node.invalid:7946", "127.0.0.1:1"}, JoinTimeout: 300 * time.Millisecond})
+	if errors.Is(err, ErrUnresolved) || !errors.Is(err, ErrNoSeed) {
+		t.Errorf("joining a name that does not resolve and an address that refuses: %v; want ErrNoSeed alone", err)
 	}
 }
 

@@ -123,7 +123,7 @@
 // plain, so Listen accepts only loopback addresses, for one-machine
 // clusters and tests:
 //
-//	listen 0.0.0.0:7000: refusing to listen on a non-loopback address without a cluster key (...)
+//	listen 0.0.0.0:7000: no cluster key: refusing to listen on a non-loopback address without one (...)
 //
 // # Strangers
 //

@@ -33,6 +33,24 @@ func (e *VersionError) Error() string {
 	return fmt.Sprintf("peer speaks tsys protocol v%d, this node v%d", e.Peer, e.Local)
 }
 
+// ErrNotTsys is wrapped, beside ErrProtocol, by the error of a peer
+// whose first bytes are not a tsys frame's: the address of something
+// else, such as a node's gossip or --http address.
+var ErrNotTsys = errors.New("not a tsys peer")
+
+// badMagic is the error of a frame that does not begin with frameMagic.
+type badMagic struct{ got string }
+
+func (e badMagic) Error() string {
+	return fmt.Sprintf("%v: bad magic %q (want %q): %v", ErrProtocol, e.got, frameMagic, ErrNotTsys)
+}
+
+func (e badMagic) Unwrap() []error { return []error{ErrProtocol, ErrNotTsys} }
+
+// http reports whether the peer answered in HTTP ("HTTP/1.1 400 Bad
+// Request" to a Hello).
+func (e badMagic) http() bool { return e.got == "HTTP" }
+
 func protoErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrProtocol, fmt.Sprintf(format, args...))
 }
@@ -73,7 +91,7 @@ func readFrame(r io.Reader, maxFrame int, s *frameScratch, open *sealer) (payloa
 		return nil, 0, err
 	}
 	if string(h[:4]) != frameMagic {
-		return nil, 0, protoErr("bad magic %q (want %q): not a tsys peer", h[:4], frameMagic)
+		return nil, 0, badMagic{string(h[:4])}
 	}
 	if h[4] != ProtocolVersion {
 		return nil, 0, &VersionError{Peer: int(h[4]), Local: ProtocolVersion}

@@ -19,7 +19,10 @@ import (
 // hang-up or what is not a tsys frame is called another kind of port.
 func helloHint(err error, wait time.Duration) string {
 	var ne net.Error
+	var magic badMagic
 	switch {
+	case errors.As(err, &magic) && magic.http():
+		return "it answers HTTP: is it a node's --http address? give the node's task address, the \"tasks HOST:PORT\" its banner prints"
 	case errors.Is(err, syscall.ECONNRESET):
 		return "the peer reset the connection before its Hello: a node does so when its handshakes from this address are all taken, by too many in its handshake (is a stranger holding connections to it from this host?), and so does a port of another kind: is it a tsys task address? a node prints its \"tasks HOST:PORT\" when it starts"
 	case errors.As(err, &ne) && ne.Timeout():

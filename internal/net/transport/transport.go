@@ -169,6 +169,11 @@ type Transport struct {
 	st counters
 }
 
+// ErrNoKey is wrapped by Listen's error when Config.Key is empty and
+// Config.Bind is not a loopback address: messages would travel in the
+// clear, and anyone could send tasks.
+var ErrNoKey = errors.New("no cluster key")
+
 // Listen starts a transport listening on cfg.Bind, calling h for every
 // message received.
 func Listen(cfg Config, h Handler) (*Transport, error) {
@@ -200,7 +205,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	if len(cfg.Key) == 0 {
 		cfg.Key = nil
 		if host, _, err := net.SplitHostPort(cfg.Bind); err == nil && !loopbackHost(host) {
-			return nil, fmt.Errorf("listen %s: refusing to listen on a non-loopback address without a cluster key (give it one: Config.Key, or --key-file on the tsys command; or bind to 127.0.0.1)", cfg.Bind)
+			return nil, fmt.Errorf("listen %s: %w: refusing to listen on a non-loopback address without one (give it one: Config.Key, or --key-file on the tsys command; or bind to 127.0.0.1)", cfg.Bind, ErrNoKey)
 		}
 	} else {
 		cfg.Key = append([]byte(nil), cfg.Key...)
@@ -212,7 +217,7 @@ func Listen(cfg Config, h Handler) (*Transport, error) {
 	if cfg.Key == nil {
 		if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
 			ln.Close()
-			return nil, fmt.Errorf("listen %s: resolves to non-loopback %s; refusing to listen without a cluster key (Config.Key, or --key-file on the tsys command)", cfg.Bind, ln.Addr())
+			return nil, fmt.Errorf("listen %s: %w: it resolves to non-loopback %s, and listening there needs one (give it one: Config.Key, or --key-file on the tsys command; or bind to 127.0.0.1)", cfg.Bind, ErrNoKey, ln.Addr())
 		}
 	}
 	if cfg.Name == "" {

@@ -534,7 +534,7 @@ func TestListenErrors(t *testing.T) {
 	}
 	for _, bind := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		_, err = Listen(Config{Bind: bind}, func(string, *Message) {})
-		if err == nil || !strings.Contains(err.Error(), "without a cluster key") {
+		if !errors.Is(err, ErrNoKey) || !strings.Contains(err.Error(), "--key-file") {
 			t.Fatalf("keyless on %s: %v", bind, err)
 		}
 	}
@@ -779,6 +779,21 @@ func TestDialAnotherKindOfPort(t *testing.T) {
 	err := a.SendSync(addr, testMessage{Type: tPing}.msg())
 	if err == nil || !strings.Contains(err.Error(), "is it a tsys task address?") {
 		t.Errorf("a send to a port that hangs up: %v; want the hint about the task address", err)
+	}
+}
+
+// TestDialAnHTTPPort: a dial to an HTTP server (a node's --http address
+// given for its task address) is not a tsys peer (ErrNotTsys), and says
+// which address was likely given.
+func TestDialAnHTTPPort(t *testing.T) {
+	addr := fakePeer(t, func(nc net.Conn) {
+		nc.Read(make([]byte, 64))
+		nc.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"))
+	})
+	a := start(t, "a", nil)
+	err := a.SendSync(addr, testMessage{Type: tPing}.msg())
+	if !errors.Is(err, ErrNotTsys) || !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "--http address") || !strings.Contains(err.Error(), "tasks HOST:PORT") {
+		t.Errorf("a send to an HTTP server: %v; want ErrNotTsys, naming the --http address and the task address", err)
 	}
 }
 
