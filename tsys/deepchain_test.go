@@ -45,20 +45,21 @@ func runChain(t *testing.T, rt *tsys.Runtime, depth int) tsys.Stats {
 	return stats
 }
 
-// On one worker nobody can take a task of the chain: past the nesting
-// the rule names, its forks are calls; above it, and under a policy that
-// never inlines, every level stays a task.
+// On one worker nobody can take a task of the chain: its forks are calls
+// (sched's alone rule; the deep-chain rule, for a worker that other nodes
+// may ask, is sched's TestDeepChainRule); under a policy that never
+// inlines, every level stays a task.
 func TestDeepForkChainInlines(t *testing.T) {
-	const deep, shallow = 20_000, 200 // around sched's deepNesting of 256
+	const deep, shallow = 20_000, 200
 	t.Run("deep", func(t *testing.T) {
 		s := runChain(t, tsys.New(tsys.Workers(1)), deep)
-		if s.Inlined < deep-300 {
-			t.Errorf("a chain %d deep on 1 worker inlined %d of its forks; want all but the first few hundred", deep, s.Inlined)
+		if s.Inlined < deep {
+			t.Errorf("a chain %d deep on 1 worker inlined %d of its forks; want all", deep, s.Inlined)
 		}
 	})
 	t.Run("shallow", func(t *testing.T) {
-		if s := runChain(t, tsys.New(tsys.Workers(1)), shallow); s.Inlined != 0 {
-			t.Errorf("a chain %d deep inlined %d forks; the deep-chain rule must not reach it, and the policy never inlines a chain", shallow, s.Inlined)
+		if s := runChain(t, tsys.New(tsys.Workers(1)), shallow); s.Inlined < shallow {
+			t.Errorf("a chain %d deep on 1 worker inlined %d of its forks; want all", shallow, s.Inlined)
 		}
 	})
 	t.Run("never", func(t *testing.T) {

@@ -65,18 +65,29 @@ func init() {
 // Runs may overlap: Run and Do may be called from several goroutines at
 // once, and from inside a task of a run on the same runtime (a library
 // that uses tsys, called from a task). Each run has its own failure
-// scope: one failing or cancelled fails no other. The first run takes
-// the runtime's own pool of workers; a run that begins while that
-// pool is busy gets a spare pool of as many workers, with the same
-// options, kept for later runs. Runs then share the machine's CPUs, not
-// workers: the scheduler's deques, idle list and failure belong to one
-// run each, and a run cannot take a worker from another without giving
-// every task a way to tell the runs apart, a cost on every spawn. A run
-// on a spare pool stays on its node (the cluster layer drives the main
-// pool only) and records no timeline or task tree set on the main pool.
-// A spare pool costs a run little more to start, and two runs at once
-// about what the two take in turn (BenchmarkRunStartsOn,
-// BenchmarkTwoRuns; bench/README.md, "Runs that overlap").
+// scope: one failing or cancelled fails no other, and each ends with its
+// own context. The first run takes the runtime's own pool of workers; a
+// run that begins while that pool is busy gets a spare pool of as many
+// workers, with the same options, kept for later runs. Runs share the
+// machine's CPUs, not workers: the scheduler's deques, idle list and
+// failure belong to one run each, and a run cannot take a worker from
+// another without giving every task a way to tell the runs apart, a cost
+// on every spawn. A run on a spare pool stays on its node (the cluster
+// layer drives the main pool only) and records no timeline or task tree
+// set on the main pool.
+//
+// Once the runs in progress hold the CPUs (their workers number
+// GOMAXPROCS or more), a run that begins runs solo: on the goroutine that
+// called Run or Do, on one worker, with every spawn a plain call, since
+// nobody could take a task from it; it starts no goroutine. So a server
+// that calls Run or Do from many goroutines at once, a small job per
+// request, gets its parallelism from the requests, as with errgroup or
+// plain goroutines, and each request pays little more than its plain
+// code; a request that comes alone gets every worker. Make one Runtime
+// for the process and call Run or Do from each handler with the
+// request's context: a request whose context ends (a client gone, a
+// deadline) gets the context's error within a leaf's time, whatever else
+// runs (bench/README.md, "Many callers").
 type Runtime struct {
 	pool *sched.Pool
 	conf config // the options it was made with, for its spare pools
@@ -86,6 +97,9 @@ type Runtime struct {
 	spares   []*sched.Pool
 	// last is the pool of the last run to end (WorkerStats, WorkSpan).
 	last atomic.Pointer[sched.Pool]
+	// running counts the runs in progress, which decides whether the
+	// next runs solo.
+	running atomic.Int32
 }
 
 // Option configures a Runtime.
@@ -181,8 +195,14 @@ func (rt *Runtime) newPool() *sched.Pool {
 
 // run runs root on the main pool if it is free, else on a spare pool:
 // never waiting for another run, which may be the caller's own (Run from
-// inside a task).
+// inside a task). Once the runs in progress hold the CPUs, it runs solo
+// (sched/solo.go): on the caller's goroutine, one worker.
 func (rt *Runtime) run(ctx context.Context, root *sched.Header) (Stats, error) {
+	others := rt.running.Add(1) - 1
+	defer rt.running.Add(-1)
+	if int(others)*rt.conf.workers >= runtime.GOMAXPROCS(0) {
+		return rt.runSolo(ctx, root)
+	}
 	if ran, st, err := rt.pool.TryRun(ctx, root); ran {
 		rt.last.Store(rt.pool)
 		return Stats(st), err
@@ -190,6 +210,20 @@ func (rt *Runtime) run(ctx context.Context, root *sched.Header) (Stats, error) {
 	p := rt.takeSpare()
 	defer rt.putSpare(p)
 	st, err := p.Run(ctx, root)
+	rt.last.Store(p)
+	return Stats(st), err
+}
+
+// runSolo runs root solo on the main pool if it is free and no cluster
+// drives it, else on a spare pool.
+func (rt *Runtime) runSolo(ctx context.Context, root *sched.Header) (Stats, error) {
+	if ran, st, err := rt.pool.TryRunSolo(ctx, root); ran {
+		rt.last.Store(rt.pool)
+		return Stats(st), err
+	}
+	p := rt.takeSpare()
+	defer rt.putSpare(p)
+	st, err := p.RunSolo(ctx, root)
 	rt.last.Store(p)
 	return Stats(st), err
 }
@@ -293,6 +327,11 @@ func (rt *Runtime) check(method string) {
 // A run that ends by its context returns an error for which
 // errors.Is(err, context.Canceled) (or context.DeadlineExceeded) is true,
 // and errors.Is reaches the cause given to context.WithCancelCause too.
+// A run whose context is done before its result reaches the caller
+// returns that error, never the result, even if the result was ready: the
+// caller gave up on it. The runtime's workers watch the context
+// themselves, so a run ends within about a leaf task's time of its
+// deadline even while other runs hold every CPU.
 //
 // Run may be called from several goroutines at once, and from inside a
 // task: each call is a run of its own (see Runtime), never waiting for

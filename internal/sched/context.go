@@ -54,8 +54,12 @@ func newRunContext(caller context.Context) (context.Context, context.CancelCause
 // errors.Is(err, context.Canceled) (or DeadlineExceeded) of any call that
 // its context ended, and one that cancelled with a cause
 // (context.WithCancelCause) asks for the cause the same way.
-func cancelled(ctx context.Context) error {
-	cause, why := context.Cause(ctx), ctx.Err()
+func cancelled(ctx context.Context) error { return cancelledBy(ctx, ctx.Err()) }
+
+// cancelledBy is cancelled for a context that ended for why, which its
+// Err may not say yet.
+func cancelledBy(ctx context.Context, why error) error {
+	cause := context.Cause(ctx)
 	switch {
 	case cause == nil:
 		return fmt.Errorf("run cancelled: %w", why)

@@ -96,7 +96,6 @@ const (
 // Forked carries a token, not a frame. No task has it.
 var ctxKind = Kind{Name: "tsys.Ctx"}
 
-
 // init makes c the Ctx at depth of executor x, active or not.
 func (c *Ctx) init(x *Executor, depth int) {
 	// Done, as the value of a Forked that carries the token is.
@@ -344,4 +343,3 @@ const errForkedElsewhere = "tsys: a Forked joined through a Ctx other than the o
 func throwf(format string, args ...any) {
 	invariant.Throw(fmt.Sprintf("sched: "+format, args...))
 }
-

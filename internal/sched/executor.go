@@ -66,6 +66,9 @@ type Executor struct {
 	// refused is set when the policy last answered no; a no stands until
 	// the next push (see AskSpawn).
 	refused bool
+	// tcalls counts the policy's noes, to watch the caller's context
+	// every callerEvery of them (callerwatch.go).
+	tcalls uint
 	// forks counts the frames this executor pushed for Forks not yet
 	// joined (fork.go, rule 3).
 	forks int

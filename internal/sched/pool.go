@@ -71,6 +71,14 @@ type Pool struct {
 	// root is the current run's root task; nil while serving. Guarded
 	// by mu: the cluster fails a run from its own goroutines.
 	root *Header
+	// caller is the current run's caller's context, which the executors
+	// watch (callerwatch.go).
+	caller callerWatch
+	// alone: the current run is solo, or the pool has one worker, and no
+	// cluster drives it: nobody could take a task (solo.go).
+	alone bool
+	// soloX is the executor of the pool's solo runs, kept between them.
+	soloX *Executor
 
 	nIdle     atomic.Int32
 	nSpinning atomic.Int32
@@ -169,6 +177,7 @@ func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan stru
 	p.ended.Store(0)
 	p.began.Store(time.Now().UnixNano())
 	p.lastSpan = 0
+	p.alone = p.remote == nil && len(p.workers) == 1
 	p.beginRun(ctx, root)
 
 	var rootDone chan struct{}
@@ -196,8 +205,17 @@ func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan stru
 	// Before stop, so that a task that polls its context while it runs
 	// returns now, and stop's wait is short.
 	err := p.endRun()
+	if err == nil && root != nil {
+		err = p.caller.endedBy(sinceEpoch())
+	}
 	p.stop()
 	p.wg.Wait()
+	return p.endSession(root, err), err
+}
+
+// endSession sums the run's counters once its executors have ended, and
+// clears what the run left: tasks still queued are dropped.
+func (p *Pool) endSession(root *Header, err error) Stats {
 	// The run's span ends here, so that the totals below and WorkerStats
 	// later see the same busy times.
 	p.ended.Store(time.Now().UnixNano())
@@ -218,13 +236,13 @@ func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan stru
 		// Failed before the root finished (fail drops a later error):
 		// the root's result, if any, was computed by tasks that were
 		// cut short.
-		return total, err
+		return total
 	}
 	if root != nil && p.measure {
 		p.lastSpan = root.SpanClock()
 		total.SpanNanos = int64(p.lastSpan)
 	}
-	return total, nil
+	return total
 }
 
 // WorkerStats returns each worker's counters of the last run.
@@ -278,15 +296,35 @@ func (p *Pool) startExecutor(w *Worker) {
 	p.mu.Unlock()
 	p.wg.Add(1)
 	p.started.Add(1)
-	x := &Executor{w: w, pool: p, wake: make(chan *Worker, 1), pace: -1, lastGrant: 1}
+	x := newExecutor(p)
+	x.begin(w)
+	go x.live()
+}
+
+// newExecutor makes an executor of p, which has yet to measure its pace.
+func newExecutor(p *Pool) *Executor {
+	return &Executor{pool: p, wake: make(chan *Worker, 1), pace: -1, lastGrant: 1}
+}
+
+// begin readies x, new or left by an earlier run, to run the current run
+// on worker w. One left by an earlier run keeps the pace it measured, a
+// good first guess at the next run's (a solo executor's).
+func (x *Executor) begin(w *Worker) {
+	p := x.pool
+	x.w = w
 	x.measure, x.checkCopies, x.runCtx = p.measure, p.checkCopies, p.runCtx
-	x.base.init(x, 0)
+	if len(x.views) == 0 {
+		x.base.init(x, 0)
+		x.views = append(x.views, &x.base)
+	}
+	x.base.Fast.Measure, x.base.Fast.CheckCopies = x.measure, x.checkCopies
+	for _, b := range x.views[1:] {
+		b.Fast.Measure, b.Fast.CheckCopies = x.measure, x.checkCopies
+	}
 	x.base.activate()
-	x.views = append(x.views, &x.base)
 	x.v = &x.base
 	x.traced = p.measure || p.timeline.Load() != nil
 	x.tracking = x.traced
-	go x.live()
 }
 
 // ExecutorsStarted reports how many executor goroutines the last run
@@ -322,6 +360,7 @@ func (p *Pool) beginRun(ctx context.Context, root *Header) {
 	p.ending.Store(false)
 	p.runCtx, p.cancelRun = newRunContext(ctx)
 	p.root = root
+	p.caller.watch(ctx)
 }
 
 // endRun marks the run over, after which fail drops what it is given,
@@ -345,6 +384,21 @@ func (p *Pool) endRun() error {
 func (p *Pool) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.failLocked(err)
+}
+
+// failRun is fail for the run numbered run (Runs) only: a callback that
+// outlived its run must not fail the next.
+func (p *Pool) failRun(run uint64, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.runs.Load() == run {
+		p.failLocked(err)
+	}
+}
+
+// failLocked is fail with mu held.
+func (p *Pool) failLocked(err error) {
 	if p.err != nil || p.ending.Load() || p.root != nil && p.root.Done() {
 		return
 	}

@@ -125,12 +125,13 @@ func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		w := x.w
 		expose := int(x.pool.expose.Load())
 		w.setFloor(expose)
-		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) || x.deepAndUnwanted(expose) {
+		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) || x.deepAndUnwanted(expose) || x.alone() {
 			return nil, x.grant()
 		}
 		// Arriving here means the last grant was spent in full.
 		// grantedAt stays: the pace is measured only on a grant spent in
 		// full, and a no leaves none.
+		x.watchCallerOnTCall()
 		if counting {
 			w.stats.Inlined += int64(x.granted)
 		}
@@ -152,6 +153,10 @@ func (x *Executor) grant() bool {
 	}
 	// Arriving here means the last grant was spent in full.
 	spent := x.granted
+	now := time.Now()
+	if x.pool.caller.done != nil {
+		x.watchCaller(now.Sub(epoch)) // the monotonic reading: no second read of the clock
+	}
 	if counting {
 		w.stats.Inlined += int64(spent) + 1
 	}
@@ -159,7 +164,6 @@ func (x *Executor) grant() bool {
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
 	x.retrack()
-	now := time.Now()
 	if s := x.pool.stream.Load(); s != nil && x.cur != nil {
 		s.sample(w, x.cur.kind, now)
 	}
@@ -210,6 +214,7 @@ func (x *Executor) flushCredit() {
 // kinds apart. The price is a slow path per spawn, paid only under the
 // check.
 func (x *Executor) grantChecked() bool {
+	x.watchCallerOnTCall()
 	if counting {
 		x.w.stats.Inlined++
 	}

@@ -1,0 +1,98 @@
+package sched
+
+import (
+	"context"
+	"time"
+
+	"github.com/tsys-go/tsys/inline"
+	"github.com/tsys-go/tsys/internal/goroutine"
+)
+
+// Solo runs.
+//
+// A runtime that serves many callers at once (a server whose requests
+// each run a small job) has more runs than CPUs, and a run that gets a
+// pool of workers then pays for what it cannot use: a goroutine per
+// worker, started and ended with the run, and idle workers that look for
+// work, steal it and make every fork a task for them, on CPUs the other
+// runs need. So such a run runs solo (RunSolo): its root runs on the
+// caller's goroutine, on the pool's worker 0 alone, with no goroutine of
+// the pool's, and since no other worker or node can take a task from it,
+// every spawn the inlining policy is asked about under load-based
+// inlining runs as a plain call (alone). Nothing then waits for a task
+// run elsewhere; a cyclic wait still hands the worker on, as in any run,
+// and the run's end collects what that started. The caller's context is
+// watched by the executor (callerwatch.go) and by a callback on its Done,
+// since no goroutine of the run waits on it. Parallelism then comes from
+// the runs themselves: package tsys's Runtime runs a run solo once the
+// runs in progress hold the CPUs (bench/README.md, "Many callers").
+
+// TryRunSolo is RunSolo if the pool is free and no cluster drives it;
+// otherwise it returns at once with ran false, having run nothing.
+func (p *Pool) TryRunSolo(ctx context.Context, root *Header) (ran bool, st Stats, err error) {
+	if p.remote != nil || !p.runMu.TryLock() {
+		return false, Stats{}, nil
+	}
+	defer p.runMu.Unlock()
+	st, err = p.soloLocked(ctx, root)
+	return true, st, err
+}
+
+// RunSolo is Run on the calling goroutine, with one worker (see the top
+// of this file). The pool must not be driven by a cluster.
+func (p *Pool) RunSolo(ctx context.Context, root *Header) (Stats, error) {
+	if p.remote != nil {
+		throwf("RunSolo on a pool that a cluster drives")
+	}
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
+	return p.soloLocked(ctx, root)
+}
+
+// soloLocked is RunSolo with runMu held.
+func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
+	p.reset()
+	p.ended.Store(0)
+	p.began.Store(time.Now().UnixNano())
+	p.lastSpan = 0
+	p.alone = true
+	defer func() { p.alone = false }()
+	p.beginRun(ctx, root)
+	if ctx.Done() != nil {
+		run := p.runs.Load()
+		stop := context.AfterFunc(ctx, func() { p.failRun(run, cancelled(ctx)) })
+		defer stop()
+	}
+	root.span = 0
+	if p.measure && p.recorder != nil {
+		p.recorder.root(root)
+	}
+	x := p.soloX
+	if x == nil {
+		x = newExecutor(p)
+		p.soloX = x
+	}
+	x.begin(p.workers[0])
+	x.g = goroutine.Current()
+	if !p.ending.Load() {
+		x.retrack()
+		x.runTop(root)
+		x.flushCredit()
+	}
+	x.endCtxs()
+	err := p.endRun()
+	if err == nil {
+		err = p.caller.endedBy(sinceEpoch())
+	}
+	// A cyclic wait may have handed the worker to an executor of the
+	// pool's (block): end them as any run's end does.
+	p.stop()
+	p.wg.Wait()
+	return p.endSession(root, err), err
+}
+
+// alone reports whether nobody but this executor could take a task it
+// pushed (a solo run, or a pool of one worker, that no cluster drives):
+// under load-based inlining its spawns then run as plain calls, since a
+// task would only wait in the deque for its own Join.
+func (x *Executor) alone() bool { return x.pool.alone && x.w.inline.Mode() == inline.Load }

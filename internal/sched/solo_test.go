@@ -1,0 +1,87 @@
+package sched
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tsys-go/tsys/inline"
+)
+
+// chainFrame is a fork chain n deep: each level asks the policy, as an
+// inlined spawn does, and forks the next level or calls it; inlined
+// counts the calls.
+func chainFrame(n int, inlined *int) *Header {
+	return newFrame(func(x *Ctx) { chainLevel(x, n, inlined) })
+}
+
+func chainLevel(x *Ctx, n int, inlined *int) {
+	if n == 0 {
+		return
+	}
+	if _, ccall := x.AskSpawn(nil); ccall {
+		*inlined++
+		chainLevel(x, n-1, inlined)
+		return
+	}
+	x.Push(chainFrame(n-1, inlined))
+	x.JoinForked(x.Fast.Spawned)
+}
+
+func runChainOn(t *testing.T, p *Pool, n int) int {
+	t.Helper()
+	inlined := 0
+	if _, err := p.Run(context.Background(), chainFrame(n, &inlined)); err != nil {
+		t.Fatal(err)
+	}
+	return inlined
+}
+
+// TestAloneInlinesEveryFork: on a pool of one worker that no cluster
+// drives, nobody could take a task, and under load-based inlining every
+// spawn is a call; under inline.Never every one stays a task.
+func TestAloneInlinesEveryFork(t *testing.T) {
+	if got := runChainOn(t, NewPool(1, inline.Default()), 200); got != 200 {
+		t.Errorf("a chain of 200 on a lone worker inlined %d forks, want all", got)
+	}
+	if got := runChainOn(t, NewPool(1, inline.Never()), 200); got != 0 {
+		t.Errorf("under inline.Never a chain inlined %d forks", got)
+	}
+}
+
+// TestDeepChainRule: on one worker of a node in a cluster, where another
+// node may ask for work, a fork chain's forks are tasks until deepNesting
+// of them run nested, and calls after, while nobody wants work
+// (deepchain.go).
+func TestDeepChainRule(t *testing.T) {
+	const deep, shallow = 20_000, deepNesting - 56
+	clustered := func() *Pool {
+		p := NewPool(1, inline.Default())
+		p.SetRemote(&hungerCount{})
+		return p
+	}
+	if got := runChainOn(t, clustered(), deep); got < deep-300 {
+		t.Errorf("a chain %d deep inlined %d of its forks; want all but the first few hundred", deep, got)
+	}
+	if got := runChainOn(t, clustered(), shallow); got != 0 {
+		t.Errorf("a chain %d deep inlined %d forks; the deep-chain rule must not reach it", shallow, got)
+	}
+}
+
+// TestSoloRunsOnTheCaller: a solo run starts no goroutine of the pool and
+// gives the root's result, and the pool runs normally after.
+func TestSoloRunsOnTheCaller(t *testing.T) {
+	p := NewPool(2, inline.Default())
+	inlined := 0
+	if _, err := p.RunSolo(context.Background(), chainFrame(500, &inlined)); err != nil {
+		t.Fatal(err)
+	}
+	if inlined != 500 {
+		t.Errorf("a solo chain of 500 inlined %d forks, want all: nobody could take one", inlined)
+	}
+	if n := p.ExecutorsStarted(); n != 0 {
+		t.Errorf("a solo run started %d executor goroutines, want none", n)
+	}
+	if got := runChainOn(t, p, 500); got == 500 {
+		t.Errorf("a run on two workers after the solo one inlined every fork: the solo rule outlived its run")
+	}
+}
