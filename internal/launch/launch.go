@@ -18,9 +18,11 @@ type Launch struct {
 	// Host is this process's host as the launcher names it
 	// (SLURMD_NODENAME); "" when the launcher does not say.
 	Host string
-	// RootHost and RootPort are where rank 0's gossip listens. With
-	// RootFile instead of RootHost, rank 0 writes its address into that
-	// file on a path every rank shares, and the others read it there.
+	// RootHost and RootPort are where rank 0's gossip listens; RootHost
+	// is "" where every rank runs on this host (OneHost) and no one named
+	// another. With RootFile instead of RootHost, rank 0 writes its
+	// address into that file on a path every rank shares, and the others
+	// read it there.
 	RootHost string
 	RootPort int
 	RootFile string
@@ -33,6 +35,9 @@ type Launch struct {
 	// (SLURM_CPUS_PER_TASK, or its share of the CPUs SLURM gave the job on
 	// its node); 0 when it does not say.
 	Workers int
+	// Client: the process is no rank but a job's root that joins the
+	// long-lived nodes of a launch (run --join slurm, JoinSlurm).
+	Client bool
 	// NeedsKeyFile says why the key must come from a file the user gives
 	// (--key-file), "" when one derived from the user's secret serves:
 	// where the ranks share no home directory (Kubernetes).
@@ -113,11 +118,8 @@ func Detect(r Request) (*Launch, error) {
 	if err := l.setRoot(root); err != nil {
 		return nil, err
 	}
-	if l.RootHost == "" && l.RootFile == "" && l.Size > 1 {
-		if !l.OneHost {
-			return nil, fmt.Errorf("%s does not say where rank 0 runs: name its host with --root HOST, or a file on a path every rank shares with --root /shared/dir/tsys.root (rank 0 writes its address there), or set TSYS_ROOT to either", l.Launcher)
-		}
-		l.RootHost = "127.0.0.1"
+	if l.RootHost == "" && l.RootFile == "" && l.Size > 1 && !l.OneHost {
+		return nil, fmt.Errorf("%s does not say where rank 0 runs: name its host with --root HOST, or a file on a path every rank shares with --root /shared/dir/tsys.root (rank 0 writes its address there), or set TSYS_ROOT to either", l.Launcher)
 	}
 	return l, nil
 }

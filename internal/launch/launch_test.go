@@ -65,13 +65,13 @@ func TestDetect(t *testing.T) {
 		{name: "srun two tasks a node", env: with(srunEnv("1"), "SLURM_STEP_TASKS_PER_NODE", "2,1", "SLURM_NODEID", "0", "SLURMD_NODENAME", "n01", "SLURM_STEP_NODELIST", "n[01-02]"),
 			want: &want{"SLURM", 1, 3, "n01", Port(1234, 6), "slurm job 1234 step 5", 4, false}},
 		{name: "srun one node", env: with(srunEnv("1"), "SLURM_STEP_NODELIST", "n01", "SLURMD_NODENAME", "n01", "SLURM_STEP_TASKS_PER_NODE", "3", "SLURM_NODEID", "0"),
-			want: &want{"SLURM", 1, 3, "n01", Port(1234, 6), "slurm job 1234 step 5", 2, true}},
+			want: &want{"SLURM", 1, 3, "", Port(1234, 6), "slurm job 1234 step 5", 2, true}},
 		{name: "srun root port given", env: srunEnv("1"), root: ":24000",
 			want: &want{"SLURM", 1, 3, "n01", 24000, "slurm job 1234 step 5", 8, false}},
 		{name: "TSYS_ROOT over srun's", env: with(srunEnv("1"), "TSYS_ROOT", "10.0.0.9:25000"),
 			want: &want{"SLURM", 1, 3, "10.0.0.9", 25000, "slurm job 1234 step 5", 8, false}},
 		{name: "srun one task", env: with(srunEnv("0"), "SLURM_STEP_NUM_TASKS", "1", "SLURM_STEP_NODELIST", "n01"),
-			want: &want{"SLURM", 0, 1, "n01", Port(1234, 6), "slurm job 1234 step 5", 8, true}},
+			want: &want{"SLURM", 0, 1, "", Port(1234, 6), "slurm job 1234 step 5", 8, true}},
 		{name: "batch of one node", env: with(batch, "SLURM_JOB_NUM_NODES", "1", "SLURM_NNODES", "1")},
 		{name: "batch of three nodes, outside srun", env: batch, err: "outside srun"},
 		{name: "salloc of three tasks, outside srun", env: with(batch, "SLURM_JOB_NUM_NODES", "1", "SLURM_NNODES", "1", "SLURM_NTASKS", "3"), err: "srun tsys run uts"},
@@ -84,15 +84,15 @@ func TestDetect(t *testing.T) {
 		{name: "srun, rank 0 off the first node", env: with(srunEnv("0"), "SLURMD_NODENAME", "n03"), err: "not on the step's first node"},
 		{name: "srun, bad job", env: with(srunEnv("1"), "SLURM_JOB_ID", "abc"), err: "SLURM_JOB_ID"},
 		{name: "open mpi, one host", env: ompi,
-			want: &want{"Open MPI", 1, 3, "127.0.0.1", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},
+			want: &want{"Open MPI", 1, 3, "", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},
 		{name: "open mpi inside a SLURM step", env: with(srunEnv("0"), "OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "3", "OMPI_COMM_WORLD_LOCAL_SIZE", "3", "PMIX_NAMESPACE", "777"),
-			want: &want{"Open MPI", 2, 3, "127.0.0.1", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},
+			want: &want{"Open MPI", 2, 3, "", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},
 		{name: "open mpi across hosts, no root", env: with(ompi, "OMPI_COMM_WORLD_LOCAL_SIZE", "1"), err: "--root"},
 		{name: "open mpi across hosts, root file", env: with(ompi, "OMPI_COMM_WORLD_LOCAL_SIZE", "1"), root: "/shared/tsys.root",
 			want: &want{"Open MPI", 1, 3, "file:/shared/tsys.root", Port(hashJob("mpi 777"), 1), "mpi 777", 0, false}},
 		{name: "open mpi, no size", env: with(ompi, "OMPI_COMM_WORLD_SIZE", ""), err: "OMPI_COMM_WORLD_SIZE is not set"},
 		{name: "mpich", env: map[string]string{"PMI_RANK": "0", "PMI_SIZE": "2", "MPI_LOCALNRANKS": "2"},
-			want: &want{"MPICH (PMI)", 0, 2, "127.0.0.1", Port(hashJob("mpi "), 1), "mpi ", 0, true}},
+			want: &want{"MPICH (PMI)", 0, 2, "", Port(hashJob("mpi "), 1), "mpi ", 0, true}},
 		{name: "mpich, bad size", env: map[string]string{"PMI_RANK": "0", "PMI_SIZE": "0"}, err: `PMI_SIZE="0"`},
 		{name: "kubernetes", env: map[string]string{"JOB_COMPLETION_INDEX": "2", "TSYS_SIZE": "3", "TSYS_ROOT": "uts-0.uts", "HOSTNAME": "uts-2"},
 			want: &want{"Kubernetes", 2, 3, "uts-0.uts", 7946, "kubernetes uts-2", 0, false}},
@@ -146,17 +146,18 @@ func TestDetect(t *testing.T) {
 func TestJoinSlurm(t *testing.T) {
 	env := map[string]string{"SLURM_JOB_ID": "99", "SLURM_JOB_NODELIST": "c[3-4]"}
 	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	seed, port, job, err := JoinSlurm(get)
-	if err != nil || seed != "c3" || port != Port(99, 0) || job != "slurm job 99 nodes" {
-		t.Errorf("JoinSlurm = %s, %d, %q, %v", seed, port, job, err)
+	c, err := JoinSlurm(get)
+	if err != nil || c.RootHost != "c3" || c.RootPort != Port(99, 0) || c.Job != "slurm job 99 nodes" || !c.Client || c.Rank == 0 {
+		t.Fatalf("JoinSlurm = %+v, %v", c, err)
 	}
+	port, job := c.RootPort, c.Job
 	// The nodes' own Detect finds the same port and job.
 	l, err := Detect(Request{Getenv: func(k string) (string, bool) { v, ok := with(srunEnv("0"), "SLURM_JOB_ID", "99")[k]; return v, ok }, Nodes: true})
 	if err != nil || l.RootPort != port || l.Job != job {
 		t.Errorf("the nodes listen on %d for %q (%v), --join slurm looks on %d for %q", l.RootPort, l.Job, err, port, job)
 	}
 	delete(env, "SLURM_JOB_ID")
-	if _, _, _, err := JoinSlurm(get); err == nil || !strings.Contains(err.Error(), "SLURM_JOB_ID") {
+	if _, err := JoinSlurm(get); err == nil || !strings.Contains(err.Error(), "SLURM_JOB_ID") {
 		t.Errorf("outside a job: %v", err)
 	}
 }

@@ -49,7 +49,10 @@ func slurm(env lookup, r Request) (*Launch, error) {
 	if !ok {
 		return nil, fmt.Errorf("SLURMD_NODENAME is not set: slurmd sets it for each task; start the program with srun")
 	}
-	l := &Launch{Launcher: "SLURM", Rank: rank, Size: size, Host: host, RootHost: hosts[0], OneHost: distinct(hosts) == 1}
+	l := &Launch{Launcher: "SLURM", Rank: rank, Size: size, Host: host, OneHost: distinct(hosts) == 1}
+	if !l.OneHost {
+		l.RootHost = hosts[0]
+	}
 	if rank == 0 && host != hosts[0] {
 		return nil, fmt.Errorf("rank 0 runs on %s, not on the step's first node %s, where the other ranks look for it: start the step with srun's default (block) or cyclic distribution, or name rank 0's host with --root", host, hosts[0])
 	}
@@ -83,27 +86,34 @@ func slurmCPUs(env lookup) (int, error) {
 	return max(1, cpus/tasks[id]), nil
 }
 
-// JoinSlurm is where `run --join slurm` finds the long-lived nodes that
-// `srun tsys node` started in this SLURM job: the first node of the
-// job's allocation, on the job's nodes port; and the job's name for the
-// key. It works anywhere in the job: its batch script, an salloc shell,
-// a step of its own.
-func JoinSlurm(getenv func(string) (string, bool)) (seed string, port int, job string, err error) {
+// JoinSlurm is how `run --join slurm` finds the long-lived nodes that
+// `srun tsys node` started in this SLURM job: they listen on the job's
+// nodes port, their seed on the first node of the job's allocation; the
+// job's name gives the key. It works anywhere in the job: its batch
+// script, an salloc shell, a step of its own. The Launch it returns is a
+// Client's, of rank 1 so that it joins.
+func JoinSlurm(getenv func(string) (string, bool)) (*Launch, error) {
 	env := lookup(getenv)
 	jobText, _ := env.first("SLURM_JOB_ID", "SLURM_JOBID")
 	if jobText == "" {
-		return "", 0, "", fmt.Errorf("--join slurm: SLURM_JOB_ID is not set: run it inside the SLURM job whose nodes it joins (its batch script, or srun --jobid JOB)")
+		return nil, fmt.Errorf("--join slurm: SLURM_JOB_ID is not set: run it inside the SLURM job whose nodes it joins (its batch script, or srun --jobid JOB)")
 	}
 	id, err := strconv.ParseUint(jobText, 10, 64)
 	if err != nil {
-		return "", 0, "", fmt.Errorf("--join slurm: SLURM_JOB_ID=%q: want the job's number", jobText)
+		return nil, fmt.Errorf("--join slurm: SLURM_JOB_ID=%q: want the job's number", jobText)
 	}
 	list, _ := env.first("SLURM_JOB_NODELIST", "SLURM_NODELIST")
 	hosts, err := ExpandHosts(list)
 	if err != nil {
-		return "", 0, "", fmt.Errorf("--join slurm: SLURM_JOB_NODELIST: %w", err)
+		return nil, fmt.Errorf("--join slurm: SLURM_JOB_NODELIST: %w", err)
 	}
-	return hosts[0], Port(id, nodesSlot), fmt.Sprintf("slurm job %d nodes", id), nil
+	host, _ := env.get("SLURMD_NODENAME")
+	l := &Launch{Launcher: "SLURM", Rank: 1, Size: 2, Host: host, Client: true, OneHost: distinct(hosts) == 1,
+		RootPort: Port(id, nodesSlot), Job: fmt.Sprintf("slurm job %d nodes", id)}
+	if !l.OneHost {
+		l.RootHost = hosts[0]
+	}
+	return l, nil
 }
 
 func first(env lookup, names ...string) string { v, _ := env.first(names...); return v }
