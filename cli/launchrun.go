@@ -66,10 +66,14 @@ func (cfg *runConfig) parseLaunch(fs *flag.FlagSet, stderr io.Writer) error {
 
 // rank reports whether the process is a launched job's rank other than
 // 0, which serves the job rather than rooting it.
-func (c *runConfig) rank() bool { return c.launch != nil && !c.launch.Launch.Client && c.launch.Rank != 0 }
+func (c *runConfig) rank() bool {
+	return c.launch != nil && !c.launch.Launch.Client && c.launch.Rank != 0
+}
 
 // root reports whether the process is a launched job's rank 0.
-func (c *runConfig) root() bool { return c.launch != nil && !c.launch.Launch.Client && c.launch.Rank == 0 }
+func (c *runConfig) root() bool {
+	return c.launch != nil && !c.launch.Launch.Client && c.launch.Rank == 0
+}
 
 // serveRank serves a launched job as one of its ranks other than 0,
 // until rank 0 ends it: the process exits with the job's status.
