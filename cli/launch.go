@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-sockaddr"
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/launch"
 	"github.com/tsys-go/tsys/internal/net/membership"
@@ -217,7 +218,8 @@ func networkFilter(network string) (func(net.IP) bool, error) {
 }
 
 // ownAddress is the address this process listens on: with --network,
-// this host's address on that network; else its name's.
+// this host's address on that network; else its name's, or where its
+// name gives none but loopback, its first private address.
 func ownAddress(host, network string, pick func(net.IP) bool) (string, error) {
 	if pick != nil {
 		addrs, err := net.InterfaceAddrs()
@@ -237,10 +239,15 @@ func ownAddress(host, network string, pick func(net.IP) bool) (string, error) {
 		return "", fmt.Errorf("--network %s: this host has no address on it", network)
 	}
 	addr, err := hostAddress(host, nil, false)
-	if err != nil {
-		return "", fmt.Errorf("this host: %w", err)
+	if err == nil {
+		return addr, nil
 	}
-	return addr, nil
+	// A name that resolves to loopback alone (Debian maps its host name
+	// to 127.0.1.1), or not at all: the address memberlist would pick.
+	if private, perr := sockaddr.GetPrivateIP(); perr == nil && private != "" {
+		return private, nil
+	}
+	return "", fmt.Errorf("this host: %w", err)
 }
 
 // hostAddress is where a host the launcher names can be reached: an
