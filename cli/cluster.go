@@ -95,6 +95,11 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	// The wall time includes starting the job across the nodes, but not a
 	// wait for the least nodes it asked for (waited_seconds).
 	start := time.Now()
+	if cfg.root() {
+		l := cfg.launch
+		rep.Launch = &report.Launch{Launcher: l.Launcher, Ranks: l.Size, Job: l.Job,
+			ReadySeconds: start.Sub(processStart).Seconds(), BeganUnixNs: start.UnixNano()}
+	}
 	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap(),
 		MinNodes: cfg.common.minNodes, MaxNodes: cfg.common.maxNodes})
 	if err != nil {

@@ -14,6 +14,10 @@ import (
 	"github.com/tsys-go/tsys/internal/launch"
 )
 
+// processStart is about when this process started: a launched job
+// reports how long its ranks took to gather from then.
+var processStart = time.Now()
+
 // parseLaunch finds a run's launcher. Under srun, mpirun or an Indexed
 // Job of several ranks, rank 0 roots the job and the others serve it,
 // with no address typed; --join slurm joins the nodes that srun tsys

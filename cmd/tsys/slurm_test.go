@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsys-go/tsys/internal/median"
 	"github.com/tsys-go/tsys/internal/proctest"
 	"github.com/tsys-go/tsys/internal/slurmtest"
 )
@@ -166,6 +167,82 @@ func checkLaunched(t *testing.T, r map[string]any, size int) {
 			t.Errorf("node %d is named %v", i, pn["node"])
 		}
 	}
+	l, _ := r["launch"].(map[string]any)
+	if l["ranks"] != float64(size) || l["launcher"] == "" || l["ready_seconds"].(float64) <= 0 || l["began_unix_ns"].(float64) <= 0 {
+		t.Errorf("launch = %v", l)
+	}
+}
+
+// BenchmarkSLURMLaunch times, on three SLURM nodes, how long srun takes
+// to have the first task running on every rank of UTS T1L (from srun's
+// start to the latest rank's first task: the job's beginning on rank 0's
+// clock, where the root task runs, plus each other rank's
+// first_work_ns), and the job under srun against
+// the same job started by hand (two tsys node processes and tsys run
+// --join), run alternately, each rank and node with one worker:
+//
+//	go test -run XXX -bench SLURMLaunch -benchtime 5x ./cmd/tsys
+func BenchmarkSLURMLaunch(b *testing.B) {
+	c := slurmtest.Start(b, 3, 2)
+	key := filepath.Join(b.TempDir(), "key")
+	os.WriteFile(key, []byte("a key for the nodes started by hand"), 0o600)
+	var seed string
+	for i := 1; i < 3; i++ {
+		args := []string{"node", "--bind", c.Addrs[i] + ":7946", "--key-file", key, "--workers", "1", "--log-level", "warn"}
+		if c.Addrs[i] == "127.0.0.1" { // no namespaces: a port each
+			args[2] = "127.0.0.1:0"
+		}
+		if seed != "" {
+			args = append(args, "--join", seed)
+		}
+		n, err := proctest.StartNode(b, c.Command(i, tsysBin, args...))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if seed == "" {
+			seed = n.Gossip
+		}
+	}
+	var first, srunWall, handWall []float64
+	for range b.N {
+		t0 := time.Now()
+		out, stderr, err := benchRun(b, c, "srun", "-N", "3", "-n", "3", tsysBin, "run", "uts", "--tree", "T1L", "--json")
+		if err != nil {
+			b.Fatalf("srun: %v\n%s", err, stderr)
+		}
+		began := out["launch"].(map[string]any)["began_unix_ns"].(float64)
+		latest := began
+		for _, pn := range proctest.PerNode(out)[1:] { // rank 0 runs the root task as the job begins
+			if fw, ok := pn["first_work_ns"].(float64); ok {
+				latest = max(latest, began+fw)
+			}
+		}
+		first = append(first, (latest-float64(t0.UnixNano()))/1e9)
+		srunWall = append(srunWall, out["wall_seconds"].(float64))
+		out, stderr, err = benchRun(b, c, tsysBin, "run", "uts", "--tree", "T1L", "--join", seed, "--bind", c.Addrs[0]+":0",
+			"--key-file", key, "--workers", "1", "--min-nodes", "2", "--json")
+		if err != nil {
+			b.Fatalf("by hand: %v\n%s", err, stderr)
+		}
+		handWall = append(handWall, out["wall_seconds"].(float64))
+	}
+	b.ReportMetric(median.Of(first), "srun-to-first-task-s")
+	b.ReportMetric(median.Of(srunWall), "srun-job-s")
+	b.ReportMetric(median.Of(handWall), "by-hand-job-s")
+	b.Logf("srun to the first task on every rank %.3v s; the job under srun %.3v s, by hand %.3v s", first, srunWall, handWall)
+}
+
+// benchRun runs a command on the first node and decodes its JSON.
+func benchRun(b *testing.B, c *slurmtest.Cluster, name string, args ...string) (map[string]any, string, error) {
+	cmd := c.Command(0, name, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, stderr.String(), err
+	}
+	var obj map[string]any
+	err := json.Unmarshal(stdout.Bytes(), &obj)
+	return obj, stderr.String(), err
 }
 
 // slurmRun runs a SLURM command on the first node and returns its output.
