@@ -30,8 +30,8 @@ type launchFlags struct {
 
 func (f *launchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.launcher, "launcher", "auto", "what started this process, one a rank: auto (SLURM's srun, mpirun, a Kubernetes Indexed Job or TSYS_RANK, found from their variables), slurm, mpi, kubernetes, env (TSYS_RANK, TSYS_SIZE, TSYS_ROOT) or none (a process of its own)")
-	fs.StringVar(&f.root, "root", "", "under a launcher, where rank 0 listens when the launcher does not say (mpirun across hosts): HOST, HOST:PORT, :PORT, or a file on a path every rank shares, which rank 0 writes (default: TSYS_ROOT)")
-	fs.StringVar(&f.network, "network", "", "under a launcher, the network the ranks reach each other on, for hosts with several: an interface (ib0) or a CIDR (10.1.0.0/16) (default: the address of the host's name)")
+	fs.StringVar(&f.root, "launch-root", "", "under a launcher, where rank 0 listens when the launcher does not say (mpirun across hosts): HOST, HOST:PORT, :PORT, or a file on a path every rank shares, which rank 0 writes (default: TSYS_ROOT)")
+	fs.StringVar(&f.network, "launch-network", "", "under a launcher, the network the ranks reach each other on, for hosts with several: an interface (ib0) or a CIDR (10.1.0.0/16) (default: the address of the host's name)")
 }
 
 // launched is a process's place in a launched job, resolved: where it
@@ -60,8 +60,8 @@ func (c *command) detectLaunch(f launchFlags, nodes bool, command string) (*laun
 }
 
 // resolveLaunch finds the addresses and the key of a launched process:
-// its own address from its host's name (or --network), rank 0's from
-// the launcher's host name (or --root), and the key from --key-file or
+// its own address from its host's name (or --launch-network), rank 0's from
+// the launcher's host name (or --launch-root), and the key from --key-file or
 // derived from the user's secret for the job.
 func resolveLaunch(l *launch.Launch, f launchFlags, keyFile string, stderr io.Writer) (*launched, error) {
 	p := &launched{Launch: l}
@@ -132,7 +132,7 @@ func (p *launched) config(cfg cluster.Config) cluster.Config {
 	return cfg
 }
 
-// findRoot reads rank 0's address from --root's file, for a rank other
+// findRoot reads rank 0's address from --launch-root's file, for a rank other
 // than 0: rank 0 writes it once it listens.
 func (p *launched) findRoot(timeout time.Duration) error {
 	if p.Rank == 0 || p.RootFile == "" {
@@ -143,7 +143,7 @@ func (p *launched) findRoot(timeout time.Duration) error {
 	return err
 }
 
-// published has rank 0 write its address into --root's file, if there
+// published has rank 0 write its address into --launch-root's file, if there
 // is one, and returns what removes it at the end.
 func (p *launched) published(node *cluster.Node) func() {
 	if p.Rank != 0 || p.RootFile == "" || p.Launch.Client {
@@ -161,7 +161,7 @@ func (p *launched) published(node *cluster.Node) func() {
 // most often means the ranks derived it from different secrets).
 func (p *launched) startError(err error) error {
 	if p.Rank == 0 && !p.Launch.Client && errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("rank 0 of %s cannot listen on %s: the port is taken, most likely by another job whose number gives the same port (%s): name another with --root :PORT (or TSYS_ROOT=:PORT) on every rank: %w", p.Launcher, p.bind, p.Job, err)
+		return fmt.Errorf("rank 0 of %s cannot listen on %s: the port is taken, most likely by another job whose number gives the same port (%s): name another with --launch-root :PORT (or TSYS_ROOT=:PORT) on every rank: %w", p.Launcher, p.bind, p.Job, err)
 	}
 	if errors.Is(err, membership.ErrKeyMismatch) {
 		return asUsage(fmt.Errorf("rank %d of %s could not join rank 0 at %s: %w (this rank's key %s, fingerprint %s: if the ranks' fingerprints differ, their home directories are not one shared directory; give every rank one --key-file on a shared path)",
@@ -180,7 +180,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// networkFilter reads --network: an interface's name or a CIDR. It
+// networkFilter reads --launch-network: an interface's name or a CIDR. It
 // returns the test an address passes when it is on that network (nil:
 // any address).
 func networkFilter(network string) (func(net.IP) bool, error) {
@@ -192,11 +192,11 @@ func networkFilter(network string) (func(net.IP) bool, error) {
 	}
 	iface, err := net.InterfaceByName(network)
 	if err != nil {
-		return nil, fmt.Errorf("--network %q: neither a CIDR (10.1.0.0/16) nor an interface of this host (%v)", network, err)
+		return nil, fmt.Errorf("--launch-network %q: neither a CIDR (10.1.0.0/16) nor an interface of this host (%v)", network, err)
 	}
 	addrs, err := iface.Addrs()
 	if err != nil {
-		return nil, fmt.Errorf("--network %s: %w", network, err)
+		return nil, fmt.Errorf("--launch-network %s: %w", network, err)
 	}
 	var nets []*net.IPNet
 	for _, a := range addrs {
@@ -205,7 +205,7 @@ func networkFilter(network string) (func(net.IP) bool, error) {
 		}
 	}
 	if len(nets) == 0 {
-		return nil, fmt.Errorf("--network %s: the interface has no address", network)
+		return nil, fmt.Errorf("--launch-network %s: the interface has no address", network)
 	}
 	return func(ip net.IP) bool {
 		for _, n := range nets {
@@ -217,7 +217,7 @@ func networkFilter(network string) (func(net.IP) bool, error) {
 	}, nil
 }
 
-// ownAddress is the address this process listens on: with --network,
+// ownAddress is the address this process listens on: with --launch-network,
 // this host's address on that network; else its name's, or where its
 // name gives none but loopback, its first private address.
 func ownAddress(host, network string, pick func(net.IP) bool) (string, error) {
@@ -236,7 +236,7 @@ func ownAddress(host, network string, pick func(net.IP) bool) (string, error) {
 				return n.IP.String(), nil
 			}
 		}
-		return "", fmt.Errorf("--network %s: this host has no address on it", network)
+		return "", fmt.Errorf("--launch-network %s: this host has no address on it", network)
 	}
 	addr, err := hostAddress(host, nil, false)
 	if err == nil {
@@ -277,11 +277,11 @@ func hostAddress(host string, pick func(net.IP) bool, oneHost bool) (string, err
 	}
 	switch {
 	case lookupErr != nil:
-		return "", fmt.Errorf("%s does not resolve (%v), and SLURM gives no address for it: name the network with --network (an interface or a CIDR)", host, lookupErr)
+		return "", fmt.Errorf("%s does not resolve (%v), and SLURM gives no address for it: name the network with --launch-network (an interface or a CIDR)", host, lookupErr)
 	case loopback != "":
-		return "", fmt.Errorf("%s resolves to %s, a loopback address, which the other hosts cannot reach: name the network with --network (an interface such as eth0, or a CIDR such as 10.1.0.0/16)", host, loopback)
+		return "", fmt.Errorf("%s resolves to %s, a loopback address, which the other hosts cannot reach: name the network with --launch-network (an interface such as eth0, or a CIDR such as 10.1.0.0/16)", host, loopback)
 	default:
-		return "", fmt.Errorf("%s has no address on --network", host)
+		return "", fmt.Errorf("%s has no address on --launch-network", host)
 	}
 }
 
@@ -304,22 +304,22 @@ func slurmNodeAddr(host string) string {
 	return ""
 }
 
-// publishRoot has rank 0 write its gossip address into --root's file,
+// publishRoot has rank 0 write its gossip address into --launch-root's file,
 // with the job's name, so that a rank that reads a file an earlier job
 // left waits for this one's.
 func publishRoot(path, job, addr string) error {
 	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp"+strconv.Itoa(os.Getpid()))
 	if err := os.WriteFile(tmp, []byte(job+"\n"+addr+"\n"), 0o600); err != nil {
-		return fmt.Errorf("--root %s: %w", path, err)
+		return fmt.Errorf("--launch-root %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("--root %s: %w", path, err)
+		return fmt.Errorf("--launch-root %s: %w", path, err)
 	}
 	return nil
 }
 
-// readRoot waits until --root's file holds this job's rank 0 address.
+// readRoot waits until --launch-root's file holds this job's rank 0 address.
 func readRoot(path, job string, timeout time.Duration) (string, error) {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -330,7 +330,7 @@ func readRoot(path, job string, timeout time.Duration) (string, error) {
 			}
 		}
 		if time.Now().After(deadline) {
-			return "", fmt.Errorf("--root %s: rank 0 did not write its address there within %v (--join-timeout): is the path shared by every rank? (%v)", path, timeout, err)
+			return "", fmt.Errorf("--launch-root %s: rank 0 did not write its address there within %v (--join-timeout): is the path shared by every rank? (%v)", path, timeout, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

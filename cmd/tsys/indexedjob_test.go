@@ -65,7 +65,7 @@ func TestIndexedJobManifest(t *testing.T) {
 	errs := make([]bytes.Buffer, completions)
 	var cmds []*exec.Cmd
 	for i := range completions {
-		cmd := exec.Command(tsysBin, append(args, "--workers", "1", "--network", "127.0.0.0/8")...)
+		cmd := exec.Command(tsysBin, append(args, "--workers", "1", "--launch-network", "127.0.0.0/8")...)
 		cmd.Env = append(os.Environ(), "JOB_COMPLETION_INDEX="+strconv.Itoa(i), "TSYS_SIZE="+env["TSYS_SIZE"],
 			"TSYS_ROOT=127.0.0.1:"+port, "HOSTNAME="+name+"-"+strconv.Itoa(i))
 		cmd.Stdout, cmd.Stderr = &outs[i], &errs[i]

@@ -374,7 +374,7 @@ func TestLaunchedByVariables(t *testing.T) {
 	var cmds []*exec.Cmd
 	for rank := range 3 {
 		// Every rank on this host: on its loopback network.
-		cmd := exec.CommandContext(ctx, tsysBin, "run", "uts", "--tree", "T1", "--workers", "1", "--network", "127.0.0.0/8", "--json")
+		cmd := exec.CommandContext(ctx, tsysBin, "run", "uts", "--tree", "T1", "--workers", "1", "--launch-network", "127.0.0.0/8", "--json")
 		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "TSYS_RANK="+strconv.Itoa(rank), "TSYS_SIZE=3", "TSYS_ROOT="+filepath.Join(dir, "root"))
 		cmd.Stdout, cmd.Stderr = &outs[rank], &errs[rank]
 		cmds = append(cmds, startCmd(t, cmd))

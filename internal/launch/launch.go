@@ -52,7 +52,7 @@ type Request struct {
 	// variables; slurm, mpi, kubernetes or env insists on one; none is
 	// no launcher.
 	Launcher string
-	// Root is --root: HOST, HOST:PORT, :PORT or, with a '/', a file on a
+	// Root is --launch-root: HOST, HOST:PORT, :PORT or, with a '/', a file on a
 	// shared path; "" reads TSYS_ROOT, else the launcher's own.
 	Root string
 	// Nodes: the process is a long-lived node (tsys node), not a job's
@@ -119,7 +119,7 @@ func Detect(r Request) (*Launch, error) {
 		return nil, err
 	}
 	if l.RootHost == "" && l.RootFile == "" && l.Size > 1 && !l.OneHost {
-		return nil, fmt.Errorf("%s does not say where rank 0 runs: name its host with --root HOST, or a file on a path every rank shares with --root /shared/dir/tsys.root (rank 0 writes its address there), or set TSYS_ROOT to either", l.Launcher)
+		return nil, fmt.Errorf("%s does not say where rank 0 runs: name its host with --launch-root HOST, or a file on a path every rank shares with --launch-root /shared/dir/tsys.root (rank 0 writes its address there), or set TSYS_ROOT to either", l.Launcher)
 	}
 	return l, nil
 }
@@ -144,7 +144,7 @@ func detectAuto(env lookup, r Request) (*Launch, error) {
 	return nil, nil
 }
 
-// setRoot applies --root (or TSYS_ROOT): HOST, HOST:PORT, :PORT, or a
+// setRoot applies --launch-root (or TSYS_ROOT): HOST, HOST:PORT, :PORT, or a
 // file.
 func (l *Launch) setRoot(root string) error {
 	switch {
@@ -157,14 +157,14 @@ func (l *Launch) setRoot(root string) error {
 	host, port, err := net.SplitHostPort(root)
 	if err != nil {
 		if strings.Contains(root, ":") && net.ParseIP(root) == nil {
-			return fmt.Errorf("--root %q: want HOST, HOST:PORT, :PORT or a file path with a /, e.g. node01:24001", root)
+			return fmt.Errorf("--launch-root %q: want HOST, HOST:PORT, :PORT or a file path with a /, e.g. node01:24001", root)
 		}
 		host, port = root, ""
 	}
 	if port != "" {
 		p, err := strconv.Atoi(port)
 		if err != nil || p < 1 || p > 65535 {
-			return fmt.Errorf("--root %q: want a port from 1 to 65535", root)
+			return fmt.Errorf("--launch-root %q: want a port from 1 to 65535", root)
 		}
 		l.RootPort = p
 	}

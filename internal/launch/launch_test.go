@@ -87,7 +87,7 @@ func TestDetect(t *testing.T) {
 			want: &want{"Open MPI", 1, 3, "", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},
 		{name: "open mpi inside a SLURM step", env: with(srunEnv("0"), "OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "3", "OMPI_COMM_WORLD_LOCAL_SIZE", "3", "PMIX_NAMESPACE", "777"),
 			want: &want{"Open MPI", 2, 3, "", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},
-		{name: "open mpi across hosts, no root", env: with(ompi, "OMPI_COMM_WORLD_LOCAL_SIZE", "1"), err: "--root"},
+		{name: "open mpi across hosts, no root", env: with(ompi, "OMPI_COMM_WORLD_LOCAL_SIZE", "1"), err: "--launch-root"},
 		{name: "open mpi across hosts, root file", env: with(ompi, "OMPI_COMM_WORLD_LOCAL_SIZE", "1"), root: "/shared/tsys.root",
 			want: &want{"Open MPI", 1, 3, "file:/shared/tsys.root", Port(hashJob("mpi 777"), 1), "mpi 777", 0, false}},
 		{name: "open mpi, no size", env: with(ompi, "OMPI_COMM_WORLD_SIZE", ""), err: "OMPI_COMM_WORLD_SIZE is not set"},

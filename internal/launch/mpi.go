@@ -4,7 +4,7 @@ import "fmt"
 
 // openMPI reads the variables Open MPI's mpirun sets for each rank. It
 // does not say where rank 0 runs: on one host it is this one; across
-// hosts --root or TSYS_ROOT names it (Detect).
+// hosts --launch-root or TSYS_ROOT names it (Detect).
 func openMPI(env lookup) (*Launch, error) {
 	rank, size, err := env.rankSize("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "Open MPI's mpirun sets it for each rank")
 	if err != nil {
