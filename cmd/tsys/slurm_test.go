@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +32,8 @@ import (
 func TestSLURM(t *testing.T) {
 	c := slurmtest.Start(t, 3, 2)
 	t.Run("srun", func(t *testing.T) {
-		out, stderr, err := slurmRun(t, c, "srun", "-N", "3", "-n", "3", tsysBin, "run", "uts", "--tree", "T1", "--json")
+		// Two CPUs a task: two workers a rank.
+		out, stderr, err := slurmRun(t, c, "srun", "-N", "3", "-n", "3", "--cpus-per-task=2", tsysBin, "run", "uts", "--tree", "T1", "--json")
 		if err != nil {
 			t.Fatalf("srun: %v\n%s", err, stderr)
 		}
@@ -40,6 +42,11 @@ func TestSLURM(t *testing.T) {
 			t.Fatalf("want the result printed once, by rank 0; got %d objects:\n%s", len(reports), out)
 		}
 		checkLaunched(t, reports[0], 3)
+		for _, pn := range proctest.PerNode(reports[0]) {
+			if pn["workers"] != float64(2) {
+				t.Errorf("%v runs %v workers, want SLURM_CPUS_PER_TASK's 2", pn["node"], pn["workers"])
+			}
+		}
 	})
 	t.Run("sbatch one job", func(t *testing.T) {
 		out := sbatch(t, c, "../../deploy/slurm/job.sbatch", "TREE=T1")
@@ -394,6 +401,18 @@ func TestLaunchedByVariables(t *testing.T) {
 	checkLaunched(t, reports[0], 3)
 	if _, err := os.Stat(filepath.Join(dir, "root")); err == nil {
 		t.Error("rank 0 left its address file behind")
+	}
+
+	// Rank 0's port taken: a clear error, naming the way out.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	cmd := exec.Command(tsysBin, "run", "uts", "--tree", "T1", "--launch-network", "127.0.0.0/8")
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "TSYS_RANK=0", "TSYS_SIZE=2", "TSYS_ROOT="+l.Addr().String())
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "the port is taken") || !strings.Contains(string(out), "--launch-root :PORT") {
+		t.Errorf("rank 0 on a taken port: %v\n%s", err, out)
 	}
 
 	for _, c := range []struct{ env, want string }{
