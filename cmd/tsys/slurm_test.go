@@ -89,9 +89,11 @@ func TestSLURM(t *testing.T) {
 		}
 	})
 	t.Run("scancel drains the nodes", func(t *testing.T) {
-		// The nodes (step 0) take SIGTERM while a job runs on them: they
-		// hand back what they have not started, finish what they have,
-		// and exit 0; the job ends right on its root.
+		// The nodes (step 0) take SIGUSR1, as --signal=USR1@60 sends it
+		// ahead of the time limit, while a job runs on them: they hand
+		// back what they have not started, finish what they have, and
+		// exit 0; the job ends right on its root. (SIGTERM drains them
+		// at the end of cluster.sbatch above.)
 		script := fmt.Sprintf(`#!/bin/bash
 srun %[1]s node &
 nodes=$!
@@ -99,7 +101,7 @@ sleep 1
 %[1]s run ep --class A --workers 1 --join slurm --json &
 job=$!
 sleep 1
-scancel --signal=TERM "$SLURM_JOB_ID.0"
+scancel --signal=USR1 "$SLURM_JOB_ID.0"
 wait "$nodes"; echo "nodes exited $?"
 wait "$job"; echo "job exited $?"
 `, tsysBin)
