@@ -433,3 +433,45 @@ func TestLaunchedByVariables(t *testing.T) {
 		}
 	}
 }
+
+// startRanks starts size processes of `tsys run ARGS` as ranks given by
+// TSYS_RANK, TSYS_SIZE and TSYS_ROOT, on this host's loopback network.
+func startRanks(t *testing.T, size int, root string, args ...string) ([]*exec.Cmd, []*proctest.LockedBuffer) {
+	t.Helper()
+	dir := t.TempDir()
+	var cmds []*exec.Cmd
+	var errs []*proctest.LockedBuffer
+	for rank := range size {
+		cmd := exec.Command(tsysBin, append(append([]string{"run"}, args...), "--launch-network", "127.0.0.0/8")...)
+		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "TSYS_RANK="+strconv.Itoa(rank), "TSYS_SIZE="+strconv.Itoa(size), "TSYS_ROOT="+root)
+		var stderr proctest.LockedBuffer
+		cmd.Stderr = &stderr
+		cmds, errs = append(cmds, startCmd(t, cmd)), append(errs, &stderr)
+	}
+	return cmds, errs
+}
+
+// TestLaunchedRanksEnd: every rank ends with the job's status: a job
+// that fails on rank 0 fails every rank, and a rank whose rank 0 is
+// killed ends, failed, rather than waiting for a job that is lost.
+func TestLaunchedRanksEnd(t *testing.T) {
+	root := "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	cmds, errs := startRanks(t, 2, root, "ep", "--class", "A", "--workers", "1", "--timeout", "500ms")
+	for rank, cmd := range cmds {
+		if err := waitTimeout(t, cmd, proctest.JobTimeout); exitCode(err) != 1 {
+			t.Errorf("a job that timed out: rank %d exited %v, want 1\n%s", rank, err, errs[rank])
+		}
+	}
+
+	root = "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	cmds, errs = startRanks(t, 2, root, "ep", "--class", "A", "--workers", "1")
+	// Rank 0 killed mid-job (or, on a slow machine, before rank 1 joined
+	// it: rank 1 then ends all the same, unable to join).
+	time.Sleep(2 * time.Second)
+	cmds[0].Process.Kill()
+	cmds[0].Wait()
+	err := waitTimeout(t, cmds[1], proctest.JobTimeout)
+	if exitCode(err) != 1 || !strings.Contains(errs[1].String(), "rank 0") {
+		t.Errorf("rank 1 with rank 0 killed: %v\n%s", err, errs[1])
+	}
+}
