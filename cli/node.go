@@ -74,6 +74,9 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	if err := checkIgnored(fs, []flagRule{launchRule(lp != nil)}); err != nil {
+		return err
+	}
 	if *drainTimeout <= 0 {
 		return Usagef("--drain-timeout %v: want more than 0", *drainTimeout)
 	}
