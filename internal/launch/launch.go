@@ -75,10 +75,10 @@ var Launchers = []string{"auto", "slurm", "mpi", "kubernetes", "env", "none"}
 // SLURM allocation runs the process outside srun.
 func Detect(r Request) (*Launch, error) {
 	env := lookup(r.Getenv)
-	root := r.Root
-	if root == "" {
-		root, _ = env.get("TSYS_ROOT")
+	if r.Root == "" {
+		r.Root, _ = env.get("TSYS_ROOT")
 	}
+	root := r.Root
 	var (
 		l   *Launch
 		err error

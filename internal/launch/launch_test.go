@@ -82,6 +82,8 @@ func TestDetect(t *testing.T) {
 		{name: "srun, bad node list", env: with(srunEnv("1"), "SLURM_STEP_NODELIST", "n[3-1]"), err: "SLURM_STEP_NODELIST"},
 		{name: "srun, no node name", env: with(srunEnv("1"), "SLURMD_NODENAME", ""), err: "SLURMD_NODENAME"},
 		{name: "srun, rank 0 off the first node", env: with(srunEnv("0"), "SLURMD_NODENAME", "n03"), err: "not on the step's first node"},
+		{name: "srun, rank 0 off the first node, named", env: with(srunEnv("0"), "SLURMD_NODENAME", "n03"), root: "n03",
+			want: &want{"SLURM", 0, 3, "n03", Port(1234, 6), "slurm job 1234 step 5", 8, false}},
 		{name: "srun, bad job", env: with(srunEnv("1"), "SLURM_JOB_ID", "abc"), err: "SLURM_JOB_ID"},
 		{name: "open mpi, one host", env: ompi,
 			want: &want{"Open MPI", 1, 3, "", Port(hashJob("mpi 777"), 1), "mpi 777", 0, true}},

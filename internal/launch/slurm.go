@@ -53,7 +53,7 @@ func slurm(env lookup, r Request) (*Launch, error) {
 	if !l.OneHost {
 		l.RootHost = hosts[0]
 	}
-	if rank == 0 && host != hosts[0] {
+	if rank == 0 && host != hosts[0] && r.Root == "" {
 		return nil, fmt.Errorf("rank 0 runs on %s, not on the step's first node %s, where the other ranks look for it: start the step with srun's default (block) or cyclic distribution, or name rank 0's host with --launch-root", host, hosts[0])
 	}
 	if r.Nodes {
