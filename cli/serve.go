@@ -30,15 +30,17 @@ func serve(node *cluster.Node, watchRoot bool, drainTimeout time.Duration, logge
 	case s := <-sig:
 		return leave(node, s, sig, drainTimeout, logger)
 	case <-node.ShutdownRequested():
-		node.Close()
 		if status, reason, ok := node.Dismissed(); ok {
+			// Every rank leaves at once: a leave no peer is left to
+			// hear is no failure.
+			node.Close()
 			if status != 0 {
 				return fmt.Errorf("the job failed on rank 0: %s", reason)
 			}
 			return nil
 		}
 		logger.Info("stopping: asked by a peer, or drained")
-		return nil
+		return node.Close()
 	case root := <-gone:
 		node.Close()
 		if _, _, ok := node.Dismissed(); ok { // its dismissal and its leave crossed
