@@ -18,12 +18,13 @@ import (
 	"github.com/tsys-go/tsys/internal/report"
 	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/internal/sched"
+	"github.com/tsys-go/tsys/tsys"
 )
 
 // runCluster runs a job on several nodes: with --nodes N it starts N-1 node
 // processes on loopback and stops them afterwards; with --join it joins an
 // existing cluster for the run.
-func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr io.Writer) (Result, error) {
+func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr io.Writer) (res Result, runErr error) {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var join []string
 	if cfg.common.join != "" {
@@ -35,11 +36,32 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		Client: true,
 	}
 	cfg.common.net.apply(&ncfg)
+	if cfg.launch != nil {
+		ncfg = cfg.launch.config(ncfg)
+		ncfg.Fast = allLoopback([]string{cfg.launch.bind})
+	}
 	node, err := cluster.Start(ncfg)
 	if err != nil {
+		if cfg.launch != nil {
+			return Result{}, cfg.launch.startError(err)
+		}
 		return Result{}, asUsage(err)
 	}
 	defer node.Close()
+	if cfg.root() {
+		defer cfg.launch.published(node)()
+		// Before the node closes: the ranks hear how the job ended,
+		// checked, and end with its status.
+		defer func() {
+			err := runErr
+			if err == nil {
+				if _, verr := cfg.verify(res); verr != nil {
+					err = fmt.Errorf("%s: wrong answer: %w", cfg.app.Name, verr)
+				}
+			}
+			cfg.dismissRanks(node, err)
+		}()
+	}
 	if cfg.common.http != "" {
 		srv, err := monitor.Start(monitor.Config{Addr: cfg.common.http, Key: cfg.key, Logger: logger}, node)
 		if err != nil {
@@ -52,6 +74,9 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	want := 2 // with --join: this node and at least one other
 	if !cfg.clustered() {
 		want = 1 // --http alone
+	}
+	if cfg.root() {
+		want = cfg.launch.Size
 	}
 	if cfg.common.nodes > 1 {
 		want = cfg.common.nodes
@@ -70,6 +95,11 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	// The wall time includes starting the job across the nodes, but not a
 	// wait for the least nodes it asked for (waited_seconds).
 	start := time.Now()
+	if cfg.root() {
+		l := cfg.launch
+		rep.Launch = &report.Launch{Launcher: l.Launcher, Ranks: l.Size, Job: l.Job,
+			ReadySeconds: start.Sub(processStart).Seconds(), BeganUnixNs: start.UnixNano()}
+	}
 	job, err := node.BeginJob(cluster.JobOptions{MeasureWorkSpan: cfg.common.workspan, TimelineCap: cfg.timelineCap(),
 		MinNodes: cfg.common.minNodes, MaxNodes: cfg.common.maxNodes})
 	if err != nil {
@@ -92,7 +122,8 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	}
 	waiting := sayWhatItWaitsFor(ctx, job.Waiting)
 	stopStatus := cfg.liveStatus(stderr, clusterSample(ctx, node))
-	res, st, runErr := cfg.job.Run(ctx, node.Runtime())
+	var st tsys.Stats
+	res, st, runErr = cfg.job.Run(ctx, node.Runtime())
 	stopStatus()
 	runErr = waiting(runErr)
 	rep.WallSeconds = time.Since(start).Seconds()

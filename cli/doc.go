@@ -68,6 +68,15 @@
 // Commands: the verb links the simulator, which a program that only runs
 // its jobs is better off without.
 //
+// Started one process a rank by a launcher, a program needs no address:
+// under SLURM's srun (srun -N 3 -n 3 mysum run sum), mpirun, a Kubernetes
+// Indexed Job, or anything that sets TSYS_RANK, TSYS_SIZE and TSYS_ROOT,
+// rank 0 roots the job and prints its result, the other ranks serve it,
+// and every rank exits with the job's status; under srun, mysum node
+// starts nodes that mysum run PROGRAM --join slurm finds. Rank 0's port
+// is derived from the job, and the cluster key from the job and a secret
+// of the user's (docs/CLI.md, "Launchers"; deploy/README.md).
+//
 // Exit codes: 0 success; 1 the job failed or its Verifier found a wrong
 // answer; 2 bad usage (an unknown verb, program, flag or value; a flag
 // the rest of the command line makes do nothing, such as --serial with

@@ -32,7 +32,14 @@ func (c *runConfig) ignoredFlags() []flagRule {
 		{c.common.timeline == "", []string{"timeline-cap"}, "without --timeline, whose events it bounds", "add --timeline FILE"},
 		profileRule(c.common.profile),
 		{!c.clustered() && c.common.http == "", networkFlags, "on a run of one node without --http (it listens on no network)", "add --nodes N or --join HOST:PORT"},
+		launchRule(c.launch != nil),
 	}
+}
+
+// launchRule is the rule of the launcher's flags, for run and node
+// alike: they place a process a launcher started.
+func launchRule(launched bool) flagRule {
+	return flagRule{!launched, []string{"launch-root", "launch-network"}, "on a process no launcher started (srun, mpirun, an Indexed Job or TSYS_RANK)", "start one process a rank with srun or mpirun"}
 }
 
 // profileRule is the rule of --profile-dir, for run and node alike.

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
@@ -41,6 +40,8 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	profileKind := fs.String("profile", "", "write a profile when the node stops: cpu, mem, block, mutex or trace")
 	profileDir := fs.String("profile-dir", ".", "directory for --profile output")
+	var lf launchFlags
+	lf.register(fs)
 	var load loadFlags
 	fs.IntVar(&load.cpu, "cpu", -1, "pin the node to this CPU (Linux; -1: do not pin)")
 	fs.StringVar(&load.hog, "hog", "", "run competing CPU load beside the workers: F (a fraction of a core) or F:ON/OFF, e.g. 0.5 or 0.5:2s/2s")
@@ -51,6 +52,29 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := checkIgnored(fs, []flagRule{profileRule(*profileKind)}); err != nil {
+		return err
+	}
+	// Started one a rank (srun tsys node), the nodes make one cluster:
+	// rank 0 is the seed, on the port jobs find it at (run --join slurm).
+	var lp *launched
+	if *join == "" {
+		l, err := c.detectLaunch(lf, true, c.name+" node")
+		if err != nil {
+			return err
+		}
+		if l != nil {
+			if lp, err = resolveLaunch(l, lf, *keyFile, stderr); err != nil {
+				return err
+			}
+			if !flagSet(fs, "workers") && l.Workers > 0 {
+				*workers = l.Workers
+			}
+			if *name == "" {
+				*name = lp.name
+			}
+		}
+	}
+	if err := checkIgnored(fs, []flagRule{launchRule(lp != nil)}); err != nil {
 		return err
 	}
 	if *drainTimeout <= 0 {
@@ -87,7 +111,9 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 		return usageError{msg: err.Error()}
 	}
 	var key []byte
-	if *keyFile != "" {
+	if lp != nil {
+		key = lp.key
+	} else if *keyFile != "" {
 		if key, err = readKeyFile(*keyFile, stderr); err != nil {
 			return err
 		}
@@ -103,9 +129,21 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 		Workers: *workers, Inline: ip, Policy: pol, Share: sharing, Fast: *fast, Logger: logger,
 	}
 	netf.apply(&cfg)
+	if lp != nil {
+		if err := lp.findRoot(netf.joinTimeout); err != nil {
+			return err
+		}
+		cfg = lp.config(cfg)
+	}
 	node, err := cluster.Start(cfg)
 	if err != nil {
+		if lp != nil {
+			return lp.startError(err)
+		}
 		return asUsage(fmt.Errorf("node: %w", err))
+	}
+	if lp != nil {
+		defer lp.published(node)()
 	}
 	banner := fmt.Sprintf("%s node %s: gossip %s, tasks %s, %d workers", c.name, node.Name(), node.GossipAddr(), node.TransportAddr(), *workers)
 	if *httpAddr != "" {
@@ -118,22 +156,15 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 		banner += ", http http://" + srv.Addr()
 	}
 	fmt.Fprintln(stdout, banner)
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	select {
-	case s := <-sig:
-		return leave(node, s, sig, *drainTimeout, logger)
-	case <-node.ShutdownRequested():
-		logger.Info("stopping: asked by a peer, or drained")
-	}
-	return node.Close()
+	return serve(node, false, *drainTimeout, logger)
 }
 
 // leave takes the node out of the cluster on a signal: it drains (hands
 // back what it has not started, finishes what it has), unless the drain
 // takes longer than timeout or a second signal comes, which make it leave
-// at once (its lenders then run again what it held).
+// at once (its lenders then run again what it held). It returns nil when
+// the drain finished, and an error, which the exit status shows, when
+// the node left without finishing it.
 func leave(node *cluster.Node, s os.Signal, sig <-chan os.Signal, timeout time.Duration, logger *slog.Logger) error {
 	logger.Info("leaving the cluster: draining first (signal again to leave at once)", "signal", s, "timeout", timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -145,9 +176,16 @@ func leave(node *cluster.Node, s os.Signal, sig <-chan os.Signal, timeout time.D
 		case <-ctx.Done():
 		}
 	}()
-	if _, err := node.Drain(ctx); err != nil {
+	_, err := node.Drain(ctx)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		logger.Warn("leaving without finishing the drain", "err", err)
-		return node.Close()
+		node.Close()
+		return fmt.Errorf("left the cluster without finishing the drain (the nodes that lent its tasks run them again): %w", err)
+	case err != nil:
+		// Drained, and nothing lost; saying goodbye failed (every peer
+		// leaving at once has no one to spread it).
+		logger.Info("drained; leaving was not heard by every peer", "err", err)
 	}
 	return nil
 }

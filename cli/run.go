@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
@@ -50,6 +51,7 @@ type commonFlags struct {
 	recordTree string
 	minNodes   int
 	maxNodes   int
+	launch     launchFlags
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
@@ -65,6 +67,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.nodes, "nodes", 1, "run on N nodes on loopback: this process and N-1 node processes it starts and stops")
 	fs.StringVar(&c.join, "join", "", "join the cluster at HOST:PORT[,HOST:PORT...] as a node for this run, the root task starting here (a HOST without a port: port 7946)")
 	c.net.register(fs, "127.0.0.1:0")
+	c.launch.register(fs)
 	fs.IntVar(&c.minNodes, "min-nodes", 0, "with --join: the least nodes of the cluster the job needs; it waits, saying so, until that many take part (on nodes that share by equipartition, "+prog+" node --share equi, until they are dealt to it) (0: it starts at once; under equi it is dealt one when one is free)")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "with --join: the most nodes of the cluster the job can use, on nodes that share by equipartition (0: all)")
 	fs.StringVar(&c.http, "http", "", "serve this node's dashboard, /metrics and /api/ during the run at HOST:PORT (as "+prog+" node --http)")
@@ -88,6 +91,11 @@ type runConfig struct {
 	key    []byte
 	// loads are the pinning and hogs of the nodes, this process first.
 	loads []loadFlags
+	// launch is this process's place in a job a launcher started one
+	// process a rank (srun, mpirun): nil for a process of its own.
+	launch *launched
+	// verified is the result's check, once made.
+	verified *verification
 }
 
 func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) {
@@ -144,6 +152,9 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.nodes > 1 && cfg.common.join != "" {
 		return nil, Usagef("--nodes and --join do not go together: --nodes starts its own cluster; drop one of them")
 	}
+	if err := cfg.parseLaunch(fs, stderr); err != nil {
+		return nil, err
+	}
 	if cfg.common.http != "" && (cfg.common.serial || cfg.common.recordTree != "") {
 		return nil, Usagef("--http watches the runtime: it does not go with --serial or --record-tree; drop one of them")
 	}
@@ -187,7 +198,9 @@ func (c *command) parseRun(args []string, stderr io.Writer) (*runConfig, error) 
 	if cfg.common.tlCap < 1 {
 		return nil, Usagef("--timeline-cap %d: want at least 1", cfg.common.tlCap)
 	}
-	if cfg.common.keyFile != "" {
+	if cfg.launch != nil {
+		cfg.key = cfg.launch.key
+	} else if cfg.common.keyFile != "" {
 		if cfg.key, err = readKeyFile(cfg.common.keyFile, stderr); err != nil {
 			return nil, err
 		}
@@ -276,12 +289,17 @@ func (c *commonFlags) checkNodeCounts() error {
 }
 
 // clustered reports whether the run spans several nodes.
-func (c *runConfig) clustered() bool { return c.common.nodes > 1 || c.common.join != "" }
+func (c *runConfig) clustered() bool {
+	return c.common.nodes > 1 || c.common.join != "" || c.launch != nil
+}
 
 func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	cfg, err := c.parseRun(args, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg.rank() {
+		return cfg.serveRank(stderr)
 	}
 	profileDir := cfg.common.profileDir
 	if cfg.common.nodes > 1 {
@@ -298,7 +316,13 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	stopping := []os.Signal{os.Interrupt}
+	if cfg.root() {
+		// scancel and SLURM's time limit end a launched job with SIGTERM.
+		stopping = append(stopping, syscall.SIGTERM)
+		defer noticeWarnings(context.Background(), stderr)()
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), stopping...)
 	defer cancel()
 	if d := cfg.common.timeout; d > 0 {
 		var stop context.CancelFunc
@@ -367,7 +391,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s failed: %w", cfg.app.Name, err)
 	}
-	verified, verr := verify(cfg.job, res)
+	verified, verr := cfg.verify(res)
 	rep.Result, rep.Verified = res.Value, verified && verr == nil
 	if cfg.common.json {
 		if err := rep.WriteJSON(stdout); err != nil {
@@ -436,6 +460,22 @@ func sayWhatItWaitsFor(ctx context.Context, what func() string) func(error) erro
 		}
 		return err
 	}
+}
+
+// verify checks the run's result, once: a launched job's root checks it
+// before it tells its ranks how the job ended, and again to report.
+func (c *runConfig) verify(r Result) (bool, error) {
+	if c.verified == nil {
+		ok, err := verify(c.job, r)
+		c.verified = &verification{ok, err}
+	}
+	return c.verified.ok, c.verified.err
+}
+
+// verification is a result's check, kept.
+type verification struct {
+	ok  bool
+	err error
 }
 
 // verify checks a result if the job can (Verifier).

@@ -95,6 +95,7 @@ func (n inbox) handle(from string, tm *transport.Message) {
 	case *jobPresence:
 		n.presenceArrived(peer, m)
 	case *shutdown:
+		n.dismissed.CompareAndSwap(nil, m)
 		n.requestShutdown()
 	case *drainRequest:
 		go n.drainFor(peer, m)

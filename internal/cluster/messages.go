@@ -171,8 +171,14 @@ type jobFailed struct {
 	Err string
 }
 
-// shutdown asks the receiver to stop.
-type shutdown struct{}
+// shutdown asks the receiver to stop. Sent by Dismiss, it says why the
+// work the receiver served is over and how it ended: Status is the exit
+// status its process takes (0: the work succeeded), Reason what a failure
+// was.
+type shutdown struct {
+	Status uint8
+	Reason string
+}
 
 // drainRequest asks the receiver to leave the cluster gracefully
 // (Node.Drain) within Timeout, and to answer with drained at ReplyTo.
@@ -655,8 +661,19 @@ func (m *jobFailed) decode(d *wire.Decoder) {
 	m.Err = d.String("error text", maxErrLen)
 }
 
-func (*shutdown) appendTo(b []byte) []byte { return b }
-func (*shutdown) decode(*wire.Decoder)     {}
+func (m *shutdown) appendTo(b []byte) []byte {
+	b = wire.AppendUvarint(b, uint64(m.Status))
+	return wire.AppendString(b, wire.TruncateUTF8(m.Reason, maxErrLen))
+}
+
+func (m *shutdown) decode(d *wire.Decoder) {
+	if v := d.Uvarint("exit status"); v > 255 {
+		d.Fail("exit status %d out of range", v)
+	} else {
+		m.Status = uint8(v)
+	}
+	m.Reason = d.String("reason", maxErrLen)
+}
 
 func (m *loadReport) appendTo(b []byte) []byte {
 	b = wire.AppendUvarint(b, m.Job)

@@ -35,6 +35,7 @@ func sampleMessages() []message {
 		&clockReading{Job: 9, EndSentAt: 1, EndAt: -2, At: 3},
 		&jobFailed{Job: 9, Err: "task panicked"},
 		&shutdown{},
+		&shutdown{Status: 1, Reason: "uts: wrong answer"},
 		&loadReport{Job: 9, Load: clusterpolicy.Load{Ready: 12, Workers: 2, Idle: 1, Rate: 1.75, Busy: 1.9, TaskTime: 42 * time.Microsecond}},
 		&result{Job: 3, Task: 10, Err: "node n2 is leaving the cluster", Rerun: true, Leaving: true},
 		&drainRequest{ReplyTo: "127.0.0.1:4001", Timeout: time.Minute},

@@ -148,8 +148,10 @@ type Node struct {
 	closeOnce sync.Once
 	// shutdownOnce closes shutdown: a peer's request and a drain may both.
 	shutdownOnce sync.Once
-	tickStop     chan struct{}
-	tickDone     chan struct{}
+	// dismissed is the first shutdown a peer sent (Dismissed).
+	dismissed atomic.Pointer[shutdown]
+	tickStop  chan struct{}
+	tickDone  chan struct{}
 }
 
 // Start makes a node: it binds the transport, joins the cluster and starts

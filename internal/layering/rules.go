@@ -75,7 +75,7 @@ func IsLibrary(p string) bool {
 // isTestHelper reports whether p is a package only tests may import.
 func isTestHelper(p string) bool {
 	switch p {
-	case "internal/proctest", "internal/clitest", "internal/promtest", "internal/stranger", "internal/doccode", "internal/netem", "internal/netnstest":
+	case "internal/proctest", "internal/clitest", "internal/promtest", "internal/stranger", "internal/doccode", "internal/netem", "internal/netnstest", "internal/slurmtest":
 		return true
 	}
 	return false

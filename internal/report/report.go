@@ -29,6 +29,25 @@ type Report struct {
 	PerNode   []NodeReport       `json:"per_node,omitempty"`
 	PerWorker []cluster.JobStats `json:"per_worker,omitempty"`
 	WorkSpan  *WorkSpan          `json:"workspan,omitempty"`
+	// Launch is how a job a launcher started one process a rank (srun,
+	// mpirun) gathered its ranks; nil for any other run.
+	Launch *Launch `json:"launch,omitempty"`
+}
+
+// Launch is how a launched job gathered its ranks.
+type Launch struct {
+	// Launcher is what started the ranks: SLURM, Open MPI, MPICH (PMI),
+	// Kubernetes or TSYS_RANK; Ranks how many; Job the job's name, from
+	// which its port and key are derived.
+	Launcher string `json:"launcher"`
+	Ranks    int    `json:"ranks"`
+	Job      string `json:"job"`
+	// ReadySeconds is how long rank 0 took from its process's start to
+	// the job's beginning: the ranks started and joined it.
+	ReadySeconds float64 `json:"ready_seconds"`
+	// BeganUnixNs is when the job began, on rank 0's clock: with each
+	// node's first_work_ns, when the first task ran on every rank.
+	BeganUnixNs int64 `json:"began_unix_ns"`
 }
 
 // NodeReport is one node's part of a cluster run.
