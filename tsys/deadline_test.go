@@ -208,3 +208,59 @@ func liveHeap() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// TestARunWaitingItsTurnEndsWithItsContext: while the runs in progress
+// hold every turn, a run that begins waits, off the CPU, and ends at once
+// with its context; a run from inside a task does not wait for a turn
+// (its caller may hold the one it would wait for).
+func TestARunWaitingItsTurnEndsWithItsContext(t *testing.T) {
+	checkNoLeak(t)
+	rt := tsys.New(tsys.Workers(2))
+	release := make(chan struct{})
+	var started, held sync.WaitGroup
+	hold := func(inner func(c *tsys.Ctx)) {
+		started.Add(1)
+		held.Add(1)
+		go func() {
+			defer held.Done()
+			_, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int {
+				started.Done()
+				if inner != nil {
+					inner(c)
+				}
+				<-release
+				return 0
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+		started.Wait()
+	}
+	// The first run takes the pool; then every turn is taken, the last
+	// by a run that starts a run of its own from inside its task.
+	hold(nil)
+	nested := make(chan error, 1)
+	for i := range runtime.GOMAXPROCS(0) {
+		if i == 0 {
+			hold(func(c *tsys.Ctx) {
+				_, _, err := tsys.Do(c.Context(), rt, func(*tsys.Ctx) int { return 1 })
+				nested <- err
+			})
+			continue
+		}
+		hold(nil)
+	}
+	if err := <-nested; err != nil {
+		t.Errorf("a run from inside a task, while every turn is taken: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Millisecond)
+	defer cancel()
+	ran := false
+	_, _, err := tsys.Do(ctx, rt, func(*tsys.Ctx) int { ran = true; return 1 })
+	if !errors.Is(err, context.DeadlineExceeded) || ran {
+		t.Errorf("a run that waited its turn past its deadline: ran %v, %v; want DeadlineExceeded without running", ran, err)
+	}
+	close(release)
+	held.Wait()
+}

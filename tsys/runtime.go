@@ -98,8 +98,9 @@ type Runtime struct {
 	// last is the pool of the last run to end (WorkerStats, WorkSpan).
 	last atomic.Pointer[sched.Pool]
 	// running counts the runs in progress, which decides whether the
-	// next runs solo.
+	// next runs solo; turns holds a token per solo run running (admit).
 	running atomic.Int32
+	turns   chan struct{}
 }
 
 // Option configures a Runtime.
@@ -179,11 +180,53 @@ func New(opts ...Option) *Runtime {
 	if c.workSpan {
 		c.inline = inline.Never()
 	}
-	rt := &Runtime{conf: c}
+	rt := &Runtime{conf: c, turns: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	rt.pool = rt.newPool()
 	rt.last.Store(rt.pool)
 	return rt
 }
+
+// Admission. Solo runs beyond the CPUs would only take turns on them,
+// each one's goroutine waiting its turn for as long as the Go scheduler
+// gives the others (10 ms slices): a request whose deadline passes while
+// it waits can say so only when it runs again, and every request's time
+// spreads. So at most GOMAXPROCS solo runs run at once and the others
+// wait their turn in order, off the CPU, ending at once if their context
+// does (admit). A run from inside a task (its context is a task's,
+// Ctx.Context) is admitted at once, since the slot it would wait for may
+// be its own caller's; so, after admitWait, is any run, for the same
+// reason when a task passes a context of its own.
+
+// admitWait bounds a solo run's wait for its turn.
+const admitWait = 10 * time.Millisecond
+
+// admit waits for the run's turn to run solo and returns what gives it
+// back, or the run's error if its context ends first.
+func (rt *Runtime) admit(ctx context.Context) (release func(), err error) {
+	if sched.InRun(ctx) {
+		return func() {}, nil
+	}
+	select {
+	case rt.turns <- struct{}{}:
+		return rt.giveBack, nil
+	default:
+	}
+	t := time.NewTimer(admitWait)
+	defer t.Stop()
+	select {
+	case rt.turns <- struct{}{}:
+		return rt.giveBack, nil
+	case <-ctx.Done():
+		return nil, sched.Cancelled(ctx)
+	case <-t.C:
+		if d, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(d) {
+			return nil, sched.Cancelled(ctx)
+		}
+		return func() {}, nil
+	}
+}
+
+func (rt *Runtime) giveBack() { <-rt.turns }
 
 // newPool makes a pool of the runtime's workers and options.
 func (rt *Runtime) newPool() *sched.Pool {
@@ -215,8 +258,13 @@ func (rt *Runtime) run(ctx context.Context, root *sched.Header) (Stats, error) {
 }
 
 // runSolo runs root solo on the main pool if it is free and no cluster
-// drives it, else on a spare pool.
+// drives it, else on a spare pool, once it is admitted (admit).
 func (rt *Runtime) runSolo(ctx context.Context, root *sched.Header) (Stats, error) {
+	release, err := rt.admit(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer release()
 	if ran, st, err := rt.pool.TryRunSolo(ctx, root); ran {
 		rt.last.Store(rt.pool)
 		return Stats(st), err

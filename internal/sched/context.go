@@ -44,6 +44,33 @@ type runContext struct {
 
 func (r runContext) Deadline() (time.Time, bool) { return r.caller.Deadline() }
 
+// inRunKey is the key under which a run's context answers Value: the
+// contexts a run's tasks hand on are told apart by it (InRun).
+type inRunKey struct{}
+
+func (r runContext) Value(key any) any {
+	if key == (inRunKey{}) {
+		return true
+	}
+	return r.Context.Value(key)
+}
+
+// InRun reports whether ctx is a run's context (Ctx.Context), or one made
+// from it: a run started with it starts from inside a task.
+func InRun(ctx context.Context) bool { return ctx.Value(inRunKey{}) != nil }
+
+// Cancelled is the error of a run whose caller's context ended before the
+// run began: the error a run returns when its context ends while it runs.
+// A context whose deadline passed before its timer said so ended by its
+// deadline.
+func Cancelled(ctx context.Context) error {
+	why := ctx.Err()
+	if why == nil {
+		why = context.DeadlineExceeded
+	}
+	return cancelledBy(ctx, why)
+}
+
 func newRunContext(caller context.Context) (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(caller))
 	return runContext{Context: ctx, caller: caller}, cancel
