@@ -219,7 +219,7 @@ func (rt *Runtime) admit(ctx context.Context) (release func(), err error) {
 	case <-ctx.Done():
 		return nil, sched.Cancelled(ctx)
 	case <-t.C:
-		if d, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(d) {
+		if contextEnded(ctx) {
 			return nil, sched.Cancelled(ctx)
 		}
 		return func() {}, nil
@@ -400,6 +400,13 @@ func Run[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, S
 	return runTask(ctx, rt, t, arg)
 }
 
+// contextEnded reports whether ctx is done, or its deadline has passed
+// though its timer has not yet said so.
+func contextEnded(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(d)
+}
+
 // checkRun checks what Run and Do are given, for a message that says what
 // to do where a nil would panic deep inside the scheduler.
 func checkRun(fn string, ctx context.Context, rt *Runtime) error {
@@ -419,6 +426,11 @@ func runTask[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (
 	f := &frame[A, R]{arg: arg}
 	f.Init(&t.kind)
 	stats, err := rt.run(ctx, &f.Header)
+	if err == nil && contextEnded(ctx) {
+		// Looked at last, as close to the return as it can be: the
+		// caller gave up on the result before it got it.
+		err = sched.Cancelled(ctx)
+	}
 	if err != nil {
 		var zero R
 		return zero, stats, userError(err)
