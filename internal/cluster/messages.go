@@ -35,34 +35,43 @@ const (
 	msgLoanQuery                                                       // a lender asks a borrower which of its loans it holds
 	msgLoanStatus                                                      // the answer: those it holds, those it does not
 	msgJobAsk                                                          // a node that dropped a job asks its root whether the job still runs
+	msgEnd                                                             // one past the last: a new type goes before it
 )
 
-// vocabulary names each type of message, for people (timelines), and
-// makes an empty one, in the order of the types from msgStealRequest on.
-var vocabulary = [...]struct {
-	name string
-	make func() message
-}{
-	{"steal request", func() message { return new(stealRequest) }},
-	{"steal reply", func() message { return new(stealReply) }},
-	{"result", func() message { return new(result) }},
-	{"job start", func() message { return new(jobStart) }},
-	{"job end", func() message { return new(jobEnd) }},
-	{"job report", func() message { return new(jobReport) }},
-	{"job failed", func() message { return new(jobFailed) }},
-	{"shutdown", func() message { return new(shutdown) }},
-	{"load report", func() message { return new(loadReport) }},
-	{"clock reading", func() message { return new(clockReading) }},
-	{"drain", func() message { return new(drainRequest) }},
-	{"drained", func() message { return new(drained) }},
-	{"stats request", func() message { return new(statsRequest) }},
-	{"stats reply", func() message { return new(statsReply) }},
-	{"job refused", func() message { return new(jobRefused) }},
-	{"leaving", func() message { return new(leaving) }},
-	{"job presence", func() message { return new(jobPresence) }},
-	{"loan query", func() message { return new(loanQuery) }},
-	{"loan status", func() message { return new(loanStatus) }},
-	{"job ask", func() message { return new(jobAsk) }},
+// numMessageTypes is how many types the vocabulary has.
+const numMessageTypes = int(msgEnd - msgStealRequest)
+
+// vocabulary is the table of the message types, in the order of their
+// constants from msgStealRequest on: each type's name for people (a
+// timeline's notes, a snapshot's counts), and the inbox's handler of one
+// that arrives, by which inbox.handle dispatches. It is filled in init,
+// as the handlers send messages, which are named from it; a row missing
+// or one too many does not compile.
+var vocabulary [numMessageTypes]word
+
+func init() {
+	vocabulary = [...]word{
+		says("steal request", inbox.onStealRequest),
+		says("steal reply", inbox.onStealReply),
+		says("result", inbox.onResult),
+		says("job start", inbox.onJobStart),
+		says("job end", inbox.onJobEnd),
+		says("job report", inbox.reportArrived),
+		says("job failed", inbox.onJobFailed),
+		says("shutdown", inbox.onShutdown),
+		says("load report", inbox.onLoadReport),
+		says("clock reading", inbox.onClockReading),
+		says("drain", inbox.onDrain),
+		says("drained", inbox.onDrained),
+		says("stats request", inbox.answerStats),
+		says("stats reply", inbox.statsArrived),
+		says("job refused", inbox.refused),
+		says("leaving", inbox.onLeaving),
+		says("job presence", inbox.presenceArrived),
+		says("loan query", inbox.onLoanQuery),
+		says("loan status", inbox.onLoanStatus),
+		says("job ask", inbox.onJobAsk),
+	}
 }
 
 // Limits on what a message may hold, checked as it is decoded, so that a
@@ -85,6 +94,26 @@ type message interface {
 	// (wire.Codec): the one description of its bytes, from which it is
 	// encoded and decoded, with what a decoder refuses.
 	fields(c *wire.Codec)
+}
+
+// word is a row of vocabulary.
+type word struct {
+	name   string
+	make   func() message // an empty message of the type
+	handle func(n inbox, peer clusterpolicy.NodeID, m message)
+}
+
+// says makes the row of message type *M: its name, and handle, which the
+// inbox calls with each that arrives.
+func says[M any, P interface {
+	*M
+	message
+}](name string, handle func(inbox, clusterpolicy.NodeID, P)) word {
+	return word{
+		name:   name,
+		make:   func() message { return P(new(M)) },
+		handle: func(n inbox, peer clusterpolicy.NodeID, m message) { handle(n, peer, m.(P)) },
+	}
 }
 
 // stealRequest asks for up to Want tasks of Job. ReplyTo is the asker's

@@ -232,8 +232,9 @@ func BenchmarkDecodeStealReply(b *testing.B) {
 	}
 }
 
-// TestVocabularyOrder: the table decodeMessage uses makes each type's own
-// message, and names each differently.
+// TestVocabularyOrder: the table decodeMessage and the inbox use makes
+// each type's own message, names each differently, and has a handler for
+// each.
 func TestVocabularyOrder(t *testing.T) {
 	names := map[string]bool{}
 	for i, v := range vocabulary {
@@ -244,6 +245,9 @@ func TestVocabularyOrder(t *testing.T) {
 			t.Errorf("vocabulary[%d] is named %q twice or not at all", i, v.name)
 		}
 		names[v.name] = true
+		if v.handle == nil {
+			t.Errorf("vocabulary[%d] (%s) has no handler", i, v.name)
+		}
 	}
 }
 
