@@ -34,9 +34,9 @@ import (
 //		return c.Encoded()
 //	}
 //
-// Each field goes by a pointer to a method named for its encoding, with
-// the name a decoding error gives it and, for what has a length, the most
-// a decoder accepts. An encoder only reads the fields (one message may be
+// Each field is handed by a pointer to a method named for its encoding,
+// with the name a decoding error gives it and, for what has a length, the
+// most a decoder accepts. An encoder only reads the fields (one message may be
 // encoded by several goroutines at once); a decoder and a generator write
 // them. A check beyond a field's own encoding (a value out of the range
 // the receiver takes) is written with Fail, which an encoder ignores: it
@@ -92,8 +92,9 @@ func (c *Codec) Fail(format string, args ...any) {
 }
 
 // More says whether the fields after it are there: an encoder sends them
-// if send; a decoder reads them if any bytes are left. Those fields are a
-// tail an older build does not send, and must take at least a byte.
+// if send; a decoder reads them if any bytes are left; a generator makes
+// them or not, at random. Those fields are the message's last, a tail an
+// older build does not send, and take at least a byte.
 func (c *Codec) More(send bool) bool {
 	switch c.dir {
 	case encoding:
