@@ -27,8 +27,8 @@
 // Lock order: sharing, then the job table, then an engine's, then a
 // lender's; the others are leaves. No lock is held while sending.
 //
-// Where to start: a new message is a type in messages.go and a case in
-// inbox's handle; a new per-job counter is a field of NetStats
+// Where to start: a new message is one edit in messages.go and its
+// handler (see Messages); a new per-job counter is a field of NetStats
 // (stats.go) and of the engine, counted where it happens and copied in
 // engine.counters, then a line in package monitor makes it a metric; a
 // new scheduler policy is a clusterpolicy.Policy in a package of its own,
@@ -56,11 +56,28 @@
 //
 // messages.go is the vocabulary nodes speak: steal requests and replies,
 // results, job start, end, report and failure, shutdown; each a message
-// type of the transport with a field for each thing it says. A message
-// that does not decode is dropped with a warning, never trusted. Every
-// line a message can make a node log goes through a bucket per kind of
-// line (Node.netLog, a transport.LimitedLog), so a stranger's flood costs
-// a line a second.
+// type of the transport with a field for each thing it says. Each type's
+// bytes are described once, by its fields method, which a wire.Codec
+// walks to encode a message, to decode one (with the limits and checks
+// that make it refuse what no node sends) and, for tests, to make random
+// ones. The inbox dispatches a message that arrives by its row of the
+// vocabulary to its handler. A new message is one edit in messages.go,
+// and jobAsk's lines there are the example: a constant before msgEnd
+// (msgJobAsk), the type (jobAsk, a field for each thing it says), its
+// msgType method, its fields method (c.Uvarint(&m.Job, "job"), then
+// c.String(&m.ReplyTo, "reply address", maxStringLen)), a replyAddr
+// method if it carries a reply address (for replyto.go to replace), and
+// its row of vocabulary, says("job ask", inbox.onJobAsk), which names its
+// handler, an inbox method where its work is. The tests then round-trip
+// random messages of the type and check that every field is in its
+// description; a sample of it in sampleMessages and its bytes in
+// testdata/messages.golden pin what it sends. A change to what any
+// message sends moves transport.ProtocolVersion.
+//
+// A message that does not decode is dropped with a warning, never
+// trusted. Every line a message can make a node log goes through a bucket
+// per kind of line (Node.netLog, a transport.LimitedLog), so a stranger's
+// flood costs a line a second.
 //
 // A message's reply address (ReplyTo) is its sender's word, and a keyless
 // sender's word is anyone's: the node never dials it nor resolves a name

@@ -1,5 +1,13 @@
 package cluster
 
+import (
+	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/net/transport"
+	"github.com/tsys-go/tsys/internal/sched"
+)
+
 // inbox is what the node does on the word of others: the transport's
 // handler (handle) and gossip's (onMember), and what each message or
 // membership event sets off. Its methods run on a connection's reader
@@ -7,3 +15,133 @@ package cluster
 // hand, or start a goroutine; none waits for work. What the node's own
 // user calls is on Node; what a job does is on its engine.
 type inbox struct{ *Node }
+
+// handle is the transport's handler: it runs on a connection's reader
+// goroutine, so it only queues, never waits for work. A message that does
+// not decode is dropped with a warning: it comes from another build or a
+// broken peer, and nothing from the network may stop this node. Each type
+// of message has its handler, named in its row of vocabulary
+// (messages.go), which handle calls. A message of a job goes to the job's
+// engine; one of a job this node does not serve gets the answer that
+// costs nothing: no task, or the task back.
+func (n inbox) handle(from string, tm *transport.Message) {
+	peer := clusterpolicy.NodeID(from)
+	msg, err := decodeMessage(tm)
+	if err != nil {
+		n.netLog.Warn("dropping a message that does not decode", "peer", peer, "err", err)
+		return
+	}
+	n.trustReplyTo(peer, msg, tm)
+	// A message of a job (its end, a task, a query) may end a doze: rouse
+	// once it has taken effect, so that a tick that looks at the node
+	// after the rouse sees it.
+	defer n.rouse()
+	vocabulary[msg.msgType()-msgStealRequest].handle(n, peer, msg)
+}
+
+// The handlers of the messages whose work is no more than a line or two
+// here; the others' are where their work is (vocabulary names each).
+
+func (n inbox) onStealRequest(peer clusterpolicy.NodeID, m *stealRequest) {
+	n.peers.learn(peer, m.ReplyTo)
+	if e := n.jobs.of(m.Job); e != nil {
+		e.answerSteal(peer, m)
+	} else {
+		n.out.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: n.trAddr}, nil)
+	}
+}
+
+func (n inbox) onStealReply(peer clusterpolicy.NodeID, m *stealReply) {
+	n.peers.learn(peer, m.ReplyTo)
+	if e := n.jobs.of(m.Job); e != nil {
+		e.borrow(peer, m)
+		return
+	}
+	for _, r := range m.Tasks {
+		n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, n.netLog)
+	}
+}
+
+func (n inbox) onResult(peer clusterpolicy.NodeID, m *result) {
+	if e := n.jobs.of(m.Job); e != nil {
+		e.lender.resultArrived(peer, m)
+	} else {
+		n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
+	}
+}
+
+func (n inbox) onJobStart(peer clusterpolicy.NodeID, m *jobStart) {
+	n.peers.learn(peer, m.ReplyTo)
+	n.startServing(peer, m)
+}
+
+func (n inbox) onJobEnd(peer clusterpolicy.NodeID, m *jobEnd) {
+	n.answerClock(peer, m, time.Now().UnixNano())
+	go n.endServing(peer, m.Job)
+}
+
+func (n inbox) onClockReading(peer clusterpolicy.NodeID, m *clockReading) {
+	if e := n.jobs.of(m.Job); e != nil {
+		e.timeline.clockArrived(peer, m)
+	}
+}
+
+func (n inbox) onJobFailed(peer clusterpolicy.NodeID, m *jobFailed) {
+	switch e := n.jobs.of(m.Job); {
+	case e == nil:
+	case e.rooted != nil:
+		e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
+	case peer == clusterpolicy.NodeID(e.info.Root):
+		// The job failed elsewhere: stop starting its tasks here too.
+		err := &failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}}
+		e.pool.Fail(err)
+		// A run that has not begun yet drops Fail: its context fails
+		// it as it begins.
+		if e.failServing != nil {
+			e.failServing(err)
+		}
+	}
+}
+
+func (n inbox) onLoadReport(peer clusterpolicy.NodeID, m *loadReport) {
+	if e := n.jobs.of(m.Job); e != nil {
+		e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.LoadReport(now, peer, m.Load) })
+	}
+}
+
+func (n inbox) onLoanQuery(peer clusterpolicy.NodeID, m *loanQuery) {
+	n.peers.learn(peer, m.ReplyTo)
+	n.answerLoans(peer, m)
+}
+
+func (n inbox) onLoanStatus(peer clusterpolicy.NodeID, m *loanStatus) {
+	if e := n.jobs.of(m.Job); e != nil {
+		e.lender.heard(peer, m)
+	}
+}
+
+func (n inbox) onJobAsk(peer clusterpolicy.NodeID, m *jobAsk) {
+	n.peers.learn(peer, m.ReplyTo)
+	n.jobAsked(peer, m)
+}
+
+func (n inbox) onShutdown(_ clusterpolicy.NodeID, m *shutdown) {
+	n.dismissed.CompareAndSwap(nil, m)
+	n.requestShutdown()
+}
+
+func (n inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) { go n.drainFor(peer, m) }
+
+// onLeaving: its policies stop giving it work now; the lent records stay
+// until it has left memberlist, so its results still count.
+func (n inbox) onLeaving(peer clusterpolicy.NodeID, _ *leaving) {
+	for _, e := range n.jobs.list() {
+		e.event(func(now time.Time) []clusterpolicy.Action {
+			return e.policy.Membership(now, clusterpolicy.MemberEvent{Node: peer, Leaving: true})
+		})
+	}
+}
+
+func (n inbox) onDrained(peer clusterpolicy.NodeID, _ *drained) {
+	n.netLog.Warn("an answer to a drain request this node did not make", "peer", peer)
+}

@@ -22,19 +22,12 @@ import (
 // gets that member's answers sent to that member's gossiped address, not
 // to an address of its choosing.
 
-// replyAddressed is a message that carries its sender's reply address.
+// replyAddressed is a message that carries its sender's reply address
+// (messages.go: each that has a ReplyTo field).
 type replyAddressed interface {
 	message
 	replyAddr() *string
 }
-
-func (m *stealRequest) replyAddr() *string { return &m.ReplyTo }
-func (m *stealReply) replyAddr() *string   { return &m.ReplyTo }
-func (m *jobStart) replyAddr() *string     { return &m.ReplyTo }
-func (m *drainRequest) replyAddr() *string { return &m.ReplyTo }
-func (m *loanQuery) replyAddr() *string    { return &m.ReplyTo }
-func (m *jobAsk) replyAddr() *string       { return &m.ReplyTo }
-func (m *statsRequest) replyAddr() *string { return &m.ReplyTo }
 
 // trustReplyTo replaces the reply address msg, received from peer as tm,
 // names by one this node may dial or send to (see above).

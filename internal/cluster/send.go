@@ -17,7 +17,7 @@ type outbox struct {
 	peers *peerBook
 	// byType counts the messages and body bytes sent, by type, since the
 	// node started (Snapshot).
-	byType [len(vocabulary)]struct{ messages, bytes atomic.Int64 }
+	byType [numMessageTypes]struct{ messages, bytes atomic.Int64 }
 }
 
 // send sends m to node at its known transport address, or else at
