@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,13 +32,13 @@ func f(c *tsys.Ctx, n int) int {
 	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(dir, true); err == nil || !strings.Contains(err.Error(), "run go generate") {
+	if err := run(dir, true, io.Discard); err == nil || !strings.Contains(err.Error(), "run go generate") {
 		t.Errorf("-check with no clone written: %v; want an error saying to run go generate", err)
 	}
-	if err := run(dir, false); err != nil {
+	if err := run(dir, false, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(dir, true); err != nil {
+	if err := run(dir, true, io.Discard); err != nil {
 		t.Errorf("-check right after writing: %v", err)
 	}
 	path := filepath.Join(dir, clonegen.FileName)
@@ -48,7 +49,7 @@ func f(c *tsys.Ctx, n int) int {
 	if err := os.WriteFile(path, append(out, "// edited\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(dir, true); err == nil || !strings.Contains(err.Error(), "is stale: run go generate") {
+	if err := run(dir, true, io.Discard); err == nil || !strings.Contains(err.Error(), "is stale: run go generate") {
 		t.Errorf("-check on an edited clone: %v; want it stale", err)
 	}
 }
