@@ -8,6 +8,287 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
+// halvesClone is halves, from forms.go:33, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func halvesClone(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo <= 1 {
+		if hi-lo == 1 {
+			return mix(lo)
+		}
+		return 0
+	}
+	mid := lo + (hi-lo)/2
+	var a, b uint64
+	if c.AllowCCall() {
+		a = halvesClone(c, lo, mid)
+		b = halvesClone(c, mid, hi)
+	} else {
+		a, b = tsys.Pair(c,
+			func(c *tsys.Ctx) uint64 { return halvesClone(c, lo, mid) },
+			func(c *tsys.Ctx) uint64 { return halvesClone(c, mid, hi) })
+	}
+	return a + b
+}
+
+// weighClone is weigh, from forms.go:78, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func weighClone(c *tsys.Ctx, n *Node, depth int64) int64 {
+	if n == nil {
+		return 0
+	}
+	var a, b int64
+	if c.AllowCCall() {
+		a = weighClone(c, n.L, depth+1)
+		b = weighClone(c, n.R, depth+1)
+	} else {
+		a1 := a
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) { a1 = weighClone(c, n.L, depth+1) }, func(c *tsys.Ctx) {
+			b1 = weighClone(c, n.R, depth+1)
+		})
+		a = a1
+		b = b1
+	}
+	return n.V*depth + a + b
+}
+
+// spreadClone is spread, from forms.go:109, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func spreadClone(c *tsys.Ctx, n int) int64 {
+	if n < 4 {
+		return int64(n)
+	}
+	var x, y int64
+	k := n / 3
+	k++
+	var x1 int64
+	var y1 int64
+	if c.AllowCCall() {
+		{
+			cc := c
+			v := spreadClone(cc, k)
+			v++
+			x1 = v
+		}
+		{
+			v := spreadClone(c, n-k) // the same name in both closures
+			y1 = v * 2
+		}
+	} else {
+		k := k
+		x1, y1 = tsys.Pair(c, func(cc *tsys.Ctx) int64 {
+			v := spreadClone(cc, k)
+			v++
+			return v
+		}, func(c *tsys.Ctx) int64 {
+			v := spreadClone(c, n-k) // the same name in both closures
+			return v * 2
+		})
+	}
+	x, y = x1, y1
+	if x > y {
+		return x - y
+	}
+	return y - x + int64(k)
+}
+
+// earlyClone is early, from forms.go:153, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func earlyClone(c *tsys.Ctx, n int) (int64, int64) {
+	if n < 3 {
+		return int64(n), 1
+	}
+	var r1 int64
+	var r2 int64
+	if c.AllowCCall() {
+		r1 = func(c *tsys.Ctx) int64 {
+			a, b := earlyClone(c, n-1)
+			if (a+b)%7 == 0 {
+				return 7
+			}
+			return a + b
+		}(c)
+		r2 = func(c *tsys.Ctx) int64 {
+			p, q := earlyClone(c, n-2)
+			if y := p*2 + q; y > 1000 {
+				return y % 1000
+			}
+			return p*2 + q
+		}(c)
+	} else {
+		r1, r2 = tsys.Pair(c, func(c *tsys.Ctx) int64 {
+			a, b := earlyClone(c, n-1)
+			if (a+b)%7 == 0 {
+				return 7
+			}
+			return a + b
+		}, func(c *tsys.Ctx) int64 {
+			p, q := earlyClone(c, n-2)
+			if y := p*2 + q; y > 1000 {
+				return y % 1000
+			}
+			return p*2 + q
+		})
+	}
+	return r1, r2
+}
+
+// kidsClone is kids, from forms.go:190, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func kidsClone(c *tsys.Ctx, depth, i int) int64 {
+	if depth == 0 {
+		return int64(i)
+	}
+	n := i%5 + 1
+	half := n / 2
+	var sum int64
+	if c.AllowCCall() {
+		sum = zero()
+		if 0 < half {
+			sum = func(c *tsys.Ctx, lo, hi int, acc int64) int64 {
+				for k := lo; k < hi; k++ {
+					acc += kidsClone(c, depth-1, 5*i+k)
+				}
+				return acc
+			}(c, 0, half, sum)
+		}
+	} else {
+		sum = tsys.Fold(c, 0, half, zero, func(c *tsys.Ctx, lo, hi int, acc int64) int64 {
+			for k := lo; k < hi; k++ {
+				acc += kidsClone(c, depth-1, 5*i+k)
+			}
+			return acc
+		}, func(a, b int64) int64 { return a + b })
+	}
+	parts := make([]int64, n)
+	hi1 := width(n)
+	if c.AllowCCall() {
+		if half < hi1 {
+			func(c *tsys.Ctx, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					parts[k] = kidsClone(c, depth-1, 5*i+k)
+				}
+			}(c, half, hi1)
+		}
+	} else {
+		parts1 := parts
+		tsys.For(c, half, hi1, func(c *tsys.Ctx, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				parts1[k] = kidsClone(c, depth-1, 5*i+k)
+			}
+		})
+		parts = parts1
+	}
+	for _, p := range parts {
+		sum += p
+	}
+	return int64(i) + sum
+}
+
+// nestedClone is nested, from forms.go:232, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func nestedClone(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo < 3 {
+		return Halves(c, lo, hi)
+	}
+	third := (hi - lo) / 3
+	var first, rest uint64
+	if c.AllowCCall() {
+		first = nestedClone(c, lo, lo+third)
+		{
+			var m, r uint64
+			if c.AllowCCall() {
+				m = nestedClone(c, lo+third, lo+2*third)
+				r = nestedClone(c, lo+2*third, hi)
+			} else {
+				m1 := m
+				r1 := r
+				tsys.Both(c, func(c *tsys.Ctx) { m1 = nestedClone(c, lo+third, lo+2*third) }, func(c *tsys.Ctx) { r1 = nestedClone(c, lo+2*third, hi) })
+				m = m1
+				r = r1
+			}
+			rest = m + r
+		}
+	} else {
+		first, rest = tsys.Pair(c, func(c *tsys.Ctx) uint64 { return nestedClone(c, lo, lo+third) }, func(c *tsys.Ctx) uint64 {
+			var m, r uint64
+			if c.AllowCCall() {
+				m = nestedClone(c, lo+third, lo+2*third)
+				r = nestedClone(c, lo+2*third, hi)
+			} else {
+				m1 := m
+				r1 := r
+				tsys.Both(c, func(c *tsys.Ctx) { m1 = nestedClone(c, lo+third, lo+2*third) }, func(c *tsys.Ctx) { r1 = nestedClone(c, lo+2*third, hi) })
+				m = m1
+				r = r1
+			}
+			return m + r
+		})
+	}
+	var check uint64
+	if c.AllowCCall() {
+		check = first
+	} else {
+		_, check = tsys.Pair(c, func(c *tsys.Ctx) int { return 0 }, func(c *tsys.Ctx) uint64 { return first })
+	}
+	return check + rest
+}
+
+// mixedClone is mixed's fast clone, from forms.go:260: while enough tasks
+// are ready (tsys.Ctx.AllowCCall) it runs mixed's body with each fork a
+// plain call and each join its value; otherwise it runs mixed, whose forks
+// make tasks. Its closure forms (tsys.Both, Pair, For, Fold) that the
+// generator could prove safe ask the same question again: on a yes their
+// closures are not made and their bodies run as plain code; on a no the
+// form runs as written.
+func mixedClone(c *tsys.Ctx, n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	if !c.AllowCCall() {
+		return mixedNatural(c, n)
+	}
+	f := mixedClone(c, n-1)
+	var a, b int64
+	if c.AllowCCall() {
+		a = mixedClone(c, n-2)
+		b = int64(n)
+	} else {
+		a, b = tsys.Pair(c, func(c *tsys.Ctx) int64 { return mixedClone(c, n-2) }, func(c *tsys.Ctx) int64 { return int64(n) })
+	}
+	return f + a + b
+}
+
+// mixedNatural runs mixed as a call that is never inlined, so that
+// mixedClone's frame holds only what its own body needs.
+//
+//go:noinline
+func mixedNatural(c *tsys.Ctx, n int) int64 { return mixed(c, n) }
+
 // sum3Clone is sum3's fast clone, from tasks.go:19: while enough tasks are
 // ready (tsys.Ctx.AllowCCall) it runs sum3's body with each fork a plain
 // call and each join its value; otherwise it runs sum3, whose forks make
