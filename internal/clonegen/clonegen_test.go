@@ -45,7 +45,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"apps/fib", "apps/nqueens", "apps/uts", "internal/clonegen/clonetest"} {
+	for _, want := range []string{"apps/fib", "apps/nqueens", "apps/uts", "examples/treesum", "internal/clonegen/clonetest"} {
 		if !dirs[filepath.Join(root, want)] {
 			t.Errorf("%s has no %q line", want, generateLine)
 		}
