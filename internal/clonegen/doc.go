@@ -112,11 +112,12 @@
 // a closure is no func literal (the generator cannot see what it runs),
 // uses a Ctx captured from around the form (which panics inside a body),
 // or the form's Ctx is not the parameter of the function or closure it is
-// in; when the form is in a go or defer statement, or is not a statement
-// of its own in a block, or, for Pair and Fold, not the whole right side
-// of an assignment to names, a var or a return (the rewrite would move it
-// before the statement's other parts); when a Fold's identity or combine
-// is a call; and when the form is already in the else of an if that asks.
+// in; when the form is in a go or defer statement (or a closure one
+// runs), or is not a statement of its own in a block, or, for Pair and
+// Fold, not the whole right side of an assignment to names, a var or a
+// return (the rewrite would move it before the statement's other parts);
+// when a Fold's identity or combine is a call; and when the form is
+// already in the else of an if that asks.
 // A function that runs closure forms but whose clone nothing calls gets a
 // note saying to call it.
 //

@@ -373,7 +373,7 @@ func (f *formPass) rewrite(call *ast.CallExpr, form string) (from, to int, code,
 // the rewrite keeps the meaning of, or why not.
 func (f *formPass) statement(call *ast.CallExpr, form string) (ast.Stmt, string) {
 	if f.deferred(call) {
-		return nil, "it is in a go or defer statement"
+		return nil, "it is in a go or defer statement, or in a closure one runs"
 	}
 	var stmt ast.Stmt
 	switch p := f.parent[call].(type) {
@@ -416,15 +416,15 @@ func (f *formPass) statement(call *ast.CallExpr, form string) (ast.Stmt, string)
 	return stmt, ""
 }
 
-// deferred reports whether n is in a go or defer statement of the
-// function or closure it is in.
+// deferred reports whether n is in a go or defer statement, or in a
+// closure one of them runs: code that may run on another goroutine, or
+// after the function's Ctx is done, where the form and the question
+// would not mean what they mean here.
 func (f *formPass) deferred(n ast.Node) bool {
 	for p := f.parent[n]; p != nil; p = f.parent[p] {
 		switch p.(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
 			return true
-		case *ast.FuncLit, *ast.FuncDecl:
-			return false
 		}
 	}
 	return false

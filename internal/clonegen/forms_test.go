@@ -73,6 +73,12 @@ func TestFormsLeftAsWritten(t *testing.T) {
 		{"deferred", `	var a, b int
 	defer tsys.Both(c, func(c *tsys.Ctx) { a = sum(c, n-1) }, func(c *tsys.Ctx) { b = sum(c, n-2) }) // here
 	return a + b`, "it is in a go or defer statement"},
+		{"in a goroutine's closure", `	done := make(chan int)
+	go func(c *tsys.Ctx) {
+		a, b := tsys.Pair(c, func(c *tsys.Ctx) int { return sum(c, n-1) }, func(c *tsys.Ctx) int { return sum(c, n-2) }) // here
+		done <- a + b
+	}(c)
+	return <-done`, "it is in a go or defer statement, or in a closure one runs"},
 		{"results into elements", `	s := make([]int, 2)
 	s[0], s[1] = tsys.Pair(c, func(c *tsys.Ctx) int { return sum(c, n-1) }, func(c *tsys.Ctx) int { return sum(c, n-2) }) // here
 	return s[0] + s[1]`, "it is not the whole right side of an assignment to names, a var or a return: the rewrite would change when the statement's other parts run; assign its results to names first"},
