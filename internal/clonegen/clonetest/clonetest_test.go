@@ -30,6 +30,13 @@ func TestClonesGiveTheSerialAnswers(t *testing.T) {
 			do(t, name, rt, "Early", func(c *tsys.Ctx) any { a, b := Early(c, 18); return [2]int64{a, b} }, earlySerial(18))
 			do(t, name, rt, "Kids", func(c *tsys.Ctx) any { return Kids(c, 6) }, KidsSerial(6, 1))
 			do(t, name, rt, "Nested", func(c *tsys.Ctx) any { return Nested(c, 7, 4000) }, NestedSerial(7, 4000))
+			shapes, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) [2]string {
+				clones, originals := Shapes(c)
+				return [2]string{fmt.Sprint(clones), fmt.Sprint(originals)}
+			})
+			if err != nil || shapes[0] != shapes[1] {
+				t.Errorf("%s: the clones of Shapes give %s, %v; the functions as written %s", name, shapes[0], err, shapes[1])
+			}
 		}
 	}
 }
