@@ -46,7 +46,9 @@ import (
 //		return t.V + l + r
 //	}
 //
-// (bench/README.md, "Join at fine grain").
+// (bench/README.md, "Join at fine grain"). go generate writes this
+// cutoff for you (cmd/tsysclone): write sum with Pair alone, call it as
+// sumClone, and the generated sumClone asks first, in every call.
 func Both(c *Ctx, f, g func(c *Ctx)) {
 	needCtx(c, formBoth)
 	needFunc(f == nil, formBoth, "f")

@@ -27,6 +27,18 @@ func (c *cloner) analyse(body *ast.BlockStmt) {
 		stack = append(stack, n)
 		return true
 	})
+	if !c.task {
+		// A plain clone keeps its forks: only its calls become clones'.
+		ast.Inspect(body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && c.p.cloneOf[id.Name] != "" {
+					c.rename[call] = c.p.cloneOf[id.Name]
+				}
+			}
+			return true
+		})
+		return
+	}
 	// What holds a Forked spreads through assignments: to a fixed point.
 	for grew := true; grew; {
 		grew = false

@@ -21,7 +21,11 @@ type cloner struct {
 	name     string // the natural function's
 	tsys     string // what the function's file calls package tsys
 	ctx, arg string // the function's parameters
-	fset     *token.FileSet
+	// task: fn is a task's function, whose clone asks at its entry and
+	// makes its forks calls; otherwise its clone only rewrites its closure
+	// forms and calls (plain.go).
+	task bool
+	fset *token.FileSet
 	// line converts a position in the copy into one in the package.
 	line func(token.Pos) string
 
@@ -40,40 +44,61 @@ type cloner struct {
 	errs  []error
 }
 
-// clone returns the source of fn's clone and of the call that keeps fn
-// apart, and the imports they use (local name → path).
-func (p *pkg) clone(fn *ast.FuncDecl) (string, map[string]string, error) {
+// clone returns the source of fn's clone (and, for a task, of the call
+// that keeps fn apart), the imports they use (local name → path), and a
+// note on each of fn's closure forms.
+func (p *pkg) clone(fn *ast.FuncDecl) (string, map[string]string, []Note, error) {
 	file := p.fileOf[fn]
 	at := p.fset.Position(fn.Pos())
-	c := &cloner{p: p, name: fn.Name.Name, tsys: importName(file, tsysPath)}
-	if err := c.signature(fn, at); err != nil {
-		return "", nil, err
+	c := &cloner{p: p, name: fn.Name.Name, tsys: importName(file, tsysPath), task: !p.plain[fn.Name.Name]}
+	if c.task {
+		if err := c.signature(fn, at); err != nil {
+			return "", nil, nil, err
+		}
 	}
 	start, end := at.Offset, p.fset.Position(fn.End()).Offset
 	text := string(p.src[file][start:end])
 	c.line = func(pos token.Pos) string {
 		return fmt.Sprintf("%s:%d", at.Filename, at.Line+c.fset.Position(pos).Line-2)
 	}
-	decl, f, err := c.parse(text, at)
+	if c.task {
+		if _, _, err := c.parse(text, at); err != nil {
+			return "", nil, nil, err
+		}
+		if err := errors.Join(c.errs...); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	text, notes, err := p.rewriteForms(c.name, c.tsys, text, at)
 	if err != nil {
-		return "", nil, err
+		return "", nil, notes, err
 	}
-	if err := errors.Join(c.errs...); err != nil {
-		return "", nil, err
+	rewritten := 0
+	for _, n := range notes {
+		if n.Done {
+			rewritten++
+		}
 	}
-	// The question goes into the text, after the guards, and the copy is
-	// parsed again: every node of the clone then has a place of its own,
-	// and the printer keeps each comment where the function had it.
 	cloneName := p.cloneOf[c.name]
 	naturalName := c.name + naturalSuffix
-	insert := c.fset.Position(decl.Body.Lbrace).Offset + 1
-	if g := c.guards(decl.Body.List); g > 0 {
-		insert = c.fset.Position(decl.Body.List[g-1].End()).Offset
+	decl, f, err := c.parse(text, at)
+	if err != nil {
+		return "", nil, notes, err
 	}
-	insert -= len(header)
-	text = fmt.Sprintf("%s\nif !%s.AllowCCall() {\nreturn %s(%s, %s)\n}%s", text[:insert], c.ctx, naturalName, c.ctx, c.arg, text[insert:])
-	if decl, f, err = c.parse(text, at); err != nil {
-		return "", nil, err
+	if c.task {
+		// The question goes into the text, after the guards, and the copy
+		// is parsed again: every node of the clone then has a place of its
+		// own, and the printer keeps each comment where the function had
+		// it.
+		insert := c.fset.Position(decl.Body.Lbrace).Offset + 1
+		if g := c.guards(decl.Body.List); g > 0 {
+			insert = c.fset.Position(decl.Body.List[g-1].End()).Offset
+		}
+		insert -= len(header)
+		text = fmt.Sprintf("%s\nif !%s.AllowCCall() {\nreturn %s(%s, %s)\n}%s", text[:insert], c.ctx, naturalName, c.ctx, c.arg, text[insert:])
+		if decl, f, err = c.parse(text, at); err != nil {
+			return "", nil, notes, err
+		}
 	}
 	rewrite(decl.Body, c.replace)
 	unwrapTrue(decl.Body)
@@ -82,19 +107,31 @@ func (p *pkg) clone(fn *ast.FuncDecl) (string, map[string]string, error) {
 	var out bytes.Buffer
 	source := fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
 	out.WriteString("\n")
-	out.WriteString(comment(fmt.Sprintf("%s is %s's fast clone, from %s: while enough tasks are ready (tsys.Ctx.AllowCCall) it runs %s's body with each fork a plain call and each join its value; otherwise it runs %s, whose forks make tasks.", cloneName, c.name, source, c.name, c.name)))
+	forms := ""
+	if rewritten > 0 {
+		forms = fmt.Sprintf(" Its closure forms (tsys.Both, Pair, For, Fold) that the generator could prove safe ask the same question%s: on a yes their closures are not made and their bodies run as plain code; on a no the form runs as written.", map[bool]string{true: " again", false: ""}[c.task])
+	}
+	if c.task {
+		out.WriteString(comment(fmt.Sprintf("%s is %s's fast clone, from %s: while enough tasks are ready (tsys.Ctx.AllowCCall) it runs %s's body with each fork a plain call and each join its value; otherwise it runs %s, whose forks make tasks.%s", cloneName, c.name, source, c.name, c.name, forms)))
+	} else {
+		out.WriteString(comment(fmt.Sprintf("%s is %s, from %s, with the cutoff written: each closure form (tsys.Both, Pair, For, Fold) the generator could prove safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes its closures are not made and their bodies run as plain code, on a no the form runs as written. Each call of a function the package clones is a call of its clone.", cloneName, c.name, source)))
+	}
 	if err := format.Node(&out, c.fset, &printer.CommentedNode{Node: decl, Comments: f.Comments}); err != nil {
-		return "", nil, fmt.Errorf("%s: printing the clone: %w", at, err)
+		return "", nil, notes, fmt.Errorf("%s: printing the clone: %w", at, err)
+	}
+	out.WriteString("\n")
+	if !c.task {
+		return out.String(), c.imports(file, decl), notes, nil
 	}
 	var typ bytes.Buffer
 	if err := format.Node(&typ, c.fset, decl.Type); err != nil {
-		return "", nil, fmt.Errorf("%s: printing the clone: %w", at, err)
+		return "", nil, notes, fmt.Errorf("%s: printing the clone: %w", at, err)
 	}
-	out.WriteString("\n\n")
+	out.WriteString("\n")
 	out.WriteString(comment(fmt.Sprintf("%s runs %s as a call that is never inlined, so that %s's frame holds only what its own body needs.", naturalName, c.name, cloneName)))
 	out.WriteString("//\n//go:noinline\n")
 	fmt.Fprintf(&out, "func %s%s { return %s(%s, %s) }\n", naturalName, bytes.TrimPrefix(typ.Bytes(), []byte("func")), c.name, c.ctx, c.arg)
-	return out.String(), c.imports(file, decl), nil
+	return out.String(), c.imports(file, decl), notes, nil
 }
 
 // signature checks that fn is a task function, func(c *tsys.Ctx, a A) R,

@@ -45,14 +45,14 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"apps/fib", "apps/nqueens", "apps/uts", "internal/clonegen/clonetest"} {
+	for _, want := range []string{"apps/fib", "apps/nqueens", "apps/uts", "examples/treesum", "internal/clonegen/clonetest"} {
 		if !dirs[filepath.Join(root, want)] {
 			t.Errorf("%s has no %q line", want, generateLine)
 		}
 	}
 	for dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
-		want, err := Generate(dir)
+		want, _, err := Generate(dir)
 		if err != nil {
 			t.Errorf("%s: %v", rel, err)
 			continue
@@ -151,7 +151,7 @@ func f(c *tsys.Ctx, n int) int {
 		{"generic", `func f[T any](c *tsys.Ctx, n int) int { return n }`, "it is generic"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Generate(pkgWith(t, task+"\n"+tc.body+"\n"))
+			_, _, err := Generate(pkgWith(t, task+"\n"+tc.body+"\n"))
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -170,12 +170,12 @@ func f(c *tsys.Ctx, n int) int {
 // TestBadPackages: registrations that cannot be cloned at all.
 func TestBadPackages(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
-		{"no registration", "func f(c *tsys.Ctx, n int) int { return n }\n", "no tsys.Register(name, fooClone)"},
+		{"no registration", "func f(c *tsys.Ctx, n int) int { return n }\n", "no clone to write: register a task by its clone's name, tsys.Register(name, fooClone), or call fooClone"},
 		{"no natural function", "var F = tsys.Register(\"f\", hClone)\n", "tsys.Register names hClone, but the package declares no function h to clone"},
 		{"taken name", task + "func f(c *tsys.Ctx, n int) int { return n }\nfunc fNatural() {}\n", "fNatural is a name the clone of f takes: rename it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Generate(pkgWith(t, tc.body))
+			_, _, err := Generate(pkgWith(t, tc.body))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v; want it to hold %q", err, tc.want)
 			}

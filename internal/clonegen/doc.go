@@ -50,9 +50,80 @@
 // its body) run before the question, so a leaf of the recursion asks
 // nothing, as it asks nothing in the natural code.
 //
+// # Closure forms
+//
+// tsys.Both, Pair, For and Fold take closures, which escape to the heap:
+// each call makes them, and every variable they write, even when the form
+// finds enough tasks ready and runs them here as plain calls. In a clone,
+// each such form whose closures the generator can prove safe asks the
+// question first, and makes its closures only on a no:
+//
+//	func sum(c *tsys.Ctx, lo, hi int) uint64 {
+//		if hi-lo == 1 {
+//			return leaf(lo)
+//		}
+//		mid := lo + (hi-lo)/2
+//		a, b := tsys.Pair(c,
+//			func(c *tsys.Ctx) uint64 { return sum(c, lo, mid) },
+//			func(c *tsys.Ctx) uint64 { return sum(c, mid, hi) })
+//		return a + b
+//	}
+//
+// becomes, in sumClone,
+//
+//	var a, b uint64
+//	if c.AllowCCall() {
+//		a = sumClone(c, lo, mid)
+//		b = sumClone(c, mid, hi)
+//	} else {
+//		a, b = tsys.Pair(c,
+//			func(c *tsys.Ctx) uint64 { return sumClone(c, lo, mid) },
+//			func(c *tsys.Ctx) uint64 { return sumClone(c, mid, hi) })
+//	}
+//
+// On a yes the bodies run in order, with the Ctx of the code around the
+// form (no closure body is running then), as the form itself runs them on
+// a yes; a body with an early return, a defer, a label or a recover is
+// called as the literal it is, which Go inlines where it can and which
+// does not escape. On a no the form runs as written, its closures given
+// copies of the variables they write (and of those the function assigns
+// elsewhere), declared on that path and copied back after the form: a
+// variable a closure captures by reference lives on the heap from its
+// declaration, on both paths. A variable whose address is taken, or that
+// is sliced or has a field or method selected, stays captured: a copy
+// would not keep what points into it; -v says so.
+//
+// A For or Fold runs its body once over the whole range on a yes: one
+// piece, which its contract allows. But the form itself asks again between
+// chunks and cuts pieces for idle workers, which one plain call cannot,
+// so a loop is rewritten only if its body asks again: it calls a clone,
+// forks a task, or runs a closure form. A loop with options (Grain,
+// Factoring) is left as written, its pieces fixed by them.
+//
+// A function that is no task gets a clone when the package names it: a
+// function sum that takes a *tsys.Ctx, among any other parameters, is
+// cloned as sumClone when the package (its tests included) calls
+// sumClone. Its clone asks nothing at its entry; each form asks its own
+// question, and each call of a function the package clones is a call of
+// its clone, so the recursion stays in the clones. A task's fast clone
+// rewrites its closure forms the same way.
+//
+// A form is left as written, and tsysclone -v says why on its line, when
+// a closure is no func literal (the generator cannot see what it runs),
+// uses a Ctx captured from around the form (which panics inside a body),
+// or the form's Ctx is not the parameter of the function or closure it is
+// in; when the form is in a go or defer statement (or a closure one
+// runs), or is not a statement of its own in a block, or, for Pair and
+// Fold, not the whole right side of an assignment to names, a var or a
+// return (the rewrite would move it before the statement's other parts);
+// when a Fold's identity or combine is a call; and when the form is
+// already in the else of an if that asks.
+// A function that runs closure forms but whose clone nothing calls gets a
+// note saying to call it.
+//
 // # What is cloned, and what is refused
 //
-// A function foo is cloned when the package registers fooClone
+// A task function foo is cloned when the package registers fooClone
 // (tsys.Register(name, fooClone)) and declares foo with the signature of a
 // task, func(c *tsys.Ctx, a A) R. The clone turns into a value every
 // Forked or Future the function holds: locals, arrays and slices of them,

@@ -3,10 +3,626 @@
 package clonetest
 
 import (
+	"errors"
 	"math/bits"
 
 	"github.com/tsys-go/tsys/tsys"
 )
+
+// halvesClone is halves, from forms.go:33, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func halvesClone(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo <= 1 {
+		if hi-lo == 1 {
+			return mix(lo)
+		}
+		return 0
+	}
+	mid := lo + (hi-lo)/2
+	var a, b uint64
+	if c.AllowCCall() {
+		a = halvesClone(c, lo, mid)
+		b = halvesClone(c, mid, hi)
+	} else {
+		a, b = tsys.Pair(c,
+			func(c *tsys.Ctx) uint64 { return halvesClone(c, lo, mid) },
+			func(c *tsys.Ctx) uint64 { return halvesClone(c, mid, hi) })
+	}
+	return a + b
+}
+
+// weighClone is weigh, from forms.go:78, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func weighClone(c *tsys.Ctx, n *Node, depth int64) int64 {
+	if n == nil {
+		return 0
+	}
+	var a, b int64
+	if c.AllowCCall() {
+		a = weighClone(c, n.L, depth+1)
+		b = weighClone(c, n.R, depth+1)
+	} else {
+		a1 := a
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) { a1 = weighClone(c, n.L, depth+1) }, func(c *tsys.Ctx) {
+			b1 = weighClone(c, n.R, depth+1)
+		})
+		a = a1
+		b = b1
+	}
+	return n.V*depth + a + b
+}
+
+// spreadClone is spread, from forms.go:109, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func spreadClone(c *tsys.Ctx, n int) int64 {
+	if n < 4 {
+		return int64(n)
+	}
+	var x, y int64
+	k := n / 3
+	k++
+	var x1 int64
+	var y1 int64
+	if c.AllowCCall() {
+		{
+			cc := c
+			v := spreadClone(cc, k)
+			v++
+			x1 = v
+		}
+		{
+			v := spreadClone(c, n-k) // the same name in both closures
+			y1 = v * 2
+		}
+	} else {
+		k := k
+		x1, y1 = tsys.Pair(c, func(cc *tsys.Ctx) int64 {
+			v := spreadClone(cc, k)
+			v++
+			return v
+		}, func(c *tsys.Ctx) int64 {
+			v := spreadClone(c, n-k) // the same name in both closures
+			return v * 2
+		})
+	}
+	x, y = x1, y1
+	if x > y {
+		return x - y
+	}
+	return y - x + int64(k)
+}
+
+// earlyClone is early, from forms.go:153, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func earlyClone(c *tsys.Ctx, n int) (int64, int64) {
+	if n < 3 {
+		return int64(n), 1
+	}
+	var r1 int64
+	var r2 int64
+	if c.AllowCCall() {
+		r1 = func(c *tsys.Ctx) int64 {
+			a, b := earlyClone(c, n-1)
+			if (a+b)%7 == 0 {
+				return 7
+			}
+			return a + b
+		}(c)
+		r2 = func(c *tsys.Ctx) int64 {
+			p, q := earlyClone(c, n-2)
+			if y := p*2 + q; y > 1000 {
+				return y % 1000
+			}
+			return p*2 + q
+		}(c)
+	} else {
+		r1, r2 = tsys.Pair(c, func(c *tsys.Ctx) int64 {
+			a, b := earlyClone(c, n-1)
+			if (a+b)%7 == 0 {
+				return 7
+			}
+			return a + b
+		}, func(c *tsys.Ctx) int64 {
+			p, q := earlyClone(c, n-2)
+			if y := p*2 + q; y > 1000 {
+				return y % 1000
+			}
+			return p*2 + q
+		})
+	}
+	return r1, r2
+}
+
+// kidsClone is kids, from forms.go:190, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func kidsClone(c *tsys.Ctx, depth, i int) int64 {
+	if depth == 0 {
+		return int64(i)
+	}
+	n := i%5 + 1
+	half := n / 2
+	var sum int64
+	if c.AllowCCall() {
+		sum = zero()
+		if 0 < half {
+			sum = func(c *tsys.Ctx, lo, hi int, acc int64) int64 {
+				for k := lo; k < hi; k++ {
+					acc += kidsClone(c, depth-1, 5*i+k)
+				}
+				return acc
+			}(c, 0, half, sum)
+		}
+	} else {
+		sum = tsys.Fold(c, 0, half, zero, func(c *tsys.Ctx, lo, hi int, acc int64) int64 {
+			for k := lo; k < hi; k++ {
+				acc += kidsClone(c, depth-1, 5*i+k)
+			}
+			return acc
+		}, func(a, b int64) int64 { return a + b })
+	}
+	parts := make([]int64, n)
+	hi1 := width(n)
+	if c.AllowCCall() {
+		if half < hi1 {
+			func(c *tsys.Ctx, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					parts[k] = kidsClone(c, depth-1, 5*i+k)
+				}
+			}(c, half, hi1)
+		}
+	} else {
+		parts1 := parts
+		tsys.For(c, half, hi1, func(c *tsys.Ctx, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				parts1[k] = kidsClone(c, depth-1, 5*i+k)
+			}
+		})
+		parts = parts1
+	}
+	for _, p := range parts {
+		sum += p
+	}
+	return int64(i) + sum
+}
+
+// nestedClone is nested, from forms.go:232, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func nestedClone(c *tsys.Ctx, lo, hi int) uint64 {
+	if hi-lo < 3 {
+		return Halves(c, lo, hi)
+	}
+	third := (hi - lo) / 3
+	var first, rest uint64
+	if c.AllowCCall() {
+		first = nestedClone(c, lo, lo+third)
+		{
+			var m, r uint64
+			if c.AllowCCall() {
+				m = nestedClone(c, lo+third, lo+2*third)
+				r = nestedClone(c, lo+2*third, hi)
+			} else {
+				m1 := m
+				r1 := r
+				tsys.Both(c, func(c *tsys.Ctx) { m1 = nestedClone(c, lo+third, lo+2*third) }, func(c *tsys.Ctx) { r1 = nestedClone(c, lo+2*third, hi) })
+				m = m1
+				r = r1
+			}
+			rest = m + r
+		}
+	} else {
+		first, rest = tsys.Pair(c, func(c *tsys.Ctx) uint64 { return nestedClone(c, lo, lo+third) }, func(c *tsys.Ctx) uint64 {
+			var m, r uint64
+			if c.AllowCCall() {
+				m = nestedClone(c, lo+third, lo+2*third)
+				r = nestedClone(c, lo+2*third, hi)
+			} else {
+				m1 := m
+				r1 := r
+				tsys.Both(c, func(c *tsys.Ctx) { m1 = nestedClone(c, lo+third, lo+2*third) }, func(c *tsys.Ctx) { r1 = nestedClone(c, lo+2*third, hi) })
+				m = m1
+				r = r1
+			}
+			return m + r
+		})
+	}
+	var check uint64
+	if c.AllowCCall() {
+		check = first
+	} else {
+		_, check = tsys.Pair(c, func(c *tsys.Ctx) int { return 0 }, func(c *tsys.Ctx) uint64 { return first })
+	}
+	return check + rest
+}
+
+// mixedClone is mixed's fast clone, from forms.go:260: while enough tasks
+// are ready (tsys.Ctx.AllowCCall) it runs mixed's body with each fork a
+// plain call and each join its value; otherwise it runs mixed, whose forks
+// make tasks. Its closure forms (tsys.Both, Pair, For, Fold) that the
+// generator could prove safe ask the same question again: on a yes their
+// closures are not made and their bodies run as plain code; on a no the
+// form runs as written.
+func mixedClone(c *tsys.Ctx, n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	if !c.AllowCCall() {
+		return mixedNatural(c, n)
+	}
+	f := mixedClone(c, n-1)
+	var a, b int64
+	if c.AllowCCall() {
+		a = mixedClone(c, n-2)
+		b = int64(n)
+	} else {
+		a, b = tsys.Pair(c, func(c *tsys.Ctx) int64 { return mixedClone(c, n-2) }, func(c *tsys.Ctx) int64 { return int64(n) })
+	}
+	return f + a + b
+}
+
+// mixedNatural runs mixed as a call that is never inlined, so that
+// mixedClone's frame holds only what its own body needs.
+//
+//go:noinline
+func mixedNatural(c *tsys.Ctx, n int) int64 { return mixed(c, n) }
+
+// loopBothClone is loopBoth, from shapes.go:16, with the cutoff written:
+// each closure form (tsys.Both, Pair, For, Fold) the generator could prove
+// safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
+// a yes its closures are not made and their bodies run as plain code, on a
+// no the form runs as written. Each call of a function the package clones
+// is a call of its clone.
+func loopBothClone(c *tsys.Ctx, n int) int {
+	out, odd := make([]int, n), make([]int, n)
+	for i := 0; i < n; i++ {
+		if c.AllowCCall() {
+			out[i] = i * 2
+			odd[i] = 1
+		} else {
+			out1 := out
+			odd1 := odd
+			i := i
+			tsys.Both(c, func(c *tsys.Ctx) { out1[i] = i * 2 }, func(_ *tsys.Ctx) { odd1[i] = 1 })
+			out = out1
+			odd = odd1
+		}
+	}
+	s := 0
+	for i, v := range out {
+		s += v + odd[i]
+	}
+	return s
+}
+
+// redeclaredClone is redeclared, from shapes.go:28, with the cutoff
+// written: each closure form (tsys.Both, Pair, For, Fold) the generator
+// could prove safe asks first whether enough tasks are ready
+// (tsys.Ctx.AllowCCall); on a yes its closures are not made and their
+// bodies run as plain code, on a no the form runs as written. Each call of
+// a function the package clones is a call of its clone.
+func redeclaredClone(c *tsys.Ctx, n int) (int, error) {
+	a, err := n, error(nil)
+	var a1 int
+	var b1 int
+	if c.AllowCCall() {
+		a1 = a + 1
+		b1 = n * 3
+	} else {
+		a := a
+		a1, b1 = tsys.Pair(c, func(c *tsys.Ctx) int { return a + 1 }, func(*tsys.Ctx) int { return n * 3 })
+	}
+	a, b := a1, b1
+	var x1 int
+	var y1 string
+	if c.AllowCCall() {
+		x1 = b
+		y1 = "s"
+	} else {
+		x1, y1 = tsys.Pair(c, func(c *tsys.Ctx) int { return b }, func(c *tsys.Ctx) string { return "s" })
+	}
+	var x, y = x1, y1
+	if y != "s" {
+		err = errors.New("bad")
+	}
+	return a + b + x, err
+}
+
+// foldsClone is folds, from shapes.go:38, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func foldsClone(c *tsys.Ctx, n int) int {
+	total := 5
+	var total1 int
+	if c.AllowCCall() {
+		total1 = 0
+		if 0 < n {
+			total1 = func(c *tsys.Ctx, lo, hi, acc int) int {
+				for i := lo; i < hi; i++ {
+					acc += leafyClone(c, i)
+				}
+				return acc
+			}(c, 0, n, total1)
+		}
+	} else {
+		total1 = tsys.Fold(c, 0, n, func() int { return 0 }, func(c *tsys.Ctx, lo, hi, acc int) int {
+			for i := lo; i < hi; i++ {
+				acc += leafyClone(c, i)
+			}
+			return acc
+		}, func(a, b int) int { return a + b })
+	}
+	total += total1
+	var more int
+	if c.AllowCCall() {
+		tsys.Fold(c, 0, n, func() int { return 0 }, func(c *tsys.Ctx, lo, hi, acc int) int { return acc + leafyClone(c, lo) }, func(a, b int) int { return a + b })
+		more = leafyClone(c, 3)
+	} else {
+		more1 := more
+		tsys.Both(c, func(c *tsys.Ctx) {
+			tsys.Fold(c, 0, n, func() int { return 0 }, func(c *tsys.Ctx, lo, hi, acc int) int { return acc + leafyClone(c, lo) }, func(a, b int) int { return a + b })
+		}, func(c *tsys.Ctx) { more1 = leafyClone(c, 3) })
+		more = more1
+	}
+	return total + more
+}
+
+// leafyClone is leafy, from shapes.go:53, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func leafyClone(c *tsys.Ctx, i int) int {
+	if i < 2 {
+		return i
+	}
+	const k = 3
+	type pair struct{ a, b int }
+	var p pair
+	if c.AllowCCall() {
+		p.a = leafyClone(c, i-1) * k
+		p.b = leafyClone(c, i-2)
+	} else {
+		tsys.Both(c, func(c *tsys.Ctx) { p.a = leafyClone(c, i-1) * k }, func(c *tsys.Ctx) { p.b = leafyClone(c, i-2) })
+	}
+	return (p.a + p.b) % 1000
+}
+
+// nestedForClone is nestedFor, from shapes.go:64, with the cutoff written:
+// each closure form (tsys.Both, Pair, For, Fold) the generator could prove
+// safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
+// a yes its closures are not made and their bodies run as plain code, on a
+// no the form runs as written. Each call of a function the package clones
+// is a call of its clone.
+func nestedForClone(c *tsys.Ctx, n int) int {
+	res := make([]int, n)
+	if c.AllowCCall() {
+		if 0 < n {
+			func(c *tsys.Ctx, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					var a, b int
+					if c.AllowCCall() {
+						a = leafyClone(c, i%12)
+						b = i
+					} else {
+						i := i
+						a, b = tsys.Pair(c, func(c *tsys.Ctx) int { return leafyClone(c, i%12) }, func(c *tsys.Ctx) int { return i })
+					}
+					res[i] = a + b
+				}
+			}(c, 0, n)
+		}
+	} else {
+		res1 := res
+		tsys.For(c, 0, n, func(c *tsys.Ctx, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				var a, b int
+				if c.AllowCCall() {
+					a = leafyClone(c, i%12)
+					b = i
+				} else {
+					i := i
+					a, b = tsys.Pair(c, func(c *tsys.Ctx) int { return leafyClone(c, i%12) }, func(c *tsys.Ctx) int { return i })
+				}
+				res1[i] = a + b
+			}
+		})
+		res = res1
+	}
+	s := 0
+	for _, r := range res {
+		s += r
+	}
+	return s
+}
+
+// switchyClone is switchy, from shapes.go:79, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func switchyClone(c *tsys.Ctx, v any) (out int) {
+	var a, b int
+	if c.AllowCCall() {
+		switch x := v.(type) {
+		case int:
+			a = x
+		case string:
+			a = len(x)
+		}
+		{
+			out := 7 // shadows the result
+			b = out
+		}
+	} else {
+		a1 := a
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) {
+			switch x := v.(type) {
+			case int:
+				a1 = x
+			case string:
+				a1 = len(x)
+			}
+		}, func(c *tsys.Ctx) {
+			out := 7 // shadows the result
+			b1 = out
+		})
+		a = a1
+		b = b1
+	}
+	out = a + b
+	return
+}
+
+// genClone is gen, from shapes.go:96, with the cutoff written: each closure
+// form (tsys.Both, Pair, For, Fold) the generator could prove safe asks
+// first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes its
+// closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func genClone[T int | int64](c *tsys.Ctx, n T) T {
+	if n < 2 {
+		return n
+	}
+	var a, b T
+	if c.AllowCCall() {
+		a = genClone(c, n-1)
+		b = genClone(c, n-2)
+	} else {
+		a, b = tsys.Pair[T, T](c, func(c *tsys.Ctx) T { return genClone(c, n-1) }, func(c *tsys.Ctx) T { return genClone(c, n-2) })
+	}
+	return a + b
+}
+
+// labelledClone is labelled, from shapes.go:104, with the cutoff written:
+// each closure form (tsys.Both, Pair, For, Fold) the generator could prove
+// safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
+// a yes its closures are not made and their bodies run as plain code, on a
+// no the form runs as written. Each call of a function the package clones
+// is a call of its clone.
+func labelledClone(c *tsys.Ctx, n int) int {
+	var a, b int
+	if c.AllowCCall() {
+		func(c *tsys.Ctx) {
+		outer:
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if i*j > 10 {
+						break outer
+					}
+					a++
+				}
+			}
+		}(c)
+		func(c *tsys.Ctx) {
+			if n > 3 {
+				b = 1
+				return
+			}
+			b = 2
+		}(c)
+	} else {
+		a1 := a
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) {
+		outer:
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if i*j > 10 {
+						break outer
+					}
+					a1++
+				}
+			}
+		}, func(c *tsys.Ctx) {
+			if n > 3 {
+				b1 = 1
+				return
+			}
+			b1 = 2
+		})
+		a = a1
+		b = b1
+	}
+	return a*10 + b
+}
+
+// reassignLoopClone is reassignLoop, from shapes.go:126, with the cutoff
+// written: each closure form (tsys.Both, Pair, For, Fold) the generator
+// could prove safe asks first whether enough tasks are ready
+// (tsys.Ctx.AllowCCall); on a yes its closures are not made and their
+// bodies run as plain code, on a no the form runs as written. Each call of
+// a function the package clones is a call of its clone.
+func reassignLoopClone(c *tsys.Ctx, n int) int {
+	total := 0
+	for n > 0 {
+		step := n % 3
+		var x int
+		if c.AllowCCall() {
+			x = leafyClone(c, n)
+			total += step
+		} else {
+			n := n
+			total1 := total
+			x1 := x
+			tsys.Both(c, func(c *tsys.Ctx) { x1 = leafyClone(c, n) }, func(c *tsys.Ctx) { total1 += step })
+			total = total1
+			x = x1
+		}
+		total += x
+		n--
+	}
+	return total
+}
+
+// addrTakenClone is addrTaken, from shapes.go:140, with the cutoff written:
+// each closure form (tsys.Both, Pair, For, Fold) the generator could prove
+// safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
+// a yes its closures are not made and their bodies run as plain code, on a
+// no the form runs as written. Each call of a function the package clones
+// is a call of its clone.
+func addrTakenClone(c *tsys.Ctx, n int) int {
+	var a, b int
+	sink = &a
+	if c.AllowCCall() {
+		a = leafyClone(c, n)
+		b = leafyClone(c, n+1)
+	} else {
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) { a = leafyClone(c, n) }, func(c *tsys.Ctx) { b1 = leafyClone(c, n+1) })
+		b = b1
+	}
+	return a + b
+}
 
 // sum3Clone is sum3's fast clone, from tasks.go:19: while enough tasks are
 // ready (tsys.Ctx.AllowCCall) it runs sum3's body with each fork a plain

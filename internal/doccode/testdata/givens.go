@@ -81,6 +81,15 @@ func fibClone(c *tsys.Ctx, n int) int64 { return 0 }
 
 func fibNatural(c *tsys.Ctx, n int) int64 { return 0 }
 
+// A sum over a range halved with Pair, and the clone go generate writes
+// of it, with the cutoff of its closure forms.
+
+func leaf(i int) uint64 { return 0 }
+
+func sumClone(c *tsys.Ctx, lo, hi int) uint64 { return 0 }
+
+var mid int
+
 // A search over a range, and a tree.
 
 type Range struct{ Lo, Hi int }
