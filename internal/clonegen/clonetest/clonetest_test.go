@@ -82,15 +82,17 @@ func TestFormsMakeNoClosuresOnAYes(t *testing.T) {
 	}
 }
 
-// TestCloneRuns: under the default policy on one worker, most calls are
-// the clone's, so nearly every fork is inlined; with inlining off, none is.
+// TestCloneRuns: under the default policy on two workers, most calls are
+// the clone's, so nearly every fork is inlined, and the hungry worker gets
+// some tasks; with inlining off, none is inlined. (On one worker that no
+// cluster drives nobody could take a task, and every fork is inlined.)
 func TestCloneRuns(t *testing.T) {
 	for _, tc := range []struct {
 		pol      inline.Policy
 		inlined  bool
 		describe string
 	}{{inline.Default(), true, "most forks inlined"}, {inline.Never(), false, "no fork inlined"}} {
-		rt := tsys.New(tsys.Workers(1), tsys.Inline(tc.pol))
+		rt := tsys.New(tsys.Workers(2), tsys.Inline(tc.pol))
 		_, st, err := tsys.Run(context.Background(), rt, Sum3, Tree{Depth: 9})
 		if err != nil {
 			t.Fatal(err)
