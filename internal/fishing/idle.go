@@ -28,18 +28,13 @@ func (s *Policy) NextDue(now time.Time, self clusterpolicy.Load) time.Time {
 	if self.AtWork() && s.p.LowWater > 0 {
 		return now
 	}
-	due := clusterpolicy.Never
-	if len(s.deferred) > 0 {
-		due = earlier(due, s.deferred[0].at.Add(s.p.DeferFor))
-	}
+	due := s.lender.due()
 	for _, pr := range s.peers {
 		if pr.inFlight {
 			due = earlier(due, pr.sentAt.Add(s.p.ReplyTimeout))
 		}
 	}
-	if s.p.Expose >= 0 && now.Before(s.demandUntil) {
-		due = earlier(due, s.demandUntil)
-	}
+	due = earlier(due, s.demand.due(now))
 	if !self.AtWork() {
 		due = earlier(due, s.hungryAfter(now))
 	}
@@ -55,39 +50,4 @@ func earlier(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// setIdle records whether the node's last load showed every worker
-// waiting and nothing ready. When that ends, a worker here has work: the
-// backoffs grown past MaxBackoff meanwhile are cut back, so that the
-// node, hungry again, asks as soon as it would have without them.
-func (s *Policy) setIdle(idle bool) {
-	was := s.idle
-	s.idle = idle
-	if was && !idle {
-		for _, pr := range s.peers {
-			s.shorten(pr)
-		}
-	}
-}
-
-// backoffCap is what a refusal may double a backoff to now: IdleBackoff
-// while the node is idle (when set), else MaxBackoff.
-func (s *Policy) backoffCap() time.Duration {
-	if s.idle && s.p.IdleBackoff > s.p.MaxBackoff {
-		return s.p.IdleBackoff
-	}
-	return s.p.MaxBackoff
-}
-
-// shorten undoes pr's backoff growth past MaxBackoff: it ends at most
-// MaxBackoff after pr's last refusal.
-func (s *Policy) shorten(pr *peer) {
-	if pr.backoff <= s.p.MaxBackoff {
-		return
-	}
-	pr.backoff = s.p.MaxBackoff
-	if end := pr.refusedAt.Add(s.p.MaxBackoff); end.Before(pr.until) {
-		pr.until = end
-	}
 }

@@ -30,14 +30,23 @@ import "math"
 // that brought tasks: all of it while at least one answer in
 // answeredScale does, one request when none do.
 
-// inFlightMax is the most requests the node keeps outstanding now: the
-// fixed MaxInFlight, or inFlightFor its peers scaled by the answers.
-func (s *Policy) inFlightMax() int {
-	if s.p.MaxInFlight > 0 {
-		return s.p.MaxInFlight
+// inFlightLimit is the most requests the node keeps outstanding.
+type inFlightLimit struct {
+	fixed int // Params.MaxInFlight; 0: auto
+	// answered is the share of recent answers that brought tasks, a
+	// moving average. Until answers say otherwise, peers have work: 1.
+	answered float64
+}
+
+// most is the most requests the node keeps outstanding now, among peers
+// other nodes: the fixed MaxInFlight, or inFlightFor the peers scaled by
+// the answers.
+func (l *inFlightLimit) most(peers int) int {
+	if l.fixed > 0 {
+		return l.fixed
 	}
-	most := inFlightFor(len(s.peers))
-	return max(1, min(most, int(math.Round(float64(most)*answeredScale*s.answered))))
+	most := inFlightFor(peers)
+	return max(1, min(most, int(math.Round(float64(most)*answeredScale*l.answered))))
 }
 
 // answeredScale: a node keeps its whole count in flight while at least
@@ -49,14 +58,14 @@ const answeredScale = 16
 // share of answers with tasks weighs.
 const answeredWindow = 16
 
-// heardAnswer counts the answer to a request in flight, with tasks or
-// not, in the moving share of answers that bring tasks.
-func (s *Policy) heardAnswer(withTasks bool) {
+// heard counts the answer to a request in flight, with tasks or not, in
+// the moving share of answers that bring tasks.
+func (l *inFlightLimit) heard(withTasks bool) {
 	hit := 0.0
 	if withTasks {
 		hit = 1
 	}
-	s.answered += (hit - s.answered) / answeredWindow
+	l.answered += (hit - l.answered) / answeredWindow
 }
 
 // inFlightFor is the default number of requests in flight on a cluster of

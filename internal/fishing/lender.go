@@ -1,0 +1,97 @@
+package fishing
+
+import (
+	"time"
+
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
+)
+
+// lender answers the peers that ask this node for work (doc.go, "The
+// algorithm"): it lends min(batch, ceil(ready/2)) of the node's oldest
+// ready tasks, the batch kept per asker and adapted to how soon it comes
+// back, or with Params.Half up to half of what is ready; with fewer than
+// MinReady ready it holds the request for the next push (deferred.go) or
+// refuses.
+type lender struct {
+	p        Params
+	askers   map[clusterpolicy.NodeID]*asker
+	deferred []deferredRequest // oldest first, at most one per peer
+	stats    *Stats            // the policy's: Lent, TasksOut, Refused, Deferred
+}
+
+// asker is what a lender keeps of a peer that asks it for work.
+type asker struct {
+	batch    int
+	lastGive time.Time
+}
+
+// adapt sizes the batch for a request at now: doubled when the last batch
+// came back quickly, halved when the peer stayed away.
+func (a *asker) adapt(now time.Time, p Params) {
+	if a.lastGive.IsZero() {
+		return
+	}
+	switch since := now.Sub(a.lastGive); {
+	case since < p.QuickReturn:
+		a.batch = min(2*a.batch, p.MaxTasksPerAnswer)
+	case since > 4*p.QuickReturn:
+		a.batch = max(a.batch/2, p.TasksPerAnswer)
+	}
+}
+
+// request answers a request of want tasks that from sent at now, self
+// being the node's load, as StealRequest says. It returns the answer and
+// the asker's batch, which sizes the demand the request shows.
+func (l *lender) request(now time.Time, from clusterpolicy.NodeID, want int, self clusterpolicy.Load) (clusterpolicy.Action, int) {
+	a := l.askers[from]
+	if a == nil {
+		a = &asker{batch: l.p.TasksPerAnswer}
+		l.askers[from] = a
+	}
+	a.adapt(now, l.p)
+	want = max(want, 1)
+	if n := min(lend(self.Ready, l.batch(a, want), l.p), want); n > 0 {
+		return l.give(now, from, n), a.batch
+	}
+	if l.p.DeferFor > 0 && !self.Waiting() {
+		return l.hold(now, from, want), a.batch
+	}
+	l.stats.Refused++
+	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}, a.batch
+}
+
+// give counts n tasks lent to from.
+func (l *lender) give(now time.Time, from clusterpolicy.NodeID, n int) clusterpolicy.Action {
+	if a := l.askers[from]; a != nil {
+		a.lastGive = now
+	}
+	l.stats.Lent++
+	l.stats.TasksOut += int64(n)
+	return clusterpolicy.Action{Kind: clusterpolicy.Give, Node: from, Count: n}
+}
+
+// batch is the most a request of want tasks from asker a may be lent:
+// a's adaptive batch, or with Half the whole of want (lend then takes at
+// most half of what is ready).
+func (l *lender) batch(a *asker, want int) int {
+	if l.p.Half {
+		return want
+	}
+	return a.batch
+}
+
+// leave forgets a peer that left the cluster: its batch, and its request
+// held, if any.
+func (l *lender) leave(id clusterpolicy.NodeID) {
+	l.forget(id)
+	delete(l.askers, id)
+}
+
+// lend is how many of ready tasks a node lends in a batch of at most
+// batch under p.
+func lend(ready, batch int, p Params) int {
+	if ready < p.MinReady || ready < 1 {
+		return 0
+	}
+	return min(batch, (ready+1)/2)
+}
