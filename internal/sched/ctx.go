@@ -134,9 +134,27 @@ func (c *Ctx) Executor() *Executor { return c.x }
 // method does nothing else the check would see (Fail, AddProgress) and,
 // under the race detector, before its inlined paths touch the Ctx.
 func (c *Ctx) Check() {
+	if c == nil || !c.usable() {
+		c.refuse()
+	}
+}
+
+// usable is Check's test, small enough to inline where it runs on a
+// spawn's or a join's slow path: c is active, on its executor's
+// goroutine. Where goroutines cannot be told apart, Current and the
+// executor's g are both 0.
+func (c *Ctx) usable() bool {
+	return stateOf(&c.state) == ctxActive && c.x.g == goroutine.Current()
+}
+
+// refuse panics with the mistake of using c here and now.
+//
+//go:noinline
+func (c *Ctx) refuse() {
 	if why := c.misuse(true); why != "" {
 		panic(why)
 	}
+	throwf("a Ctx refused that may be used")
 }
 
 // misuse says why c may not be used here and now, or "" if it may: live,
@@ -148,7 +166,7 @@ func (c *Ctx) misuse(live bool) string {
 		return errNilCtx
 	case stateOf(&c.state) != ctxActive:
 		return c.misplaced(stateOf(&c.state), live)
-	case c.x.g != 0 && c.x.g != goroutine.Current():
+	case c.x.g != goroutine.Current():
 		return errOtherGoroutine
 	}
 	return ""

@@ -192,7 +192,9 @@ func (x *Executor) publishWork(pushed bool) {
 // Otherwise the task is running elsewhere, and the executor blocks, handing
 // its worker to another executor.
 func (c *Ctx) Await(h *Header) {
-	c.Check()
+	if !c.usable() {
+		c.refuse()
+	}
 	x := c.x
 	x.await(h)
 	if x.measure {
@@ -273,7 +275,9 @@ func (x *Executor) run(h *Header, publish bool) {
 // forking task's handle no longer matches the frame. The completer never
 // touches Gen, a field of its own.
 func (c *Ctx) JoinForked(p unsafe.Pointer) *Header {
-	c.Check()
+	if !c.usable() {
+		c.refuse()
+	}
 	x := c.x
 	if p == nil {
 		panic(errZeroForked)
@@ -336,7 +340,9 @@ func (c *Ctx) JoinForked(p unsafe.Pointer) *Header {
 // While work and span are measured, every fork must run as a task, and
 // Unfork declines.
 func (c *Ctx) Unfork(p unsafe.Pointer) bool {
-	c.Check()
+	if !c.usable() {
+		c.refuse()
+	}
 	x := c.x
 	if p == nil {
 		panic(errZeroForked)

@@ -100,7 +100,9 @@ func (w *Worker) setFloor(expose int) {
 // A no stands until the next push: only a push makes the deque longer. So
 // the Spawn that follows a no from Ctx.AllowCCall does not ask again.
 func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
-	c.Check()
+	if !c.usable() {
+		c.refuse()
+	}
 	x := c.x
 	// Every grant of credit passes here: a Fork's fast path may then
 	// trust that Spawned is clear when it begins (fork.go).
