@@ -37,18 +37,6 @@ func (c *Ctx) sched() *sched.Ctx { return (*sched.Ctx)(c) }
 // may be called on any goroutine, at any time, even after the job.
 func (c *Ctx) Context() context.Context { return c.sched().Context() }
 
-// Done is closed when the job fails or ends.
-//
-// Deprecated: use c.Context().Done(), the same channel.
-func (c *Ctx) Done() <-chan struct{} { return c.sched().Context().Done() }
-
-// Err is nil while the job runs, and context.Canceled once it has failed
-// or ended.
-//
-// Deprecated: use c.Context().Err(), the same error; context.Cause of the
-// context says why the job ended.
-func (c *Ctx) Err() error { return c.sched().Context().Err() }
-
 // AllowCCall is NewTS's allowCCall for task code: may the spawn about to be
 // made run as a direct call? A yes counts as an inlined spawn. It is the
 // question the fast clone that go generate writes asks (cmd/tsysclone),
