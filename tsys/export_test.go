@@ -59,3 +59,7 @@ func AddStats(a, b Stats) Stats {
 	s.Add(sched.Stats(b))
 	return Stats(s)
 }
+
+// FastPath is c's fast path, the scheduler's, for the tests of the fork
+// protocol.
+func FastPath(c *Ctx) *sched.FastPath { return &c.fast }

@@ -218,7 +218,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 // allowCut is Ctx.AllowCCall asked before the loop cuts a piece off its
 // range, which it then forks: a yes keeps the range whole.
 func (sh *shape[E, R]) allowCut(c *Ctx) bool {
-	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
+	if c.fast.Credit--; int(c.fast.Credit) < 0 {
 		return sh.askCut(c)
 	}
 	return true

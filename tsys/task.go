@@ -295,9 +295,9 @@ func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 	if checkForks {
 		c.sched().Check() // before the decrement, which would race
 	}
-	c.Fast.Credit--
-	v := t.paths[(c.Fast.Credit|uint(c.Fast.Ending.Load()))>>sched.Spent](c, a)
-	if c.Fast.Spawned == c.Fast.Token {
+	c.fast.Credit--
+	v := t.paths[(c.fast.Credit|uint(c.fast.Ending.Load()))>>sched.Spent](c, a)
+	if c.fast.Spawned == c.fast.Token {
 		return Future[R]{v: v}
 	}
 	return Future[R]{c: (*cell[R])(unsafe.Pointer(c.sched().TakeSpawned()))}
@@ -316,7 +316,7 @@ func (t *Task[A, R]) spawnSlow() func(*Ctx, A) R {
 	return func(c *Ctx, a A) R {
 		// Not c.sched(): Go does not inline it here, inside a closure
 		// of generic code.
-		x := (*sched.Ctx)(c)
+		x := (*sched.Ctx)(unsafe.Pointer(c))
 		h, ccall := x.AskSpawn(&t.kind)
 		if ccall {
 			return t.fn(c, a)
@@ -353,7 +353,7 @@ func (t *Task[A, R]) run() func(*sched.Header, *sched.Ctx) {
 			t.runOnCopies(f, x)
 			return
 		}
-		f.res = t.fn((*Ctx)(x), f.arg)
+		f.res = t.fn(ctxOf(x), f.arg)
 	}
 }
 
@@ -368,7 +368,7 @@ func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Ctx) {
 		x.FailTask(fmt.Errorf("task %q: copying its argument: %w", t.kind.Name, err))
 	}
 	t.costly.observe(t.kind.Name, "argument", n, time.Since(start))
-	res := t.fn((*Ctx)(x), arg)
+	res := t.fn(ctxOf(x), arg)
 	start = time.Now()
 	n, err = t.results.copy(&res, &f.res)
 	if err != nil {
@@ -408,7 +408,7 @@ func (f Future[R]) Get(c *Ctx) R {
 	if checkForks {
 		c.sched().Check() // before the token is read, which would race
 	}
-	if f.c != nil || c.Fast.Token == nil {
+	if f.c != nil || c.fast.Token == nil {
 		return f.get(c)
 	}
 	return f.v
