@@ -12,7 +12,7 @@ const Module = "github.com/tsys-go/tsys"
 // Release is the newest release of tsys, as the newest version heading of
 // CHANGELOG.md names it ("## v0.1.0 (...)"); v0.0.0 before the first.
 // Cutting a release sets both (TestReleaseIsTheChangelogs).
-const Release = "v0.0.0"
+const Release = "v0.1.0"
 
 // Library is the version of tsys a binary was built with. It is the
 // module version Go stamped when that names the code: a build at a

@@ -205,3 +205,33 @@ func TestLayoutListsEveryFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeNamesTheRelease: README.md's first screen names the newest
+// release in its go get line and the Go version go.mod asks for, and its
+// way to use a checkout names the release its version line reports.
+func TestReadmeNamesTheRelease(t *testing.T) {
+	root, md := readme(t)
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(mod)
+	if goLine == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	top, _, _ := strings.Cut(md, "\n## ")
+	for _, want := range []string{
+		"go get github.com/tsys-go/tsys@" + buildinfo.Release,
+		"`go " + string(goLine[1]) + "`",
+	} {
+		if !strings.Contains(top, want) {
+			t.Errorf("README.md's first lines, above its first section, lack %q", want)
+		}
+	}
+	checkout := section(md, "## Using tsys from a checkout")
+	for _, want := range []string{"github.com/tsys-go/tsys@" + buildinfo.Release, "`" + buildinfo.Release + "+dev`"} {
+		if !strings.Contains(checkout, want) {
+			t.Errorf("README.md's \"Using tsys from a checkout\" lacks %q", want)
+		}
+	}
+}
