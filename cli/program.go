@@ -25,14 +25,6 @@ type Program struct {
 	// task does (a leaf size, a loop's grain), which `advise` tunes; a
 	// program without one is tuned by its inlining threshold alone.
 	Grain *Grain
-
-	// Flags registers the program's flags on fs and returns the function
-	// that turns the parsed flags into a Job.
-	//
-	// Deprecated: use Options, whose Flags and Job methods are these two
-	// functions without the one returning the other. Flags keeps working
-	// for a Program without Options.
-	Flags func(fs *flag.FlagSet) func() (Job, error)
 }
 
 // Options are a program's options for one run, bound to its flags:
@@ -55,10 +47,12 @@ type Grain struct {
 }
 
 // jobMaker defines the program's flags on fs and returns what makes its
-// Job once fs is parsed, from Options or else the deprecated Flags.
+// Job once fs is parsed, from Options.
 func (p Program) jobMaker(fs *flag.FlagSet) func() (Job, error) {
 	if p.Options == nil {
-		return p.Flags(fs)
+		return func() (Job, error) {
+			return nil, fmt.Errorf("cli.Program %q has no Options: set Options to a function that returns a new value of the program's options", p.Name)
+		}
 	}
 	o := p.Options()
 	if o == nil {

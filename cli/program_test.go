@@ -2,8 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -46,49 +44,6 @@ func TestOptionsReturningNil(t *testing.T) {
 	var errb bytes.Buffer
 	if code := cli.Exec(cfg, []string{"run", "p"}, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), `cli.Program "p": Options returned nil`) {
 		t.Errorf("exit %d, %q", code, errb.String())
-	}
-}
-
-// TestDeprecatedNamesStillWork: the names this release deprecates keep
-// their behaviour for one release, so a program written against them
-// runs unchanged.
-func TestDeprecatedNamesStillWork(t *testing.T) {
-	var seen int
-	old := cli.Config{Name: "old", Programs: []cli.Program{{
-		Name: "double", InlineK: 8,
-		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-			n := fs.Int("n", 1, "the number to double")
-			return func() (cli.Job, error) { seen = *n; return cli.TaskJob(double, *n, nil), nil }
-		},
-	}}, Commands: []cli.Command{{
-		Name: "only", Summary: "flags only",
-		Run: func(args []string, _, stderr io.Writer) error {
-			fs := cli.NewFlagSet("old only", stderr)
-			return cli.ParseFlagsOnly(fs, args)
-		},
-	}, {
-		Name: "help-me", Summary: "returns ErrHelp",
-		Run: func([]string, io.Writer, io.Writer) error { return cli.ErrHelp },
-	}}}
-	var out bytes.Buffer
-	if code := cli.Exec(old, []string{"run", "double", "-n", "4"}, &out, io.Discard); code != 0 || seen != 4 || !strings.HasPrefix(out.String(), "double: 8\n") {
-		t.Errorf("a Program with Flags: exit %d, n %d, %q", code, seen, out.String())
-	}
-	if err := cli.CheckRun(old, []string{"double", "-n", "4"}); err != nil {
-		t.Errorf("CheckRun of a good run: %v", err)
-	}
-	if err := cli.CheckRun(old, []string{"double", "-m", "4"}); err == nil || !strings.HasPrefix(err.Error(), "flag provided but not defined: -m") || !strings.Contains(err.Error(), "old run double --help") {
-		t.Errorf("CheckRun of an unknown flag: %v", err)
-	}
-	var errb bytes.Buffer
-	if code := cli.Exec(old, []string{"only", "x"}, io.Discard, &errb); code != 2 || !strings.HasPrefix(errb.String(), "old: only: unexpected argument \"x\"") || !strings.Contains(errb.String(), "old only --help") {
-		t.Errorf("ParseFlagsOnly with an argument: exit %d, %q", code, errb.String())
-	}
-	if code := cli.Exec(old, []string{"help-me"}, io.Discard, io.Discard); code != 0 || !errors.Is(cli.ErrHelp, flag.ErrHelp) {
-		t.Errorf("a Command returning ErrHelp: exit %d, want 0", code)
-	}
-	if got := old.Programs[0].Inline().String(); got != "load:8" {
-		t.Errorf("Program.Inline of InlineK 8 = %s, want load:8", got)
 	}
 }
 

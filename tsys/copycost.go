@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Under CheckCopies every task that may cross nodes gets a copy of its
+// Under the check of copies (TSYS_CHECK_COPIES) every task that may cross nodes gets a copy of its
 // argument and result. A task whose argument is a big structure (a whole
 // slice, a tree held by a pointer) copies all of it per task, which can
 // make a test suite crawl: a task whose copies pass one of these bounds is

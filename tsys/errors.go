@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
@@ -76,8 +75,8 @@ func (e *TaskPanic) Unwrap() error {
 // error or panic there, as its text, and the node's name. errors.Is and
 // errors.As cannot reach the task's own error through it.
 type ErrRemote struct {
-	Node clusterpolicy.NodeID
-	Err  string
+	Node string // the node's name, as the cluster knows it
+	Err  string // the failure's text there
 }
 
 func (e *ErrRemote) Error() string { return fmt.Sprintf("node %s: %s", e.Node, e.Err) }
@@ -89,7 +88,7 @@ func userError(err error) error {
 	case *sched.TaskPanic:
 		return newTaskPanic(e)
 	case *sched.ErrRemote:
-		return &ErrRemote{Node: e.Node, Err: e.Err}
+		return &ErrRemote{Node: string(e.Node), Err: e.Err}
 	}
 	return err
 }

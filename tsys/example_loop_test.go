@@ -59,16 +59,6 @@ func ExampleGrain() {
 	// Output: true true
 }
 
-// Factoring cuts the pieces lent to thieves by Cesar et al.'s dynamic
-// adjusting factoring, for loops whose iterations cost unevenly.
-func ExampleFactoring() {
-	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) float64 {
-		return exSqrtSum.Call(c, 2, 0, 1_000_000, tsys.Factoring())
-	})
-	fmt.Printf("%.6g\n", v)
-	// Output: 1.33333e+09
-}
-
 // Do runs a closure as a job's root, for work written with closures; it
 // stays on this node.
 func ExampleDo() {

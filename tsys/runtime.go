@@ -36,19 +36,6 @@ type Stats struct {
 	SpanNanos     int64 `json:"span_ns"`        // the run's critical path, with MeasureWorkSpan: the span T_inf
 }
 
-// InlineRatio is the share of spawns that were inlined.
-func (s Stats) InlineRatio() float64 { return sched.Stats(s).InlineRatio() }
-
-// Add sums o into s (MaxDeque and SpanNanos take the maximum).
-//
-// Deprecated: sum the counters a program needs; the runtime's reports
-// sum them for it.
-func (s *Stats) Add(o Stats) {
-	t := sched.Stats(*s)
-	t.Add(sched.Stats(o))
-	*s = Stats(t)
-}
-
 func init() {
 	runtimeseam.Inspect = func(rt any) runtimeseam.Inside {
 		r, ok := rt.(*Runtime)
@@ -95,7 +82,8 @@ type Runtime struct {
 	// a pool's workers keep the deques and frames they grew.
 	sparesMu sync.Mutex
 	spares   []*sched.Pool
-	// last is the pool of the last run to end (WorkerStats, WorkSpan).
+	// last is the pool of the last run to end, whose per-worker counters
+	// the command line reports (runtimeseam.Inside.Last).
 	last atomic.Pointer[sched.Pool]
 	// running counts the runs in progress, which decides whether the
 	// next runs solo; turns holds a token per solo run running (admit).
@@ -104,7 +92,7 @@ type Runtime struct {
 }
 
 // Option configures a Runtime.
-type Option func(*config)
+type Option struct{ set func(*config) }
 
 type config struct {
 	workers     int
@@ -113,41 +101,26 @@ type config struct {
 	checkCopies bool
 }
 
+// checkCopies is TSYS_CHECK_COPIES=1 as an option, for the package's
+// tests (export_test.go).
+func checkCopies() Option { return Option{func(c *config) { c.checkCopies = true }} }
+
 // Workers sets the number of workers. n <= 0 means the default,
 // runtime.GOMAXPROCS(0) when New is called.
-func Workers(n int) Option { return func(c *config) { c.workers = n } }
+func Workers(n int) Option { return Option{func(c *config) { c.workers = n }} }
 
 // Inline sets the inlining policy (default: inline.Default()).
-func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
+func Inline(p inline.Policy) Option { return Option{func(c *config) { c.inline = p }} }
 
 // MeasureWorkSpan makes every run measure its work and span, as Cilkscale
 // does: the run's Stats hold them (WorkNanos, the work T_1; SpanNanos,
 // the span T_inf). It turns inlining off, so that every spawn is a task
 // and the graph measured is the program's, not what one run's load chose
 // to inline; and each task frame costs two clock reads more.
-func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
+func MeasureWorkSpan() Option { return Option{func(c *config) { c.workSpan = true }} }
 
-// CheckCopies makes every task that may cross nodes (Task.WhyLocal is
-// nil) run on a copy of its argument and give back a copy of its result,
-// even on one node, as it would on another: a program whose tasks change
-// memory through their arguments gives its wrong answer in its own tests
-// instead of only on a cluster. A spawn of such a task is then always a
-// task (never inlined), so that every one is copied; everything else
-// (tasks that stay on their node, and the closure forms Both, Pair, For
-// and Fold) is inlined as usual, so a test suite runs at about its usual
-// speed; their spawns only ask the inlining policy each time rather than
-// on credit, a few nanoseconds more each (BenchmarkTreeSumCheckCopies).
-// Ctx.AllowCCall answers no under the check, since the code it guards may
-// run a lendable task's body as a plain call. A copy larger than 1 MB, or
-// slower than 1 ms, is reported once per task (log/slog, at level Warn):
-// every task of that kind pays it. The environment variable
-// TSYS_CHECK_COPIES=1 turns the check on for every runtime a program
-// makes, without changing its code:
-//
-//	TSYS_CHECK_COPIES=1 go test ./...
-func CheckCopies() Option { return func(c *config) { c.checkCopies = true } }
-
-// checkCopiesEnv is the environment variable that turns CheckCopies on.
+// checkCopiesEnv is the environment variable that turns the check of
+// copies on (the package's doc, "Testing that tasks share no memory").
 const checkCopiesEnv = "TSYS_CHECK_COPIES"
 
 // checkCopiesFromEnv reads TSYS_CHECK_COPIES: 1 or true turns the check
@@ -172,7 +145,9 @@ func New(opts ...Option) *Runtime {
 	c := config{workers: runtime.GOMAXPROCS(0), inline: inline.Default()}
 	c.checkCopies = checkCopiesFromEnv()
 	for _, o := range opts {
-		o(&c)
+		if o.set != nil { // the zero Option changes nothing
+			o.set(&c)
+		}
 	}
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)
@@ -291,66 +266,6 @@ func (rt *Runtime) putSpare(p *sched.Pool) {
 	rt.sparesMu.Lock()
 	defer rt.sparesMu.Unlock()
 	rt.spares = append(rt.spares, p)
-}
-
-// WorkSpan reports the last run's work T_1 (the time all task frames
-// computed, summed) and span T_inf (its critical path), as Cilkscale does;
-// T_1/T_inf is the parallelism the program has. Zero unless the runtime
-// was made with MeasureWorkSpan.
-//
-// Deprecated: a run's Stats hold them, WorkNanos and SpanNanos, and the
-// run's own, even when runs overlap.
-func (rt *Runtime) WorkSpan() (work, span time.Duration) {
-	rt.check("WorkSpan")
-	var w int64
-	p := rt.last.Load()
-	for _, s := range p.WorkerStats() {
-		w += s.WorkNanos
-	}
-	return time.Duration(w), p.Span()
-}
-
-// Workers reports the number of workers.
-//
-// Deprecated: it is the Workers option's n, or runtime.GOMAXPROCS(0) for
-// n <= 0; a program has no use for it while it runs, since forks and loops
-// split by the load, not by the count of workers.
-func (rt *Runtime) Workers() int {
-	rt.check("Workers")
-	return rt.pool.Workers()
-}
-
-// InlinePolicy reports the inlining policy.
-//
-// Deprecated: it is the Inline option's policy, or inline.Default().
-func (rt *Runtime) InlinePolicy() inline.Policy {
-	rt.check("InlinePolicy")
-	return rt.conf.inline
-}
-
-// Pool returns the scheduler's pool beneath the runtime, for the cluster
-// layer that connects it to other nodes: the main pool, which a run takes
-// when no other run has it (see Runtime).
-//
-// Deprecated: the scheduler is the runtime's own (internal/sched); the
-// command line's run verb records timelines and task trees.
-func (rt *Runtime) Pool() *sched.Pool {
-	rt.check("Pool")
-	return rt.pool
-}
-
-// WorkerStats returns the per-worker counters of the last run to end.
-//
-// Deprecated: a run's Stats sum them; the command line's --profile prints
-// them per worker.
-func (rt *Runtime) WorkerStats() []Stats {
-	rt.check("WorkerStats")
-	ws := rt.last.Load().WorkerStats()
-	out := make([]Stats, len(ws))
-	for i, s := range ws {
-		out[i] = Stats(s)
-	}
-	return out
 }
 
 // check panics, saying what to do, if rt is nil: a method of a nil

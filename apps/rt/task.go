@@ -1,6 +1,9 @@
 package rt
 
-import "github.com/tsys-go/tsys/tsys"
+import (
+	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/tsys"
+)
 
 // Tile is a task of the parallel render: a rectangle of a job's image and
 // the largest area a leaf renders itself. As in the NewTS ray tracer, the
@@ -74,7 +77,8 @@ var Rows = tsys.RegisterFold("rt.rows",
 	tsys.ByValue())
 
 // FlatJob is the argument of Flat: the job, and whether its loop cuts
-// pieces by factoring rather than in halves.
+// pieces by factoring rather than in halves (runtimeseam.Factoring, the
+// laboratory's partitioner).
 type FlatJob struct {
 	Job       Job
 	Factoring bool
@@ -84,7 +88,7 @@ type FlatJob struct {
 var Flat = tsys.Register("rt.flat", func(c *tsys.Ctx, f FlatJob) []byte {
 	var opts []tsys.LoopOption
 	if f.Factoring {
-		opts = append(opts, tsys.Factoring())
+		opts = append(opts, runtimeseam.Factoring.(tsys.LoopOption))
 	}
 	return Rows.Call(c, f.Job, 0, int(f.Job.Height), opts...)
 })

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/internal/buildinfo"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -58,12 +59,13 @@ func TestHelpExits0(t *testing.T) {
 }
 
 // TestVersion: version, --version and -version print the build's version
-// line (cli's tests check its format) and exit 0.
+// line, which names tsys's newest release (internal/buildinfo's tests
+// check its format), and exit 0.
 func TestVersion(t *testing.T) {
 	for _, arg := range []string{"version", "--version", "-version"} {
 		code, stdout, stderr := run(t, arg)
-		if code != 0 || !strings.HasPrefix(stdout, "tsys ") || !strings.Contains(stdout, " go1.") || stderr != "" {
-			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and tsys's version line", arg, code, stdout, stderr)
+		if code != 0 || !strings.HasPrefix(stdout, "tsys "+buildinfo.Release) || !strings.Contains(stdout, " go1.") || stderr != "" {
+			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and tsys's version line, tsys %s...", arg, code, stdout, stderr, buildinfo.Release)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func init() {
 	benchPolling = tsys.Register("cluster.bench.polling", func(c *tsys.Ctx, _ int) int {
 		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
 			select {
-			case <-c.Done():
+			case <-c.Context().Done():
 				return 0
 			case <-time.After(time.Millisecond):
 			}

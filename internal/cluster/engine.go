@@ -105,6 +105,10 @@ type engine struct {
 	bytesSent     atomic.Int64
 }
 
+// workersOf is how many workers rt has: its main pool's, which the
+// cluster layer drives.
+func workersOf(rt *tsys.Runtime) int { return runtimeseam.Inspect(rt).Main.Workers() }
+
 // newEngine makes the engine of job on runtime rt, with a policy of its
 // own that has heard of every peer, as if each had just joined. What the
 // policy answers to that is dropped: the engine holds no task yet, and

@@ -28,7 +28,7 @@ func TestAFailureElsewhereIsATsysErrRemote(t *testing.T) {
 		_, _, err := tsys.Do(context.Background(), node.Runtime(), func(c *tsys.Ctx) int {
 			close(started)
 			select { // bounded: a regression fails instead of hanging
-			case <-c.Done():
+			case <-c.Context().Done():
 			case <-time.After(30 * time.Second):
 			}
 			return 0

@@ -209,7 +209,7 @@ func Start(cfg Config) (*Node, error) {
 		tickDone:        make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
-	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
+	n.sharing = &sharing{self: n.name, workers: workersOf(n.jobs.main), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
@@ -470,7 +470,7 @@ func (n *Node) tick() {
 
 // measure measures each job's load at now and sums them up: the node's.
 func (n *Node) measure(now time.Time, jobs []*engine) clusterpolicy.Load {
-	total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
+	total := clusterpolicy.Load{Workers: workersOf(n.jobs.main)}
 	if len(jobs) == 0 {
 		return total
 	}

@@ -128,7 +128,10 @@ func TestUnknownTaskIsSentBack(t *testing.T) {
 	}
 }
 
-var double = tsys.Register("cluster.test.double", func(_ *tsys.Ctx, x int64) int64 { return 2 * x })
+// doubleKind is double's name, as a task record names its kind.
+const doubleKind = "cluster.test.double"
+
+var double = tsys.Register(doubleKind, func(_ *tsys.Ctx, x int64) int64 { return 2 * x })
 
 // TestResultOfAPushFromAStranger: tasks pushed by a node this node has not
 // heard of through gossip (a balancing scheduler pushes unasked) come back
@@ -142,7 +145,7 @@ func TestResultOfAPushFromAStranger(t *testing.T) {
 	if double.WhyLocal() != nil {
 		t.Fatal("the test task cannot cross nodes")
 	}
-	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: double.Name(), Arg: encodeInt64(21)}}, ReplyTo: peer.addr()}
+	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: doubleKind, Arg: encodeInt64(21)}}, ReplyTo: peer.addr()}
 	peer.send(node, push)
 	m := peer.next("a pushed task")
 	if r, ok := m.(*result); !ok || r.Task != 8 || r.Err != "" || decodeInt64(r.Value) != 42 {
@@ -207,7 +210,7 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 	node := testNode(t, Config{})
 	root := newBarePeer(t, "other-binary")
 	const job = 92
-	root.send(node, &jobStart{Job: job, ReplyTo: root.addr(), Tasks: []string{double.Name(), "sort.merge", "sort.split"}, Binary: "sorter (example.com/sorter)"})
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr(), Tasks: []string{doubleKind, "sort.merge", "sort.split"}, Binary: "sorter (example.com/sorter)"})
 	m := root.next("a job whose tasks the node lacks")
 	r, ok := m.(*jobRefused)
 	if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{"sort.merge", "sort.split"}) {

@@ -690,19 +690,19 @@ func futuresClone(c *tsys.Ctx, n int) int64 {
 	if !c.AllowCCall() {
 		return futuresNatural(c, n)
 	}
-	var fs [3]int64
+	var fs [2]int64
 	fs[0] = futuresClone(c, n-1)
 	fs[1] = futuresClone(c, n-2)
-	fs[2] = int64(n)
-	var total int64
+	third := futuresClone(c, n/3)
+	total := int64(n)
 	{
-		total += fs[0]
+		total += third
 	}
 
-	for k := len(fs) - 1; k > 0; k-- {
+	for k := len(fs) - 1; k >= 0; k-- {
 		total ^= fs[k]
 	}
-	return total + futuresClone(c, n/3)
+	return total
 }
 
 // futuresNatural runs futures as a call that is never inlined, so that
@@ -711,7 +711,7 @@ func futuresClone(c *tsys.Ctx, n int) int64 {
 //go:noinline
 func futuresNatural(c *tsys.Ctx, n int) int64 { return futures(c, n) }
 
-// pairClone is pair's fast clone, from tasks.go:126: while enough tasks are
+// pairClone is pair's fast clone, from tasks.go:125: while enough tasks are
 // ready (tsys.Ctx.AllowCCall) it runs pair's body with each fork a plain
 // call and each join its value; otherwise it runs pair, whose forks make
 // tasks.

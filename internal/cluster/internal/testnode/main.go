@@ -42,7 +42,19 @@ var body string
 // Sum is the task: a range halved down to leaves.
 var Sum *tsys.Task[Span, int64]
 
-func init() { Sum = tsys.RegisterErr("cluster.testnode.sum", sum) }
+func init() { Sum = tsys.Register("cluster.testnode.sum", failing(sum)) }
+
+// failing makes a task of a function that returns an error: a non-nil
+// error fails the job (Ctx.Fail).
+func failing[A, R any](fn func(*tsys.Ctx, A) (R, error)) func(*tsys.Ctx, A) R {
+	return func(c *tsys.Ctx, a A) R {
+		v, err := fn(c, a)
+		if err != nil {
+			c.Fail(err)
+		}
+		return v
+	}
+}
 
 func sum(c *tsys.Ctx, s Span) (int64, error) {
 	if s.Hi-s.Lo <= s.Leaf {
