@@ -18,8 +18,8 @@ import (
 	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/internal/net/membership"
 	"github.com/tsys-go/tsys/internal/net/transport"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/share"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // Config describes one node.
@@ -49,7 +49,7 @@ type Config struct {
 	// Key is the cluster key (32 bytes, see ReadKeyFile); nil binds to
 	// loopback only.
 	Key []byte
-	// Workers, Inline: as for a tsys.Runtime.
+	// Workers, Inline: as for a runtime (runtimecore.Config).
 	Workers int
 	Inline  inline.Policy
 	// Policy makes the node's cluster scheduler policy; nil makes a node
@@ -278,8 +278,9 @@ func (n *Node) GossipAddr() string { return n.ml.Addr() }
 func (n *Node) TransportAddr() string { return n.trAddr }
 
 // Runtime is the node's runtime: run the root task of a job on it between
-// BeginJob and EndJob.
-func (n *Node) Runtime() *tsys.Runtime { return n.jobs.main }
+// BeginJob and EndJob (a program's job runs on it as a *tsys.Runtime,
+// the same runtime under its public name).
+func (n *Node) Runtime() *runtimecore.Runtime { return n.jobs.main }
 
 // Members returns the names of the cluster's live members, this node
 // included.
@@ -329,8 +330,8 @@ func (n *Node) makePolicy() clusterpolicy.Policy {
 }
 
 // newRuntime makes a runtime as the node's configuration says.
-func (n *Node) newRuntime() *tsys.Runtime {
-	return tsys.New(tsys.Workers(n.cfg.Workers), tsys.Inline(n.cfg.Inline))
+func (n *Node) newRuntime() *runtimecore.Runtime {
+	return runtimecore.New(runtimecore.Config{Workers: n.cfg.Workers, Inline: n.cfg.Inline})
 }
 
 // onMember hears membership changes. Each rouses a dozing tick once it
