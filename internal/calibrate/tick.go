@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/internal/median"
@@ -43,7 +42,7 @@ func DefaultTickConfig() TickConfig {
 type Tick struct {
 	// PerTick is the CPU time of one tick of one job's engine.
 	PerTick time.Duration `json:"per_tick_ns"`
-	// Every is how often a node ticks (cluster.DefaultTickEvery), and
+	// Every is how often a node ticks (clusterpolicy.DefaultTickEvery), and
 	// CPUFraction = PerTick / Every the share of a core the ticks take.
 	Every       time.Duration `json:"every_ns"`
 	CPUFraction float64       `json:"cpu_fraction"`
@@ -56,8 +55,8 @@ type Tick struct {
 
 // tickOf completes a Tick from its per-tick cost.
 func tickOf(perTick time.Duration) Tick {
-	return Tick{PerTick: perTick, Every: cluster.DefaultTickEvery,
-		CPUFraction: float64(perTick) / float64(cluster.DefaultTickEvery)}
+	return Tick{PerTick: perTick, Every: clusterpolicy.DefaultTickEvery,
+		CPUFraction: float64(perTick) / float64(clusterpolicy.DefaultTickEvery)}
 }
 
 // check says what is wrong with c, or nil.

@@ -65,7 +65,7 @@ type Config struct {
 	// noticed in about a second instead of several.
 	Fast bool
 	// TickEvery is how often the policy hears the time (default
-	// DefaultTickEvery).
+	// clusterpolicy.DefaultTickEvery).
 	TickEvery time.Duration
 	// LeaveGrace is how long a node that left gracefully has for its
 	// results in flight to arrive before its lenders run again what it
@@ -86,11 +86,6 @@ type Config struct {
 	// drive it by hand.
 	newTicker func(time.Duration) tickClock
 }
-
-// DefaultTickEvery is Config.TickEvery's default: how often a node's
-// policies hear the time and its load is measured, which is also what a
-// tick's cost is a share of (package internal/calibrate).
-const DefaultTickEvery = 2 * time.Millisecond
 
 // Node is a runtime that is part of a cluster.
 type Node struct {
@@ -169,7 +164,7 @@ func Start(cfg Config) (*Node, error) {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.TickEvery <= 0 {
-		cfg.TickEvery = DefaultTickEvery
+		cfg.TickEvery = clusterpolicy.DefaultTickEvery
 	}
 	if cfg.newTicker == nil {
 		cfg.newTicker = newRealTicker
