@@ -52,6 +52,7 @@ type commonFlags struct {
 	minNodes   int
 	maxNodes   int
 	launch     launchFlags
+	dryRun     bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
@@ -78,6 +79,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.tlCap, "timeline-cap", timelineEvents, "events each worker keeps on the --timeline, each taking at most "+strconv.Itoa(sched.TimelineEventBytes)+" bytes of memory, recorded and written (the default: "+memory(timelineEvents*sched.TimelineEventBytes)+" a worker); each node's message track keeps 1/"+strconv.Itoa(sched.NoteEvents)+" as many notes; the rest are counted as dropped")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace (with --nodes N, one per node in DIR/node-I)")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "check the command line and make the job as a run would, then exit without running it: 0, or the error the run would exit with (a script checks a batch of runs before it queues them)")
 }
 
 // runConfig is a parsed `tsys run` command line.
@@ -295,7 +297,7 @@ func (c *runConfig) clustered() bool {
 
 func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	cfg, err := c.parseRun(args, stderr)
-	if err != nil {
+	if err != nil || cfg.common.dryRun {
 		return err
 	}
 	if cfg.rank() {
