@@ -25,9 +25,9 @@ func ParseFlagsOnly(fs *flag.FlagSet, args []string) error {
 // CheckRun checks the command line of `run ARGS` as run would, without
 // running the job: nil, or the error run would exit with.
 //
-// Deprecated: run the command line with Exec, in a test; CheckRun served
-// the tsys command's benchmark driver, which now reaches it through an
-// internal package.
+// Deprecated: run the command line with Exec and run's --dry-run, which
+// checks it as CheckRun does; the tsys command's benchmark driver checks
+// its runs so.
 func CheckRun(cfg Config, args []string) error { return checkRun(cfg, args) }
 
 // Inline is the inlining policy for a run of the program that names none.
