@@ -266,7 +266,6 @@ func runTask[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (
 	f := &frame[A, R]{arg: arg}
 	f.Init(&t.kind)
 	st, err := rt.core().Run(ctx, &f.Header)
-	stats := Stats(st)
 	if err == nil && runtimecore.ContextEnded(ctx) {
 		// Looked at last, as close to the return as it can be: the
 		// caller gave up on the result before it got it.
@@ -274,7 +273,7 @@ func runTask[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (
 	}
 	if err != nil {
 		var zero R
-		return zero, stats, userError(err)
+		return zero, Stats(st), userError(err)
 	}
-	return f.res, stats, nil
+	return f.res, Stats(st), nil
 }
