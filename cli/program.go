@@ -2,10 +2,9 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/cliseam"
+	"github.com/tsys-go/tsys/internal/cliflags"
 )
 
 // Program is one job the command runs (`NAME run PROGRAM [flags]`): its
@@ -49,20 +48,8 @@ type Grain struct {
 // jobMaker defines the program's flags on fs and returns what makes its
 // Job once fs is parsed, from Options.
 func (p Program) jobMaker(fs *flag.FlagSet) func() (Job, error) {
-	if p.Options == nil {
-		return func() (Job, error) {
-			return nil, fmt.Errorf("cli.Program %q has no Options: set Options to a function that returns a new value of the program's options", p.Name)
-		}
-	}
-	o := p.Options()
-	if o == nil {
-		return func() (Job, error) {
-			return nil, fmt.Errorf("cli.Program %q: Options returned nil: return a new value of the program's options", p.Name)
-		}
-	}
-	o.Flags(fs)
-	return o.Job
+	return cliflags.JobMaker(p.Name, p.Options, fs)
 }
 
 // inline is the inlining policy of a run that names none.
-func (p Program) inline() inline.Policy { return cliseam.Inline(p.InlineK) }
+func (p Program) inline() inline.Policy { return cliflags.DefaultInline(p.InlineK) }

@@ -2,14 +2,17 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsys-go/tsys/cli"
-	"github.com/tsys-go/tsys/internal/cliseam"
+	"github.com/tsys-go/tsys/tsys"
 )
 
 // TestRunsOfOneProgramApart: two command lines of one Config run at once
@@ -47,17 +50,54 @@ func TestOptionsReturningNil(t *testing.T) {
 	}
 }
 
-// TestSeamChecksARun: the tsys command's benchmark driver checks a run's
-// command line through cliseam, which says what it got when handed
-// anything but a Config.
-func TestSeamChecksARun(t *testing.T) {
-	if err := cliseam.CheckRun(config, []string{"double", "-n", "4"}); err != nil {
-		t.Errorf("a good run: %v", err)
+// TestDryRunChecksWithoutRunning: run --dry-run makes the job as a run
+// would and exits 0 without running it, or exits with the error the run
+// would: how a script, and the tsys command's benchmark driver, check a
+// batch of runs before they start the first.
+func TestDryRunChecksWithoutRunning(t *testing.T) {
+	var made, ran atomic.Int32
+	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "p",
+		Options: func() cli.Options { return &watchedOptions{made: &made, ran: &ran} }}}}
+	var out, errb bytes.Buffer
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "4", "--dry-run"}, &out, &errb); code != 0 || out.Len() != 0 || made.Load() != 1 || ran.Load() != 0 {
+		t.Errorf("a good run: exit %d, stdout %q, stderr %q, %d jobs made, %d run; want 0, nothing, one made and none run", code, out.String(), errb.String(), made.Load(), ran.Load())
 	}
-	if err := cliseam.CheckRun(config, []string{"double", "-n", "-4"}); err == nil || err.Error() != "-n -4: want 0 or more" {
-		t.Errorf("a bad -n: %v", err)
+	out.Reset()
+	errb.Reset()
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "-4", "--dry-run"}, &out, &errb); code != 2 || errb.String() != "prog: -n -4: want 0 or more\n" || ran.Load() != 0 {
+		t.Errorf("a bad -n: exit %d, stderr %q, %d run; want 2, the job's error, none run", code, errb.String(), ran.Load())
 	}
-	if err := cliseam.CheckRun(&config, nil); err == nil || !strings.Contains(err.Error(), "want a cli.Config, got *cli.Config") {
-		t.Errorf("a *Config: %v", err)
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "4", "--workers", "0", "--dry-run"}, io.Discard, io.Discard); code != 2 || ran.Load() != 0 {
+		t.Errorf("a bad --workers: exit %d, %d run; want 2, none run", code, ran.Load())
 	}
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "4"}, io.Discard, io.Discard); code != 0 || ran.Load() != 1 {
+		t.Errorf("the same run without --dry-run: exit %d, %d run; want 0, one run", code, ran.Load())
+	}
+}
+
+// watchedOptions are options whose job counts how often it is made and
+// run.
+type watchedOptions struct {
+	n         int
+	made, ran *atomic.Int32
+}
+
+func (o *watchedOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 1, "a count") }
+
+func (o *watchedOptions) Job() (cli.Job, error) {
+	if o.n < 0 {
+		return nil, fmt.Errorf("-n %d: want 0 or more", o.n)
+	}
+	o.made.Add(1)
+	return watchedJob{Job: cli.TaskJob(double, o.n, nil), ran: o.ran}, nil
+}
+
+type watchedJob struct {
+	cli.Job
+	ran *atomic.Int32
+}
+
+func (j watchedJob) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
+	j.ran.Add(1)
+	return j.Job.Run(ctx, rt)
 }

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/runtimecore"
 )
 
 // Under the check of copies (TSYS_CHECK_COPIES) every task that may cross nodes gets a copy of its
@@ -36,7 +38,7 @@ func (c *copyCost) observe(task, what string, n int, took time.Duration) {
 	if !c.costly(n, took) || c.warned.Swap(true) {
 		return
 	}
-	slog.Warn("tsys: under "+checkCopiesEnv+", a task's "+what+" is large or slow to copy, and it is copied each time the task runs; "+
+	slog.Warn("tsys: under "+runtimecore.CheckCopiesEnv+", a task's "+what+" is large or slow to copy, and it is copied each time the task runs; "+
 		"give the task less to carry (the part it reads, or indices into data its caller holds), "+
 		"or keep it on its node (register it without tsys.ByValue, when its types hold references)",
 		"task", task, "bytes", n, "took", took)

@@ -24,11 +24,11 @@ func CheckCopies() Option { return checkCopies() }
 func LoopWhyLocal[E, R any](l *Loop[E, R]) error { return l.task.WhyLocal() }
 
 // Pool is the runtime's main pool, for the tests that look beneath a run.
-func Pool(rt *Runtime) *sched.Pool { return rt.pool }
+func Pool(rt *Runtime) *sched.Pool { return rt.core().Main() }
 
 // WorkerStats are the per-worker counters of the last run to end.
 func WorkerStats(rt *Runtime) []Stats {
-	ws := rt.last.Load().WorkerStats()
+	ws := rt.core().Last().WorkerStats()
 	out := make([]Stats, len(ws))
 	for i, s := range ws {
 		out[i] = Stats(s)
@@ -39,7 +39,7 @@ func WorkerStats(rt *Runtime) []Stats {
 // WorkSpan is the last run's work and span, with MeasureWorkSpan.
 func WorkSpan(rt *Runtime) (work, span time.Duration) {
 	var w int64
-	p := rt.last.Load()
+	p := rt.core().Last()
 	for _, s := range p.WorkerStats() {
 		w += s.WorkNanos
 	}
@@ -47,7 +47,7 @@ func WorkSpan(rt *Runtime) (work, span time.Duration) {
 }
 
 // WorkersOf is how many workers rt has.
-func WorkersOf(rt *Runtime) int { return rt.pool.Workers() }
+func WorkersOf(rt *Runtime) int { return rt.core().Workers() }
 
 // NameOf is the name t was registered under.
 func NameOf[A, R any](t *Task[A, R]) string { return t.kind.Name }
@@ -63,3 +63,8 @@ func AddStats(a, b Stats) Stats {
 // FastPath is c's fast path, the scheduler's, for the tests of the fork
 // protocol.
 func FastPath(c *Ctx) *sched.FastPath { return &c.fast }
+
+// Factoring makes a loop cut the pieces it exposes by Cesar et al.'s
+// factoring, for the tests and benchmarks that compare it with halving
+// (the lab chooses it through package loopsplit).
+var Factoring = LoopOption{func(p *plan) { p.Part = uint8(factoring) }}

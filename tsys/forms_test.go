@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -161,7 +160,7 @@ func TestRegisterFoldMatchesSerial(t *testing.T) {
 		want += int64(i)*int64(i) + 3
 	}
 	for _, w := range []int{1, 2} {
-		for _, opts := range [][]tsys.LoopOption{nil, {tsys.Grain(1000)}, {runtimeseam.Factoring.(tsys.LoopOption)}} {
+		for _, opts := range [][]tsys.LoopOption{nil, {tsys.Grain(1000)}, {tsys.Factoring}} {
 			rt := tsys.New(tsys.Workers(w))
 			got, _, err := tsys.Run(context.Background(), rt, sumSquaresRoot, n)
 			if err != nil || got != want {

@@ -186,7 +186,7 @@ func Fold[R any](c *Ctx, lo, hi int, identity func() R, body func(c *Ctx, lo, hi
 
 func runClosures[R any](c *Ctx, lo, hi int, l *closureLoop[R], opts []LoopOption) R {
 	sh := closureShape(l)
-	return runSplit(c, &sh, span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)})
+	return runSplit(c, &sh, span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(c, opts)})
 }
 
 // closureLoop is the environment of a loop of closures. Being a pointer,

@@ -65,7 +65,7 @@ func (l *Loop[E, R]) Call(c *Ctx, env E, lo, hi int, opts ...LoopOption) R {
 	if lo >= hi {
 		return l.identity()
 	}
-	return l.run(c, span[E]{Env: env, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)})
+	return l.run(c, span[E]{Env: env, Lo: int64(lo), Hi: int64(hi), Plan: planOf(c, opts)})
 }
 
 // span is a piece of a loop's range, [Lo, Hi), with the environment and

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/cputime"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -289,7 +288,7 @@ func BenchmarkLoopUneven(b *testing.B) {
 		var opts []tsys.LoopOption
 		switch {
 		case form == "factoring":
-			opts = append(opts, runtimeseam.Factoring.(tsys.LoopOption))
+			opts = append(opts, tsys.Factoring)
 		case form != "default":
 			opts = append(opts, tsys.Grain(must(strconv.Atoi(form[len("grain-"):]))))
 		}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -49,7 +48,7 @@ var squaresEven = tsys.RegisterFold("test.squares-even",
 // splits are the ways a loop may be split, by name.
 var splits = map[string][]tsys.LoopOption{
 	"adaptive":  nil,
-	"factoring": {runtimeseam.Factoring.(tsys.LoopOption)},
+	"factoring": {tsys.Factoring},
 	"grain 1":   {tsys.Grain(1)},
 	"grain 16":  {tsys.Grain(16)},
 	"grain 0":   {tsys.Grain(0)}, // adaptive too

@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/loopsplit"
 )
-
-// The factoring partitioner, the laboratory's (runtimeseam.Factoring).
-func init() { runtimeseam.Factoring = LoopOption{func(p *plan) { p.Part = uint8(factoring) }} }
 
 // How a loop is split.
 //
@@ -72,12 +69,15 @@ type plan struct {
 	Later bool    // the loop has exposed a piece already (factoring's first batch is over)
 }
 
-func planOf(opts []LoopOption) plan {
+func planOf(c *Ctx, opts []LoopOption) plan {
 	var p plan
 	for _, o := range opts {
 		if o.set != nil { // the zero LoopOption changes nothing
 			o.set(&p)
 		}
+	}
+	if c != nil && p.Grain == 0 && loopsplit.Factoring(c.Context()) {
+		p.Part = uint8(factoring) // the lab's choice (package loopsplit)
 	}
 	return p
 }

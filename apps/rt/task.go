@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -76,19 +75,9 @@ var Rows = tsys.RegisterFold("rt.rows",
 	func(a, b []byte) []byte { return append(a, b...) },
 	tsys.ByValue())
 
-// FlatJob is the argument of Flat: the job, and whether its loop cuts
-// pieces by factoring rather than in halves (runtimeseam.Factoring, the
-// laboratory's partitioner).
-type FlatJob struct {
-	Job       Job
-	Factoring bool
-}
-
 // Flat is the root task of a flat job: Rows over every row of the image.
-var Flat = tsys.Register("rt.flat", func(c *tsys.Ctx, f FlatJob) []byte {
-	var opts []tsys.LoopOption
-	if f.Factoring {
-		opts = append(opts, runtimeseam.Factoring.(tsys.LoopOption))
-	}
-	return Rows.Call(c, f.Job, 0, int(f.Job.Height), opts...)
+// Its loop cuts pieces by factoring rather than in halves when the job's
+// context asks for it (package loopsplit, the laboratory's choice).
+var Flat = tsys.Register("rt.flat", func(c *tsys.Ctx, j Job) []byte {
+	return Rows.Call(c, j, 0, int(j.Height))
 })

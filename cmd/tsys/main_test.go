@@ -369,6 +369,33 @@ func TestBenchMatrix(t *testing.T) {
 	}
 }
 
+// TestBenchChecksEachRun: bench checks a run's command line before the
+// matrix starts (run --dry-run) and names what is wrong with it as the
+// run would, without the run's usage or warnings around it.
+func TestBenchChecksEachRun(t *testing.T) {
+	if err := checkRun([]string{"fib", "-n", "30", "--workers", "1"}); err != nil {
+		t.Errorf("a good run: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fib", "-n", "-3"}, "fib: -n -3 out of range: want 0..92"},
+		{[]string{"fib", "--bogus"}, "flag provided but not defined: -bogus"},
+		// A warning (a mover on one node) comes before the error.
+		{[]string{"fib", "--sched", "balance", "--timeline", "/nonexistent/t.json"}, "--timeline: "},
+	} {
+		err := checkRun(c.args)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "usage:") || strings.Contains(err.Error(), "tsys: ") {
+			t.Errorf("run %v: %v; want the run's error alone, beginning %q", c.args, err, c.want)
+		}
+	}
+	code, _, stderr := run(t, "bench", "--apps", "fib -n -3", "--configs", "1x1", "--reps", "1", "--out", t.TempDir())
+	if code != 2 || !strings.Contains(stderr, `bench job "fib -n -3" under 1x1`) || !strings.Contains(stderr, "out of range") {
+		t.Errorf("bench of a bad run: exit %d, %q; want 2, naming the job and its error", code, stderr)
+	}
+}
+
 // TestSim: tsys sim runs the real policies on simulated nodes, prints one
 // JSON object for one run, writes a sweep's CSV and plot, and refuses bad
 // parameters by name with exit code 2.

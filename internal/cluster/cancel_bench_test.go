@@ -69,7 +69,7 @@ func BenchmarkCancelAcrossNodes(b *testing.B) {
 			cancelled <- time.Now()
 			cancel()
 		}()
-		_, _, err = tsys.Run(ctx, root.Runtime(), benchPollingFan, 1000)
+		_, _, err = tsys.Run(ctx, (*tsys.Runtime)(root.Runtime()), benchPollingFan, 1000)
 		returned := time.Now()
 		root.EndJob(job)
 		ended := time.Now()

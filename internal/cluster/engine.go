@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"errors"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -11,9 +10,9 @@ import (
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/net/membership"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/share"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // engine is one job on this node: the pool its tasks run in, the
@@ -32,7 +31,7 @@ type engine struct {
 	info share.Job
 	// rooted is the job when this node is its root; nil when it serves.
 	rooted *Job
-	rt     *tsys.Runtime
+	rt     *runtimecore.Runtime
 	pool   *sched.Pool
 	began  time.Time // when this node began its part in the job
 
@@ -105,17 +104,13 @@ type engine struct {
 	bytesSent     atomic.Int64
 }
 
-// workersOf is how many workers rt has: its main pool's, which the
-// cluster layer drives.
-func workersOf(rt *tsys.Runtime) int { return runtimeseam.Inspect(rt).Main.Workers() }
-
 // newEngine makes the engine of job on runtime rt, with a policy of its
 // own that has heard of every peer, as if each had just joined. What the
 // policy answers to that is dropped: the engine holds no task yet, and
 // its first tick acts on the same knowledge.
-func newEngine(n *Node, job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
+func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *engine {
 	e := &engine{
-		n: n, info: job, rooted: rooted, rt: rt, pool: runtimeseam.Inspect(rt).Main, began: time.Now(),
+		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Main(), began: time.Now(),
 		policy:    n.makePolicy(),
 		borrowed:  newBorrowBook(),
 		fishedAt:  map[clusterpolicy.NodeID]time.Time{},

@@ -440,7 +440,7 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 	if j := n.jobs.rooted(); j != nil {
 		return j.e.report(pool)
 	}
-	return NodeReport{Node: string(n.name), Workers: workersOf(n.jobs.main), Stats: JobStats{Stats: pool}}
+	return NodeReport{Node: string(n.name), Workers: n.jobs.main.Workers(), Stats: JobStats{Stats: pool}}
 }
 
 // startServing begins work for another node's job, if this node's sharing

@@ -18,8 +18,8 @@ import (
 	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/internal/net/membership"
 	"github.com/tsys-go/tsys/internal/net/transport"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/share"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // Config describes one node.
@@ -49,7 +49,7 @@ type Config struct {
 	// Key is the cluster key (32 bytes, see ReadKeyFile); nil binds to
 	// loopback only.
 	Key []byte
-	// Workers, Inline: as for a tsys.Runtime.
+	// Workers, Inline: as for a runtime (runtimecore.Config).
 	Workers int
 	Inline  inline.Policy
 	// Policy makes the node's cluster scheduler policy; nil makes a node
@@ -65,7 +65,7 @@ type Config struct {
 	// noticed in about a second instead of several.
 	Fast bool
 	// TickEvery is how often the policy hears the time (default
-	// DefaultTickEvery).
+	// clusterpolicy.DefaultTickEvery).
 	TickEvery time.Duration
 	// LeaveGrace is how long a node that left gracefully has for its
 	// results in flight to arrive before its lenders run again what it
@@ -86,11 +86,6 @@ type Config struct {
 	// drive it by hand.
 	newTicker func(time.Duration) tickClock
 }
-
-// DefaultTickEvery is Config.TickEvery's default: how often a node's
-// policies hear the time and its load is measured, which is also what a
-// tick's cost is a share of (package internal/calibrate).
-const DefaultTickEvery = 2 * time.Millisecond
 
 // Node is a runtime that is part of a cluster.
 type Node struct {
@@ -169,7 +164,7 @@ func Start(cfg Config) (*Node, error) {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.TickEvery <= 0 {
-		cfg.TickEvery = DefaultTickEvery
+		cfg.TickEvery = clusterpolicy.DefaultTickEvery
 	}
 	if cfg.newTicker == nil {
 		cfg.newTicker = newRealTicker
@@ -209,7 +204,7 @@ func Start(cfg Config) (*Node, error) {
 		tickDone:        make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
-	n.sharing = &sharing{self: n.name, workers: workersOf(n.jobs.main), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
+	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
 
 	n.tr, err = transport.Listen(transport.Config{
@@ -278,8 +273,9 @@ func (n *Node) GossipAddr() string { return n.ml.Addr() }
 func (n *Node) TransportAddr() string { return n.trAddr }
 
 // Runtime is the node's runtime: run the root task of a job on it between
-// BeginJob and EndJob.
-func (n *Node) Runtime() *tsys.Runtime { return n.jobs.main }
+// BeginJob and EndJob (a program's job runs on it as a *tsys.Runtime,
+// the same runtime under its public name).
+func (n *Node) Runtime() *runtimecore.Runtime { return n.jobs.main }
 
 // Members returns the names of the cluster's live members, this node
 // included.
@@ -329,8 +325,8 @@ func (n *Node) makePolicy() clusterpolicy.Policy {
 }
 
 // newRuntime makes a runtime as the node's configuration says.
-func (n *Node) newRuntime() *tsys.Runtime {
-	return tsys.New(tsys.Workers(n.cfg.Workers), tsys.Inline(n.cfg.Inline))
+func (n *Node) newRuntime() *runtimecore.Runtime {
+	return runtimecore.New(runtimecore.Config{Workers: n.cfg.Workers, Inline: n.cfg.Inline})
 }
 
 // onMember hears membership changes. Each rouses a dozing tick once it
@@ -470,7 +466,7 @@ func (n *Node) tick() {
 
 // measure measures each job's load at now and sums them up: the node's.
 func (n *Node) measure(now time.Time, jobs []*engine) clusterpolicy.Load {
-	total := clusterpolicy.Load{Workers: workersOf(n.jobs.main)}
+	total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
 	if len(jobs) == 0 {
 		return total
 	}

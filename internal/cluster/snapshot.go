@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/tsys-go/tsys/internal/jobid"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -80,7 +79,7 @@ type MessageCount struct {
 // takes the node's locks only to copy a few fields.
 func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
-	pool := runtimeseam.Inspect(n.jobs.main).Main
+	pool := n.jobs.main.Main()
 	run := pool.Runs() // before the counters, which are then this run's or later
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,

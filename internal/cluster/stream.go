@@ -3,8 +3,6 @@ package cluster
 import (
 	"context"
 	"time"
-
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 )
 
 // The task stream (sched.Stream) of a node's workers costs the job only
@@ -28,7 +26,7 @@ const (
 func (n *Node) streamSnapshot(window, res time.Duration) Snapshot {
 	s := n.Snapshot()
 	if window > 0 {
-		pool := runtimeseam.Inspect(n.jobs.main).Main
+		pool := n.jobs.main.Main()
 		pool.WatchStream(streamLinger)
 		d := pool.StreamData(string(n.name), time.Now(), window, res)
 		s.Stream = &d

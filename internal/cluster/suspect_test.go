@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"slices"
 	"testing"
 	"time"
@@ -103,7 +102,7 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 // counted again.
 func TestLateResultIsCountedOnce(t *testing.T) {
 	e := &engine{n: testNode(t, Config{})}
-	e.pool = runtimeseam.Inspect(e.n.jobs.main).Main
+	e.pool = e.n.jobs.main.Main()
 	e.lender = &lender{e: e, ledger: newLedger()}
 	e.lender.ledger.lend(1, new(sched.Header), "b", "", time.Now())
 	e.lender.ledger.rerunAll([]uint64{1})
