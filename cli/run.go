@@ -363,7 +363,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			inside.Main.SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
 		waiting := sayWhatItWaitsFor(ctx, func() string {
-			l := inside.Main.Load()
+			l := inside.Main.Port().Load()
 			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
 		})
 		var st tsys.Stats
@@ -374,15 +374,15 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()
 		last := runtimeseam.Inspect(rt).Last
-		rep.PerWorker = cluster.WorkerStats(last.WorkerStats())
+		rep.PerWorker = cluster.WorkerStats(last.View().WorkerStats())
 		if cfg.common.workspan {
-			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.Span(), cfg.common.workers, rep.WallSeconds)
+			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.View().Span(), cfg.common.workers, rep.WallSeconds)
 		}
 		if err == nil && tree != nil {
 			err = writeTree(cfg.common.recordTree, cfg.app.Name, tree)
 		}
 		if err == nil && cfg.common.timeline != "" {
-			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: inside.Main.TimelineData("")}}, stderr)
+			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: inside.Main.View().TimelineData("")}}, stderr)
 		}
 	}
 	if errors.As(err, new(usageError)) {

@@ -29,7 +29,7 @@ func TestAddProgressSumsOverWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := runtimeseam.Inspect(rt).Main.Progress()
+		got := runtimeseam.Inspect(rt).Main.View().Progress()
 		if got.Done != n || got.Total != n {
 			t.Errorf("run %d: progress %+v, want %d of %d", run, got, n, n)
 		}

@@ -256,10 +256,10 @@ func (rt *Runtime) WorkSpan() (work, span time.Duration) {
 	rt.check("WorkSpan")
 	var w int64
 	p := rt.last.Load()
-	for _, s := range p.WorkerStats() {
+	for _, s := range p.View().WorkerStats() {
 		w += s.WorkNanos
 	}
-	return time.Duration(w), p.Span()
+	return time.Duration(w), p.View().Span()
 }
 
 // Workers reports the number of workers.
@@ -297,7 +297,7 @@ func (rt *Runtime) Pool() *sched.Pool {
 // them per worker.
 func (rt *Runtime) WorkerStats() []Stats {
 	rt.check("WorkerStats")
-	ws := rt.last.Load().WorkerStats()
+	ws := rt.last.Load().View().WorkerStats()
 	out := make([]Stats, len(ws))
 	for i, s := range ws {
 		out[i] = Stats(s)

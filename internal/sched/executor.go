@@ -92,6 +92,32 @@ type Executor struct {
 	blocked atomic.Uint32
 }
 
+// newExecutor makes an executor of p, which has yet to measure its pace.
+func newExecutor(p *Pool) *Executor {
+	return &Executor{pool: p, wake: make(chan *Worker, 1), pace: -1, lastGrant: 1}
+}
+
+// begin readies x, new or left by an earlier run, to run the current run
+// on worker w. One left by an earlier run keeps the pace it measured, a
+// good first guess at the next run's (a solo executor's).
+func (x *Executor) begin(w *Worker) {
+	p := x.pool
+	x.w = w
+	x.measure, x.checkCopies, x.runCtx = p.measure, p.checkCopies, p.runCtx
+	if len(x.views) == 0 {
+		x.base.init(x, 0)
+		x.views = append(x.views, &x.base)
+	}
+	x.base.Fast.Measure, x.base.Fast.CheckCopies = x.measure, x.checkCopies
+	for _, b := range x.views[1:] {
+		b.Fast.Measure, b.Fast.CheckCopies = x.measure, x.checkCopies
+	}
+	x.base.activate()
+	x.v = &x.base
+	x.traced = p.measure || p.view.timeline.Load() != nil
+	x.tracking = x.traced
+}
+
 // Worker returns the worker the executor holds. It changes only across a
 // blocking Await.
 func (c *Ctx) Worker() *Worker { return c.x.w }
@@ -105,7 +131,7 @@ func (c *Ctx) Workers() int { return len(c.x.pool.workers) }
 // nobody to lend to runs whole.
 func (c *Ctx) MayBeStolen(lendable bool) bool {
 	p := c.x.pool
-	return len(p.workers) > 1 || lendable && p.expose.Load() > 0
+	return len(p.workers) > 1 || lendable && p.port.expose.Load() > 0
 }
 
 // Hungry returns how many workers of the pool are looking for work or
@@ -113,7 +139,7 @@ func (c *Ctx) MayBeStolen(lendable bool) bool {
 // a piece of its range.
 func (c *Ctx) Hungry() int {
 	p := c.x.pool
-	return int(p.nSpinning.Load() + p.nIdle.Load())
+	return int(p.crew.nSpinning.Load() + p.crew.nIdle.Load())
 }
 
 // Push puts a task frame in the executor's deque: the slow half of a spawn,
@@ -156,7 +182,7 @@ func (c *Ctx) Push(h *Header) {
 // consistent stores (deque.go).
 func (x *Executor) offerWork(pushed bool) {
 	p := x.pool
-	if p.nIdle.Load() == 0 && p.nSpinning.Load() == 0 && !p.wanted.Load() {
+	if p.crew.nIdle.Load() == 0 && p.crew.nSpinning.Load() == 0 && !p.port.wanted.Load() {
 		return
 	}
 	x.publishWork(pushed)
@@ -180,9 +206,9 @@ func (x *Executor) publishWork(pushed bool) {
 		return
 	}
 	p := x.pool
-	p.notifyWork()
-	if p.wanted.Load() {
-		p.remote.Pushed()
+	p.crew.notifyWork()
+	if p.port.wanted.Load() {
+		p.port.remote.Pushed()
 	}
 }
 
@@ -397,14 +423,14 @@ func (x *Executor) reuseFrame(k *Kind) *Header {
 func (x *Executor) block(h *Header) {
 	p := x.pool
 	x.blocked.Store(1)
-	if !p.registerBlocked(x) {
+	if !p.crew.registerBlocked(x) {
 		x.blocked.Store(0)
 		panic(abortRun)
 	}
 	wt := &waiter{x: x}
 	if !h.addWaiter(wt) && x.blocked.CompareAndSwap(1, 0) {
 		// Done before we parked, and nobody will wake us.
-		p.unregisterBlocked(x)
+		p.crew.unregisterBlocked(x)
 		return
 	}
 	x.flushCredit()
@@ -415,7 +441,7 @@ func (x *Executor) block(h *Header) {
 	x.suspendFrames(w)
 	x.publishWork(false)
 	x.w = nil
-	p.handOff(w)
+	p.crew.handOff(w)
 	if x.w = <-x.wake; x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
@@ -463,10 +489,10 @@ func (x *Executor) endFrame(h *Header) {
 	f := x.open[n-1]
 	x.open = x.open[:n-1]
 	now := time.Now()
-	if tl := x.pool.timeline.Load(); tl != nil {
+	if tl := x.pool.view.timeline.Load(); tl != nil {
 		tl.record(x.w, f.kind, f.since, now)
 	}
-	if s := x.pool.stream.Load(); s != nil {
+	if s := x.pool.view.stream.Load(); s != nil {
 		s.add(x.w, eventFrame, int32(f.kind.ID), f.since, now)
 	}
 	if x.measure {
@@ -484,12 +510,12 @@ func (x *Executor) suspendFrames(w *Worker) {
 		return
 	}
 	now := time.Now()
-	if tl := x.pool.timeline.Load(); tl != nil {
+	if tl := x.pool.view.timeline.Load(); tl != nil {
 		for _, f := range x.open {
 			tl.record(w, f.kind, f.since, now)
 		}
 	}
-	if s := x.pool.stream.Load(); s != nil {
+	if s := x.pool.view.stream.Load(); s != nil {
 		for _, f := range x.open {
 			s.add(w, eventFrame, int32(f.kind.ID), f.since, now)
 		}
@@ -525,11 +551,11 @@ type abortSignal struct{}
 // has passed the worker on it waits as a spare for the next hand-off, until
 // the run ends.
 func (x *Executor) live() {
-	defer x.pool.wg.Done()
+	defer x.pool.crew.wg.Done()
 	x.g = goroutine.Current()
 	for {
 		x.loop()
-		if !x.pool.waitAsSpare(x) {
+		if !x.pool.crew.waitAsSpare(x) {
 			break
 		}
 	}
@@ -543,7 +569,7 @@ func (x *Executor) loop() {
 	p := x.pool
 	defer x.flushCredit()
 	for !p.ending.Load() {
-		if p.nResumable.Load() > 0 && p.passToResumable(x) {
+		if p.crew.nResumable.Load() > 0 && p.crew.passToResumable(x) {
 			return
 		}
 		if x.heldBack() {

@@ -123,7 +123,7 @@ func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 	}
 	if !x.refused {
 		w := x.w
-		expose := int(x.pool.expose.Load())
+		expose := int(x.pool.port.expose.Load())
 		w.setFloor(expose)
 		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) || x.deepAndUnwanted(expose) || x.alone() {
 			return nil, x.grant()
@@ -164,7 +164,7 @@ func (x *Executor) grant() bool {
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
 	x.retrack()
-	if s := x.pool.stream.Load(); s != nil && x.cur != nil {
+	if s := x.pool.view.stream.Load(); s != nil && x.cur != nil {
 		s.sample(w, x.cur.kind, now)
 	}
 	switch {

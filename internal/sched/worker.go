@@ -52,7 +52,7 @@ type PerKind struct {
 	// Slab is the task layer's current frame slab for the kind (package
 	// tsys knows its type).
 	Slab any
-	// reusable are joined frames of forked tasks (Executor.JoinForked),
+	// reusable are joined frames of forked tasks (Ctx.JoinForked),
 	// for the next spawn of the kind.
 	reusable []*Header
 }

@@ -23,14 +23,6 @@ import "time"
 // around a wait that blocks; it is off unless Pool.SetWorkSpan turns it on
 // (tsys run --workspan).
 
-// SetWorkSpan turns the measuring of work and span on or off for the
-// pool's next runs. Not during a run.
-func (p *Pool) SetWorkSpan(on bool) { p.measure = on }
-
-// Span is the critical path of the last run that measured it: the clock
-// its root task finished at.
-func (p *Pool) Span() time.Duration { return p.lastSpan }
-
 // SpanClock is the task's clock on the critical path: when it became
 // ready, or, once done, when it finished. The cluster sends it with a lent
 // task and its result.
