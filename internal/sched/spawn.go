@@ -119,7 +119,7 @@ func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		if k == nil {
 			return nil, false
 		}
-		return x.reuseFrame(k), false
+		return x.w.reuseFrame(k), false
 	}
 	if !x.refused {
 		w := x.w
@@ -142,7 +142,7 @@ func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 	if k == nil {
 		return nil, false
 	}
-	return x.reuseFrame(k), false
+	return x.w.reuseFrame(k), false
 }
 
 // grant counts a yes of the policy and grants credit.
@@ -163,7 +163,7 @@ func (x *Executor) grant() bool {
 	// Published with each grant, which spans ~maxStaleness of work, rather
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
-	x.retrack()
+	x.track.retrack()
 	if s := x.pool.view.stream.Load(); s != nil && x.cur != nil {
 		s.sample(w, x.cur.kind, now)
 	}

@@ -14,7 +14,7 @@ import (
 // a fixed ring per worker, read by any goroutine while the worker writes.
 //
 // Nothing of it costs a task frame while it is off: an executor looks at
-// the switch (retrack) once per task its loop takes and with each
+// the switch (frameTrack.retrack) once per task its loop takes and with each
 // inlining grant (spawn.go, about every maxStaleness of work), never per
 // spawn or per frame. Switched on inside a frame, the executor tracks the
 // frames that begin from then on; the frames already running, which it
@@ -137,19 +137,6 @@ func (r *streamRing) read(out []streamEvent) []streamEvent {
 		out = append(out[:first], out[first+skip:]...)
 	}
 	return out
-}
-
-// retrack makes the executor track frames while the pool's stream is on
-// (always, while traced). Switched off, it forgets the frames it was
-// tracking: only the stream read them.
-func (x *Executor) retrack() {
-	on := x.traced || x.pool.view.stream.Load() != nil
-	if on != x.tracking {
-		x.tracking = on
-		if !on {
-			x.open = x.open[:0]
-		}
-	}
 }
 
 // streamSwitch turns the pool's stream on when watched and off once
