@@ -369,7 +369,12 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 				panic(b)
 			}
 			if c, ok := r.(*Ctx); ok {
-				r = c.stopped() // a cancellation point of package tsys
+				// A cancellation point of package tsys (ctx.go): the
+				// run is ending, or c is misused.
+				r = abortRun
+				if why := c.misuse(false); why != "" {
+					r = why
+				}
 			}
 			if r != abortRun {
 				x.pool.fail(&TaskPanic{Task: x.culpritName(h), Value: r, Stack: debug.Stack()})
