@@ -13,12 +13,13 @@ import (
 // Concurrency: the run's executors call it, and the run's goroutine to
 // start and stop them (start, stop); resume and wakeOne may also be
 // called from the cluster engine's goroutines (Port.Complete, which
-// completes a lent task, and Port.Inject). mu guards the queues below, and the pool's run state
-// (Pool.err, failed, root...); the pool's ending flag is stored under it,
-// and every executor that queues checks the flag under it first, so that
-// stop, which wakes every queue under mu, finds every executor that
-// queued before it, and none queues after. The counters that mirror the
-// queues (nIdle, nResumable) are written under mu and read without it.
+// completes a lent task, and Port.Inject). mu guards the queues below,
+// and the pool's run state (Pool.err, failed, root...); the pool's ending
+// flag is stored under it, and every executor that queues checks the
+// flag under it first, so that stop, which wakes every queue under mu,
+// finds every executor that queued before it, and none queues after. The
+// counters that mirror the queues (nIdle, nResumable) are written under
+// mu and read without it.
 type crew struct {
 	pool *Pool
 
