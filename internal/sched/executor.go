@@ -352,7 +352,7 @@ func (x *Executor) loop() {
 		} else if h = x.findWork(); h == nil {
 			continue
 		}
-		x.track.retrack()
+		x.track.retrack(p)
 		if !x.runTop(h) {
 			return
 		}

@@ -75,7 +75,7 @@ func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 	x.begin(p.workers[0])
 	x.g = goroutine.Current()
 	if !p.ending.Load() {
-		x.track.retrack()
+		x.track.retrack(p)
 		x.runTop(root)
 		x.flushCredit()
 	}

@@ -163,7 +163,7 @@ func (x *Executor) grant() bool {
 	// Published with each grant, which spans ~maxStaleness of work, rather
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
-	x.track.retrack()
+	x.track.retrack(x.pool)
 	if s := x.pool.view.stream.Load(); s != nil && x.cur != nil {
 		s.sample(w, x.cur.kind, now)
 	}
