@@ -134,7 +134,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		rep.PerNode = append(rep.PerNode, r)
 	}
 	if cfg.common.timeline != "" {
-		parts := append([]report.TracePart{{Data: node.Runtime().Main().TimelineData(node.Name())}}, job.Timelines...)
+		parts := append([]report.TracePart{{Data: node.Runtime().Main().View().TimelineData(node.Name())}}, job.Timelines...)
 		if len(parts) < rep.Nodes {
 			fmt.Fprintf(stderr, "tsys: the timeline has %d of the %d nodes: the others' did not arrive\n", len(parts), rep.Nodes)
 		}
@@ -143,7 +143,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		}
 	}
 	if cfg.common.workspan {
-		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), node.Runtime().Main().Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
+		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), node.Runtime().Main().View().Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
 	}
 	return res, runErr
 }

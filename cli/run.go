@@ -361,7 +361,7 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 			pool.SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
 		waiting := sayWhatItWaitsFor(ctx, func() string {
-			l := pool.Load()
+			l := pool.Port().Load()
 			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
 		})
 		var st tsys.Stats
@@ -372,15 +372,15 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()
 		last := rt.Last()
-		rep.PerWorker = cluster.WorkerStats(last.WorkerStats())
+		rep.PerWorker = cluster.WorkerStats(last.View().WorkerStats())
 		if cfg.common.workspan {
-			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.Span(), cfg.common.workers, rep.WallSeconds)
+			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.View().Span(), cfg.common.workers, rep.WallSeconds)
 		}
 		if err == nil && tree != nil {
 			err = writeTree(cfg.common.recordTree, cfg.app.Name, tree)
 		}
 		if err == nil && cfg.common.timeline != "" {
-			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: pool.TimelineData("")}}, stderr)
+			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: pool.View().TimelineData("")}}, stderr)
 		}
 	}
 	if errors.As(err, new(usageError)) {

@@ -28,7 +28,7 @@ func Pool(rt *Runtime) *sched.Pool { return rt.core().Main() }
 
 // WorkerStats are the per-worker counters of the last run to end.
 func WorkerStats(rt *Runtime) []Stats {
-	ws := rt.core().Last().WorkerStats()
+	ws := rt.core().Last().View().WorkerStats()
 	out := make([]Stats, len(ws))
 	for i, s := range ws {
 		out[i] = Stats(s)
@@ -40,10 +40,10 @@ func WorkerStats(rt *Runtime) []Stats {
 func WorkSpan(rt *Runtime) (work, span time.Duration) {
 	var w int64
 	p := rt.core().Last()
-	for _, s := range p.WorkerStats() {
+	for _, s := range p.View().WorkerStats() {
 		w += s.WorkNanos
 	}
-	return time.Duration(w), p.Span()
+	return time.Duration(w), p.View().Span()
 }
 
 // WorkersOf is how many workers rt has.

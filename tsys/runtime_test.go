@@ -210,14 +210,14 @@ func TestIdleAndBusyTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	idleTime := time.Duration(st.IdleNanos)
-	busy := tsys.Pool(rt).BusyTime(time.Now())
+	busy := tsys.Pool(rt).Port().BusyTime(time.Now())
 	if idleTime < sleep*9/10 || idleTime > 2*wall {
 		t.Errorf("idle %v in a run of %v where one worker of two had nothing to do", idleTime, wall)
 	}
 	if busy < sleep*9/10 || busy > 2*wall-idleTime+time.Millisecond {
 		t.Errorf("busy %v, idle %v in a run of %v with a task of %v", busy, idleTime, wall, sleep)
 	}
-	if later := tsys.Pool(rt).BusyTime(time.Now().Add(time.Hour)); later != busy {
+	if later := tsys.Pool(rt).Port().BusyTime(time.Now().Add(time.Hour)); later != busy {
 		t.Errorf("busy time moved between runs: %v then %v", busy, later)
 	}
 	// Each worker's busy and idle time make up the run's span, and the
@@ -341,7 +341,7 @@ func TestBlockedWaitsReuseExecutors(t *testing.T) {
 	if err != nil || got != 40 {
 		t.Fatalf("got %d, %v; want 40", got, err)
 	}
-	started := tsys.Pool(rt).ExecutorsStarted()
+	started := tsys.Pool(rt).View().ExecutorsStarted()
 	if st.BlockedWaits < 10 {
 		t.Fatalf("only %d of 40 waits blocked: the idle worker did not steal the sleeping leaves", st.BlockedWaits)
 	}

@@ -67,7 +67,7 @@ func stopLeaf(c *tsys.Ctx, j stopJob, first bool) error {
 			if j.Mode == stopByCancel {
 				stopCancel()
 			} else {
-				stopPool.Fail(errStopLeaf)
+				stopPool.Port().Fail(errStopLeaf)
 			}
 			time.Sleep(stopLeafTime)
 			return nil
@@ -189,7 +189,7 @@ var stopForms = []string{"fork", "spawn", "join", "for", "for-grain", "range"}
 // TestFailureStopsInlinedWork: on 1 and 2 workers, in every shape of
 // work, a failure at the fourth leaf of 256 (an error or a panic, the
 // caller's cancellation, or a failure on another node, which reaches the
-// pool through Pool.Fail) lets at most one leaf (or a loop's chunk) per
+// pool through Port.Fail) lets at most one leaf (or a loop's chunk) per
 // worker begin after it, one that was on its way in when the failure
 // came.
 func TestFailureStopsInlinedWork(t *testing.T) {

@@ -27,7 +27,7 @@ func TestTimelineLeavesOutWaiting(t *testing.T) {
 		t.Fatalf("run: %v, %d waits blocked (want some)", err, st.BlockedWaits)
 	}
 	var root []sched.TimelineSpan
-	for s := range tsys.Pool(rt).TimelineData("").AllSpans() {
+	for s := range tsys.Pool(rt).View().TimelineData("").AllSpans() {
 		if s.Name == "test.waitEach" {
 			root = append(root, s)
 		}

@@ -75,7 +75,7 @@ func (c TickConfig) check() error {
 
 // TickCost measures what a node's tick costs a job's engine: every
 // TickEvery, cluster.Node's tick reads the process's CPU time, and for each
-// job measures its pool's load (Pool.Load, BusyTime, TasksDone), feeds the
+// job measures its pool's load (Port.Load, BusyTime, TasksDone), feeds the
 // useful-work, rate and task-time meters, and hands the load to the job's
 // policy (Tick) under the engine's lock, then publishes the policy's
 // Advice to the pool. TickCost does the same, with the same pieces: a
@@ -171,17 +171,17 @@ func (e *tickEngine) tick() {
 	now := time.Now()
 	cpu, cpuOK := cputime.Process()
 	pool := e.rt.Main()
-	l := pool.Load()
-	busy := pool.BusyTime(now)
+	l := pool.Port().Load()
+	busy := pool.Port().BusyTime(now)
 	useful := e.useful.Add(busy, cpu, cpuOK)
 	l.Rate = e.rate.Observe(now, useful)
 	l.Busy = e.busy.Observe(now, busy)
-	l.TaskTime = e.taskTime.Observe(now, useful, pool.TasksDone())
+	l.TaskTime = e.taskTime.Observe(now, useful, pool.Port().TasksDone())
 	e.mu.Lock()
 	e.policy.Tick(time.Now(), l)
 	a := e.policy.Advice()
-	pool.SetExpose(a.Expose)
-	pool.SetReserve(a.Reserve)
-	pool.SetWanted(a.Deferred > 0)
+	pool.Port().SetExpose(a.Expose)
+	pool.Port().SetReserve(a.Reserve)
+	pool.Port().SetWanted(a.Deferred > 0)
 	e.mu.Unlock()
 }

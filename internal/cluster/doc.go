@@ -130,7 +130,7 @@
 // A policy's Fish action becomes a stealRequest to the chosen node. The
 // node asks its policy how many tasks to give (or to hold the request for
 // its next push) and takes that many of its oldest ready tasks
-// (sched.Pool.Lend), records each under an id, and sends them as
+// (sched.Port.Lend), records each under an id, and sends them as
 // (registered name, encoded argument) in a stealReply. The borrower
 // rebuilds each task from its kind's codec, marks it with a loan, and puts
 // it in its pool; when it completes, the result goes back in a result

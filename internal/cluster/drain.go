@@ -67,7 +67,7 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 	for _, e := range engines {
 		e.withdraw()
 		// Every worker, whatever the sharing: what it holds goes first.
-		e.pool.SetShare(e.pool.Workers())
+		e.pool.Port().SetShare(e.pool.Workers())
 	}
 	handedBack := func() (sum int64) {
 		for _, e := range engines {
@@ -128,7 +128,7 @@ func (n *Node) Draining() bool { return n.draining.Load() }
 // tasks taken back) stay.
 func (e *engine) handBackUnstarted() {
 	var own []*sched.Header
-	for _, h := range e.pool.WithdrawInjected() {
+	for _, h := range e.pool.Port().WithdrawInjected() {
 		l, ok := e.borrowed.loanOf(h)
 		if !ok {
 			own = append(own, h)
@@ -139,7 +139,7 @@ func (e *engine) handBackUnstarted() {
 		e.handBack(l)
 		e.borrowed.settled(h)
 	}
-	e.pool.Inject(own...)
+	e.pool.Port().Inject(own...)
 }
 
 // handBack tells task id's lender to run it itself: this node is leaving

@@ -41,7 +41,7 @@ type engine struct {
 	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
 	// failServing fails the run of a job served here with the root's
 	// failure, through its context, even when the failure came before the
-	// run began (Pool.Fail drops a failure before any run); set before
+	// run began (Port.Fail drops a failure before any run); set before
 	// the engine is entered in the job table, nil for a job rooted here.
 	failServing context.CancelCauseFunc
 	// unrunnable are the lenders that lent a task this node could not
@@ -119,8 +119,8 @@ func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *en
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
 	e.lender = &lender{e: e, ledger: newLedger()}
 	n.jobsTotal.Add(1)
-	e.pool.SetRemote(e)
-	e.pool.SetShare(e.pool.Workers())
+	e.pool.Port().SetRemote(e)
+	e.pool.Port().SetShare(e.pool.Workers())
 	now := time.Now()
 	e.mu.Lock()
 	for id, m := range n.peers.members() {
@@ -186,9 +186,9 @@ func (e *engine) advise() {
 	default:
 		e.hungryAfter.Store(a.HungryAfter.UnixNano())
 	}
-	e.pool.SetExpose(a.Expose)
-	e.pool.SetReserve(a.Reserve)
-	e.pool.SetWanted(a.Deferred > 0)
+	e.pool.Port().SetExpose(a.Expose)
+	e.pool.Port().SetReserve(a.Reserve)
+	e.pool.Port().SetWanted(a.Deferred > 0)
 	e.notePrefetch()
 	e.n.rouse() // the event may have given the node work, or its policy a time
 }
@@ -284,13 +284,13 @@ func (e *engine) act(acts []clusterpolicy.Action) {
 // measure gives the policy the time and the load the tick measured; the
 // tick goroutine calls it, with the process's CPU time.
 func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpolicy.Load {
-	l := e.pool.Load()
-	busy := e.pool.BusyTime(now)
+	l := e.pool.Port().Load()
+	busy := e.pool.Port().BusyTime(now)
 	useful := e.useful.Add(busy, cpu, cpuOK)
 	e.usefulNow.Store(int64(useful))
 	l.Rate = e.rate.Observe(now, useful)
 	l.Busy = e.busy.Observe(now, busy)
-	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.TasksDone())
+	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.Port().TasksDone())
 	e.ticked = l
 	e.event(func(now time.Time) []clusterpolicy.Action {
 		e.measured = l
@@ -326,5 +326,5 @@ func (e *engine) counters() NetStats {
 // report is the engine's report of its job, given its pool's counters.
 func (e *engine) report(pool sched.Stats) NodeReport {
 	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: JobStats{pool, e.counters()},
-		PerWorker: WorkerStats(e.pool.WorkerStats()), FirstWorkNs: e.firstWork.Load()}
+		PerWorker: WorkerStats(e.pool.View().WorkerStats()), FirstWorkNs: e.firstWork.Load()}
 }

@@ -120,7 +120,7 @@ func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
 	// Counted again: an event may have come since the tick measured, and
 	// the policies say when they are due at the load they were told.
 	if !allRest(jobs, func(e *engine) clusterpolicy.Load {
-		if l := e.pool.Load(); l.Waiting() == e.ticked.Waiting() {
+		if l := e.pool.Port().Load(); l.Waiting() == e.ticked.Waiting() {
 			return l
 		}
 		return clusterpolicy.Load{} // waiting then, at work now, or the reverse: tick on

@@ -183,7 +183,7 @@ func TestBusyNodeDozes(t *testing.T) {
 	const job = 95
 	clock, node, root := servingOnAHandClock(t, job)
 	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gatedKind, Arg: encodeInt64(21)}}})
-	waitUntil(t, "the node's worker is at work", func() bool { return node.jobs.of(job).pool.Load().AtWork() })
+	waitUntil(t, "the node's worker is at work", func() bool { return node.jobs.of(job).pool.Port().Load().AtWork() })
 	waitUntil(t, "the busy node's ticks slow its clock", func() bool {
 		clock.fire(t)
 		on, d := clock.running()

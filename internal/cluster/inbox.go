@@ -90,11 +90,11 @@ func (n inbox) onJobFailed(peer clusterpolicy.NodeID, m *jobFailed) {
 	switch e := n.jobs.of(m.Job); {
 	case e == nil:
 	case e.rooted != nil:
-		e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
+		e.pool.Port().Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
 	case peer == clusterpolicy.NodeID(e.info.Root):
 		// The job failed elsewhere: stop starting its tasks here too.
 		err := &failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}}
-		e.pool.Fail(err)
+		e.pool.Port().Fail(err)
 		// A run that has not begun yet drops Fail: its context fails
 		// it as it begins.
 		if e.failServing != nil {

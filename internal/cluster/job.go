@@ -75,7 +75,7 @@ type Job struct {
 	inviting sync.Mutex
 	// Timelines are the peers' timelines, when the job records them,
 	// each with its clock's offset from this node's; EndJob fills it.
-	// This node's own is its pool's (sched.Pool.TimelineData).
+	// This node's own is its pool's (sched.View.TimelineData).
 	Timelines []NodeTimeline
 }
 

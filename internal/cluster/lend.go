@@ -19,7 +19,7 @@ func (e *engine) fish(node clusterpolicy.NodeID, count int) {
 		e.fishedAt[node] = sent
 		// Under mu, so that an answer, which ends the wait under mu too,
 		// cannot come before it begins.
-		e.pool.StreamWaitBegan(string(node), sent)
+		e.pool.Port().StreamWaitBegan(string(node), sent)
 		e.mu.Unlock()
 		err := e.n.out.transmit(addr, &stealRequest{
 			Job: e.info.ID, ID: e.n.nextID.Add(1), Want: int32(count), ReplyTo: e.n.trAddr,
@@ -30,7 +30,7 @@ func (e *engine) fish(node clusterpolicy.NodeID, count int) {
 		}
 		e.mu.Lock()
 		delete(e.fishedAt, node)
-		e.pool.StreamWaitEnded(string(node), time.Now())
+		e.pool.Port().StreamWaitEnded(string(node), time.Now())
 		e.mu.Unlock()
 		e.n.log.Debug("fishing request not sent", "peer", node, "err", err)
 	}
@@ -45,7 +45,7 @@ func (e *engine) stopWaiting() {
 	defer e.mu.Unlock()
 	now := time.Now()
 	for node := range e.fishedAt {
-		e.pool.StreamWaitEnded(string(node), now)
+		e.pool.Port().StreamWaitEnded(string(node), now)
 	}
 }
 
@@ -53,7 +53,7 @@ func (e *engine) stopWaiting() {
 func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 	reply := &stealReply{Job: m.Job, ID: m.ID}
 	e.mu.Lock()
-	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load())
+	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Port().Load())
 	e.advise()
 	switch {
 	case a.Kind == clusterpolicy.Defer:
@@ -84,7 +84,7 @@ func (e *engine) reportLoad() {
 	e.mu.Lock()
 	l := e.measured
 	e.mu.Unlock()
-	now := e.pool.Load()
+	now := e.pool.Port().Load()
 	l.Ready, l.Idle = now.Ready, now.Idle
 	m := &loadReport{Job: e.info.ID, Load: l}
 	tm := encodeMessage(m)
@@ -111,7 +111,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 		delete(e.fishedAt, from)
 		e.stealAnswers.Add(1)
 		e.stealWait.Add(int64(now.Sub(sent)))
-		e.pool.StreamWaitEnded(string(from), now)
+		e.pool.Port().StreamWaitEnded(string(from), now)
 	}
 	e.links.answered(from, len(m.Tasks), now.Sub(sent), timed)
 	acts := e.policy.StealReply(now, from, len(m.Tasks))
@@ -146,7 +146,7 @@ func (e *engine) borrow(from clusterpolicy.NodeID, m *stealReply) {
 	}
 	e.remoteSteals.Add(int64(len(hs)))
 	e.tasksReceived.Add(int64(len(hs)))
-	e.pool.Inject(hs...)
+	e.pool.Port().Inject(hs...)
 	e.act(acts)
 }
 

@@ -24,12 +24,12 @@ type Snapshot struct {
 	Members   int     `json:"members"`
 	Draining  bool    `json:"draining"`
 	Job       string  `json:"job,omitempty"`  // the job served or rooted, hex; empty when idle
-	Run       uint64  `json:"run"`            // the pool's run (sched.Pool.Runs): Workers and Net restart when it changes
+	Run       uint64  `json:"run"`            // the pool's run (sched.View.Runs): Workers and Net restart when it changes
 	Root      string  `json:"root,omitempty"` // the node its root task runs on
 	Ready     int     `json:"ready"`          // ready tasks now
 	Idle      int     `json:"idle"`           // parked workers now
 	Rate      float64 `json:"rate"`           // useful worker-seconds per second, filtered
-	// Workers are the workers' counters (sched.Pool.Live); Net the node's
+	// Workers are the workers' counters (sched.View.Live); Net the node's
 	// network counters for the job (lent, borrowed, requests, re-runs).
 	Workers   []sched.Stats   `json:"workers"`
 	Net       NetStats        `json:"net"`
@@ -80,13 +80,13 @@ type MessageCount struct {
 func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
 	pool := n.jobs.main.Main()
-	run := pool.Runs() // before the counters, which are then this run's or later
+	run := pool.View().Runs() // before the counters, which are then this run's or later
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(), Memory: readMemory(),
+		Workers: pool.View().Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(), Memory: readMemory(),
 	}
-	l := pool.Load()
+	l := pool.Port().Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
 	s.Sent = make(map[string]MessageCount, len(vocabulary))
 	for i := range n.out.byType {

@@ -27,8 +27,8 @@ func (n *Node) streamSnapshot(window, res time.Duration) Snapshot {
 	s := n.Snapshot()
 	if window > 0 {
 		pool := n.jobs.main.Main()
-		pool.WatchStream(streamLinger)
-		d := pool.StreamData(string(n.name), time.Now(), window, res)
+		pool.View().WatchStream(streamLinger)
+		d := pool.View().StreamData(string(n.name), time.Now(), window, res)
 		s.Stream = &d
 	}
 	return s

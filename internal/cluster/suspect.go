@@ -318,7 +318,7 @@ func (j *Job) Waiting() string {
 		slices.Sort(unreported)
 		parts = append(parts, "the end-of-job reports of "+strings.Join(unreported, ", "))
 	}
-	l := e.pool.Load()
+	l := e.pool.Port().Load()
 	parts = append(parts, fmt.Sprintf("on this node %d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers))
 	return strings.Join(parts, "; ")
 }

@@ -63,7 +63,7 @@ func TestTimelineMemoryBound(t *testing.T) {
 	if _, _, err := tsys.Run(context.Background(), rt, tree, depth); err != nil {
 		t.Fatal(err)
 	}
-	d := pool.TimelineData("")
+	d := pool.View().TimelineData("")
 	recorded := int64(liveHeap()) - int64(before)
 	var out countingWriter
 	start := allocated()

@@ -124,9 +124,6 @@ func (c *Ctx) deactivate(state uint32) {
 	setState(&c.state, state)
 }
 
-// Executor returns the executor c belongs to.
-func (c *Ctx) Executor() *Executor { return c.x }
-
 // Check panics, naming the mistake and its fix, unless c may be used
 // here and now: it is its executor's active Ctx, on the executor's
 // goroutine, during its run. Every exported method of Ctx that reaches
@@ -219,19 +216,10 @@ func misuseMessage(state uint32, form string) string {
 // A Ctx is the panic value of a cancellation point in package tsys, which
 // found its Ending flag set, inline, where a call to check it would cost
 // too much (tsys's stopIfEnded): its run has failed or ended, or it is
-// used where it does not belong. runTop tells which (stopped), from
-// states that nothing changes before runTop has failed the run (Unwind);
-// on a goroutine of the program's own the panic goes unrecovered, and Go
-// prints Error.
-
-// stopped is what a task that unwound with c as the panic value stopped
-// for: abortRun if its run is ending, else the misuse.
-func (c *Ctx) stopped() any {
-	if why := c.misuse(false); why != "" {
-		return why
-	}
-	return abortRun
-}
+// used where it does not belong. runTop tells which, from states that
+// nothing changes before runTop has failed the run (Unwind): the misuse,
+// if misuse names one, else the run's end. On a goroutine of the
+// program's own the panic goes unrecovered, and Go prints Error.
 
 // Error says why a cancellation point unwound with c: the misuse, or the
 // end of its run.
@@ -287,7 +275,14 @@ func (b *Ctx) Leave() {
 			"join every Fork in the body that made it, before it returns "+
 			"(or use Spawn, whose Future needs no Get)", b.form))
 	}
-	b.resumeParent()
+	// The parent is the active Ctx again, with the credit b left.
+	p := b.parent
+	credit := b.Fast.Credit
+	b.deactivate(ctxEnded)
+	b.parent, b.frame = nil, nil
+	p.activate()
+	p.Fast.Credit = credit
+	x.v = p
 }
 
 // Unwind, deferred by the caller of Enter, marks the body b unwound when
@@ -305,17 +300,6 @@ func (b *Ctx) Unwind() {
 		b.unwound = true
 		x.v = b.parent
 	}
-}
-
-// resumeParent makes b's parent the active Ctx again, with b's credit.
-func (b *Ctx) resumeParent() {
-	p := b.parent
-	credit := b.Fast.Credit
-	b.deactivate(ctxEnded)
-	b.parent, b.frame = nil, nil
-	p.activate()
-	p.Fast.Credit = credit
-	b.x.v = p
 }
 
 // endCtxs ends every Ctx of the executor: its run is over, and a Ctx a
@@ -339,10 +323,6 @@ func (x *Executor) resetCtxs() {
 	x.v = &x.base
 	x.base.activate()
 }
-
-// Form is the name of the closure form whose body c is given to
-// ("tsys.For"), or "" for an executor's own Ctx.
-func (c *Ctx) Form() string { return c.form }
 
 // token is the tagged pointer a Forked of a plain call carries (see the
 // top of this file); nil tokens are never made.
