@@ -147,7 +147,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 	first := !s.Plan.Later
 	lo, hi := s.Lo, s.Hi
 	lend := func(cv float64) {
-		at := part.cut(lo, hi, size.n, c.sched().Workers(), cv, first)
+		at := part.cut(lo, hi, size.n, c.sched().View().Workers(), cv, first)
 		first = false
 		piece := span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
 		piece.Plan.Chunk, piece.Plan.Per, piece.Plan.Least = size.n, float32(size.cost()), size.least
@@ -159,7 +159,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 	// Workers of this node that are looking for work now get a piece each
 	// before the first chunk: a loop of a few costly iterations must not
 	// run its first ones alone while they wait.
-	for range c.sched().Hungry() {
+	for range c.sched().View().Hungry() {
 		// Once enough tasks are ready, the fork would be a plain call,
 		// which would split its piece again at once, down to single
 		// iterations: the hungry take what is ready.
@@ -204,7 +204,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 			}
 			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.sched().MayBeStolen(sh.lendable) {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.sched().View().MayBeStolen(sh.lendable) {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)

@@ -121,25 +121,9 @@ func (x *Executor) begin(w *Worker) {
 // blocking Await.
 func (c *Ctx) Worker() *Worker { return c.x.w }
 
-// Workers returns the number of workers of the executor's pool.
-func (c *Ctx) Workers() int { return len(c.x.pool.workers) }
-
-// MayBeStolen reports whether a task pushed now could be taken by anyone
-// but this executor: the pool has other workers, or, for a task that may
-// cross nodes (lendable), other nodes want work from it. A loop with
-// nobody to lend to runs whole.
-func (c *Ctx) MayBeStolen(lendable bool) bool {
-	p := c.x.pool
-	return len(p.workers) > 1 || lendable && p.port.expose.Load() > 0
-}
-
-// Hungry returns how many workers of the pool are looking for work or
-// parked for want of it, at this moment: a loop about to begin gives each
-// a piece of its range.
-func (c *Ctx) Hungry() int {
-	p := c.x.pool
-	return int(p.crew.nSpinning.Load() + p.crew.nIdle.Load())
-}
+// View is the readers' side of the pool the executor serves: what a
+// loop asks of the workers around it (View.Hungry, View.MayBeStolen).
+func (c *Ctx) View() *View { return &c.x.pool.view }
 
 // Push puts a task frame in the executor's deque: the slow half of a spawn,
 // after AskSpawn (the cancellation point, which checked c) said no.

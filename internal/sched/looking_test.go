@@ -79,7 +79,7 @@ func TestFewLookersWakeEveryWorkerForQueuedWork(t *testing.T) {
 				// Every other worker idle first, so that the pushes below
 				// are public at once (a private task would wait for this
 				// one's next push or pop, which never comes: it blocks).
-				for x.Hungry() < workers-1 && !stuck.Load() {
+				for x.View().Hungry() < workers-1 && !stuck.Load() {
 					runtime.Gosched()
 				}
 				n := workers - 1

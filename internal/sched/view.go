@@ -86,3 +86,23 @@ func (v *View) runSpan(now time.Time) (span time.Duration, end time.Time, ok boo
 	}
 	return time.Duration(max(0, e-began)), time.Unix(0, e), true
 }
+
+// Workers returns the number of workers of the pool.
+func (v *View) Workers() int { return len(v.pool.workers) }
+
+// MayBeStolen reports whether a task pushed now could be taken by anyone
+// but the executor that pushes it: the pool has other workers, or, for a
+// task that may cross nodes (lendable), other nodes want work from it. A
+// loop with nobody to lend to runs whole.
+func (v *View) MayBeStolen(lendable bool) bool {
+	p := v.pool
+	return len(p.workers) > 1 || lendable && p.port.expose.Load() > 0
+}
+
+// Hungry returns how many workers of the pool are looking for work or
+// parked for want of it, at this moment: a loop about to begin gives each
+// a piece of its range.
+func (v *View) Hungry() int {
+	p := v.pool
+	return int(p.crew.nSpinning.Load() + p.crew.nIdle.Load())
+}
