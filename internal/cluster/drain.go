@@ -98,25 +98,25 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 
 // drainFor drains the node as a drainRequest from peer asks, answers it,
 // and leaves; the process that runs the node hears ShutdownRequested.
-func (n inbox) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
+func (in inbox) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 	timeout := m.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	n.netLog.Info("asked to drain", "by", peer)
-	rep, err := n.empty(ctx)
+	in.n.netLog.Info("asked to drain", "by", peer)
+	rep, err := in.n.empty(ctx)
 	answer := &drained{Returned: rep.Returned, Finished: rep.Finished}
 	if err != nil {
 		answer.Err = err.Error()
 	}
-	if err := n.out.transmit(m.ReplyTo, answer, true, nil); err != nil {
-		n.netLog.Warn("could not answer the drain request", "by", peer, "err", err)
+	if err := in.n.out.transmit(m.ReplyTo, answer, true, nil); err != nil {
+		in.n.netLog.Warn("could not answer the drain request", "by", peer, "err", err)
 	}
 	if answer.Err == "" {
-		n.Close()
-		n.requestShutdown()
+		in.n.Close()
+		in.n.requestShutdown()
 	}
 }
 

@@ -245,13 +245,13 @@ func (j *Job) reinviteSilent(now time.Time) {
 // member seen before the job began was in BeginJob's list: it is not one
 // that joined during the job, though this may invite it before BeginJob
 // does.
-func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
-	j := n.jobs.rooted()
+func (in inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
+	j := in.n.jobs.rooted()
 	if j == nil {
 		return
 	}
-	if meta.Scheduler != n.schedulerName {
-		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", n.schedulerName)
+	if meta.Scheduler != in.n.schedulerName {
+		in.n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", in.n.schedulerName)
 		return
 	}
 	j.invite(id, meta.Transport, seen.After(j.e.began))
@@ -445,67 +445,67 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 
 // startServing begins work for another node's job, if this node's sharing
 // policy admits it (jobRefused says why not).
-func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
+func (in inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
 	// Checked and claimed in one critical section: two roots' starts come
 	// on two connections at once.
-	n.jobs.mu.Lock()
-	if e, ok := n.jobs.engines[m.Job]; ok {
-		n.jobs.mu.Unlock()
+	in.n.jobs.mu.Lock()
+	if e, ok := in.n.jobs.engines[m.Job]; ok {
+		in.n.jobs.mu.Unlock()
 		// Its root invites it again: it is alive, whatever gossip said.
 		e.rootIsBack()
 		return
 	}
-	old, reason := n.admit(info)
+	old, reason := in.admit(info)
 	if reason != "" {
-		n.jobs.mu.Unlock()
-		n.refuse(from, &jobRefused{Job: m.Job, Reason: reason})
+		in.n.jobs.mu.Unlock()
+		in.refuse(from, &jobRefused{Job: m.Job, Reason: reason})
 		return
 	}
 	// After admit: a node that would not serve the job anyway (a client,
 	// a draining node, one its sharing policy keeps for other jobs) says
 	// why it would not, not which tasks it lacks.
-	check := checkStart(n.name, m, n.cfg.AcceptBuilds)
+	check := checkStart(in.n.name, m, in.n.cfg.AcceptBuilds)
 	if check.reason != "" {
-		n.jobs.mu.Unlock()
-		n.refuse(from, &jobRefused{Job: m.Job, Reason: check.reason, Lacks: check.lacks, OtherBuild: check.otherBuild})
+		in.n.jobs.mu.Unlock()
+		in.refuse(from, &jobRefused{Job: m.Job, Reason: check.reason, Lacks: check.lacks, OtherBuild: check.otherBuild})
 		return
 	}
 	for _, o := range old {
-		delete(n.jobs.engines, o.info.ID)
+		delete(in.n.jobs.engines, o.info.ID)
 	}
-	rt := n.jobs.idleRuntimeLocked()
-	e := newEngine(n.Node, info, nil, rt)
+	rt := in.n.jobs.idleRuntimeLocked()
+	e := newEngine(in.n, info, nil, rt)
 	e.rootWatch.addr = m.ReplyTo
-	// s, not e.serving, from here on: once e is in n.engines, stopEngine
+	// s, not e.serving, from here on: once e is in in.n.engines, stopEngine
 	// may take e.serving away under e.mu.
 	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
 	e.serving = s
 	serveCtx, failServing := context.WithCancelCause(context.Background())
 	e.failServing = failServing
-	n.jobs.enterLocked(e)
-	n.jobs.mu.Unlock()
+	in.n.jobs.enterLocked(e)
+	in.n.jobs.mu.Unlock()
 	// Not on this connection's reader: stopping waits for the tasks
 	// running.
 	go func() {
 		for _, o := range old {
-			if _, alive := n.peers.addr(o.root()); alive {
+			if _, alive := in.n.peers.addr(o.root()); alive {
 				// Its root has moved on to a job of its own.
-				n.stopEngine(o)
+				in.n.stopEngine(o)
 			} else {
 				// Its root is gone, perhaps only slow: as at the end
 				// of RootGrace.
-				n.abandon(o)
+				in.n.abandon(o)
 			}
 		}
 	}()
-	n.netLog.Info("serving a job", "root", from, "job", jobid.ID(m.Job))
+	in.n.netLog.Info("serving a job", "root", from, "job", jobid.ID(m.Job))
 	if check.warning != "" {
-		n.netLog.Warn("serving another build", "root", from, "job", jobid.ID(m.Job), "why", check.warning)
+		in.n.netLog.Warn("serving another build", "root", from, "job", jobid.ID(m.Job), "why", check.warning)
 	}
 	e.pool.SetWorkSpan(m.MeasureWorkSpan)
 	e.timeline.record(e.timeline.capFor(m.TimelineCap))
-	n.sharing.apply()
+	in.n.sharing.apply()
 	e.event(e.policy.JobStarted)
 	go func() {
 		defer failServing(nil)
@@ -515,7 +515,7 @@ func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 		// A failure here reached the root as it happened (engine.Failed).
 		st, err := e.pool.Serve(serveCtx, s.stop)
 		if err != nil && !errors.As(err, new(*failedAtRoot)) {
-			n.log.Warn("a task of the job failed here", "err", err)
+			in.n.log.Warn("a task of the job failed here", "err", err)
 		}
 		s.done <- servingEnd{report: e.report(st), timeline: e.timeline.encode()}
 	}()
@@ -529,17 +529,17 @@ var beforeServe atomic.Pointer[func(*engine)]
 
 // refuse tells a job's root that this node will not serve the job, and
 // why.
-func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
+func (in inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 	switch {
 	case len(m.Lacks) > 0:
-		n.netLog.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
+		in.n.netLog.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
 	case m.OtherBuild:
-		n.netLog.Warn("refusing a job of another build of this program", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
+		in.n.netLog.Warn("refusing a job of another build of this program", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
 	default:
-		n.netLog.Info("refusing a job", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
+		in.n.netLog.Info("refusing a job", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
 	}
-	if err := n.out.send(root, "", m, nil); err != nil {
-		n.netLog.Warn("could not refuse a job", "root", root, "err", err)
+	if err := in.n.out.send(root, "", m, nil); err != nil {
+		in.n.netLog.Warn("could not refuse a job", "root", root, "err", err)
 	}
 }
 
@@ -547,21 +547,21 @@ func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
 // which jobs j replaces: those whose root is gone, and the root's own
 // earlier job (a root runs one job at a time, so the old one is over even
 // if its end did not arrive). n.jobs.mu held.
-func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
-	if n.draining.Load() {
-		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
+func (in inbox) admit(j share.Job) (replaced []*engine, why string) {
+	if in.n.draining.Load() {
+		return nil, fmt.Sprintf("node %s is leaving the cluster", in.n.name)
 	}
-	if n.cfg.Client {
+	if in.n.cfg.Client {
 		// A client that served a job invited as it joined could not
 		// then begin its own (BeginJob).
-		return nil, fmt.Sprintf("node %s is a client (a run): it roots its own job and serves no other", n.name)
+		return nil, fmt.Sprintf("node %s is a client (a run): it roots its own job and serves no other", in.n.name)
 	}
 	var keep []share.Job
-	for _, e := range n.jobs.engines {
+	for _, e := range in.n.jobs.engines {
 		if e.rooted != nil {
-			return nil, fmt.Sprintf("node %s is the root of job %s; it serves no other job", n.name, jobid.ID(e.info.ID))
+			return nil, fmt.Sprintf("node %s is the root of job %s; it serves no other job", in.n.name, jobid.ID(e.info.ID))
 		}
-		_, alive := n.peers.addr(e.root())
+		_, alive := in.n.peers.addr(e.root())
 		if e.info.Root == j.Root || !alive {
 			replaced = append(replaced, e)
 			continue
@@ -569,7 +569,7 @@ func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
 		keep = append(keep, e.info)
 	}
 	share.Sort(keep)
-	if ok, why := n.sharing.admits(j, keep); !ok {
+	if ok, why := in.n.sharing.admits(j, keep); !ok {
 		return nil, why
 	}
 	return replaced, ""
@@ -577,8 +577,8 @@ func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
 
 // refused: a node will not serve job j (admit says why); j runs without
 // it.
-func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
-	e := n.jobs.of(m.Job)
+func (in inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
+	e := in.n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return
 	}
@@ -593,10 +593,10 @@ func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 		if len(m.Lacks) == 0 {
 			what = "a node runs another build of this program; the job runs without it"
 		}
-		n.netLog.Warn(what, "peer", peer, "why", m.Reason)
+		in.n.netLog.Warn(what, "peer", peer, "why", m.Reason)
 		return
 	}
-	n.netLog.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
+	in.n.netLog.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
 }
 
 // stopEngine ends this node's part in a job of another root, drops what it
@@ -624,13 +624,13 @@ func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
 
 // endServing answers the root's jobEnd with this node's report and
 // timeline.
-func (n inbox) endServing(from clusterpolicy.NodeID, job uint64) {
-	e := n.jobs.of(job)
+func (in inbox) endServing(from clusterpolicy.NodeID, job uint64) {
+	e := in.n.jobs.of(job)
 	if e == nil || e.rooted != nil || e.root() != from {
 		return
 	}
-	if end, ok := n.stopEngine(e); ok {
-		n.sendReport(from, e.rootWatch.addr, job, end)
+	if end, ok := in.n.stopEngine(e); ok {
+		in.n.sendReport(from, e.rootWatch.addr, job, end)
 	}
 }
 

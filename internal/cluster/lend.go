@@ -176,20 +176,20 @@ func (e *engine) Return(h *sched.Header) {
 }
 
 // reportArrived collects a peer's end-of-job report, and its timeline.
-func (n inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
+func (in inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
 	var r peerReport
 	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
-		n.netLog.Warn("a peer's job report does not decode", "peer", from, "err", err)
+		in.n.netLog.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}
-	e := n.jobs.of(m.Job)
+	e := in.n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
-		n.log.Debug("a job report for no job of this node", "peer", from)
+		in.n.log.Debug("a job report for no job of this node", "peer", from)
 		return
 	}
 	tl, err := e.timeline.decode(from, m.Timeline)
 	if err != nil {
-		n.netLog.Warn("a peer's timeline is left out", "peer", from, "err", err)
+		in.n.netLog.Warn("a peer's timeline is left out", "peer", from, "err", err)
 	}
 	r.timeline = tl
 	e.mu.Lock()

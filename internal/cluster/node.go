@@ -332,20 +332,20 @@ func (n *Node) newRuntime() *runtimecore.Runtime {
 // onMember hears membership changes. Each rouses a dozing tick once it
 // has taken effect: a job's root that gossip no longer lists is timed by
 // the tick (suspect.go), whether or not the job's policy hears of it.
-func (n inbox) onMember(ev membership.Event) {
-	defer n.rouse()
+func (in inbox) onMember(ev membership.Event) {
+	defer in.n.rouse()
 	id := clusterpolicy.NodeID(ev.Member.Name)
-	if id == n.name {
+	if id == in.n.name {
 		return
 	}
 	meta := ev.Member.Meta
 	switch ev.Kind {
 	case membership.Joined, membership.Updated:
-		known := !n.peers.joined(id, meta)
+		known := !in.n.peers.joined(id, meta)
 		if !known {
-			n.memberBack(id)
+			in.memberBack(id)
 		}
-		for _, e := range n.jobs.list() {
+		for _, e := range in.n.jobs.list() {
 			if !e.hears(id, meta) {
 				continue
 			}
@@ -359,18 +359,18 @@ func (n inbox) onMember(ev membership.Event) {
 		}
 		if !known {
 			// Not on memberlist's goroutine: inviting dials the newcomer.
-			go n.inviteLate(id, meta, time.Now())
+			go in.inviteLate(id, meta, time.Now())
 		}
 	case membership.Left:
-		n.peers.left(id)
-		for _, e := range n.jobs.list() {
-			n.memberLeft(e, id, meta, ev.Failed)
+		in.n.peers.left(id)
+		for _, e := range in.n.jobs.list() {
+			in.memberLeft(e, id, meta, ev.Failed)
 		}
 	}
 }
 
 // memberLeft tells e's job that node id left or died.
-func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
+func (in inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
 	var acts []clusterpolicy.Action
 	if e.hears(id, meta) {
 		e.mu.Lock()
@@ -389,7 +389,7 @@ func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Me
 		// Only what it holds now: a node of the same name may come
 		// back and borrow anew meanwhile.
 		held := e.lender.lentTo(id)
-		time.AfterFunc(n.cfg.LeaveGrace, func() { e.lender.rerunLent(id, held, "the borrower left holding them") })
+		time.AfterFunc(in.n.cfg.LeaveGrace, func() { e.lender.rerunLent(id, held, "the borrower left holding them") })
 	}
 	if e.rooted == nil && e.root() == id {
 		if failed {
@@ -397,8 +397,8 @@ func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Me
 		} else {
 			// A root leaves gracefully after its job's end, so the job
 			// is over; this node missed the end (gossip had it dead).
-			n.log.Info("the job's root left the cluster; the job is over here", "root", id)
-			go n.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
+			in.n.log.Info("the job's root left the cluster; the job is over here", "root", id)
+			go in.n.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
 			return
 		}
 	}

@@ -154,18 +154,18 @@ func (n *Node) gather(ctx context.Context, timeout, stream, res time.Duration) [
 // answerStats sends this node's snapshot, or with m.All the cluster's, to
 // whoever asked; gathering the cluster's waits for the peers, so it is
 // not done on the transport's reader.
-func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
+func (in inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 	answer := func(snaps []Snapshot) {
 		b, _ := json.Marshal(snaps)
-		if err := n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
-			n.log.Debug("a state request was not answered", "peer", peer, "err", err)
+		if err := in.n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
+			in.n.log.Debug("a state request was not answered", "peer", peer, "err", err)
 		}
 	}
 	if !m.All {
-		answer([]Snapshot{n.streamSnapshot(m.Stream, m.StreamRes)})
+		answer([]Snapshot{in.n.streamSnapshot(m.Stream, m.StreamRes)})
 		return
 	}
-	go answer(n.ClusterSnapshot(context.Background(), gatherTimeout))
+	go answer(in.n.ClusterSnapshot(context.Background(), gatherTimeout))
 }
 
 // gatherTimeout is how long a node gathering the cluster's snapshots waits
@@ -173,15 +173,15 @@ func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 const gatherTimeout = 500 * time.Millisecond
 
 // statsArrived hands a peer's snapshot to whoever asked for it.
-func (n inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
+func (in inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
 	var snaps []Snapshot
 	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
-		n.netLog.Warn("a peer's state does not decode", "peer", peer, "err", err)
+		in.n.netLog.Warn("a peer's state does not decode", "peer", peer, "err", err)
 		return
 	}
-	n.mu.Lock()
-	c := n.snapshotWaiters[m.ID]
-	n.mu.Unlock()
+	in.n.mu.Lock()
+	c := in.n.snapshotWaiters[m.ID]
+	in.n.mu.Unlock()
 	if c != nil {
 		select {
 		case c <- snaps[0]:

@@ -174,25 +174,25 @@ func (e *engine) rootIsBack() {
 // memberBack: node id is a member again, after gossip said it left or
 // died. Jobs it roots that this node serves go on; jobs of its that this
 // node dropped are asked about.
-func (n inbox) memberBack(id clusterpolicy.NodeID) {
-	for _, e := range n.jobs.list() {
+func (in inbox) memberBack(id clusterpolicy.NodeID) {
+	for _, e := range in.n.jobs.list() {
 		if e.rooted == nil && e.root() == id {
 			e.rootIsBack()
 		}
 	}
-	n.mu.Lock()
+	in.n.mu.Lock()
 	var ask []uint64
-	for job, root := range n.dropped {
+	for job, root := range in.n.dropped {
 		if root == id {
 			ask = append(ask, job)
-			delete(n.dropped, job)
+			delete(in.n.dropped, job)
 		}
 	}
-	n.mu.Unlock()
+	in.n.mu.Unlock()
 	for _, job := range ask {
-		n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", jobid.ID(job))
-		if err := n.out.send(id, "", &jobAsk{Job: job, ReplyTo: n.trAddr}, nil); err != nil {
-			n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
+		in.n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", jobid.ID(job))
+		if err := in.n.out.send(id, "", &jobAsk{Job: job, ReplyTo: in.n.trAddr}, nil); err != nil {
+			in.n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
 		}
 	}
 }
@@ -257,8 +257,8 @@ func (n *Node) dropServed(e *engine) {
 
 // jobAsked answers a node that dropped job m.Job: a job this node still
 // roots invites it again.
-func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
-	e := n.jobs.of(m.Job)
+func (in inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
+	e := in.n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return // over: the asker has nothing to do
 	}
@@ -268,16 +268,16 @@ func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 		delete(j.peers, from)
 	}
 	e.mu.Unlock()
-	n.netLog.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
+	in.n.netLog.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
 	j.invite(from, m.ReplyTo, true)
 }
 
 // answerLoans tells a lender which of the loans it asks about this node
 // holds. A job over here holds none.
-func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
+func (in inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 	st := &loanStatus{Job: m.Job}
 	var held map[uint64]bool
-	if e := n.jobs.of(m.Job); e != nil {
+	if e := in.n.jobs.of(m.Job); e != nil {
 		held = e.borrowed.heldFrom(from)
 	}
 	for _, id := range m.IDs {
@@ -287,8 +287,8 @@ func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 			st.Gone = append(st.Gone, id)
 		}
 	}
-	if err := n.out.send(from, m.ReplyTo, st, nil); err != nil {
-		n.log.Debug("a loan status was not sent", "peer", from, "err", err)
+	if err := in.n.out.send(from, m.ReplyTo, st, nil); err != nil {
+		in.n.log.Debug("a loan status was not sent", "peer", from, "err", err)
 	}
 }
 
