@@ -109,20 +109,10 @@ func (in inbox) onLoadReport(peer clusterpolicy.NodeID, m *loadReport) {
 	}
 }
 
-func (in inbox) onLoanQuery(peer clusterpolicy.NodeID, m *loanQuery) {
-	in.n.peers.learn(peer, m.ReplyTo)
-	in.answerLoans(peer, m)
-}
-
 func (in inbox) onLoanStatus(peer clusterpolicy.NodeID, m *loanStatus) {
 	if e := in.n.jobs.of(m.Job); e != nil {
 		e.lender.heard(peer, m)
 	}
-}
-
-func (in inbox) onJobAsk(peer clusterpolicy.NodeID, m *jobAsk) {
-	in.n.peers.learn(peer, m.ReplyTo)
-	in.jobAsked(peer, m)
 }
 
 func (in inbox) onShutdown(_ clusterpolicy.NodeID, m *shutdown) {

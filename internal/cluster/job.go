@@ -495,7 +495,7 @@ func (in inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
 			} else {
 				// Its root is gone, perhaps only slow: as at the end
 				// of RootGrace.
-				in.n.abandon(o)
+				in.n.orphans.abandon(o)
 			}
 		}
 	}()

@@ -111,15 +111,14 @@ type Node struct {
 	// jobs are the jobs this node roots or serves, with their engines and
 	// runtimes (jobs.go).
 	jobs *jobTable
-	// mu guards the snapshot waiters and the dropped jobs.
+	// orphans are the jobs served here whose root gossip lost
+	// (suspect.go).
+	orphans *orphans
+	// mu guards the snapshot waiters.
 	mu sync.Mutex
 	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
 	// answers, by request id.
 	snapshotWaiters map[uint64]chan Snapshot
-	// dropped are jobs this node dropped when their root stayed gone for
-	// RootGrace, with their roots, to ask about if a root comes back
-	// (suspect.go); at most maxDropped.
-	dropped map[uint64]clusterpolicy.NodeID
 
 	nextID atomic.Uint64
 	// wakeups counts the ticks the node handled: an idle one handles none.
@@ -197,13 +196,13 @@ func Start(cfg Config) (*Node, error) {
 		peers:  newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
-		dropped:         map[uint64]clusterpolicy.NodeID{},
 		pushed:          make(chan struct{}, 1),
 		shutdown:        make(chan struct{}),
 		tickStop:        make(chan struct{}),
 		tickDone:        make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
+	n.orphans = &orphans{n: n, dropped: map[uint64]clusterpolicy.NodeID{}}
 	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
 
@@ -343,7 +342,7 @@ func (in inbox) onMember(ev membership.Event) {
 	case membership.Joined, membership.Updated:
 		known := !in.n.peers.joined(id, meta)
 		if !known {
-			in.memberBack(id)
+			in.n.orphans.memberBack(id)
 		}
 		for _, e := range in.n.jobs.list() {
 			if !e.hears(id, meta) {
@@ -444,7 +443,7 @@ func (n *Node) tick() {
 						e.rooted.reinviteSilent(now)
 					}
 				}
-				n.dropOrphans(now)
+				n.orphans.dropOrphans(now)
 			}
 			wait, doze := n.dozeFor(now, jobs)
 			if len(jobs) == 0 || doze || now.Sub(lastGossip) > 100*time.Millisecond {
