@@ -87,8 +87,8 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 		}
 	}
 	for _, e := range engines {
-		if end, ok := n.stopEngine(e); ok {
-			n.sendReport(e.root(), e.rootWatch.addr, e.info.ID, end)
+		if end, ok := n.server.stopEngine(e); ok {
+			n.server.sendReport(e.root(), e.rootWatch.addr, e.info.ID, end)
 		}
 	}
 	rep := DrainReport{Returned: handedBack(), Finished: finished, Took: time.Since(began)}

@@ -72,12 +72,12 @@ func (in inbox) onResult(peer clusterpolicy.NodeID, m *result) {
 
 func (in inbox) onJobStart(peer clusterpolicy.NodeID, m *jobStart) {
 	in.n.peers.learn(peer, m.ReplyTo)
-	in.startServing(peer, m)
+	in.n.server.startServing(peer, m)
 }
 
 func (in inbox) onJobEnd(peer clusterpolicy.NodeID, m *jobEnd) {
-	in.answerClock(peer, m, time.Now().UnixNano())
-	go in.endServing(peer, m.Job)
+	in.n.server.answerClock(peer, m, time.Now().UnixNano())
+	go in.n.server.endServing(peer, m.Job)
 }
 
 func (in inbox) onClockReading(peer clusterpolicy.NodeID, m *clockReading) {

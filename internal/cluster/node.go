@@ -111,6 +111,8 @@ type Node struct {
 	// jobs are the jobs this node roots or serves, with their engines and
 	// runtimes (jobs.go).
 	jobs *jobTable
+	// server is the node's part in other roots' jobs (serve.go).
+	server *server
 	// orphans are the jobs served here whose root gossip lost
 	// (suspect.go).
 	orphans *orphans
@@ -132,9 +134,6 @@ type Node struct {
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
-	// stopping counts the engines whose runs are stopping: their runtimes
-	// are taken, though no engine has them.
-	stopping atomic.Int32
 
 	// pushed carries the workers' Pushed signals to the tick goroutine.
 	pushed    chan struct{}
@@ -202,6 +201,7 @@ func Start(cfg Config) (*Node, error) {
 		tickDone:        make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
+	n.server = &server{n: n}
 	n.orphans = &orphans{n: n, dropped: map[uint64]clusterpolicy.NodeID{}}
 	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
@@ -307,7 +307,7 @@ func (n *Node) Close() error {
 		<-n.tickDone
 		for _, e := range n.jobs.list() {
 			if e.rooted == nil {
-				n.stopEngine(e)
+				n.server.stopEngine(e)
 			}
 		}
 		err = errors.Join(n.ml.Leave(time.Second), n.ml.Shutdown(), n.tr.Close())
@@ -397,7 +397,7 @@ func (in inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.M
 			// A root leaves gracefully after its job's end, so the job
 			// is over; this node missed the end (gossip had it dead).
 			in.n.log.Info("the job's root left the cluster; the job is over here", "root", id)
-			go in.n.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
+			go in.n.server.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
 			return
 		}
 	}

@@ -256,19 +256,7 @@ func (o *orphans) abandon(e *engine) {
 	if _, back := o.n.peers.addr(root); back {
 		o.memberBack(root)
 	}
-	go o.n.dropServed(e)
-}
-
-// dropServed ends this node's part in a job of another root that may
-// still run: each borrowed task goes back to its lender first, and stays
-// held until it is on its way, so that a lender's query meanwhile does not
-// hear it is gone and run it again.
-func (n *Node) dropServed(e *engine) {
-	for h, l := range e.borrowed.held() {
-		e.handBack(l)
-		e.borrowed.settled(h)
-	}
-	n.stopEngine(e)
+	go o.n.server.dropServed(e)
 }
 
 // onJobAsk answers a node that dropped job m.Job: a job this node still
