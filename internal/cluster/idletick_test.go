@@ -167,7 +167,7 @@ func TestServingNodeDozes(t *testing.T) {
 
 	// Gossip declares the root dead: the tick, which times an orphaned
 	// job, runs again.
-	inbox{node}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: "root"}})
+	gossipInbox{node}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: "root"}})
 	waitUntil(t, "the root's death rouses the clock", func() bool { return !clock.isStopped() })
 }
 

@@ -8,12 +8,14 @@ import (
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
-// inbox is what the node does on the word of others: the transport's
-// handler (handle) and gossip's (onMember), and what each message or
-// membership event sets off. Its methods run on a connection's reader
-// goroutine or on memberlist's, so they only queue, answer from what is at
-// hand, or start a goroutine; none waits for work. What the node's own
-// user calls is on Node; what a job does is on its engine.
+// inbox is what the node does on the word of others over the transport:
+// its handler (handle), and one handler for each message type of the
+// vocabulary (messages.go), which handle calls. Its methods run on a
+// connection's reader goroutine, so they only queue, answer from what is
+// at hand, or start a goroutine; none waits for work. A handler whose
+// work is more than a line or two hands it to the part it is of (the
+// job's engine, the server, the orphans). Gossip's word goes to
+// gossipInbox; what the node's own user calls is on Node.
 type inbox struct{ n *Node }
 
 // handle is the transport's handler: it runs on a connection's reader

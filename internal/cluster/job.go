@@ -236,13 +236,13 @@ func (j *Job) reinviteSilent(now time.Time) {
 // member seen before the job began was in BeginJob's list: it is not one
 // that joined during the job, though this may invite it before BeginJob
 // does.
-func (in inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
-	j := in.n.jobs.rooted()
+func (g gossipInbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
+	j := g.n.jobs.rooted()
 	if j == nil {
 		return
 	}
-	if meta.Scheduler != in.n.schedulerName {
-		in.n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", in.n.schedulerName)
+	if meta.Scheduler != g.n.schedulerName {
+		g.n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", g.n.schedulerName)
 		return
 	}
 	j.invite(id, meta.Transport, seen.After(j.e.began))

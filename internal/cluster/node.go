@@ -223,14 +223,14 @@ func Start(cfg Config) (*Node, error) {
 		JoinTimeout: cfg.JoinTimeout, ProbeInterval: cfg.ProbeInterval, SuspicionMult: cfg.SuspicionMult,
 		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion,
 			Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Client: cfg.Client},
-	}, inbox{n}.onMember)
+	}, gossipInbox{n}.onMember)
 	if err != nil {
 		n.tr.Close()
 		return nil, err
 	}
 	for _, m := range n.ml.Members() {
 		if m.Name != cfg.Name {
-			inbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: m})
+			gossipInbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: m})
 		}
 	}
 	go n.tick()
@@ -326,82 +326,6 @@ func (n *Node) makePolicy() clusterpolicy.Policy {
 // newRuntime makes a runtime as the node's configuration says.
 func (n *Node) newRuntime() *runtimecore.Runtime {
 	return runtimecore.New(runtimecore.Config{Workers: n.cfg.Workers, Inline: n.cfg.Inline})
-}
-
-// onMember hears membership changes. Each rouses a dozing tick once it
-// has taken effect: a job's root that gossip no longer lists is timed by
-// the tick (suspect.go), whether or not the job's policy hears of it.
-func (in inbox) onMember(ev membership.Event) {
-	defer in.n.rouse()
-	id := clusterpolicy.NodeID(ev.Member.Name)
-	if id == in.n.name {
-		return
-	}
-	meta := ev.Member.Meta
-	switch ev.Kind {
-	case membership.Joined, membership.Updated:
-		known := !in.n.peers.joined(id, meta)
-		if !known {
-			in.n.orphans.memberBack(id)
-		}
-		for _, e := range in.n.jobs.list() {
-			if !e.hears(id, meta) {
-				continue
-			}
-			e.event(func(now time.Time) []clusterpolicy.Action {
-				var acts []clusterpolicy.Action
-				if !known {
-					acts = e.policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
-				}
-				return append(acts, e.policy.LoadReport(now, id, meta.Load)...)
-			})
-		}
-		if !known {
-			// Not on memberlist's goroutine: inviting dials the newcomer.
-			go in.inviteLate(id, meta, time.Now())
-		}
-	case membership.Left:
-		in.n.peers.left(id)
-		for _, e := range in.n.jobs.list() {
-			in.memberLeft(e, id, meta, ev.Failed)
-		}
-	}
-}
-
-// memberLeft tells e's job that node id left or died.
-func (in inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
-	var acts []clusterpolicy.Action
-	if e.hears(id, meta) {
-		e.mu.Lock()
-		acts = e.policy.Membership(time.Now(), clusterpolicy.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
-		e.advise()
-		e.mu.Unlock()
-	}
-	if e.rooted != nil {
-		e.rooted.peerGone(id)
-	}
-	if failed {
-		e.lender.rerunLent(id, e.lender.lentTo(id), "gossip declared the borrower dead")
-	} else {
-		// A node that leaves gracefully sent its results before it
-		// left, but gossip may bring the news first: give them time.
-		// Only what it holds now: a node of the same name may come
-		// back and borrow anew meanwhile.
-		held := e.lender.lentTo(id)
-		time.AfterFunc(in.n.cfg.LeaveGrace, func() { e.lender.rerunLent(id, held, "the borrower left holding them") })
-	}
-	if e.rooted == nil && e.root() == id {
-		if failed {
-			e.rootGone(time.Now(), meta.Transport)
-		} else {
-			// A root leaves gracefully after its job's end, so the job
-			// is over; this node missed the end (gossip had it dead).
-			in.n.log.Info("the job's root left the cluster; the job is over here", "root", id)
-			go in.n.server.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
-			return
-		}
-	}
-	e.act(acts)
 }
 
 // tick gives the policies the time, shares the workers between the jobs,
