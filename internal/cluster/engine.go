@@ -190,7 +190,7 @@ func (e *engine) advise() {
 	e.pool.Port().SetReserve(a.Reserve)
 	e.pool.Port().SetWanted(a.Deferred > 0)
 	e.notePrefetch()
-	e.n.rouse() // the event may have given the node work, or its policy a time
+	e.n.tick.rouse() // the event may have given the node work, or its policy a time
 }
 
 // Hungry implements sched.Remote: a worker found no work at home. The
@@ -203,7 +203,7 @@ func (e *engine) Hungry() {
 		// The policy would not act on it now, but a tick dozing while
 		// every worker was at work must look again: the node is at work
 		// no longer (idletick.go).
-		e.n.rouse()
+		e.n.tick.rouse()
 		return
 	}
 	e.event(e.policy.Hungry)
@@ -258,7 +258,7 @@ func (e *failedAtRoot) Unwrap() error { return &e.ErrRemote }
 func (e *engine) Pushed() {
 	e.pushed.Store(true)
 	select {
-	case e.n.pushed <- struct{}{}:
+	case e.n.tick.pushed <- struct{}{}:
 	default:
 	}
 }

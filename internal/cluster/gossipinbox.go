@@ -19,7 +19,7 @@ type gossipInbox struct{ n *Node }
 // has taken effect: a job's root that gossip no longer lists is timed by
 // the tick (suspect.go), whether or not the job's policy hears of it.
 func (g gossipInbox) onMember(ev membership.Event) {
-	defer g.n.rouse()
+	defer g.n.tick.rouse()
 	id := clusterpolicy.NodeID(ev.Member.Name)
 	if id == g.n.name {
 		return

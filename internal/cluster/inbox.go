@@ -37,7 +37,7 @@ func (in inbox) handle(from string, tm *transport.Message) {
 	// A message of a job (its end, a task, a query) may end a doze: rouse
 	// once it has taken effect, so that a tick that looks at the node
 	// after the rouse sees it.
-	defer in.n.rouse()
+	defer in.n.tick.rouse()
 	vocabulary[msg.msgType()-msgStealRequest].handle(in, peer, msg)
 }
 

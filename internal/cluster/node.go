@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/go-sockaddr"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
-	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/internal/net/membership"
 	"github.com/tsys-go/tsys/internal/net/transport"
 	"github.com/tsys-go/tsys/internal/runtimecore"
@@ -111,6 +110,8 @@ type Node struct {
 	// jobs are the jobs this node roots or serves, with their engines and
 	// runtimes (jobs.go).
 	jobs *jobTable
+	// tick drives the policies and the node's own checks (tick.go).
+	tick *ticker
 	// server is the node's part in other roots' jobs (serve.go).
 	server *server
 	// orphans are the jobs served here whose root gossip lost
@@ -123,11 +124,6 @@ type Node struct {
 	snapshotWaiters map[uint64]chan Snapshot
 
 	nextID atomic.Uint64
-	// wakeups counts the ticks the node handled: an idle one handles none.
-	wakeups atomic.Int64
-	// dozing: the tick stopped its clock, or set it to the policies' next
-	// due, while every job's workers wait (idletick.go); an event rouses it.
-	dozing atomic.Bool
 	// jobsTotal counts the engines the node has made: the jobs it served
 	// or rooted, on any runtime (Snapshot.JobsTotal).
 	jobsTotal atomic.Int64
@@ -135,16 +131,12 @@ type Node struct {
 	// and hands back what it has not started.
 	draining atomic.Bool
 
-	// pushed carries the workers' Pushed signals to the tick goroutine.
-	pushed    chan struct{}
 	shutdown  chan struct{}
 	closeOnce sync.Once
 	// shutdownOnce closes shutdown: a peer's request and a drain may both.
 	shutdownOnce sync.Once
 	// dismissed is the first shutdown a peer sent (Dismissed).
 	dismissed atomic.Pointer[shutdown]
-	tickStop  chan struct{}
-	tickDone  chan struct{}
 }
 
 // Start makes a node: it binds the transport, joins the cluster and starts
@@ -195,12 +187,10 @@ func Start(cfg Config) (*Node, error) {
 		peers:  newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
 		snapshotWaiters: map[uint64]chan Snapshot{},
-		pushed:          make(chan struct{}, 1),
 		shutdown:        make(chan struct{}),
-		tickStop:        make(chan struct{}),
-		tickDone:        make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
+	n.tick = &ticker{n: n, pushed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	n.server = &server{n: n}
 	n.orphans = &orphans{n: n, dropped: map[uint64]clusterpolicy.NodeID{}}
 	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
@@ -233,7 +223,7 @@ func Start(cfg Config) (*Node, error) {
 			gossipInbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: m})
 		}
 	}
-	go n.tick()
+	go n.tick.run()
 	return n, nil
 }
 
@@ -303,8 +293,8 @@ func (n *Node) requestShutdown() {
 func (n *Node) Close() error {
 	var err error
 	n.closeOnce.Do(func() {
-		close(n.tickStop)
-		<-n.tickDone
+		close(n.tick.stop)
+		<-n.tick.done
 		for _, e := range n.jobs.list() {
 			if e.rooted == nil {
 				n.server.stopEngine(e)
@@ -326,83 +316,6 @@ func (n *Node) makePolicy() clusterpolicy.Policy {
 // newRuntime makes a runtime as the node's configuration says.
 func (n *Node) newRuntime() *runtimecore.Runtime {
 	return runtimecore.New(runtimecore.Config{Workers: n.cfg.Workers, Inline: n.cfg.Inline})
-}
-
-// tick gives the policies the time, shares the workers between the jobs,
-// and gossips the node's load. With no job it publishes the load once and
-// stops its clock until a job arrives; with jobs whose work is all
-// elsewhere it dozes until its policies next need the time or an event
-// comes (idletick.go).
-func (n *Node) tick() {
-	defer close(n.tickDone)
-	it := &idleTick{clock: n.cfg.newTicker(n.cfg.TickEvery), every: n.cfg.TickEvery, running: true, period: n.cfg.TickEvery}
-	defer it.sleep()
-	lastGossip, lastCheck := time.Time{}, time.Time{}
-	var gossiped clusterpolicy.Load
-	for {
-		select {
-		case <-n.tickStop:
-			return
-		case <-n.jobs.wake:
-			n.dozing.Store(false)
-			it.wake()
-		case <-n.pushed:
-			for _, e := range n.jobs.list() {
-				if e.pushed.Swap(false) {
-					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Port().Load().Ready) })
-				}
-			}
-		case <-it.clock.C():
-			n.dozing.Store(false) // the policies' events during this tick need not rouse it
-			n.wakeups.Add(1)
-			now := time.Now()
-			jobs := n.jobs.list()
-			total := n.measure(now, jobs)
-			n.sharing.apply()
-			if now.Sub(lastCheck) > checkEvery {
-				lastCheck = now
-				for _, e := range jobs {
-					e.lender.check(now)
-					if e.rooted != nil {
-						e.rooted.reinviteSilent(now)
-					}
-				}
-				n.orphans.dropOrphans(now)
-			}
-			wait, doze := n.dozeFor(now, jobs)
-			if len(jobs) == 0 || doze || now.Sub(lastGossip) > 100*time.Millisecond {
-				// Unchanged, the load is not gossiped again (membership).
-				lastGossip, gossiped = now, steadyLoad(total, gossiped)
-				n.ml.SetLoad(gossiped)
-			}
-			switch {
-			case len(jobs) == 0:
-				it.sleep()
-			case doze:
-				it.doze(wait)
-			default:
-				it.wake()
-			}
-		}
-	}
-}
-
-// measure measures each job's load at now and sums them up: the node's.
-func (n *Node) measure(now time.Time, jobs []*engine) clusterpolicy.Load {
-	total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
-	if len(jobs) == 0 {
-		return total
-	}
-	cpu, cpuOK := cputime.Process()
-	for _, e := range jobs {
-		l := e.measure(now, cpu, cpuOK)
-		total.Ready += l.Ready
-		total.Idle += l.Idle
-		total.Rate += l.Rate
-		total.Busy += l.Busy
-		total.TaskTime = max(total.TaskTime, l.TaskTime)
-	}
-	return total
 }
 
 // noPolicy is the policy of a node that moves no work: it never fishes and
