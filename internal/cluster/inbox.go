@@ -122,7 +122,7 @@ func (in inbox) onShutdown(_ clusterpolicy.NodeID, m *shutdown) {
 	in.n.requestShutdown()
 }
 
-func (in inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) { go in.drainFor(peer, m) }
+func (in inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) { go in.n.drainer.drainFor(peer, m) }
 
 // onLeaving: its policies stop giving it work now; the lent records stay
 // until it has left memberlist, so its results still count.

@@ -105,7 +105,7 @@ type Node struct {
 	// out is where the node's messages leave (send.go).
 	out *outbox
 
-	// sharing carries out the sharing policy's grants (share.go).
+	// sharing carries out the sharing policy's grants (sharing.go).
 	sharing *sharing
 	// jobs are the jobs this node roots or serves, with their engines and
 	// runtimes (jobs.go).
@@ -117,11 +117,10 @@ type Node struct {
 	// orphans are the jobs served here whose root gossip lost
 	// (suspect.go).
 	orphans *orphans
-	// mu guards the snapshot waiters.
-	mu sync.Mutex
-	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
-	// answers, by request id.
-	snapshotWaiters map[uint64]chan Snapshot
+	// gatherer gathers the cluster's snapshots (snapshot.go).
+	gatherer *gatherer
+	// drainer takes the node out of the cluster (drain.go).
+	drainer *drainer
 
 	nextID atomic.Uint64
 	// jobsTotal counts the engines the node has made: the jobs it served
@@ -186,12 +185,13 @@ func Start(cfg Config) (*Node, error) {
 		netLog: transport.NewLimitedLog(cfg.Logger.With("node", cfg.Name)),
 		peers:  newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
-		snapshotWaiters: map[uint64]chan Snapshot{},
-		shutdown:        make(chan struct{}),
+		shutdown: make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
 	n.tick = &ticker{n: n, pushed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	n.server = &server{n: n}
+	n.gatherer = &gatherer{n: n, waiters: map[uint64]chan Snapshot{}}
+	n.drainer = &drainer{n: n}
 	n.orphans = &orphans{n: n, dropped: map[uint64]clusterpolicy.NodeID{}}
 	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
