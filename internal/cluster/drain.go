@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
-	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // DrainReport is what a Drain did: the borrowed tasks it handed back
@@ -129,35 +128,6 @@ func (d *drainer) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 
 // Draining reports whether Drain has begun.
 func (n *Node) Draining() bool { return n.draining.Load() }
-
-// handBackUnstarted returns to their lenders the borrowed tasks of e's job
-// no worker has started. Tasks of the job's own that wait there (lent
-// tasks taken back) stay.
-func (e *engine) handBackUnstarted() {
-	var own []*sched.Header
-	for _, h := range e.pool.Port().WithdrawInjected() {
-		l, ok := e.borrowed.loanOf(h)
-		if !ok {
-			own = append(own, h)
-			continue
-		}
-		// Held until handed back, as a result is until sent: a query
-		// meanwhile must not hear it is gone.
-		e.handBack(l)
-		e.borrowed.settled(h)
-	}
-	e.pool.Port().Inject(own...)
-}
-
-// handBack tells task id's lender to run it itself: this node is leaving
-// the job and never started it.
-func (e *engine) handBack(l loan) {
-	e.handedBack.Add(1)
-	m := &result{Job: e.info.ID, Task: l.id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the job", e.n.name)}
-	if err := e.n.out.send(l.node, l.addr, m, e); err != nil {
-		e.n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", l.node, "err", err)
-	}
-}
 
 // RequestDrain asks the node whose task transport listens at addr to drain
 // (Node.Drain) within timeout, and waits for its answer: what tsys drain

@@ -47,7 +47,7 @@ func (in inbox) handle(from string, tm *transport.Message) {
 func (in inbox) onStealRequest(peer clusterpolicy.NodeID, m *stealRequest) {
 	in.n.peers.learn(peer, m.ReplyTo)
 	if e := in.n.jobs.of(m.Job); e != nil {
-		e.answerSteal(peer, m)
+		e.lender.answerSteal(peer, m)
 	} else {
 		in.n.out.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: in.n.trAddr}, nil)
 	}
@@ -56,7 +56,7 @@ func (in inbox) onStealRequest(peer clusterpolicy.NodeID, m *stealRequest) {
 func (in inbox) onStealReply(peer clusterpolicy.NodeID, m *stealReply) {
 	in.n.peers.learn(peer, m.ReplyTo)
 	if e := in.n.jobs.of(m.Job); e != nil {
-		e.borrow(peer, m)
+		e.borrower.borrow(peer, m)
 		return
 	}
 	for _, r := range m.Tasks {
@@ -122,7 +122,9 @@ func (in inbox) onShutdown(_ clusterpolicy.NodeID, m *shutdown) {
 	in.n.requestShutdown()
 }
 
-func (in inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) { go in.n.drainer.drainFor(peer, m) }
+func (in inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) {
+	go in.n.drainer.drainFor(peer, m)
+}
 
 // onLeaving: its policies stop giving it work now; the lent records stay
 // until it has left memberlist, so its results still count.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/internal/jobid"
@@ -456,4 +457,28 @@ func (in inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 		return
 	}
 	in.n.netLog.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
+}
+
+// reportArrived collects a peer's end-of-job report, and its timeline.
+func (in inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
+	var r peerReport
+	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
+		in.n.netLog.Warn("a peer's job report does not decode", "peer", from, "err", err)
+		return
+	}
+	e := in.n.jobs.of(m.Job)
+	if e == nil || e.rooted == nil {
+		in.n.log.Debug("a job report for no job of this node", "peer", from)
+		return
+	}
+	tl, err := e.timeline.decode(from, m.Timeline)
+	if err != nil {
+		in.n.netLog.Warn("a peer's timeline is left out", "peer", from, "err", err)
+	}
+	r.timeline = tl
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.rooted
+	j.reports[from] = r
+	notify(j.reported)
 }

@@ -220,7 +220,7 @@ func (sv *server) sendReport(root clusterpolicy.NodeID, rootAddr string, job uin
 // hear it is gone and run it again.
 func (sv *server) dropServed(e *engine) {
 	for h, l := range e.borrowed.held() {
-		e.handBack(l)
+		e.borrower.handBack(l)
 		e.borrowed.settled(h)
 	}
 	sv.stopEngine(e)

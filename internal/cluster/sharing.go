@@ -125,7 +125,7 @@ func (e *engine) withdraw() {
 	e.mu.Lock()
 	e.advise()
 	e.mu.Unlock()
-	e.handBackUnstarted()
+	e.borrower.handBackUnstarted()
 }
 
 // setActive makes the node take part in e's job, or leave it (presence is

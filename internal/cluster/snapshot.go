@@ -99,7 +99,7 @@ func (n *Node) Snapshot() Snapshot {
 		s.Net = home.counters()
 		home.mu.Lock()
 		s.Rate = home.measured.Rate
-		s.Links = home.links.list()
+		s.Links = home.borrower.links.list()
 		home.mu.Unlock()
 		if current {
 			s.Job, s.Root = jobid.ID(home.info.ID).String(), home.info.Root
