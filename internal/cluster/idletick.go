@@ -91,7 +91,7 @@ func (it *idleTick) doze(d time.Duration) {
 //
 // Every policy event and every message rouses a dozing tick at once, and
 // so does a worker that runs dry while the policy's advice holds its
-// Hungry back (engine.Hungry).
+// Hungry back (remote.Hungry).
 
 // maxBusyDoze bounds a doze while every worker is at work: a quarter of
 // the period of the tick's own checks.

@@ -86,7 +86,11 @@ type Config struct {
 	newTicker func(time.Duration) tickClock
 }
 
-// Node is a runtime that is part of a cluster.
+// Node is a runtime that is part of a cluster. Its methods are what its
+// user calls, safe from any goroutine; the work is its parts' (doc.go,
+// "Parts"), which it makes in Start and which reach one another through
+// it. Its own fields are set in Start and read-only after, but for the
+// atomics and the shutdown's.
 type Node struct {
 	cfg  Config
 	name clusterpolicy.NodeID

@@ -102,7 +102,7 @@ func (sv *server) startServing(from clusterpolicy.NodeID, m *jobStart) {
 		if hook := beforeServe.Load(); hook != nil {
 			(*hook)(e)
 		}
-		// A failure here reached the root as it happened (engine.Failed).
+		// A failure here reached the root as it happened (remote.Failed).
 		st, err := e.pool.Serve(serveCtx, s.stop)
 		if err != nil && !errors.As(err, new(*failedAtRoot)) {
 			sv.n.log.Warn("a task of the job failed here", "err", err)
