@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -21,11 +20,19 @@ import (
 // for each job it serves (jobTable); a message of a job goes to the job's
 // engine, and results, counters and failures stay with it.
 //
-// Its parts: the policy, a pure state machine, is driven under mu; the
-// lent tasks (lender), the borrowed ones (borrowBook), the timeline
-// (jobTimeline) and the root's state (rootWatch) each have a lock of
-// their own, taken after mu if at all. Lock order: the job table's mu before an engine's
-// mu; no lock is held while sending.
+// The engine itself drives the policy, a pure state machine, under mu:
+// it hands it each event and carries out its actions (event, act), and
+// publishes its advice (advise); it also carries out the sharing
+// policy's grants (sharing.go), watches the root of a job served here
+// (suspect.go), tells the tick whether it may rest (idletick.go), and
+// reports the job's counters (counters, report). Its sides have types of
+// their own: the lending side (lender: lender.go, lend.go), the
+// borrowing side (borrower.go), and what the pool's workers call
+// (remote.go). The lent tasks' ledger (in the lender), the borrowed ones
+// (borrowBook), the timeline (jobTimeline) and the root's state
+// (rootWatch) each have a lock of their own, taken after mu if at all.
+// Lock order: the job table's mu before an engine's mu; no lock is held
+// while sending.
 type engine struct {
 	n    *Node
 	info share.Job
@@ -35,7 +42,8 @@ type engine struct {
 	pool   *sched.Pool
 	began  time.Time // when this node began its part in the job
 
-	lender    *lender      // the tasks lent to other nodes (lender.go)
+	lender    *lender      // the lending side: the tasks lent to other nodes (lender.go, lend.go)
+	borrower  *borrower    // the borrowing side: asking for work, taking it in (borrower.go)
 	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
 	timeline  *jobTimeline // the job's timeline here (timeline.go)
 	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
@@ -44,19 +52,11 @@ type engine struct {
 	// run began (Port.Fail drops a failure before any run); set before
 	// the engine is entered in the job table, nil for a job rooted here.
 	failServing context.CancelCauseFunc
-	// unrunnable are the lenders that lent a task this node could not
-	// run, which it says once each (their lender stops lending).
-	unrunnable firsts
 
-	// mu orders the policy's events and guards what follows, and the
-	// fields of a rooted job (Job).
+	// mu orders the policy's events and guards what follows, the
+	// borrower's maps, and the fields of a rooted job (Job).
 	mu     sync.Mutex
 	policy clusterpolicy.Policy
-	// fishedAt is when the request in flight to each peer was sent, for
-	// the round-trip counters.
-	fishedAt map[clusterpolicy.NodeID]time.Time
-	// links are what the job borrowed from each peer (links.go).
-	links linkBook
 	// measured is the load the last tick measured; its rates go with the
 	// ready count of the moment into load reports.
 	measured clusterpolicy.Load
@@ -89,6 +89,8 @@ type engine struct {
 	taskTime  clusterpolicy.TaskTimeMeter
 	usefulNow atomic.Int64
 
+	// The job's network counters here (NetStats), which every side adds
+	// to and counters reads.
 	stealRequests atomic.Int64
 	stealAnswers  atomic.Int64
 	stealWait     atomic.Int64
@@ -113,13 +115,13 @@ func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *en
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Main(), began: time.Now(),
 		policy:    n.makePolicy(),
 		borrowed:  newBorrowBook(),
-		fishedAt:  map[clusterpolicy.NodeID]time.Time{},
 		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
 	e.lender = &lender{e: e, ledger: newLedger()}
+	e.borrower = &borrower{e: e, fishedAt: map[clusterpolicy.NodeID]time.Time{}}
 	n.jobsTotal.Add(1)
-	e.pool.Port().SetRemote(e)
+	e.pool.Port().SetRemote(remote{e})
 	e.pool.Port().SetShare(e.pool.Workers())
 	now := time.Now()
 	e.mu.Lock()
@@ -190,77 +192,7 @@ func (e *engine) advise() {
 	e.pool.Port().SetReserve(a.Reserve)
 	e.pool.Port().SetWanted(a.Deferred > 0)
 	e.notePrefetch()
-	e.n.rouse() // the event may have given the node work, or its policy a time
-}
-
-// Hungry implements sched.Remote: a worker found no work at home. The
-// policy hears of it only when its advice says it could act on it.
-func (e *engine) Hungry() {
-	if e.leaving() {
-		return
-	}
-	if g := e.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
-		// The policy would not act on it now, but a tick dozing while
-		// every worker was at work must look again: the node is at work
-		// no longer (idletick.go).
-		e.n.rouse()
-		return
-	}
-	e.event(e.policy.Hungry)
-}
-
-// Failed implements sched.Remote: the job failed on this node. The root
-// tells every node serving the job, a serving node tells the root (which
-// tells the rest), so that no node starts the job's tasks for longer than
-// a message takes; a failure that a root's word caused here goes back to
-// nobody. Called under the pool's lock, so the sends go on their own
-// goroutine.
-func (e *engine) Failed(err error) {
-	if e.rooted == nil && errors.As(err, new(*failedAtRoot)) {
-		return
-	}
-	m := &jobFailed{Job: e.info.ID, Err: err.Error()}
-	go func() {
-		for _, addr := range e.failureRecipients() {
-			if err := e.n.out.transmit(addr, m, false, e); err != nil {
-				e.n.log.Debug("could not tell a node the job failed", "addr", addr, "err", err)
-			}
-		}
-	}()
-}
-
-// failureRecipients are the nodes to tell of a failure here: a root's
-// peers, or a serving node's root.
-func (e *engine) failureRecipients() []string {
-	var to []string
-	if j := e.rooted; j != nil {
-		e.mu.Lock()
-		for _, addr := range j.peers {
-			to = append(to, addr)
-		}
-		e.mu.Unlock()
-	} else if addr, err := e.n.peers.addressOf(e.root(), e.rootWatch.addr); err == nil {
-		to = append(to, addr)
-	}
-	return to
-}
-
-// failedAtRoot is what fails a serving node's run when the job's root says
-// the job failed: a *sched.ErrRemote naming the root, which Failed does
-// not echo back.
-type failedAtRoot struct{ sched.ErrRemote }
-
-func (e *failedAtRoot) Unwrap() error { return &e.ErrRemote }
-
-// Pushed implements sched.Remote: a worker made a task ready while a
-// request waits for one. It only signals the tick goroutine, which asks the
-// policy: the worker goes on spawning.
-func (e *engine) Pushed() {
-	e.pushed.Store(true)
-	select {
-	case e.n.pushed <- struct{}{}:
-	default:
-	}
+	e.n.tick.rouse() // the event may have given the node work, or its policy a time
 }
 
 // act carries out policy actions that leave the node.
@@ -269,15 +201,36 @@ func (e *engine) act(acts []clusterpolicy.Action) {
 		switch a.Kind {
 		case clusterpolicy.Fish:
 			if !e.leaving() {
-				e.fish(a.Node, a.Count)
+				e.borrower.fish(a.Node, a.Count)
 			}
 		case clusterpolicy.Give:
-			e.push(a.Node, a.Count)
+			e.lender.push(a.Node, a.Count)
 		case clusterpolicy.Refuse:
-			e.refuse(a.Node)
+			e.lender.refuse(a.Node)
 		case clusterpolicy.Report:
 			e.reportLoad()
 		}
+	}
+}
+
+// reportLoad sends this node's load to every peer (a policy's Report),
+// counted as status traffic, apart from tasks.
+func (e *engine) reportLoad() {
+	e.mu.Lock()
+	l := e.measured
+	e.mu.Unlock()
+	now := e.pool.Port().Load()
+	l.Ready, l.Idle = now.Ready, now.Idle
+	m := &loadReport{Job: e.info.ID, Load: l}
+	tm := encodeMessage(m)
+	size := int64(messageBytes(tm))
+	for id, addr := range e.n.peers.list() {
+		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
+			e.n.log.Debug("load report not sent", "peer", id, "err", err)
+			continue
+		}
+		e.statusSent.Add(1)
+		e.statusBytes.Add(size)
 	}
 }
 

@@ -139,7 +139,7 @@ func (t *jobTable) forget(e *engine) {
 		delete(t.engines, e.info.ID)
 	}
 	t.mu.Unlock()
-	e.stopWaiting()
+	e.borrower.stopWaiting()
 }
 
 // release frees rt, whose run has stopped, for the next job.

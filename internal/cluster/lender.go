@@ -11,9 +11,11 @@ import (
 
 // lender is the lending side of one job on this node: the ledger of the
 // tasks lent to other nodes (ledger.go), under a lock of its own, and
-// what carries out its transitions: taking tasks out of the pool and
-// sending them, running them here again, completing them with the results
-// that come back, asking borrowers about the loans they hold quietly.
+// what carries out its transitions: answering requests for work as the
+// policy says (answerSteal, push, refuse: lend.go), taking tasks out of
+// the pool and sending them, running them here again, completing them
+// with the results that come back, asking borrowers about the loans they
+// hold quietly.
 //
 // Lock order: an engine's mu before the lender's (answerSteal decides how
 // many to lend under the engine's and lends them in the same critical

@@ -341,8 +341,8 @@ func TestMemberSeenBeforeTheJobIsNoLateJoiner(t *testing.T) {
 	}
 	// Not ended: EndJob would wait for reports from the bare transports.
 	early, late := newBarePeer(t, "early"), newBarePeer(t, "late")
-	inbox{node}.inviteLate("early", membership.Meta{Transport: early.addr(), Scheduler: node.schedulerName}, seenBefore)
-	inbox{node}.inviteLate("late", membership.Meta{Transport: late.addr(), Scheduler: node.schedulerName}, time.Now())
+	gossipInbox{node}.inviteLate("early", membership.Meta{Transport: early.addr(), Scheduler: node.schedulerName}, seenBefore)
+	gossipInbox{node}.inviteLate("late", membership.Meta{Transport: late.addr(), Scheduler: node.schedulerName}, time.Now())
 	for _, p := range []*barePeer{early, late} {
 		if m, ok := p.next("an invitation").(*jobStart); !ok || m.Job != job.ID {
 			t.Fatalf("%+v: want an invitation to job %x", m, job.ID)
@@ -365,7 +365,7 @@ func servedBy(t *testing.T, node *Node, name string, job uint64) *barePeer {
 	root := newBarePeer(t, name)
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	inbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
+	gossipInbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
 		Name: name, Meta: membership.Meta{Transport: root.addr()},
 	}})
 	return root

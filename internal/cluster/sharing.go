@@ -125,7 +125,7 @@ func (e *engine) withdraw() {
 	e.mu.Lock()
 	e.advise()
 	e.mu.Unlock()
-	e.handBackUnstarted()
+	e.borrower.handBackUnstarted()
 }
 
 // setActive makes the node take part in e's job, or leave it (presence is
@@ -177,12 +177,12 @@ func (e *engine) tellRoot() {
 // counts it; every engine of the job tells its policy, once gossip has
 // brought the peer (with its address: until then a policy could not reach
 // it, and it hears the peer join when gossip comes).
-func (n inbox) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
-	e := n.jobs.of(m.Job)
+func (in inbox) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
+	e := in.n.jobs.of(m.Job)
 	if e == nil {
 		return
 	}
-	meta, member := n.peers.meta(peer)
+	meta, member := in.n.peers.meta(peer)
 	e.event(func(now time.Time) []clusterpolicy.Action {
 		if j := e.rooted; j != nil {
 			j.active[peer] = m.Active

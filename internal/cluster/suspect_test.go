@@ -11,13 +11,13 @@ import (
 
 // declareDead tells n what gossip tells a node when it declares peer dead.
 func declareDead(n *Node, peer string) {
-	inbox{n}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: peer}})
+	gossipInbox{n}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: peer}})
 }
 
 // comesBack tells n what gossip tells a node when peer, declared dead,
 // refutes it: it is a member again, at its transport address.
 func comesBack(n *Node, peer, transport string) {
-	inbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{Name: peer, Meta: membership.Meta{Transport: transport}}})
+	gossipInbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{Name: peer, Meta: membership.Meta{Transport: transport}}})
 }
 
 // TestSuspectedRootKeepsItsJob: a node whose job's root gossip declares

@@ -87,14 +87,14 @@ func clockOffset(m *clockReading, arrival int64) time.Duration {
 
 // answerClock sends the root the readings that align this node's timeline,
 // at once on its jobEnd (which arrived at endAt).
-func (n inbox) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
-	e := n.jobs.of(m.Job)
+func (sv *server) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
+	e := sv.n.jobs.of(m.Job)
 	if e == nil || e.rooted != nil || !e.timeline.recording() {
 		return
 	}
 	r := &clockReading{Job: m.Job, EndSentAt: m.SentAt, EndAt: endAt, At: time.Now().UnixNano()}
-	if err := n.out.send(root, "", r, e); err != nil {
-		n.log.Warn("clock reading not sent; the timeline may be misaligned", "err", err)
+	if err := sv.n.out.send(root, "", r, e); err != nil {
+		sv.n.log.Warn("clock reading not sent; the timeline may be misaligned", "err", err)
 	}
 }
 
