@@ -95,7 +95,8 @@
 // memberlist's stream and gossips the mark in its metadata
 // (leavenotice.go), and only then sends memberlist's leave message. The
 // mark stands until the member is gone, whatever metadata gossip brings
-// meanwhile. A Left without the mark is reported as Failed=true: a peer
+// meanwhile; a member told before gossip brought the node reports it
+// leaving from its Joined. A Left without the mark is reported as Failed=true: a peer
 // that neither word reached before the leave (lost packets, a member that
 // could not be dialled) reports a graceful leave as failed.
 //

@@ -46,14 +46,14 @@ func TestLeavingMarkStands(t *testing.T) {
 	nodes := cluster(t, 2, nil)
 	a, b := nodes[0], nodes[1]
 	d := &delegate{m: a.Membership}
-	d.NotifyMsg(leaveNotice("stranger"))
+	d.NotifyMsg(leaveNotice("stranger", "127.0.0.1:1"))
 	d.NotifyMsg([]byte("n1"))
-	d.NotifyMsg(leaveNotice(a.Name()))
+	d.NotifyMsg(leaveNotice(a.Name(), a.Addr()))
 	if ms := a.Members(); ms[0].Leaving || ms[1].Leaving {
 		t.Fatalf("members after notices that do not apply: %+v", ms)
 	}
-	d.NotifyMsg(leaveNotice("n1"))
-	d.NotifyMsg(leaveNotice("n1"))
+	d.NotifyMsg(leaveNotice("n1", b.Addr()))
+	d.NotifyMsg(leaveNotice("n1", b.Addr()))
 	updates := func() (leaving, staying int) {
 		a.rec.mu.Lock()
 		defer a.rec.mu.Unlock()
@@ -92,5 +92,73 @@ func TestLeavingMarkStands(t *testing.T) {
 	})
 	if e, _ := a.rec.find(Left, "n1"); e.Failed {
 		t.Errorf("n1 said it leaves, and is reported failed")
+	}
+}
+
+// TestLeaveHeardBeforeTheNode: a member that hears a node leave before
+// gossip has brought the node (a short job's client) reports it leaving
+// when gossip brings it from the address the notice named, and not a
+// node of that name at another address.
+func TestLeaveHeardBeforeTheNode(t *testing.T) {
+	a := start(t, Config{Name: "n0"})
+	b := start(t, Config{Name: "n1"})
+	c := start(t, Config{Name: "n2"})
+	d := &delegate{m: a.Membership}
+	d.NotifyMsg(leaveNotice("n1", b.Addr()))
+	d.NotifyMsg(leaveNotice("n2", "127.0.0.1:1"))
+	for _, nd := range []*node{b, c} {
+		if _, err := nd.ml.Join([]string{a.Addr()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]bool{"n1": true, "n2": false} {
+		eventually(t, time.Second, "n0 to hear of "+name, func() bool {
+			_, ok := a.rec.find(Joined, name)
+			return ok
+		})
+		if e, _ := a.rec.find(Joined, name); e.Member.Leaving != want {
+			t.Errorf("%s joined with leaving=%v, want %v", name, e.Member.Leaving, want)
+		}
+	}
+}
+
+func TestEarlyLeaves(t *testing.T) {
+	var e earlyLeaves
+	now := time.Now()
+	e.add("a", "h:1", now)
+	e.add("b", "h:2", now)
+	if e.take("a", "h:9", now) || e.take("a", "h:1", now) {
+		t.Error("a notice taken from another address, or twice")
+	}
+	if e.take("b", "h:2", now.Add(earlyFor+time.Second)) {
+		t.Error("a notice taken after earlyFor")
+	}
+	e.add("c", "h:3", now)
+	e.add("d", "h:4", now.Add(earlyFor+time.Second))
+	if _, kept := e["c"]; kept {
+		t.Error("an old notice outlived a later add")
+	}
+	for i := range maxEarly + 10 {
+		e.add(fmt.Sprint(i), "h:1", now)
+	}
+	if len(e) > maxEarly {
+		t.Errorf("%d notices kept, want at most %d", len(e), maxEarly)
+	}
+}
+
+func TestLeaveNoticeEncoding(t *testing.T) {
+	b := leaveNotice("n-1", "10.0.0.1:7946")
+	if name, gossip, ok := readLeaveNotice(b); !ok || name != "n-1" || gossip != "10.0.0.1:7946" {
+		t.Errorf("read back %q %q %v", name, gossip, ok)
+	}
+	for i := range b {
+		if _, _, ok := readLeaveNotice(b[:i]); ok {
+			t.Errorf("a notice cut to %d bytes reads", i)
+		}
+	}
+	for _, bad := range [][]byte{nil, {metaMagic}, {'X', noticeLeaving, 1, 'a', 0}, {metaMagic, 9, 1, 'a', 0}, leaveNotice("", "h:1")} {
+		if _, _, ok := readLeaveNotice(bad); ok {
+			t.Errorf("%q reads as a leave notice", bad)
+		}
 	}
 }

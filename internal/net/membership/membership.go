@@ -150,6 +150,10 @@ type Membership struct {
 	warn logLimiter
 
 	lost lostPeers // peers declared dead, asked to join again (reconnect.go)
+
+	// early are leave notices of nodes not known yet (leavenotice.go);
+	// mu guards it.
+	early earlyLeaves
 }
 
 // Start creates the local node and joins the cluster through cfg.Join.
@@ -741,8 +745,8 @@ func (d *delegate) NodeMeta(limit int) []byte {
 
 // NotifyMsg takes the user messages: a member's word that it leaves.
 func (d *delegate) NotifyMsg(b []byte) {
-	if name, ok := readLeaveNotice(b); ok && name != d.m.name {
-		d.m.heardLeaving(name)
+	if name, gossip, ok := readLeaveNotice(b); ok && name != d.m.name {
+		d.m.heardLeaving(name, gossip, time.Now())
 	}
 }
 
@@ -767,9 +771,10 @@ func (d *delegate) event(k EventKind, n *memberlist.Node) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// A member that said it leaves (heardLeaving) stays leaving until
-	// it is gone: gossip may still bring its metadata without the mark.
-	if prev, ok := m.peers[n.Name]; ok && prev.Leaving {
+	// A member that said it leaves (heardLeaving), even before it was
+	// known, stays leaving until it is gone: gossip may still bring its
+	// metadata without the mark.
+	if prev, ok := m.peers[n.Name]; ok && prev.Leaving || k != Left && m.early.take(n.Name, mb.Gossip, time.Now()) {
 		mb.Leaving = true
 	}
 	e := Event{Kind: k, Member: mb}
