@@ -341,7 +341,7 @@ func (n inbox) onMember(ev membership.Event) {
 	meta := ev.Member.Meta
 	switch ev.Kind {
 	case membership.Joined, membership.Updated:
-		known := !n.peers.joined(id, meta)
+		known := !n.peers.joined(id, meta, ev.Member.Leaving) // a member leaving is no newcomer
 		if !known {
 			n.memberBack(id)
 		}
