@@ -87,6 +87,26 @@ func (b *peerBook) list() map[clusterpolicy.NodeID]string {
 	return out
 }
 
+// listFor is list less the members keep refuses, by their metadata (zero
+// for an address only a message brought): a job's word goes to those its
+// policy hears of (engine.hears), not to a client of another job, which
+// has no use for it and may be gone before gossip says so.
+func (b *peerBook) listFor(keep func(clusterpolicy.NodeID, membership.Meta) bool) map[clusterpolicy.NodeID]string {
+	out := b.list()
+	metas := make(map[clusterpolicy.NodeID]membership.Meta, len(out))
+	b.mu.RLock()
+	for id := range out {
+		metas[id] = b.metas[id]
+	}
+	b.mu.RUnlock()
+	for id, m := range metas {
+		if !keep(id, m) {
+			delete(out, id)
+		}
+	}
+	return out
+}
+
 // reachable is how many members have a known address, not counting those
 // leaving.
 func (b *peerBook) reachable() int {

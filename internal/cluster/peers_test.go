@@ -56,3 +56,20 @@ func TestPeerBookLeaving(t *testing.T) {
 		t.Errorf("a member back after it left: away %v, list %v", b.away("out"), b.list())
 	}
 }
+
+// TestPeerBookListFor: a job's word goes to the members its policy hears
+// of: not to another job's client, but to its own root, and to an address
+// only a message brought (no metadata says it is a client).
+func TestPeerBookListFor(t *testing.T) {
+	b := newPeerBook("self")
+	b.joined("node", membership.Meta{Transport: "127.0.0.1:7000"}, false)
+	b.joined("root", membership.Meta{Transport: "127.0.0.1:7001", Client: true}, false)
+	b.joined("other", membership.Meta{Transport: "127.0.0.1:7002", Client: true}, false)
+	b.learn("told", "127.0.0.1:7003")
+	e := &engine{}
+	e.info.Root = "root"
+	got := b.listFor(e.hears)
+	if len(got) != 3 || got["node"] == "" || got["root"] == "" || got["told"] == "" {
+		t.Errorf("a job's audience: %v, want node, root and told", got)
+	}
+}
