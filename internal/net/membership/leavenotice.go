@@ -67,7 +67,8 @@ func readLeaveNotice(b []byte) (name, gossip string, ok bool) {
 	return name, gossip, true
 }
 
-// tellLeaving sends the leave notice to every live member at once and
+// tellLeaving sends the leave notice to every live member not leaving
+// itself (the last job's client may still be listed) at once and
 // waits for the sends, up to timeout (0: until each has ended, which
 // memberlist's TCPTimeout bounds). A send still under way when it returns
 // ends within that bound on its own.
@@ -76,6 +77,9 @@ func (m *Membership) tellLeaving(timeout time.Duration) {
 	msg := leaveNotice(m.name, m.addr)
 	to := make([]*memberlist.Node, 0, len(m.peers))
 	for _, p := range m.peers {
+		if p.Leaving {
+			continue // gone, or as good as
+		}
 		if n, ok := gossipNode(p); ok {
 			to = append(to, n)
 		}

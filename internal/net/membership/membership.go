@@ -781,6 +781,9 @@ func (d *delegate) event(k EventKind, n *memberlist.Node) {
 	if k == Left {
 		e.Failed = !mb.Leaving
 		delete(m.peers, n.Name)
+		if e.Failed {
+			m.log.Info("membership: a member was declared dead: it stopped answering without leaving", "peer", n.Name, "gossip", mb.Gossip)
+		}
 	} else {
 		m.peers[n.Name] = mb
 	}
