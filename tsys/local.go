@@ -219,7 +219,7 @@ func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
 }
 
 // closureTasks holds the tasks that run closures, one per shape and
-// result type, registered on first use: a generic function cannot
+// argument type, registered on first use: a generic function cannot
 // register at init for every type it will be instantiated with. Their
 // names only need be unique on this node, since their tasks never leave
 // it, and no failure shows them: a body's failure names its form.
@@ -231,11 +231,11 @@ var closureTasks struct {
 
 type closureKey struct {
 	shape string
-	typ   reflect.Type
+	arg   reflect.Type // the task's argument's, which determines its result's
 }
 
 func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R] {
-	key := closureKey{shape, reflect.TypeFor[R]()}
+	key := closureKey{shape, reflect.TypeFor[A]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
 	}
@@ -245,7 +245,7 @@ func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R]
 		return t.(*Task[A, R])
 	}
 	closureTasks.n++
-	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, []TaskOption{own()})
+	t := register(fmt.Sprintf("%s[%v]#%d", shape, reflect.TypeFor[R](), closureTasks.n), fn, []TaskOption{own()})
 	if t.kind.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.
