@@ -3,10 +3,60 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// rangePairClone is rangePair, from sum.go:23, with the cutoff written:
+// sortPairClone is sortPair, from sort.go:18, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func sortPairClone(c *tsys.Ctx, xs []int) []int {
+	if len(xs) <= 1 {
+		return slices.Clone(xs)
+	}
+	mid := len(xs) / 2
+	var a, b []int
+	if c.AllowCCall() {
+		a = sortPairClone(c, xs[:mid])
+		b = sortPairClone(c, xs[mid:])
+	} else {
+		a, b = tsys.Pair(c,
+			func(c *tsys.Ctx) []int { return sortPairClone(c, xs[:mid]) },
+			func(c *tsys.Ctx) []int { return sortPairClone(c, xs[mid:]) })
+	}
+	return merge(a, b)
+}
+
+// sortBothClone is sortBoth, from sort.go:30, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func sortBothClone(c *tsys.Ctx, xs []int) []int {
+	if len(xs) <= 1 {
+		return slices.Clone(xs)
+	}
+	mid := len(xs) / 2
+	var a, b []int
+	if c.AllowCCall() {
+		a = sortBothClone(c, xs[:mid])
+		b = sortBothClone(c, xs[mid:])
+	} else {
+		a1 := a
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) { a1 = sortBothClone(c, xs[:mid]) }, func(c *tsys.Ctx) { b1 = sortBothClone(c, xs[mid:]) })
+		a = a1
+		b = b1
+	}
+	return merge(a, b)
+}
+
+// rangePairClone is rangePair, from sum.go:27, with the cutoff written:
 // each closure form (tsys.Both, Pair, For, Fold) the generator could prove
 // safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
 // a yes its closures are not made and their bodies run as plain code, on a
@@ -29,7 +79,7 @@ func rangePairClone(c *tsys.Ctx, lo, hi int) uint64 {
 	return a + b
 }
 
-// rangeBothClone is rangeBoth, from sum.go:35, with the cutoff written:
+// rangeBothClone is rangeBoth, from sum.go:39, with the cutoff written:
 // each closure form (tsys.Both, Pair, For, Fold) the generator could prove
 // safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
 // a yes its closures are not made and their bodies run as plain code, on a
@@ -54,7 +104,7 @@ func rangeBothClone(c *tsys.Ctx, lo, hi int) uint64 {
 	return a + b
 }
 
-// treeBothClone is treeBoth, from sum.go:53, with the cutoff written: each
+// treeBothClone is treeBoth, from sum.go:57, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -78,7 +128,7 @@ func treeBothClone(c *tsys.Ctx, n *Node) int64 {
 	return n.V + l + r
 }
 
-// treePairClone is treePair, from sum.go:63, with the cutoff written: each
+// treePairClone is treePair, from sum.go:67, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
