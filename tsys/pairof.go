@@ -8,8 +8,8 @@ import (
 )
 
 // PairOf runs f(c, x) and g(c, y), possibly in parallel, and returns both
-// results: Pair for the finest recursions, at the price of a registered
-// task's Fork. Its halves are functions and their arguments rather than
+// results: Pair for the finest recursions, near the price of a registered
+// task's Fork with no generated code. Its halves are functions and their arguments rather than
 // closures, so that nothing is made on the heap: a func literal passed to
 // Pair escapes, since it may become a task, and is allocated at every
 // call with every variable it writes, where PairOf's functions are
@@ -29,15 +29,20 @@ import (
 //
 // f and g must be functions declared at the package level: a func
 // literal, or a method value (t.M), makes PairOf panic, every call,
-// saying so; pass its variables as the
-// argument instead, or use Pair. They run as a task's function does, on
-// c or on a thief's Ctx, and join every Fork they make before they
-// return; nothing they capture can hold the Ctx of the code around, since
-// they capture nothing. A failure in them names "tsys.PairOf", unless a
-// task the program registered runs inside them. Over 10 M leaves of a few
-// nanoseconds, PairOf runs in about 1.4x a registered task's Fork, and
-// go generate's clone (cmd/tsysclone) writes its cutoff as it does
-// Pair's (bench/README.md, "The closure forms as users write them").
+// saying so; pass its variables as the argument instead, or use Pair.
+// They run as a task's function does, on c or on a thief's Ctx, and join
+// every Fork they make before they return. Since they capture nothing,
+// the Ctx of the code around reaches them only through their argument, as
+// it would a task's: they need no closure body's Ctx of their own, whose
+// switch would cost several Forks. A failure in them names "tsys.PairOf",
+// unless a task the program registered runs inside them.
+//
+// What it costs: at the finest grain (a leaf of a few nanoseconds) less
+// than twice a registered task's Fork, the price of calling f and g
+// through their func values and of asking whether they are declared
+// functions; where a node does more, as in a pointer tree or a merge
+// sort, about a Fork's time (bench/README.md, "The closure forms as users
+// write them"). go generate leaves it as it is (cmd/tsysclone).
 func PairOf[X, Y, A, B any](c *Ctx, f func(c *Ctx, x X) A, x X, g func(c *Ctx, y Y) B, y Y) (A, B) {
 	needCtx(c, formPairOf)
 	// One question when the halves are one function, a recursion's way.
