@@ -42,7 +42,10 @@ import (
 // through their func values and of asking whether they are declared
 // functions; where a node does more, as in a pointer tree or a merge
 // sort, about a Fork's time (bench/README.md, "The closure forms as users
-// write them"). go generate leaves it as it is (cmd/tsysclone).
+// write them"). In the clone of a function that go generate writes
+// (cmd/tsysclone), a PairOf whose functions are the package's asks the
+// inlining policy first and, on a yes, calls them directly: a Fork's
+// time.
 func PairOf[X, Y, A, B any](c *Ctx, f func(c *Ctx, x X) A, x X, g func(c *Ctx, y Y) B, y Y) (A, B) {
 	needCtx(c, formPairOf)
 	// One question when the halves are one function, a recursion's way.

@@ -10,11 +10,12 @@
 //
 // The range tree sums a leaf of a few nanoseconds over [0, n); the
 // pointer tree sums the values of a complete binary tree; the sort sorts n
-// random ints into new memory and answers with a checksum. --form pair and
-// both run Pair and Both through the cutoff go generate writes
-// (cmd/tsysclone; --as-written runs them without it, to show what it
-// saves); pairof runs PairOf, whose halves are functions, with no
-// generated code; fork runs the same recursions as registered tasks.
+// random ints into new memory and answers with a checksum. --form pair,
+// both and pairof run Pair, Both and PairOf (whose halves are functions
+// and their arguments) through the cutoff go generate writes
+// (cmd/tsysclone); --as-written runs them without it, to show what it
+// saves, which for PairOf is little. --form fork runs the same recursions
+// as registered tasks.
 package main
 
 import (
@@ -46,8 +47,8 @@ func (o *options) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.tree, "tree", "range", "range (a range halved down to single leaves), pointer (a complete binary tree) or sort (a merge sort down to single elements)")
 	fs.IntVar(&o.n, "n", 10_000_000, "leaves of the range tree, or ints to sort")
 	fs.IntVar(&o.depth, "depth", 20, "depth of the pointer tree: 2^depth-1 nodes")
-	fs.StringVar(&o.form, "form", "pair", "pair or both (closures, their cutoff generated), pairof (functions and their arguments) or fork (a registered task)")
-	fs.BoolVar(&o.asWritten, "as-written", false, "run pair or both as written, without the generated cutoff")
+	fs.StringVar(&o.form, "form", "pair", "pair or both (closures), pairof (functions and their arguments), their cutoff generated, or fork (a registered task)")
+	fs.BoolVar(&o.asWritten, "as-written", false, "run pair, both or pairof as written, without the generated cutoff")
 }
 
 func (o *options) Job() (cli.Job, error) {
@@ -56,8 +57,8 @@ func (o *options) Job() (cli.Job, error) {
 		return nil, fmt.Errorf("--tree %q: want range, pointer or sort", o.tree)
 	case o.form != "pair" && o.form != "both" && o.form != "pairof" && o.form != "fork":
 		return nil, fmt.Errorf("--form %q: want pair, both, pairof or fork", o.form)
-	case o.asWritten && o.form != "pair" && o.form != "both":
-		return nil, fmt.Errorf("--as-written with --form %s: only pair and both have a generated cutoff to leave out; drop one of them", o.form)
+	case o.asWritten && o.form == "fork":
+		return nil, fmt.Errorf("--as-written with --form fork: a registered task has no generated cutoff to leave out; drop one of them")
 	case o.tree == "range" && o.n < 1:
 		return nil, fmt.Errorf("-n %d: want at least 1 leaf", o.n)
 	case o.tree == "sort" && o.n < 0:
@@ -123,6 +124,8 @@ func run(ctx context.Context, rt *tsys.Runtime, tree, form string, asWritten boo
 		}
 		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
 			switch {
+			case form == "pairof" && gen:
+				return rangeOfClone(c, Span{0, n})
 			case form == "pairof":
 				return rangeOf(c, Span{0, n})
 			case form == "pair" && gen:
@@ -141,6 +144,8 @@ func run(ctx context.Context, rt *tsys.Runtime, tree, form string, asWritten boo
 		}
 		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
 			switch {
+			case form == "pairof" && gen:
+				return uint64(treeOfClone(c, in.root))
 			case form == "pairof":
 				return uint64(treeOf(c, in.root))
 			case form == "pair" && gen:
@@ -159,6 +164,8 @@ func run(ctx context.Context, rt *tsys.Runtime, tree, form string, asWritten boo
 	}
 	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
 		switch {
+		case form == "pairof" && gen:
+			return checksum(sortOfClone(c, in.xs))
 		case form == "pairof":
 			return checksum(sortOf(c, in.xs))
 		case form == "pair" && gen:

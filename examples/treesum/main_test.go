@@ -26,7 +26,7 @@ func TestSumsAreVerified(t *testing.T) {
 	}
 	forms := [][]string{
 		{"--form", "pair"}, {"--form", "both"}, {"--form", "pairof"}, {"--form", "fork"},
-		{"--form", "pair", "--as-written"}, {"--form", "both", "--as-written"},
+		{"--form", "pair", "--as-written"}, {"--form", "both", "--as-written"}, {"--form", "pairof", "--as-written"},
 	}
 	for _, tree := range trees {
 		for _, form := range forms {
@@ -57,7 +57,6 @@ func TestBadFlags(t *testing.T) {
 		{"run", "sum", "--tree", "list"},
 		{"run", "sum", "--form", "join"},
 		{"run", "sum", "--form", "fork", "--as-written"},
-		{"run", "sum", "--form", "pairof", "--as-written"},
 		{"run", "sum", "--tree", "sort", "-n", "-1"},
 		{"run", "sum", "-n", "0"},
 		{"run", "sum", "--tree", "pointer", "--depth", "27"},
@@ -75,7 +74,8 @@ func TestBadFlags(t *testing.T) {
 // as users write them"): the plain recursion (serial), goroutines split by
 // hand to a depth (goroutines), a registered task's Fork (fork), Pair and
 // Both as written (pair, both) and through go generate's cutoff
-// (pair-generated, both-generated), and PairOf (pairof). goroutines runs
+// (pair-generated, both-generated), and PairOf, as written and so
+// (pairof, pairof-generated). goroutines runs
 // with GOMAXPROCS at the workers' count; serial is the same under both.
 func BenchmarkForms(b *testing.B) {
 	const leaves, depth, ints = 10_000_000, 20, 1 << 18
@@ -88,7 +88,7 @@ func BenchmarkForms(b *testing.B) {
 		want := sync.OnceValue(func() uint64 { return serial(tree, n, in()) })
 		for _, workers := range []int{1, 2} {
 			rt := tsys.New(tsys.Workers(workers), tsys.Inline(inline.Default()))
-			for _, form := range []string{"serial", "goroutines", "fork", "pair", "both", "pair-generated", "both-generated", "pairof"} {
+			for _, form := range []string{"serial", "goroutines", "fork", "pair", "both", "pairof", "pair-generated", "both-generated", "pairof-generated"} {
 				b.Run(fmt.Sprintf("tree=%s/form=%s/workers=%d", tree, form, workers), func(b *testing.B) {
 					if form == "goroutines" {
 						defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
@@ -105,7 +105,7 @@ func BenchmarkForms(b *testing.B) {
 							v = byGoroutines(tree, n, in, handSplitDepth(workers))
 						default:
 							f, generated := strings.CutSuffix(form, "-generated")
-							v, _, err = run(context.Background(), rt, tree, f, (f == "pair" || f == "both") && !generated, n, in)
+							v, _, err = run(context.Background(), rt, tree, f, !generated, n, in)
 						}
 						if err != nil || v != want() {
 							b.Fatalf("answer %d, %v; want %d", v, err, want())

@@ -9,9 +9,9 @@ import (
 
 // The merge sort of examples/mergesort, which returns a sorted copy of
 // its slice, written in every form with no cutoff: each recursion halves
-// the slice down to single elements. Pair and Both get their cutoff from
-// go generate (sortPairClone, sortBothClone in tsys_clone.go), as the sums
-// do.
+// the slice down to single elements. Pair, Both and PairOf get their
+// cutoff from go generate (sortPairClone, sortBothClone and sortOfClone in
+// tsys_clone.go), as the sums do.
 
 // sortPair sorts xs into new memory, the halves' sorted copies returned
 // by Pair.

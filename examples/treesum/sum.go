@@ -75,8 +75,9 @@ func treePair(c *tsys.Ctx, n *Node) int64 {
 }
 
 // rangeOf is rangePair with PairOf, whose halves are a function declared
-// at the package level and its argument: nothing is made on the heap, and
-// go generate has no cutoff to write.
+// at the package level and its argument: nothing is made on the heap even
+// as written; in rangeOfClone go generate writes its cutoff, which calls
+// the halves directly while enough tasks are ready.
 func rangeOf(c *tsys.Ctx, s Span) uint64 {
 	if s.Hi-s.Lo == 1 {
 		return leaf(s.Lo)
