@@ -3,6 +3,7 @@ package tsys
 import (
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -114,6 +115,12 @@ func checkDeclared(fv unsafe.Pointer, arg string) {
 	if fv == nil {
 		needFunc(true, formPairOf, arg)
 	}
+	if _, ok := declaredAll.Load(uintptr(fv)); ok {
+		// Another declared function holds its slot: a map lookup per
+		// call, not a name's reading, while the two take turns.
+		atomic.StoreUintptr(declaredSlot(uintptr(fv)), uintptr(fv))
+		return
+	}
 	pc := *(*uintptr)(fv) // a func value's first word is its code
 	name := ""
 	if fn := runtime.FuncForPC(pc); fn != nil {
@@ -124,8 +131,13 @@ func checkDeclared(fv unsafe.Pointer, arg string) {
 			"the Ctx of the code around it among them, and is made on the heap at each call: pass a function " +
 			"declared at the package level and its variables as the argument, or use tsys.Pair for closures")
 	}
+	declaredAll.Store(uintptr(fv), true)
 	atomic.StoreUintptr(declaredSlot(uintptr(fv)), uintptr(fv))
 }
+
+// declaredAll holds every function checkDeclared found declared, by its
+// func value's address, for one whose slot another took.
+var declaredAll sync.Map // uintptr -> bool
 
 // closureKind says what kind of closure the function named name is, as
 // runtime.FuncForPC spells it, or "" if it is a function declared at the
