@@ -19,6 +19,19 @@ import (
 // the program's own it ends the process, as Go's "concurrent map writes"
 // does. Context is the exception: it may be called anywhere, any time.
 //
+// What is checked, and where. The closure forms, Join, Get, Call and
+// every spawn that asks the scheduler check the Ctx before they touch
+// anything. Fork, Spawn and AllowCCall inline a decrement of the Ctx's
+// credit into the task code and check nothing there, so that a fork
+// costs a decrement and a call: a nil Ctx faults in them (inside a job,
+// the TaskPanic says it was nil); a Ctx that is not active has no credit,
+// so its first fork goes to the check; and a goroutine of the program's
+// own that uses an active Ctx runs its forks as plain calls, on credit,
+// until its first one that asks, where the check ends the process. Those
+// plain calls touch no deque and no frame, so nothing is corrupted
+// before; a goroutine whose forks all ran on credit (a few microseconds
+// of work) got right answers and goes unseen.
+//
 // A Ctx has no field a program can reach, and is not a value to copy
 // (go vet says so): it is the scheduler's, seen through this package's
 // type.

@@ -58,7 +58,10 @@
 // identity as a function, called once per piece. RegisterFold is Fold's
 // shape with an environment, for a loop whose pieces may cross nodes.
 // Where Go cannot make a result optional, a form comes twice: Both and
-// Pair, For and Fold, RegisterAction and Register.
+// Pair, For and Fold, RegisterAction and Register. And where Go makes a
+// closure cost an allocation at every call, a recursion split to its
+// leaves may pass functions and their arguments instead: PairOf is Pair
+// at a fork's price (Both's doc says what the closures cost).
 //
 // # When a job fails
 //

@@ -27,10 +27,19 @@ import (
 // here and now, and g runs here after f if nobody took it. g never leaves
 // the node. Once the job has failed or been cancelled, g does not start.
 //
-// g escapes to the heap, since it may become a task: a closure that
-// captures the variables it writes costs an allocation per call, and so
-// does each variable it writes, where a registered task's Fork costs
-// none. At fine grain, ask first and make the closures only on a no:
+// What it costs. g escapes to the heap, since it may become a task, and
+// Go makes a closure before the function it is passed to runs: every call
+// makes g, and every variable g writes, on the heap, even when both run
+// here as plain calls, where a registered task's Fork makes nothing. So a
+// recursion that splits with Both down to tiny leaves, with no cutoff,
+// runs tens of times slower than the same recursion with Fork; one whose
+// leaves allocate anyway (a merge sort into new memory) less than twice
+// (bench/README.md, "The closure forms as users write them"). Two ways
+// back to a fork's time, with no cutoff to write: go generate writes the
+// cutoff (cmd/tsysclone) in the clone of each function the program calls
+// by its clone's name (sum as sumClone), whose forms ask first and make
+// their closures only on a no; or PairOf, whose halves are functions and
+// their arguments. The cutoff the generator writes is, by hand:
 //
 //	func sum(c *tsys.Ctx, t *Tree) int64 {
 //		if t == nil {
@@ -39,15 +48,12 @@ import (
 //		if c.AllowCCall() {
 //			return t.V + sum(c, t.L) + sum(c, t.R)
 //		}
-//		l, r := tsys.Pair(c,
-//			func(c *tsys.Ctx) int64 { return sum(c, t.L) },
-//			func(c *tsys.Ctx) int64 { return sum(c, t.R) })
+//		var l, r int64
+//		tsys.Both(c,
+//			func(c *tsys.Ctx) { l = sum(c, t.L) },
+//			func(c *tsys.Ctx) { r = sum(c, t.R) })
 //		return t.V + l + r
 //	}
-//
-// (bench/README.md, "Join at fine grain"). go generate writes this
-// cutoff for you (cmd/tsysclone): write sum with Pair alone, call it as
-// sumClone, and the generated sumClone asks first, in every call.
 func Both(c *Ctx, f, g func(c *Ctx)) {
 	needCtx(c, formBoth)
 	needFunc(f == nil, formBoth, "f")
@@ -79,6 +85,13 @@ var bothTask = register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 //	left, right := tsys.Pair(c,
 //		func(c *tsys.Ctx) int { return count(c, t.L) },
 //		func(c *tsys.Ctx) int { return count(c, t.R) })
+//
+// It costs what Both costs, less the variables g writes, which Pair
+// returns instead: g is made on the heap at every call, so that a
+// recursion split with Pair down to tiny leaves, with no cutoff, runs
+// tens of times slower than with Fork, unless go generate writes its
+// cutoff (Both's doc says how). PairOf is Pair with functions and their
+// arguments, at a fork's price without generated code.
 func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
 	needCtx(c, formPair)
 	needFunc(f == nil, formPair, "f")
@@ -219,7 +232,7 @@ func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
 }
 
 // closureTasks holds the tasks that run closures, one per shape and
-// result type, registered on first use: a generic function cannot
+// argument type, registered on first use: a generic function cannot
 // register at init for every type it will be instantiated with. Their
 // names only need be unique on this node, since their tasks never leave
 // it, and no failure shows them: a body's failure names its form.
@@ -231,11 +244,11 @@ var closureTasks struct {
 
 type closureKey struct {
 	shape string
-	typ   reflect.Type
+	arg   reflect.Type // the task's argument's, which determines its result's
 }
 
 func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R] {
-	key := closureKey{shape, reflect.TypeFor[R]()}
+	key := closureKey{shape, reflect.TypeFor[A]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
 	}
@@ -245,7 +258,7 @@ func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R]
 		return t.(*Task[A, R])
 	}
 	closureTasks.n++
-	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, []TaskOption{own()})
+	t := register(fmt.Sprintf("%s[%v]#%d", shape, reflect.TypeFor[R](), closureTasks.n), fn, []TaskOption{own()})
 	if t.kind.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.

@@ -143,7 +143,8 @@
 // The root of a job serves no other job, and neither does a client
 // (Config.Client, tsys run): roots do not invite one, and one declines an
 // invitation, so that it can always begin its own job; the policies of
-// other jobs are not told of it (engine.hears).
+// other jobs are not told of it, nor sent their presence or load
+// (engine.hears, peerBook.listFor).
 //
 // # Lending
 //
@@ -191,12 +192,15 @@
 // hands back the borrowed tasks it has not started (a result marked
 // Leaving, which the lender runs without counting it as a re-run),
 // finishes the ones it has, reports to the job's root and leaves
-// memberlist. A lender gives a node that left gracefully LeaveGrace for
-// its results in flight before it runs anything again; one that died, it
-// runs again at once (tasks_rerun). Commands talk to a node without
-// joining (ask.go): tsys drain, and tsys jobs through a stats request
-// that gathers every member's Snapshot (snapshot.go), as the dashboard
-// does.
+// memberlist. A client leaves memberlist as its job ends (Close). From
+// gossip's word that a member is leaving, it is no peer (peers.go): no
+// job invites it and nothing goes to it unasked, for it may be gone
+// before its leave arrives. A lender gives a node that left gracefully
+// LeaveGrace for its results in flight before it runs anything again; one
+// that died, it runs again at once (tasks_rerun). Commands talk to a node
+// without joining (ask.go): tsys drain, and tsys jobs through a stats
+// request that gathers every member's Snapshot (snapshot.go), as the
+// dashboard does.
 //
 // # Counters
 //

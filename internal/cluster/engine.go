@@ -213,8 +213,8 @@ func (e *engine) act(acts []clusterpolicy.Action) {
 	}
 }
 
-// reportLoad sends this node's load to every peer (a policy's Report),
-// counted as status traffic, apart from tasks.
+// reportLoad sends this node's load to every peer its policy hears of (a
+// policy's Report), counted as status traffic, apart from tasks.
 func (e *engine) reportLoad() {
 	e.mu.Lock()
 	l := e.measured
@@ -224,7 +224,7 @@ func (e *engine) reportLoad() {
 	m := &loadReport{Job: e.info.ID, Load: l}
 	tm := encodeMessage(m)
 	size := int64(messageBytes(tm))
-	for id, addr := range e.n.peers.list() {
+	for id, addr := range e.n.peers.listFor(e.hears) {
 		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
 			e.n.log.Debug("load report not sent", "peer", id, "err", err)
 			continue

@@ -27,7 +27,7 @@ func (g gossipInbox) onMember(ev membership.Event) {
 	meta := ev.Member.Meta
 	switch ev.Kind {
 	case membership.Joined, membership.Updated:
-		known := !g.n.peers.joined(id, meta)
+		known := !g.n.peers.joined(id, meta, ev.Member.Leaving) // a member leaving is no newcomer
 		if !known {
 			g.n.orphans.memberBack(id)
 		}

@@ -139,12 +139,13 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 }
 
 // invite asks node id to serve job j, unless it already does, j has
-// ended, or it is a client (which serves no job but its own); late says it
-// joined the cluster during the job. A node that cannot be reached is left
-// out of the job.
+// ended, it is a client (which serves no job but its own), or gossip says
+// it left or is leaving (inviteLate runs on after the event that called
+// it); late says it joined the cluster during the job. A node that cannot
+// be reached is left out of the job.
 func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
 	n := j.e.n
-	if m, _ := n.peers.meta(id); m.Client {
+	if m, _ := n.peers.meta(id); m.Client || n.peers.away(id) {
 		return
 	}
 	e := j.e

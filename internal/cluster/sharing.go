@@ -141,7 +141,7 @@ func (e *engine) setActive(on bool) {
 	e.n.netLog.Info("taking part in a job", "job", jobid.ID(e.info.ID), "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
 	tm := encodeMessage(m)
-	peers := e.n.peers.list()
+	peers := e.n.peers.listFor(e.hears)
 	for id, addr := range peers {
 		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
 			e.n.log.Debug("a peer did not hear whether this node takes part in the job", "peer", id, "err", err)

@@ -112,7 +112,7 @@ func (x *Executor) begin(w *Worker) {
 	for _, b := range x.views[1:] {
 		b.Fast.Measure, b.Fast.CheckCopies = x.measure, x.checkCopies
 	}
-	x.base.activate()
+	x.base.activate(&x.pool.ending.bits, 0)
 	x.v = &x.base
 	x.track.start(p.measure || p.view.timeline.Load() != nil)
 }
