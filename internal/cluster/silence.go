@@ -38,9 +38,11 @@ type silence struct {
 	// probes are the borrowers asked whether they are there and not yet
 	// heard from since.
 	probes map[clusterpolicy.NodeID]probe
-	// checked is when the last check ran; resumed the end of the last
-	// stall of this node's own, from which every silence counts again.
-	checked, resumed time.Time
+	// checked is when the last check ran.
+	checked time.Time
+	// stalls are this node's own last stalls, whose time beyond a quarter
+	// of the limit is not counted as any borrower's silence.
+	stalls stalls
 }
 
 // A probe is when a quiet borrower was first asked, and last.
@@ -59,9 +61,9 @@ type quietLoan struct {
 // the quarter of the limit before its probe, a check's period and its
 // answer; the floor keeps that well below the limit on a loaded machine,
 // where an answer that takes a millisecond on a quiet one now and then
-// takes a third of a second, and a borrower's silence reached 0.7 s
-// (bench/README.md, "A node cut off for a few seconds"). The multiple
-// keeps a slower network, whose answers it learns, as far from it.
+// takes hundreds (bench/README.md, "A node cut off for a few seconds"
+// has the figures). The multiple keeps a slower network, whose answers
+// it learns, as far from it.
 const (
 	backupFloor  = time.Second
 	backupMult   = 3
@@ -78,15 +80,23 @@ func (s *silence) limit() time.Duration {
 
 // check decides at now, given the open loans without a backup and when
 // each of their borrowers last said anything (heard), which borrowers to
-// ask whether they are there and which loans to back up. A check that
-// comes long after the last (this node stalled: stopped, starved) gives
-// every borrower a silence of its own from now: their words may still
-// wait unread.
+// ask whether they are there and which loans to back up.
+//
+// A check that comes more than a quarter of the limit after the last
+// ends a stall of this node's own (stopped, starved), and the borrowers'
+// silence in it is this node's: of the stall only that quarter counts as
+// silence, and not even that at the check that ends it, when the words
+// the borrowers sent meanwhile may still wait unread. So a lender
+// stalled once backs up nothing for its stall, and one on a starved
+// machine, stalled again and again, still backs up a silent borrower,
+// later.
 func (s *silence) check(now time.Time, loans []quietLoan, heard map[clusterpolicy.NodeID]time.Time) (probes []clusterpolicy.NodeID, backups []uint64) {
 	limit := s.limit()
 	ask := limit / 4
+	var unread time.Duration
 	if !s.checked.IsZero() && now.Sub(s.checked) > ask {
-		s.resumed = now
+		s.stalls.add(now, now.Sub(s.checked)-ask)
+		unread = ask
 	}
 	s.checked = now
 	holding := map[clusterpolicy.NodeID]bool{}
@@ -102,9 +112,9 @@ func (s *silence) check(now time.Time, loans []quietLoan, heard map[clusterpolic
 	}
 	quiet := map[clusterpolicy.NodeID]bool{}
 	for _, l := range loans {
-		since := latest(l.since, heard[l.node], s.resumed)
-		switch q := now.Sub(since); {
-		case q >= limit:
+		since := latest(l.since, heard[l.node])
+		switch q := now.Sub(since) - s.stalls.after(since); {
+		case q-unread >= limit:
 			backups = append(backups, l.id)
 			delete(s.probes, l.node) // its answer, should it come, would time a cut
 		case q >= ask:
@@ -126,6 +136,36 @@ func (s *silence) check(now time.Time, loans []quietLoan, heard map[clusterpolic
 	slices.Sort(probes)
 	slices.Sort(backups)
 	return probes, backups
+}
+
+// stalls are a node's last stallWindow stalls, oldest first: when each
+// ended and how much of it is not silence.
+type stalls []stall
+
+type stall struct {
+	end    time.Time
+	excess time.Duration
+}
+
+// stallWindow bounds the stalls kept: a borrower silent across more of
+// them was silent for many limits, even with each discounted.
+const stallWindow = 64
+
+func (ss *stalls) add(end time.Time, excess time.Duration) {
+	if len(*ss) == stallWindow {
+		*ss = slices.Delete(*ss, 0, 1)
+	}
+	*ss = append(*ss, stall{end: end, excess: excess})
+}
+
+// after is the time not counted as silence since since: each stall's
+// excess, but no more of it than passed after since.
+func (ss stalls) after(since time.Time) time.Duration {
+	var d time.Duration
+	for i := len(ss) - 1; i >= 0 && ss[i].end.After(since); i-- {
+		d += min(ss[i].excess, ss[i].end.Sub(since))
+	}
+	return d
 }
 
 // latest is the latest of ts.

@@ -157,24 +157,67 @@ func TestSilenceSparesBorrowersThatAnswer(t *testing.T) {
 // TestSilenceAfterAStallOfItsOwn: a lender whose checks stop for seconds
 // (stopped, starved) finds every borrower's last word seconds old, but
 // may not have read the words waiting for it: it backs up nothing then,
-// and a borrower silent from then on is backed up a limit later.
+// and counts a quarter of the limit of the stall as silence: a borrower
+// silent from before it is backed up at the first check at which its
+// silence, the rest of the stall left out, reaches the limit.
 func TestSilenceAfterAStallOfItsOwn(t *testing.T) {
 	s := newSilence()
 	t0 := time.Unix(1000, 0)
+	limit, ask := s.limit(), s.limit()/4
 	loans := []quietLoan{{id: 1, node: "b", since: t0}}
 	heard := map[clusterpolicy.NodeID]time.Time{"b": t0}
 	s.check(t0.Add(checkEvery), loans, heard)
 	resumed := t0.Add(5 * time.Second)
-	if _, backups := s.check(resumed, loans, heard); len(backups) != 0 {
+	probes, backups := s.check(resumed, loans, heard)
+	if len(backups) != 0 {
 		t.Fatalf("backed up %v at the first check after a stall of its own", backups)
 	}
-	for now := resumed.Add(checkEvery); now.Before(resumed.Add(s.limit())); now = now.Add(checkEvery) {
-		if _, backups := s.check(now, loans, heard); len(backups) != 0 {
-			t.Fatalf("backed up %v %v after a stall, before a limit", backups, now.Sub(resumed))
+	if !slices.Equal(probes, []clusterpolicy.NodeID{"b"}) {
+		t.Errorf("asked %v at the first check after a stall, want [b]", probes)
+	}
+	// Silent for checkEvery before the stall and ask of it.
+	due := resumed.Add(limit - checkEvery - ask)
+	for now := resumed.Add(checkEvery); ; now = now.Add(checkEvery) {
+		_, backups := s.check(now, loans, heard)
+		if now.Before(due) && len(backups) != 0 {
+			t.Fatalf("backed up %v %v after a stall, due %v after", backups, now.Sub(resumed), due.Sub(resumed))
+		}
+		if !now.Before(due) {
+			if !slices.Equal(backups, []uint64{1}) {
+				t.Errorf("backed up %v %v after a stall, want [1] at the first check from %v after", backups, now.Sub(resumed), due.Sub(resumed))
+			}
+			break
 		}
 	}
-	if _, backups := s.check(resumed.Add(s.limit()), loans, heard); !slices.Equal(backups, []uint64{1}) {
-		t.Errorf("backed up %v a limit after the stall, want [1]", backups)
+}
+
+// TestSilenceOnAStarvedLender: a lender that runs a fifth of the time,
+// so that every check ends a stall, backs up nothing of borrowers that
+// answer as soon as it runs, and still backs up a silent one, within a
+// few limits.
+func TestSilenceOnAStarvedLender(t *testing.T) {
+	s := newSilence()
+	t0 := time.Unix(1000, 0)
+	limit := s.limit()
+	const every = 500 * time.Millisecond // each check stalled 400 ms
+	loans := []quietLoan{{id: 1, node: "a", since: t0}, {id: 2, node: "b", since: t0}}
+	heard := map[clusterpolicy.NodeID]time.Time{"a": t0, "b": t0}
+	for now := t0.Add(every); ; now = now.Add(every) {
+		// a's word of the last stall, read as the lender ran.
+		heard["a"] = now.Add(-every + every/5)
+		_, backups := s.check(now, loans, heard)
+		if slices.Contains(backups, 1) {
+			t.Fatalf("backed up the loan of a borrower that speaks every %v, %v in", every, now.Sub(t0))
+		}
+		if slices.Equal(backups, []uint64{2}) {
+			if took := now.Sub(t0); took < limit || took > 3*limit {
+				t.Errorf("backed up the silent borrower's loan %v in, want between a limit (%v) and three", took, limit)
+			}
+			return
+		}
+		if now.Sub(t0) > 10*limit {
+			t.Fatalf("the silent borrower's loan not backed up in %v", now.Sub(t0))
+		}
 	}
 }
 
