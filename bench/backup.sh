@@ -15,6 +15,7 @@
 # job to the undisturbed job just before it; how many cut jobs ended
 # before the cut did (wall_seconds < AFTER + CUT); the backups, tasks run
 # again and late results, summed; and the load average around the rounds.
+# KEEP=DIR keeps each job's line (old.csv, new.csv) in DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-10}
@@ -45,6 +46,10 @@ for round in $(seq "$RUNS"); do
   echo "round $round done, load $(load)"
 done
 echo "load after: $(load)"
+if [ -n "${KEEP:-}" ]; then
+  mkdir -p "$KEEP"
+  cp "$work/old.csv" "$work/new.csv" "$KEEP/"
+fi
 
 echo
 echo "| tree | undisturbed s | cut ${CUT} s | cut / undisturbed | ended before the cut | backups | tasks_rerun | late_results |"

@@ -61,9 +61,10 @@ type quietLoan struct {
 // the quarter of the limit before its probe, a check's period and its
 // answer; the floor keeps that well below the limit on a loaded machine,
 // where an answer that takes a millisecond on a quiet one now and then
-// takes hundreds (bench/README.md, "A node cut off for a few seconds"
-// has the figures). The multiple keeps a slower network, whose answers
-// it learns, as far from it.
+// may take hundreds (bench/README.md, "A node cut off for a few
+// seconds", says what the floor costs a cut and what load it stood).
+// The multiple keeps a slower network, whose answers it learns, as far
+// from it.
 const (
 	backupFloor  = time.Second
 	backupMult   = 3
