@@ -8,10 +8,12 @@ import (
 	"go/token"
 	"path/filepath"
 	"slices"
+
+	"github.com/tsys-go/tsys/internal/gosrc"
 )
 
 // A Decl is one method a type declares, or one field a struct embeds:
-// its name (for an embedded field, its type's, as TypeName gives it) and
+// its name (for an embedded field, its type's, as gosrc.TypeName gives it) and
 // where it stands.
 type Decl struct {
 	Name string
@@ -51,7 +53,7 @@ func Read(dir string) (Types, error) {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv != nil {
-					r := TypeName(d.Recv.List[0].Type)
+					r := gosrc.TypeName(d.Recv.List[0].Type)
 					ts.Methods[r] = append(ts.Methods[r], Decl{d.Name.Name, fset.Position(d.Pos())})
 				}
 			case *ast.GenDecl:
@@ -66,7 +68,7 @@ func Read(dir string) (Types, error) {
 					}
 					for _, field := range st.Fields.List {
 						if len(field.Names) == 0 {
-							ts.Embeds[s.Name.Name] = append(ts.Embeds[s.Name.Name], Decl{TypeName(field.Type), fset.Position(field.Pos())})
+							ts.Embeds[s.Name.Name] = append(ts.Embeds[s.Name.Name], Decl{gosrc.TypeName(field.Type), fset.Position(field.Pos())})
 						}
 					}
 				}
@@ -83,22 +85,4 @@ func Names(decls []Decl) []string {
 		out[i] = d.Name
 	}
 	return out
-}
-
-// TypeName is the name of the type of a receiver or field: T for T, *T,
-// T[P] and T[P, Q], pkg.T for pkg.T, and "?" for anything else.
-func TypeName(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return TypeName(e.X)
-	case *ast.IndexExpr:
-		return TypeName(e.X)
-	case *ast.IndexListExpr:
-		return TypeName(e.X)
-	case *ast.SelectorExpr:
-		return TypeName(e.X) + "." + e.Sel.Name
-	case *ast.Ident:
-		return e.Name
-	}
-	return "?"
 }
