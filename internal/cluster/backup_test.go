@@ -2,16 +2,13 @@ package cluster
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/proctest"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/tsys"
@@ -33,260 +30,206 @@ import (
 //   - at the end, every task lent was given back once, or its loan, or
 //     its backup, was still running when the job ended.
 func TestLedgerBackupProperties(t *testing.T) {
-	nodes := []clusterpolicy.NodeID{"a", "b", "c"}
-	for seed := range uint64(300) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(seed, 51))
-			l := newLedger()
-			now := time.Unix(1000, 0)
-			type lentTo struct {
-				node clusterpolicy.NodeID
-				h    *sched.Header
-			}
-			lent := map[uint64]lentTo{}
-			given := map[*sched.Header]int{}
-			running := map[*sched.Header]uint64{} // backups running, by loan
-			backupOf := map[uint64]*sched.Header{}
-			resulted := map[uint64]bool{} // its borrower's result completed it
-			lateOK := map[uint64]bool{}   // a late result of it is still to be counted
-			var late int64
-			var nextID uint64
-			give := func(step int, why string, hs ...*sched.Header) {
-				for _, h := range hs {
-					given[h]++
-					if given[h] > 1 {
-						t.Fatalf("step %d (%s): a task was given back %d times", step, why, given[h])
-					}
+	ledgerProperties(t, 300, 51, func(m *ledgerModel) {
+		t, l := m.t, m.l
+		running := map[*sched.Header]uint64{} // backups running, by loan
+		backupOf := map[uint64]*sched.Header{}
+		resulted := map[uint64]bool{} // its borrower's result completed it
+		lateOK := map[uint64]bool{}   // a late result of it is still to be counted
+		// ranHere checks that tasks the ledger gives back to run here
+		// have no backup running, and notes their late results.
+		ranHere := func(step int, why string, hs []*sched.Header) {
+			for _, h := range hs {
+				id := m.loan[h]
+				if b := backupOf[id]; b != nil && running[b] == id {
+					t.Fatalf("step %d (%s): loan %d runs here while its backup runs", step, why, id)
 				}
+				lateOK[id] = true
 			}
-			// ranHere checks that tasks the ledger gives back to run here
-			// have no backup running, and notes their late results.
-			ranHere := func(step int, why string, hs []*sched.Header) {
-				for _, h := range hs {
-					for id, lt := range lent {
-						if lt.h != h {
-							continue
-						}
-						if b := backupOf[id]; b != nil && running[b] == id {
-							t.Fatalf("step %d (%s): loan %d runs here while its backup runs", step, why, id)
-						}
-						lateOK[id] = true
-					}
-				}
-				give(step, why, hs...)
-			}
-			// ended notes the loans that were open before an op and are
-			// not now, without giving their tasks back (a backup runs).
-			endedByBackup := func(before map[uint64]bool) {
-				for id := range before {
-					if _, open := l.open[id]; !open && backupOf[id] != nil && running[backupOf[id]] == id && !resulted[id] {
-						lateOK[id] = true
-					}
+			m.give(step, why, hs...)
+		}
+		// endedByBackup notes the loans that were open before an op and
+		// are not now, without giving their tasks back (a backup runs).
+		endedByBackup := func(before map[uint64]bool) {
+			for id := range before {
+				if _, open := l.open[id]; !open && backupOf[id] != nil && running[backupOf[id]] == id && !resulted[id] {
+					lateOK[id] = true
 				}
 			}
-			openNow := func() map[uint64]bool {
-				m := map[uint64]bool{}
-				for id := range l.open {
-					m[id] = true
-				}
-				return m
+		}
+		openNow := func() map[uint64]bool {
+			ids := map[uint64]bool{}
+			for id := range l.open {
+				ids[id] = true
 			}
-			pick := func() (uint64, bool) {
-				if len(lent) == 0 {
-					return 0, false
+			return ids
+		}
+		for step := range 300 {
+			switch m.r.IntN(10) {
+			case 0, 1: // lend a few
+				m.lendSome()
+			case 2, 3: // start a backup of a loan (quiet() lists those that may have one)
+				id, ok := m.pick()
+				if !ok {
+					continue
 				}
-				ids := make([]uint64, 0, len(lent))
-				for id := range lent {
-					ids = append(ids, id)
+				lo, open := l.open[id]
+				canStart := open && lo.backup == nil
+				if canStart != slices.ContainsFunc(l.quiet(), func(q quietLoan) bool { return q.id == id }) {
+					t.Fatalf("step %d: loan %d open %v with backup %v, listed among the quiet ones: %v", step, id, open, open && lo.backup != nil, !canStart)
 				}
-				slices.Sort(ids)
-				return ids[r.IntN(len(ids))], true
-			}
-			for step := range 300 {
-				switch r.IntN(10) {
-				case 0, 1: // lend a few
-					node := nodes[r.IntN(len(nodes))]
-					for range 1 + r.IntN(3) {
-						nextID++
-						h := new(sched.Header)
-						lent[nextID] = lentTo{node, h}
-						l.lend(nextID, h, node, "addr-"+string(node), now)
-					}
-				case 2, 3: // start a backup of a loan (quiet() lists those that may have one)
-					id, ok := pick()
-					if !ok {
-						continue
-					}
-					lo, open := l.open[id]
-					canStart := open && lo.backup == nil
-					if canStart != slices.ContainsFunc(l.quiet(), func(q quietLoan) bool { return q.id == id }) {
-						t.Fatalf("step %d: loan %d open %v with backup %v, listed among the quiet ones: %v", step, id, open, open && lo.backup != nil, !canStart)
-					}
-					b := new(sched.Header)
-					if got := l.startBackup(id, b); got != canStart {
-						t.Fatalf("step %d: a backup of loan %d started %v, want %v", step, id, got, canStart)
-					}
-					if canStart {
-						running[b], backupOf[id] = id, b
-					}
-				case 4: // a backup finishes
-					var bs []*sched.Header
-					for b := range running {
-						bs = append(bs, b)
-					}
-					if len(bs) == 0 {
-						continue
-					}
-					slices.SortFunc(bs, func(x, y *sched.Header) int { return int(running[x]) - int(running[y]) })
-					b := bs[r.IntN(len(bs))]
-					id := running[b]
-					delete(running, b)
-					_, wasOpen := l.open[id]
-					h := l.backupDone(b)
-					switch {
-					case resulted[id] && h != nil:
-						t.Fatalf("step %d: loan %d's backup completed it after its borrower's result", step, id)
-					case !resulted[id] && h != lent[id].h:
-						t.Fatalf("step %d: loan %d's backup, first, gave back %p, want its task", step, id, h)
-					}
-					if h != nil {
-						give(step, "backup", h)
-						if wasOpen {
-							lateOK[id] = true
-						}
-					}
-				case 5, 6: // a borrower's result, or the task handed back; now and then from another node
-					id, ok := pick()
-					if !ok {
-						continue
-					}
-					from := lent[id].node
-					if r.IntN(5) == 0 {
-						from = nodes[r.IntN(len(nodes))]
-					}
-					how := resultHome
-					if r.IntN(4) == 0 {
-						how = handedBack
-					}
-					lo, wasOpen := l.open[id]
-					backedUp := wasOpen && lo.backup != nil
-					h, s := l.settle(id, from, how)
-					switch {
-					case from == lent[id].node && wasOpen && how == handedBack && backedUp:
-						if s != settledBackedUp || h != nil {
-							t.Fatalf("step %d: a task handed back while its backup runs settled as %v", step, s)
-						}
-						lateOK[id] = true
-					case from == lent[id].node && wasOpen:
-						if s != settledOpen || h != lent[id].h {
-							t.Fatalf("step %d: an open loan's word settled as %v", step, s)
-						}
-						if how == resultHome {
-							resulted[id] = true
-							give(step, "result", h)
-						} else {
-							ranHere(step, "handed back", []*sched.Header{h})
-							delete(lateOK, id) // a hand-back leaves no result to come
-						}
-					case from == lent[id].node && lateOK[id] && how == resultHome:
-						if s != settledLate || h != nil {
-							t.Fatalf("step %d: loan %d's first late result settled as %v", step, id, s)
-						}
-						delete(lateOK, id)
-						late++
-					default:
-						if s != settledStray || h != nil {
-							t.Fatalf("step %d: a word for no loan of %s settled as %v", step, from, s)
-						}
-					}
-				case 7: // gossip declares a node dead
-					node := nodes[r.IntN(len(nodes))]
-					before := openNow()
-					ranHere(step, "dead", l.rerunAll(l.lentTo(node)))
-					endedByBackup(before)
-				case 8: // a borrower says some of its loans are gone
-					node := nodes[r.IntN(len(nodes))]
-					var gone []uint64
-					for id, lt := range lent {
-						if lt.node == node && r.IntN(2) == 0 {
-							gone = append(gone, id)
-						}
-					}
-					before := openNow()
-					ranHere(step, "gone", l.heard(node, nil, gone, now))
-					endedByBackup(before)
-				case 9: // time passes: silence past loanSilence
-					now = now.Add(time.Duration(r.IntN(4000)) * time.Millisecond)
-					before := openNow()
-					_, silent := l.due(now)
-					for _, hs := range silent {
-						ranHere(step, "silent", hs)
-					}
-					endedByBackup(before)
+				b := new(sched.Header)
+				if got := l.startBackup(id, b); got != canStart {
+					t.Fatalf("step %d: a backup of loan %d started %v, want %v", step, id, got, canStart)
 				}
-				l.check()
-				if l.lateResults != late {
-					t.Fatalf("step %d: %d late results counted, want %d", step, l.lateResults, late)
+				if canStart {
+					running[b], backupOf[id] = id, b
 				}
-				if l.backedUp != int64(len(backupOf)) {
-					t.Fatalf("step %d: %d backups counted, %d started", step, l.backedUp, len(backupOf))
+			case 4: // a backup finishes
+				var bs []*sched.Header
+				for b := range running {
+					bs = append(bs, b)
 				}
-			}
-			pending := map[*sched.Header]bool{} // open, or backed up and not yet back
-			for _, lo := range l.open {
-				pending[lo.h] = true
-			}
-			for _, id := range running {
-				if !resulted[id] {
-					pending[lent[id].h] = true
+				if len(bs) == 0 {
+					continue
 				}
-			}
-			l.close()
-			l.check()
-			for b := range running {
-				if h := l.backupDone(b); h != nil {
-					t.Fatal("a backup finishing after the job's end gave its task back")
-				}
-			}
-			for id, lt := range lent {
+				slices.SortFunc(bs, func(x, y *sched.Header) int { return int(running[x]) - int(running[y]) })
+				b := bs[m.r.IntN(len(bs))]
+				id := running[b]
+				delete(running, b)
+				_, wasOpen := l.open[id]
+				h := l.backupDone(b)
 				switch {
-				case pending[lt.h] && given[lt.h] != 0:
-					t.Fatalf("loan %d was still to settle at the end, and its task was given back", id)
-				case !pending[lt.h] && given[lt.h] != 1:
-					t.Fatalf("loan %d settled, and its task was given back %d times", id, given[lt.h])
+				case resulted[id] && h != nil:
+					t.Fatalf("step %d: loan %d's backup completed it after its borrower's result", step, id)
+				case !resulted[id] && h != m.lent[id].h:
+					t.Fatalf("step %d: loan %d's backup, first, gave back %p, want its task", step, id, h)
 				}
+				if h != nil {
+					m.give(step, "backup", h)
+					if wasOpen {
+						lateOK[id] = true
+					}
+				}
+			case 5, 6: // a borrower's result, or the task handed back; now and then from another node
+				id, ok := m.pick()
+				if !ok {
+					continue
+				}
+				from, how := m.word(id)
+				lo, wasOpen := l.open[id]
+				backedUp := wasOpen && lo.backup != nil
+				h, s := l.settle(id, from, how)
+				switch {
+				case from == m.lent[id].node && wasOpen && how == handedBack && backedUp:
+					if s != settledBackedUp || h != nil {
+						t.Fatalf("step %d: a task handed back while its backup runs settled as %v", step, s)
+					}
+					lateOK[id] = true
+				case from == m.lent[id].node && wasOpen:
+					if s != settledOpen || h != m.lent[id].h {
+						t.Fatalf("step %d: an open loan's word settled as %v", step, s)
+					}
+					if how == resultHome {
+						resulted[id] = true
+						m.give(step, "result", h)
+					} else {
+						ranHere(step, "handed back", []*sched.Header{h})
+						delete(lateOK, id) // a hand-back leaves no result to come
+					}
+				case from == m.lent[id].node && lateOK[id] && how == resultHome:
+					if s != settledLate || h != nil {
+						t.Fatalf("step %d: loan %d's first late result settled as %v", step, id, s)
+					}
+					delete(lateOK, id)
+					m.late++
+				default:
+					if s != settledStray || h != nil {
+						t.Fatalf("step %d: a word for no loan of %s settled as %v", step, from, s)
+					}
+				}
+			case 7: // gossip declares a node dead
+				before := openNow()
+				ranHere(step, "dead", l.rerunAll(l.lentTo(m.node())))
+				endedByBackup(before)
+			case 8: // a borrower says some of its loans are gone
+				node := m.node()
+				var gone []uint64
+				for id, lt := range m.lent {
+					if lt.node == node && m.r.IntN(2) == 0 {
+						gone = append(gone, id)
+					}
+				}
+				before := openNow()
+				ranHere(step, "gone", l.heard(node, nil, gone, m.now))
+				endedByBackup(before)
+			case 9: // time passes: silence past loanSilence
+				m.now = m.now.Add(time.Duration(m.r.IntN(4000)) * time.Millisecond)
+				before := openNow()
+				_, silent := l.due(m.now)
+				for _, hs := range silent {
+					ranHere(step, "silent", hs)
+				}
+				endedByBackup(before)
 			}
-		})
-	}
+			m.checkStep(step)
+			if l.backedUp != int64(len(backupOf)) {
+				t.Fatalf("step %d: %d backups counted, %d started", step, l.backedUp, len(backupOf))
+			}
+		}
+		pending := m.openTasks() // open, or backed up and not yet back
+		for _, id := range running {
+			if !resulted[id] {
+				pending[m.lent[id].h] = true
+			}
+		}
+		l.close()
+		l.check()
+		for b := range running {
+			if h := l.backupDone(b); h != nil {
+				t.Fatal("a backup finishing after the job's end gave its task back")
+			}
+		}
+		m.checkGivenOnce(pending)
+	})
 }
 
-// backupNode is a root node of two workers for the backup tests: one
-// waits for the lent task, the other runs its backup. Its log is logs.
-func backupNode(t *testing.T, logs *proctest.LockedBuffer) *Node {
+// backupLoan is the backup tests' setup: a root node of two workers (one
+// waits for the lent task, the other runs its backup) that logs to logs,
+// a job on it, and the job's loan 1 of double(21), task h, to peer, a
+// bare transport named "silent", as if peer had asked for it.
+type backupLoan struct {
+	node *Node
+	peer *barePeer
+	job  *Job
+	h    *sched.Header
+	logs *proctest.LockedBuffer
+}
+
+// newBackupLoan starts the node and the peer, begins the job and opens
+// its loan; the node closes when t ends.
+func newBackupLoan(t *testing.T) backupLoan {
 	t.Helper()
+	b := backupLoan{logs: new(proctest.LockedBuffer)}
 	n, err := Start(Config{Workers: 2, Inline: inline.Default(), Fast: true,
-		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		Logger: slog.New(slog.NewTextHandler(b.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { n.Close() })
-	return n
-}
-
-// lendTo opens a loan of double(21) from job to peer, as if peer had
-// asked for it, and returns the lent task.
-func lendTo(t *testing.T, job *Job, peer *barePeer, id uint64) *sched.Header {
-	t.Helper()
-	kind, _ := sched.LookupKind(doubleKind)
-	h, err := kind.Codec.NewFromArg(encodeInt64(21))
-	if err != nil {
+	b.node, b.peer = n, newBarePeer(t, "silent")
+	if b.job, err = n.BeginJob(JobOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	l := job.e.lender
+	kind, _ := sched.LookupKind(doubleKind)
+	if b.h, err = kind.Codec.NewFromArg(encodeInt64(21)); err != nil {
+		t.Fatal(err)
+	}
+	l := b.job.e.lender
 	l.mu.Lock()
-	l.ledger.lend(id, h, "silent", peer.addr(), time.Now())
+	l.ledger.lend(1, b.h, "silent", b.peer.addr(), time.Now())
 	l.mu.Unlock()
-	return h
+	return b
 }
 
 // awaitTask runs a job's root task on n that waits for lent task h,
@@ -318,14 +261,8 @@ func awaitTask(t *testing.T, n *Node, h *sched.Header) int64 {
 // completes the task; its own result, when it comes at last, is dropped
 // and counted late, and the backup is counted.
 func TestSilentBorrowerIsBackedUp(t *testing.T) {
-	var logs proctest.LockedBuffer
-	node := backupNode(t, &logs)
-	peer := newBarePeer(t, "silent")
-	job, err := node.BeginJob(JobOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := lendTo(t, job, peer, 1)
+	b := newBackupLoan(t)
+	node, peer, job, h, logs := b.node, b.peer, b.job, b.h, b.logs
 	if got := awaitTask(t, node, h); got != 42 {
 		t.Fatalf("the backed-up task returned %d, want 42", got)
 	}
@@ -352,14 +289,8 @@ func TestSilentBorrowerIsBackedUp(t *testing.T) {
 // several times the backup's limit, and answers each probe that it holds
 // it, is never backed up: its result completes the task.
 func TestAnsweringBorrowerIsNotBackedUp(t *testing.T) {
-	var logs proctest.LockedBuffer
-	node := backupNode(t, &logs)
-	peer := newBarePeer(t, "silent")
-	job, err := node.BeginJob(JobOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := lendTo(t, job, peer, 1)
+	b := newBackupLoan(t)
+	node, peer, job, h, logs := b.node, b.peer, b.job, b.h, b.logs
 	// It answers until it has held the loan three limits, then sends its
 	// result.
 	done := make(chan struct{})
