@@ -71,8 +71,9 @@ func BenchmarkDeadline(b *testing.B) {
 		}
 		b.ReportMetric(float64(lateResults), "late-results")
 	}
-	b.Run("alone", func(b *testing.B) {
-		rt := tsys.New(tsys.Workers(2))
+	// inTurn runs deadlines one after another on rt, twenty an
+	// iteration, and reports their lateness.
+	inTurn := func(b *testing.B, rt *tsys.Runtime) {
 		var lates []time.Duration
 		bad := 0
 		for b.Loop() {
@@ -83,6 +84,10 @@ func BenchmarkDeadline(b *testing.B) {
 			}
 		}
 		report(b, lates, bad)
+	}
+	b.Run("alone", func(b *testing.B) {
+		rt := tsys.New(tsys.Workers(2))
+		inTurn(b, rt)
 	})
 	b.Run("beside", func(b *testing.B) {
 		rt := tsys.New(tsys.Workers(2))
@@ -100,18 +105,9 @@ func BenchmarkDeadline(b *testing.B) {
 				tsys.Run(context.Background(), rt, fib.Task, 30)
 			}
 		}()
-		var lates []time.Duration
-		bad := 0
-		for b.Loop() {
-			for range 20 {
-				l, r := deadlineOnce(b, rt, 32)
-				lates = append(lates, l)
-				bad += btoi(r)
-			}
-		}
+		inTurn(b, rt)
 		close(stop)
 		busy.Wait()
-		report(b, lates, bad)
 	})
 	b.Run("16callers", func(b *testing.B) {
 		rt := tsys.New(tsys.Workers(2))
