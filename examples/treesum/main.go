@@ -120,49 +120,36 @@ func run(ctx context.Context, rt *tsys.Runtime, tree, form string, asWritten boo
 		if form == "fork" {
 			return tsys.Run(ctx, rt, RangeFork, Span{0, n})
 		}
-		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
-			switch {
-			case form == "pair" && gen:
-				return rangePairClone(c, 0, n)
-			case form == "pair":
-				return rangePair(c, 0, n)
-			case gen:
-				return rangeBothClone(c, 0, n)
-			}
-			return rangeBoth(c, 0, n)
-		})
+		f := inForm(form, gen, rangePair, rangePairClone, rangeBoth, rangeBothClone)
+		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return f(c, 0, n) })
 	case "pointer":
 		if form == "fork" {
 			v, st, err := tsys.Run(ctx, rt, TreeFork, in.root)
 			return uint64(v), st, err
 		}
-		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
-			switch {
-			case form == "pair" && gen:
-				return uint64(treePairClone(c, in.root))
-			case form == "pair":
-				return uint64(treePair(c, in.root))
-			case gen:
-				return uint64(treeBothClone(c, in.root))
-			}
-			return uint64(treeBoth(c, in.root))
-		})
+		f := inForm(form, gen, treePair, treePairClone, treeBoth, treeBothClone)
+		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return uint64(f(c, in.root)) })
 	}
 	if form == "fork" {
 		xs, st, err := tsys.Run(ctx, rt, SortFork, in.xs)
 		return checksum(xs), st, err
 	}
-	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
-		switch {
-		case form == "pair" && gen:
-			return checksum(sortPairClone(c, in.xs))
-		case form == "pair":
-			return checksum(sortPair(c, in.xs))
-		case gen:
-			return checksum(sortBothClone(c, in.xs))
-		}
-		return checksum(sortBoth(c, in.xs))
-	})
+	f := inForm(form, gen, sortPair, sortPairClone, sortBoth, sortBothClone)
+	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return checksum(f(c, in.xs)) })
+}
+
+// inForm is a recursion written with Pair (form "pair") or with Both,
+// through the cutoff go generate wrote (gen) or as written.
+func inForm[F any](form string, gen bool, pair, pairClone, both, bothClone F) F {
+	switch {
+	case form == "pair" && gen:
+		return pairClone
+	case form == "pair":
+		return pair
+	case gen:
+		return bothClone
+	}
+	return both
 }
 
 // serial is run's answer by the plain recursion.
