@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"testing"
 )
 
@@ -76,5 +77,35 @@ func TestDeprecated(t *testing.T) {
 		if got := Deprecated(text); got != want {
 			t.Errorf("Deprecated(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// TestDeclares: a top-level declaration's names are its package's, a
+// method's and an import's are not.
+func TestDeclares(t *testing.T) {
+	const src = `package p
+import (
+	"fmt"
+	str "strings"
+)
+type (
+	T struct{}
+	U = T
+)
+const A, B = 1, 2
+var v = fmt.Sprint(str.ToUpper(""))
+func F()   {}
+func (T) M() {}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range f.Decls {
+		got = append(got, Declares(d)...)
+	}
+	if want := []string{"T", "U", "A", "B", "v", "F"}; !slices.Equal(got, want) {
+		t.Errorf("declared %q, want %q", got, want)
 	}
 }

@@ -31,3 +31,28 @@ func Receiver(d *ast.FuncDecl) string {
 	}
 	return TypeName(d.Recv.List[0].Type)
 }
+
+// Declares lists the names a top-level declaration declares in its
+// package's scope: a function's (not a method's), each type's, constant's
+// and variable's. An import's name is its file's, and not among them.
+func Declares(d ast.Decl) []string {
+	var names []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			names = append(names, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				names = append(names, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					names = append(names, n.Name)
+				}
+			}
+		}
+	}
+	return names
+}
