@@ -1,7 +1,6 @@
 package fishing
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/tsys-go/tsys/internal/methodcount"
@@ -20,18 +19,14 @@ func TestMethodCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for typ, fields := range ts.Embeds {
-		for _, f := range fields {
-			t.Errorf("%s: %s embeds %s: its methods would be %s's too", f.Pos, typ, f.Name, typ)
-		}
+	for _, e := range ts.Unlisted(nil) {
+		t.Error(e)
 	}
 	if len(ts.Methods["Policy"]) == 0 {
 		t.Fatal("no method of Policy found: is the test reading the package?")
 	}
-	for typ, ms := range ts.Methods {
-		if len(ms) > maxMethods {
-			t.Errorf("%s has %d methods, more than %d: %s", typ, len(ms), maxMethods, strings.Join(methodcount.Names(ms), ", "))
-		}
+	for _, e := range ts.Over(maxMethods) {
+		t.Error(e)
 	}
 	t.Logf("Policy: %d methods", len(ts.Methods["Policy"]))
 }

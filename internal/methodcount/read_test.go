@@ -48,3 +48,26 @@ func TestReadNoPackage(t *testing.T) {
 		t.Errorf("Read(%s) = %v, want an error naming the folder", dir, err)
 	}
 }
+
+// TestOverAndUnlisted: a type over the bound is named with its methods,
+// one at it is not, and an embedded field is reported unless listed for
+// its struct.
+func TestOverAndUnlisted(t *testing.T) {
+	ts, err := Read(filepath.Join("testdata", "shapes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.Over(2); got != nil {
+		t.Errorf("Over(2) = %q, want none: no type has more than 2 methods", got)
+	}
+	if got := ts.Over(1); len(got) != 1 || !strings.HasPrefix(got[0], "plain has 2 methods, more than 1") || !strings.HasSuffix(got[0], ": a, b") {
+		t.Errorf("Over(1) = %q, want plain named with its methods a and b", got)
+	}
+	if got := ts.Unlisted(nil); len(got) != 3 || !strings.Contains(got[2], "outer embeds strings.Builder") {
+		t.Errorf("Unlisted(nil) = %q, want outer's three embedded fields", got)
+	}
+	got := ts.Unlisted(map[string][]string{"outer": {"plain", "strings.Builder"}, "generic": {"plain"}})
+	if len(got) != 1 || !strings.Contains(got[0], "shapes.go:") || !strings.Contains(got[0], "outer embeds generic") {
+		t.Errorf("Unlisted with plain and strings.Builder allowed = %q, want generic alone, with its position", got)
+	}
+}

@@ -28,10 +28,8 @@ func TestTypesStaySmall(t *testing.T) {
 			t.Errorf("type %s declares no method", typ)
 		}
 	}
-	for typ, ms := range ts.Methods {
-		if len(ms) > maxMethods {
-			t.Errorf("type %s declares %d methods, more than %d: split it by concern", typ, len(ms), maxMethods)
-		}
+	for _, e := range ts.Over(maxMethods) {
+		t.Error(e)
 	}
 	// The cluster's calls and the readers' are not the owner's.
 	pool := methodcount.Names(ts.Methods["Pool"])
