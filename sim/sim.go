@@ -153,6 +153,7 @@ type node struct {
 	costSum                  time.Duration
 	costN                    int64
 	counts                   NodeResult
+	acct                     account // where its time goes (account.go)
 }
 
 // ready is how many tasks the node could give.
@@ -271,6 +272,7 @@ func (s *sim) start() {
 			n.ws[w].parked = true
 			n.parked++
 		}
+		n.acct.waiting = len(n.ws)
 		if n.member {
 			s.post(&event{at: m.startAt(n.i), kind: evStart, node: n.i})
 		}
@@ -362,6 +364,7 @@ func (s *sim) bounce(n *node, msg *message) {
 	case msgReply:
 		s.unlend(from, msg.tasks)
 	case msgRequest:
+		from.acct.answered(s.now, n.i)
 		if from.pol != nil && !from.dead && !from.gone {
 			s.act(from, from.pol.StealReply(s.at(), n.id, 0))
 		}
@@ -487,6 +490,7 @@ func (s *sim) begin(n *node, wi int, t Task) {
 	if !w.busy {
 		w.idleT += s.now - w.since
 		w.since = s.now
+		n.acct.working(s.now, n.debt)
 	}
 	w.busy, w.run = true, t
 	took := time.Duration(float64(s.cost(&t))/s.m.speed(n.i, s.now)) + n.debt
@@ -514,6 +518,7 @@ func (s *sim) finish(n *node, wi int) {
 	w.busyT += took
 	w.since = s.now
 	w.busy = false
+	n.acct.free(s.now)
 	n.windowBusy += took
 	n.windowUseful += cost
 	n.costSum += cost
@@ -647,6 +652,7 @@ func (s *sim) act(n *node, as []clusterpolicy.Action) {
 				continue // a leaving node asks for nothing
 			}
 			n.counts.Requests++
+			n.acct.ask(s.now, s.byID[a.Node])
 			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count}, 0)
 		case clusterpolicy.Give:
 			s.give(n, s.byID[a.Node], a.Count)
@@ -707,6 +713,12 @@ func (s *sim) send(n *node, to int, msg *message, payload int) {
 		n.counts.CrossZone++
 	}
 	n.counts.Bytes += int64(size)
+	switch {
+	case msg.kind == msgReply && len(msg.tasks) == 0:
+		n.counts.Refusals++
+	case msg.kind == msgResult:
+		n.counts.Results++
+	}
 	s.post(&event{at: s.now + s.m.delay(n.i, to, size), kind: evMessage, node: to, msg: msg})
 }
 
@@ -795,6 +807,9 @@ func (s *sim) receive(n *node, msg *message) {
 func (s *sim) deliver(n *node, msg *message) {
 	from := s.nodes[msg.from].id
 	n.debt += s.m.Overhead
+	if msg.kind == msgReply {
+		n.acct.answered(s.now, msg.from)
+	}
 	if !n.serving {
 		s.notServing(n, msg)
 		return
@@ -863,6 +878,9 @@ func (s *sim) fail(n *node) {
 	n.dead = true
 	for i := range n.ws {
 		w := &n.ws[i]
+		if w.busy {
+			n.acct.free(s.now)
+		}
 		w.dq, w.head, w.frames, w.busy = nil, 0, nil, false
 	}
 	n.injected = nil
@@ -873,6 +891,7 @@ func (s *sim) fail(n *node) {
 // come back.
 func (s *sim) detect(dead *node) {
 	for _, n := range s.nodes {
+		n.acct.forget(s.now, dead.i)
 		if n.dead || n.pol == nil {
 			continue
 		}
