@@ -156,9 +156,15 @@ type node struct {
 	acct                     account // where its time goes (account.go)
 }
 
-// ready is how many tasks the node could give.
-func (n *node) ready() int {
-	r := len(n.injected)
+// ready is how many tasks are ready on the node: on its workers' deques
+// and in its queue of borrowed tasks.
+func (n *node) ready() int { return len(n.injected) + n.lendable() }
+
+// lendable is how many of them it could give: those on its workers'
+// deques, as sched.Pool.Lendable counts them (a borrowed task is not lent
+// on before a worker runs it and spawns).
+func (n *node) lendable() int {
+	r := 0
 	for i := range n.ws {
 		r += n.ws[i].len()
 	}
@@ -330,7 +336,7 @@ func (s *sim) handBack(n *node, tasks []Task) {
 		s.send(n, s.groups.at(t.group).lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
 	}
 	if kept > 0 {
-		s.pushed(n, kept)
+		s.arrived(n, kept)
 	}
 }
 
@@ -575,9 +581,20 @@ func (s *sim) spawn(n *node, wi int) {
 	s.look(n, wi)
 }
 
-// pushed: tasks became ready on node n: parked workers wake for them, and
-// a policy holding requests hears of it.
+// pushed: a worker of node n pushed k tasks on its deque: parked workers
+// wake for them, and a policy holding requests hears of it.
 func (s *sim) pushed(n *node, k int) {
+	s.arrived(n, k)
+	if n.pol != nil && n.advice.Deferred > 0 {
+		s.act(n, n.pol.Pushed(s.at(), n.lendable()))
+	}
+}
+
+// arrived: k tasks came to node n's queue of borrowed tasks (or back to
+// it): parked workers wake for them. The policy hears nothing, as in the
+// runtime, where only a worker's push signals Pushed: a borrowed task is
+// not lent on before a worker runs it and spawns.
+func (s *sim) arrived(n *node, k int) {
 	for wi := range n.ws {
 		if k == 0 || n.parked == 0 {
 			break
@@ -586,9 +603,6 @@ func (s *sim) pushed(n *node, k int) {
 			s.unpark(n, wi, s.m.Wake)
 			k--
 		}
-	}
-	if n.pol != nil && n.advice.Deferred > 0 {
-		s.act(n, n.pol.Pushed(s.at(), n.ready()))
 	}
 }
 
@@ -836,7 +850,7 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
 		}
 		if len(msg.tasks) > 0 {
-			s.pushed(n, len(msg.tasks))
+			s.arrived(n, len(msg.tasks))
 		}
 	case msgLoad:
 		if n.pol != nil {
@@ -869,7 +883,7 @@ func (s *sim) unlend(lender *node, tasks []Task) {
 		lender.injected = append(lender.injected, t)
 	}
 	if len(tasks) > 0 {
-		s.pushed(lender, len(tasks))
+		s.arrived(lender, len(tasks))
 	}
 }
 
@@ -910,7 +924,7 @@ func (s *sim) detect(dead *node) {
 		t := gr.task // as it was before it was lent: the lender's own
 		lender.counts.Reruns++
 		lender.injected = append(lender.injected, t)
-		s.pushed(lender, 1)
+		s.arrived(lender, 1)
 	}
 }
 

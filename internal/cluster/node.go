@@ -430,7 +430,7 @@ func (n *Node) tick() {
 		case <-n.pushed:
 			for _, e := range n.jobs.list() {
 				if e.pushed.Swap(false) {
-					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Load().Ready) })
+					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Lendable()) })
 				}
 			}
 		case <-it.clock.C():

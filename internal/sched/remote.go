@@ -140,6 +140,17 @@ func (p *Pool) Load() clusterpolicy.Load {
 	return l
 }
 
+// Lendable is how many of the ready tasks Lend could take now: those of
+// the workers' deques, not the borrowed ones in the injected queue, which
+// are not lent on.
+func (p *Pool) Lendable() int {
+	n := 0
+	for _, w := range p.workers {
+		n += w.dq.Len()
+	}
+	return n
+}
+
 // TasksDone is how many tasks the workers have run in the current (or last)
 // run, as they last published it: with each allowCCall grant (~10 us of
 // work) and whenever they go idle. A worker that never inlines and never
