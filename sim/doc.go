@@ -45,7 +45,14 @@
 //     lent task, ResultBytes per result and MessageBytes of framing.
 //     Balancing's load reports go to every other node, and are counted as
 //     status messages. Overhead is also charged to the CPU of both ends:
-//     the next task a node starts takes that much longer.
+//     the next task a node starts takes that much longer. A lifeline
+//     (clusterpolicy.Lifeline) is a request that its receiver's policy
+//     holds until it gives; a policy hears of tasks ready to lend only
+//     when a worker pushes one (Pushed), as in the runtime, not when
+//     borrowed tasks arrive.
+//   - Where the time goes (account.go): each worker-second is working,
+//     handling messages (the Overhead its node's tasks paid), stealing
+//     (no task, a request for work in flight) or idle.
 //   - Node speed, and competing load over time (the hog scenarios): a
 //     task's time is its cost over the node's speed when it starts.
 //   - A node that dies (Model.Fail at FailAt): its tasks are gone and

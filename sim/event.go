@@ -98,12 +98,15 @@ const (
 )
 
 type message struct {
-	kind  messageKind
-	from  int
-	want  int
-	tasks []Task
-	load  clusterpolicy.Load
-	group int32
+	kind messageKind
+	from int
+	want int
+	// lifeline: a request that waits until its node has work to give
+	// (clusterpolicy.Lifeline).
+	lifeline bool
+	tasks    []Task
+	load     clusterpolicy.Load
+	group    int32
 	// reach says which of a status broadcast's receivers its evStatus
 	// event stands for (sim.broadcast).
 	reach reach

@@ -32,6 +32,9 @@ type Result struct {
 	// task, Results the messages that took a lent task's result home.
 	Refusals int64 `json:"refusals"`
 	Results  int64 `json:"results"`
+	// Lifelines are the lifelines the nodes sent (fishing's lifelines=N):
+	// requests for work that wait at their receiver until it has some.
+	Lifelines int64 `json:"lifelines"`
 	// MessagesPerMove is Messages over TasksMoved: what moving a task
 	// cost in messages (0 when none moved).
 	MessagesPerMove float64 `json:"messages_per_move"`
@@ -76,6 +79,7 @@ type NodeResult struct {
 	RanDry         int64         `json:"ran_dry"`    // requests ahead of need that came too late
 	Returned       int64         `json:"returned"`   // borrowed tasks handed back unstarted as the node drained
 	Refusals       int64         `json:"refusals"`   // answers to requests for work with no task
+	Lifelines      int64         `json:"lifelines"`  // lifelines sent, apart from Requests
 	Results        int64         `json:"results"`    // results of borrowed tasks sent home
 	Busy           time.Duration `json:"busy_ns"`
 	Idle           time.Duration `json:"idle_ns"`
@@ -126,6 +130,7 @@ func (s *sim) result(took time.Duration) *Result {
 		r.Inlined += c.Inlined
 		r.Refusals += c.Refusals
 		r.Results += c.Results
+		r.Lifelines += c.Lifelines
 		r.TasksMoved += c.Lent
 		r.Messages += c.Messages
 		r.CrossZone += c.CrossZone

@@ -668,6 +668,14 @@ func (s *sim) act(n *node, as []clusterpolicy.Action) {
 			n.counts.Requests++
 			n.acct.ask(s.now, s.byID[a.Node])
 			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count}, 0)
+		case clusterpolicy.Lifeline:
+			if n.draining {
+				continue
+			}
+			// Not a request in flight for the account: the node waits for
+			// work to be pushed, for as long as it takes.
+			n.counts.Lifelines++
+			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count, lifeline: true}, 0)
 		case clusterpolicy.Give:
 			s.give(n, s.byID[a.Node], a.Count)
 		case clusterpolicy.Refuse:
@@ -834,7 +842,20 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.send(n, msg.from, &message{kind: msgReply}, 0)
 			return
 		}
-		a := n.pol.StealRequest(s.at(), from, msg.want, s.load(n))
+		var a clusterpolicy.Action
+		switch h, ok := n.pol.(clusterpolicy.LifelineHolder); {
+		case !msg.lifeline:
+			a = n.pol.StealRequest(s.at(), from, msg.want, s.load(n))
+		case ok:
+			// As the engine does: a lifeline is answered by how many tasks
+			// the node could give, without its borrowed ones, lest it go
+			// back empty when it could have waited (lifeline.go).
+			self := s.load(n)
+			self.Ready = n.lendable()
+			a = h.LifelineRequest(s.at(), from, msg.want, self)
+		default:
+			a = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from} // as the engine does
+		}
 		s.act(n, []clusterpolicy.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))

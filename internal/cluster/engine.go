@@ -81,6 +81,7 @@ type engine struct {
 	// prefetched and ranDry are the policy's prefetch counters, as of its
 	// last event (notePrefetch).
 	prefetched, ranDry atomic.Int64
+	lifelines          atomic.Int64 // lifelines sent
 
 	// useful, rate, busy and taskTime measure Load; only the tick
 	// goroutine uses them. usefulNow is the job's useful work so far.
@@ -268,9 +269,9 @@ func (e *engine) Pushed() {
 func (e *engine) act(acts []clusterpolicy.Action) {
 	for _, a := range acts {
 		switch a.Kind {
-		case clusterpolicy.Fish:
+		case clusterpolicy.Fish, clusterpolicy.Lifeline:
 			if !e.leaving() {
-				e.fish(a.Node, a.Count)
+				e.fish(a.Node, a.Count, a.Kind == clusterpolicy.Lifeline)
 			}
 		case clusterpolicy.Give:
 			e.push(a.Node, a.Count)
@@ -321,6 +322,7 @@ func (e *engine) counters() NetStats {
 		MessagesSent:  e.messagesSent.Load(),
 		Prefetched:    e.prefetched.Load(),
 		RanDry:        e.ranDry.Load(),
+		Lifelines:     e.lifelines.Load(),
 	}
 }
 

@@ -9,30 +9,40 @@ import (
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
-// fish asks node for up to count tasks (a policy's Fish action).
-func (e *engine) fish(node clusterpolicy.NodeID, count int) {
+// fish asks node for up to count tasks (a policy's Fish action), or with
+// lifeline sends it a lifeline (Lifeline): a request that waits there
+// until node has tasks to give, which is neither timed as a round trip
+// nor shown as a wait on the task stream, however long it takes.
+func (e *engine) fish(node clusterpolicy.NodeID, count int, lifeline bool) {
 	if addr, ok := e.n.peers.addr(node); ok {
-		// Timed from before the send: the answer may come before Send
-		// returns.
-		e.mu.Lock()
-		sent := time.Now()
-		e.fishedAt[node] = sent
-		// Under mu, so that an answer, which ends the wait under mu too,
-		// cannot come before it begins.
-		e.pool.StreamWaitBegan(string(node), sent)
-		e.mu.Unlock()
+		if !lifeline {
+			// Timed from before the send: the answer may come before Send
+			// returns.
+			e.mu.Lock()
+			sent := time.Now()
+			e.fishedAt[node] = sent
+			// Under mu, so that an answer, which ends the wait under mu too,
+			// cannot come before it begins.
+			e.pool.StreamWaitBegan(string(node), sent)
+			e.mu.Unlock()
+		}
 		err := e.n.out.transmit(addr, &stealRequest{
-			Job: e.info.ID, ID: e.n.nextID.Add(1), Want: int32(count), ReplyTo: e.n.trAddr,
+			Job: e.info.ID, ID: e.n.nextID.Add(1), Want: int32(count), ReplyTo: e.n.trAddr, Lifeline: lifeline,
 		}, false, e)
-		if err == nil {
+		switch {
+		case err == nil && lifeline:
+			e.lifelines.Add(1)
+			return
+		case err == nil:
 			e.stealRequests.Add(1)
 			return
+		case !lifeline:
+			e.mu.Lock()
+			delete(e.fishedAt, node)
+			e.pool.StreamWaitEnded(string(node), time.Now())
+			e.mu.Unlock()
 		}
-		e.mu.Lock()
-		delete(e.fishedAt, node)
-		e.pool.StreamWaitEnded(string(node), time.Now())
-		e.mu.Unlock()
-		e.n.log.Debug("fishing request not sent", "peer", node, "err", err)
+		e.n.log.Debug("fishing request not sent", "peer", node, "lifeline", lifeline, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
 	e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.StealReply(now, node, 0) })
@@ -49,11 +59,26 @@ func (e *engine) stopWaiting() {
 	}
 }
 
-// answerSteal lends tasks to a fishing node, or refuses.
+// answerSteal lends tasks to a fishing node, or refuses; a lifeline goes
+// to a policy that holds them (clusterpolicy.LifelineHolder), and is
+// refused by one that does not.
 func (e *engine) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 	reply := &stealReply{Job: m.Job, ID: m.ID}
 	e.mu.Lock()
-	a := e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load())
+	var a clusterpolicy.Action
+	switch h, ok := e.policy.(clusterpolicy.LifelineHolder); {
+	case !m.Lifeline:
+		a = e.policy.StealRequest(time.Now(), from, int(m.Want), e.pool.Load())
+	case ok:
+		// Answered by what the node can lend: a borrowed task waiting in
+		// the injected queue is not lent on, and a lifeline answered by
+		// one would go back empty where it could have waited.
+		self := e.pool.Load()
+		self.Ready = e.pool.Lendable()
+		a = h.LifelineRequest(time.Now(), from, int(m.Want), self)
+	default:
+		a = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
+	}
 	e.advise()
 	switch {
 	case a.Kind == clusterpolicy.Defer:

@@ -118,10 +118,13 @@ func says[M any, P interface {
 
 // stealRequest asks for up to Want tasks of Job. ReplyTo is the asker's
 // transport address, for a lender whose gossip has not brought it yet.
+// Lifeline makes it a lifeline (clusterpolicy.Lifeline): it waits at the
+// lender until the lender has tasks to give; sent only when true.
 type stealRequest struct {
-	Job, ID uint64
-	Want    int32
-	ReplyTo string
+	Job, ID  uint64
+	Want     int32
+	ReplyTo  string
+	Lifeline bool
 }
 
 func (*stealRequest) msgType() transport.MsgType { return msgStealRequest }
@@ -132,6 +135,12 @@ func (m *stealRequest) fields(c *wire.Codec) {
 	c.Uvarint(&m.ID, "request id")
 	c.Int32(&m.Want, "tasks wanted")
 	c.String(&m.ReplyTo, "reply address", maxStringLen)
+	if !c.More(m.Lifeline) {
+		return
+	}
+	if c.Bool(&m.Lifeline, "lifeline flag"); !m.Lifeline {
+		c.Fail("lifeline flag sent false") // sent only when true: one encoding a message
+	}
 }
 
 // stealReply answers request ID with Tasks, none for a refusal; a

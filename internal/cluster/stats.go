@@ -25,6 +25,7 @@ type NetStats struct {
 	TasksReturned int64 `json:"tasks_returned"`  // lent tasks handed back unstarted (a borrower leaving, or one that cannot run them)
 	Prefetched    int64 `json:"prefetched"`      // tasks borrowed ahead of need: asked for while every worker still had work (fishing's low=N)
 	RanDry        int64 `json:"ran_dry"`         // requests ahead of need whose answer came after a worker had run out of work
+	Lifelines     int64 `json:"lifelines"`       // lifelines sent: requests that wait at their receiver until it has work (fishing's lifelines=N)
 }
 
 // Add sums o into s.
@@ -45,6 +46,7 @@ func (s *NetStats) Add(o NetStats) {
 	s.TasksReturned += o.TasksReturned
 	s.Prefetched += o.Prefetched
 	s.RanDry += o.RanDry
+	s.Lifelines += o.Lifelines
 }
 
 // JobStats are the counters of a job: a node's, its scheduler's and its

@@ -70,6 +70,15 @@
 // MaxBackoff, and is cut back once a worker has work or the peer reports
 // ready tasks.
 //
+// With Lifelines (off by default), a hungry node whose requests came back
+// empty Lifelines times in a row stops asking at random and waits on its
+// lifelines, as X10's GLB does: it sends each of its buddies, a few nodes
+// of a hypercube-like graph over the members, a request that waits there
+// (clusterpolicy.Lifeline) until that node has tasks to give, however
+// long it takes. Tasks that come end the wait; a node holding lifelines
+// answers them from its next push, after its deferred requests
+// (lifeline.go).
+//
 // Hungry is reported by every idle worker at every round of its search, so
 // the engine asks the policy only when its Advice says a request could go
 // out now (HungryAfter): every slot in use, no peer, or every peer backing
@@ -161,6 +170,8 @@
 //     ask ahead of need (prefetch.go), and lend=half lends half of what
 //     is ready, up to what was asked (steal-half, as UTS-MPI's chunked
 //     steals); bench/README.md, "Asking ahead of need", simulates both
+//     against the defaults.
+//   - Lifelines = off: bench/README.md, "Lifelines", simulates them
 //     against the defaults.
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a

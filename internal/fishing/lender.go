@@ -1,6 +1,7 @@
 package fishing
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -11,12 +12,13 @@ import (
 // ready tasks, the batch kept per asker and adapted to how soon it comes
 // back, or with Params.Half up to half of what is ready; with fewer than
 // MinReady ready it holds the request for the next push (deferred.go) or
-// refuses.
+// refuses. It holds lifelines until it has tasks to give (lifeline.go).
 type lender struct {
 	p        Params
 	askers   map[clusterpolicy.NodeID]*asker
 	deferred []deferredRequest // oldest first, at most one per peer
-	stats    *Stats            // the policy's: Lent, TasksOut, Refused, Deferred
+	waiting  []deferredRequest // lifelines held, oldest first, at most one per peer
+	stats    *Stats            // the policy's: Lent, TasksOut, Refused, Deferred, Held, Pushes
 }
 
 // asker is what a lender keeps of a peer that asks it for work.
@@ -43,11 +45,7 @@ func (a *asker) adapt(now time.Time, p Params) {
 // being the node's load, as StealRequest says. It returns the answer and
 // the asker's batch, which sizes the demand the request shows.
 func (l *lender) request(now time.Time, from clusterpolicy.NodeID, want int, self clusterpolicy.Load) (clusterpolicy.Action, int) {
-	a := l.askers[from]
-	if a == nil {
-		a = &asker{batch: l.p.TasksPerAnswer}
-		l.askers[from] = a
-	}
+	a := l.askerOf(from)
 	a.adapt(now, l.p)
 	want = max(want, 1)
 	if n := min(lend(self.Ready, l.batch(a, want), l.p), want); n > 0 {
@@ -58,6 +56,16 @@ func (l *lender) request(now time.Time, from clusterpolicy.NodeID, want int, sel
 	}
 	l.stats.Refused++
 	return clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}, a.batch
+}
+
+// askerOf is what the lender keeps of from, made at its first request.
+func (l *lender) askerOf(from clusterpolicy.NodeID) *asker {
+	a := l.askers[from]
+	if a == nil {
+		a = &asker{batch: l.p.TasksPerAnswer}
+		l.askers[from] = a
+	}
+	return a
 }
 
 // give counts n tasks lent to from.
@@ -81,9 +89,10 @@ func (l *lender) batch(a *asker, want int) int {
 }
 
 // leave forgets a peer that left the cluster: its batch, and its request
-// held, if any.
+// and lifeline held, if any.
 func (l *lender) leave(id clusterpolicy.NodeID) {
 	l.forget(id)
+	l.waiting = slices.DeleteFunc(l.waiting, func(d deferredRequest) bool { return d.from == id })
 	delete(l.askers, id)
 }
 

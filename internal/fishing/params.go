@@ -60,6 +60,7 @@ const (
 	DefaultQuickReturn    = 5 * time.Millisecond
 	DefaultLowWater       = 0
 	DefaultIdleBackoff    = time.Second
+	DefaultLifelines      = -1 // none
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -144,6 +145,12 @@ type Params struct {
 	// Half makes a node lend half its ready tasks, rounded up, up to what
 	// the asker wants (steal-half), rather than the asker's adaptive batch.
 	Half bool
+	// Lifelines is how many answers in a row without tasks (refusals and
+	// timeouts) make a hungry node stop asking at random and wait on its
+	// lifelines, the few nodes of a low-degree graph over the members that
+	// give it work when they have some (lifeline.go). 0 takes the default
+	// (DefaultLifelines); negative: never.
+	Lifelines int
 }
 
 // DefaultParams returns the defaults: random victims and the Default
@@ -164,6 +171,7 @@ func DefaultParams() Params {
 		DeferFor:          DefaultDeferFor,
 		LowWater:          DefaultLowWater,
 		IdleBackoff:       DefaultIdleBackoff,
+		Lifelines:         DefaultLifelines,
 	}
 }
 
@@ -214,6 +222,10 @@ func (p Params) withDefaults() Params {
 		p.DeferFor = DefaultDeferFor
 	}
 	p.LowWater = max(p.LowWater, 0)
+	if p.Lifelines == 0 {
+		p.Lifelines = DefaultLifelines
+	}
+	p.Lifelines = max(p.Lifelines, -1)
 	return p
 }
 
@@ -229,9 +241,11 @@ func (p Params) withDefaults() Params {
 //	defer=D      DeferFor           low=N       LowWater
 //	idlebackoff=D IdleBackoff
 //	lend=adaptive|half  Half
+//	lifelines=N|off  Lifelines
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
-// Where a negative value means none (expose, backoff, defer, idlebackoff), so does 0:
+// Where a negative value means none (expose, backoff, defer, idlebackoff,
+// lifelines), so does 0:
 // written out, it means zero, not the default a zero field takes. Each
 // option may be given once. tasks above the default maxtasks raises it;
 // above a maxtasks written out, it is refused.
@@ -284,6 +298,19 @@ func (p *Params) set(key, val string) error {
 	}
 	if key == "inflight" && val == "auto" {
 		p.MaxInFlight = 0
+		return nil
+	}
+	if key == "lifelines" {
+		n, err := strconv.Atoi(val)
+		switch {
+		case val == "off":
+			n = -1
+		case err != nil || n < 0:
+			return fmt.Errorf("fishing option lifelines=%q: want the number of answers without tasks in a row after which a node waits on its lifelines, or off", val)
+		case n == 0:
+			n = -1 // lifelines=0: none, where a zero field would take the default
+		}
+		p.Lifelines = n
 		return nil
 	}
 	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose, "low": &p.LowWater}
