@@ -14,7 +14,9 @@ import (
 // end: on 128 simulated nodes, millions of them, which took more of the
 // nodes' time than the work (bench/README.md, "Many thieves, few
 // holders"). So a hungry node whose requests at random came back empty
-// Lifelines times in a row stops asking at random: it is quiet. It sends
+// Lifelines times in a row, while it is starved (fewer than one in 8 of
+// its recent answers brought tasks: inflight.go), stops asking at random:
+// it is quiet; while starved, it sends at most Lifelines at once. It sends
 // a lifeline (clusterpolicy.Lifeline) to each of its buddies, a few
 // nodes of a low-degree graph over the members, and waits. A node that
 // holds a lifeline gives the waiting node work when it has some: at
@@ -44,7 +46,7 @@ import (
 // lifelines is a thief's side of them: whether the node is quiet, how
 // many of its requests in a row came back empty, and its buddies.
 type lifelines struct {
-	after  int  // Params.Lifelines; 0 or less: never quiet
+	after  int  // Params.Lifelines (lifelinesFor)
 	failed int  // answers without tasks in a row
 	quiet  bool // the node waits on its lifelines, asking nobody at random
 	held   int  // peers holding a lifeline of this node (peer.lifeline)
@@ -55,16 +57,43 @@ type lifelines struct {
 }
 
 // refused counts an answer without tasks to a request at random, or its
-// timeout: a hungry node goes quiet after Lifelines of them in a row.
-func (l *lifelines) refused(hungry bool) {
-	if l.after <= 0 {
+// timeout: a node goes quiet after Lifelines of them in a row, among
+// peers other nodes, if it may: it is hungry, and starved.
+func (l *lifelines) refused(may bool, peers int) {
+	n := lifelinesFor(l.after, peers)
+	if n <= 0 {
 		return
 	}
 	l.failed++
-	if hungry && l.failed >= l.after {
+	if may && l.failed >= n {
 		l.quiet = true
 	}
 }
+
+// lifelinesFor is how many answers without tasks in a row make a node
+// among peers other nodes wait on its lifelines, for Params.Lifelines
+// param: param if it is set; 0 (never) if it is negative; by default
+// (auto), autoLifelines on clusters of autoLifelinesFrom nodes or more.
+func lifelinesFor(param, peers int) int {
+	switch {
+	case param > 0:
+		return param
+	case param == 0 && peers+1 >= autoLifelinesFrom:
+		return autoLifelines
+	}
+	return 0
+}
+
+// Lifelines by default (Params.Lifelines = 0): on clusters of 256 nodes
+// or more, after 2 answers without tasks. Below, in the simulator, the
+// thieves of UTS T3L find work by asking on at least as soon, and each
+// task a lifeline moves costs a result as any other; above, most of a
+// cluster is dry most of the time, and asking on costs more messages
+// than the work (bench/README.md, "Lifelines").
+const (
+	autoLifelines     = 2
+	autoLifelinesFrom = 256
+)
 
 // fed: tasks came, or the node has work: it asks at random again when it
 // runs dry.

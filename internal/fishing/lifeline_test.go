@@ -69,6 +69,10 @@ func TestLifelineGraph(t *testing.T) {
 	}
 }
 
+// starve makes s's node starved, as if none of its last few dozen
+// answers had brought tasks: it may then go quiet.
+func starve(s testPolicy) { s.limit.answered = 0 }
+
 // lifelinesTo checks that as are lifelines, and returns whom to.
 func lifelinesTo(t *testing.T, as []clusterpolicy.Action) []clusterpolicy.NodeID {
 	t.Helper()
@@ -92,6 +96,7 @@ func lifelinesTo(t *testing.T, as []clusterpolicy.Action) []clusterpolicy.NodeID
 // lifeline when it is quiet again.
 func TestQuietAfterRefusals(t *testing.T) {
 	s, clk := newTest(t, Params{Lifelines: 2, MaxInFlight: 1}, "p", "a", "q", "a", "r", "a", "s", "a")
+	starve(s)
 	idle := clusterpolicy.Load{Workers: 1, Idle: 1}
 	v := mustFish(t, s)
 	if as := s.StealReply(v, 0); len(as) != 1 || as[0].Kind != clusterpolicy.Fish {
@@ -120,6 +125,7 @@ func TestQuietAfterRefusals(t *testing.T) {
 		t.Fatalf("tasks from a lifeline: %v", as)
 	}
 	s.Tick(clk.now(), clusterpolicy.Load{Workers: 1})
+	starve(s)
 	first := mustFish(t, s)
 	second := one(t, s.StealReply(first, 0))
 	if asked := []clusterpolicy.NodeID{first, second}; slices.Contains(asked, "p") || slices.Contains(asked, "s") || first == second {
@@ -136,6 +142,7 @@ func TestQuietAfterRefusals(t *testing.T) {
 
 func TestQuietSendsToBuddiesOnceAsked(t *testing.T) {
 	s, _ := newTest(t, Params{Lifelines: 1, MaxInFlight: 2}, "p", "a", "q", "a")
+	starve(s)
 	as := s.Hungry(s.clk.now())
 	if len(as) != 2 {
 		t.Fatalf("Hungry: %v, want requests to p and q", as)
@@ -154,6 +161,7 @@ func TestQuietSendsToBuddiesOnceAsked(t *testing.T) {
 // at random again, rather than sending lifelines back and forth.
 func TestEmptyLifelineAnswerEndsTheQuiet(t *testing.T) {
 	s, clk := newTest(t, Params{Lifelines: 1, RetryBackoff: -1}, "p", "a")
+	starve(s)
 	v := mustFish(t, s)
 	if got := lifelinesTo(t, s.StealReply(v, 0)); !slices.Equal(got, []clusterpolicy.NodeID{"p"}) {
 		t.Fatalf("lifelines to %v, want p", got)
@@ -230,6 +238,7 @@ func TestHoldsLifelines(t *testing.T) {
 // node sends a lifeline to its new buddies.
 func TestBuddyLeaves(t *testing.T) {
 	s, _ := newTest(t, Params{Lifelines: 1, MaxInFlight: 1, RetryBackoff: -1}, "p", "a", "q", "a", "r", "a")
+	starve(s)
 	// Of self among p, q and r: p and q (self+1 and self+2, mod 4).
 	v := mustFish(t, s)
 	if got := lifelinesTo(t, s.StealReply(v, 0)); !slices.Equal(got, []clusterpolicy.NodeID{"p", "q"}) {
@@ -244,10 +253,98 @@ func TestBuddyLeaves(t *testing.T) {
 	}
 }
 
-// TestParseLifelines: lifelines=N sets the count, off and 0 none; other
-// values are refused, naming the option.
+// TestQuietOnlyWhenStarved: a node whose answers bring tasks often
+// enough goes on asking at random after any number of refusals in a
+// row, as many at once as without lifelines; once fewer than one answer
+// in 8 brings tasks, it asks at most Lifelines at once and goes quiet
+// after as many refusals.
+func TestQuietOnlyWhenStarved(t *testing.T) {
+	var peers []string
+	for i := range 63 {
+		peers = append(peers, fmt.Sprint("p", i), "a")
+	}
+	s, _ := newTest(t, Params{Lifelines: 2, RetryBackoff: -1}, peers...)
+	flying := s.Hungry(s.clk.now())
+	if len(flying) != 8 {
+		t.Fatalf("63 peers, not starved: %d requests at once, want 8", len(flying))
+	}
+	// One answer in 4 brings tasks: never starved, never quiet.
+	for i := range 200 {
+		a := flying[0]
+		n := 0
+		if i%4 == 0 {
+			n = 1
+			s.Tick(s.clk.now(), clusterpolicy.Load{Workers: 1, Idle: 1}) // hungry again
+		}
+		flying = append(flying[1:], s.StealReply(a.Node, n)...)
+		if len(flying) == 0 {
+			flying = s.Hungry(s.clk.now())
+		}
+		for _, a := range flying {
+			if a.Kind != clusterpolicy.Fish {
+				t.Fatalf("answer %d, one in 4 with tasks: %+v, want requests only", i, a)
+			}
+		}
+	}
+	// None brings tasks: the share falls under 1 in 8, the count to 2,
+	// and two refusals in a row make the node quiet.
+	var quiet bool
+	for i := 0; i < 200 && !quiet; i++ {
+		a := flying[0]
+		flying = flying[1:]
+		for _, b := range s.StealReply(a.Node, 0) {
+			switch {
+			case b.Kind == clusterpolicy.Lifeline:
+				quiet = true
+			case s.limit.starved() && len(flying) >= 2:
+				t.Fatalf("starved, a request more with %d in flight, want at most 2", len(flying))
+			default:
+				flying = append(flying, b)
+			}
+		}
+	}
+	if !quiet || !s.limit.starved() {
+		t.Fatalf("after 200 refusals: quiet %v, starved %v (answered %.3f)", quiet, s.limit.starved(), s.limit.answered)
+	}
+}
+
+// TestLifelinesAuto: by default, lifelines are on from 256 nodes: a
+// starved node among 255 peers goes quiet after 2 refusals in a row,
+// one among 254 never does.
+func TestLifelinesAuto(t *testing.T) {
+	for peers, want := range map[int]bool{254: false, 255: true} {
+		var ps []string
+		for i := range peers {
+			ps = append(ps, fmt.Sprintf("p%03d", i), "a")
+		}
+		s, _ := newTest(t, Params{RetryBackoff: -1}, ps...)
+		starve(s)
+		var quiet bool
+		flying := s.Hungry(s.clk.now())
+		for i := 0; i < 10 && len(flying) > 0; i++ {
+			a := flying[0]
+			flying = flying[1:]
+			for _, b := range s.StealReply(a.Node, 0) {
+				if b.Kind == clusterpolicy.Lifeline {
+					quiet = true
+				} else {
+					flying = append(flying, b)
+				}
+			}
+		}
+		if quiet != want || s.lifeline.quiet != want {
+			t.Errorf("%d nodes, starved, 10 refusals: quiet %v, want %v", peers+1, quiet, want)
+		}
+		if want && s.Stats().Lifelines != 8 { // log2(256) buddies
+			t.Errorf("%d nodes: %d lifelines sent, want 8", peers+1, s.Stats().Lifelines)
+		}
+	}
+}
+
+// TestParseLifelines: lifelines=N sets the count, auto the default, off
+// and 0 none; other values are refused, naming the option.
 func TestParseLifelines(t *testing.T) {
-	for in, want := range map[string]int{"lifelines=3": 3, "lifelines=off": -1, "lifelines=0": -1, "": DefaultLifelines} {
+	for in, want := range map[string]int{"lifelines=3": 3, "lifelines=off": -1, "lifelines=0": -1, "lifelines=auto": 0, "": DefaultLifelines} {
 		p, err := ParseParams(in)
 		if err != nil || p.Lifelines != want {
 			t.Errorf("ParseParams(%q): Lifelines %d, %v; want %d", in, p.Lifelines, err, want)

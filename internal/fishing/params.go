@@ -60,7 +60,7 @@ const (
 	DefaultQuickReturn    = 5 * time.Millisecond
 	DefaultLowWater       = 0
 	DefaultIdleBackoff    = time.Second
-	DefaultLifelines      = -1 // none
+	DefaultLifelines      = 0 // auto: on clusters of 256 nodes or more (lifeline.go)
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -146,10 +146,12 @@ type Params struct {
 	// the asker wants (steal-half), rather than the asker's adaptive batch.
 	Half bool
 	// Lifelines is how many answers in a row without tasks (refusals and
-	// timeouts) make a hungry node stop asking at random and wait on its
-	// lifelines, the few nodes of a low-degree graph over the members that
-	// give it work when they have some (lifeline.go). 0 takes the default
-	// (DefaultLifelines); negative: never.
+	// timeouts) make a hungry node, starved (fewer than one answer in 8
+	// brings tasks), stop asking at random and wait on its lifelines, the
+	// few nodes of a low-degree graph over the members that give it work
+	// when they have some (lifeline.go). 0 (the default, auto): 2 on
+	// clusters of 256 nodes or more, none on smaller ones; negative:
+	// never.
 	Lifelines int
 }
 
@@ -222,9 +224,6 @@ func (p Params) withDefaults() Params {
 		p.DeferFor = DefaultDeferFor
 	}
 	p.LowWater = max(p.LowWater, 0)
-	if p.Lifelines == 0 {
-		p.Lifelines = DefaultLifelines
-	}
 	p.Lifelines = max(p.Lifelines, -1)
 	return p
 }
@@ -241,7 +240,7 @@ func (p Params) withDefaults() Params {
 //	defer=D      DeferFor           low=N       LowWater
 //	idlebackoff=D IdleBackoff
 //	lend=adaptive|half  Half
-//	lifelines=N|off  Lifelines
+//	lifelines=N|auto|off  Lifelines
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
 // Where a negative value means none (expose, backoff, defer, idlebackoff,
@@ -305,10 +304,12 @@ func (p *Params) set(key, val string) error {
 		switch {
 		case val == "off":
 			n = -1
+		case val == "auto":
+			n = 0
 		case err != nil || n < 0:
-			return fmt.Errorf("fishing option lifelines=%q: want the number of answers without tasks in a row after which a node waits on its lifelines, or off", val)
+			return fmt.Errorf("fishing option lifelines=%q: want the number of answers without tasks in a row after which a starved node waits on its lifelines, auto (2 on clusters of 256 nodes or more) or off", val)
 		case n == 0:
-			n = -1 // lifelines=0: none, where a zero field would take the default
+			n = -1 // lifelines=0: none, where a zero field takes auto
 		}
 		p.Lifelines = n
 		return nil

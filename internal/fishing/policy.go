@@ -60,7 +60,7 @@ func New(self clusterpolicy.NodeID, zone string, p Params) *Policy {
 		name:     "fishing:" + p.Victim.String(),
 		hunger:   hunger{lowWater: p.LowWater},
 		victims:  victims{rule: p.Victim, rng: xorshift.Seed(h.Sum64())},
-		limit:    inFlightLimit{fixed: p.MaxInFlight, answered: 1},
+		limit:    inFlightLimit{fixed: p.MaxInFlight, lifelines: p.Lifelines, answered: 1},
 		backoffs: backoffs{retry: p.RetryBackoff, most: p.MaxBackoff, idleMax: p.IdleBackoff},
 		lifeline: lifelines{after: p.Lifelines},
 		lender:   lender{p: p, askers: make(map[clusterpolicy.NodeID]*asker)},
@@ -159,7 +159,7 @@ func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []c
 		case !request && pr.lifeline:
 			s.lifeline.answered(pr, n)
 		case request && n == 0:
-			s.lifeline.refused(s.hunger.hungry)
+			s.lifeline.refused(s.hunger.hungry && s.limit.starved(), len(s.peers))
 		}
 	}
 	return s.refill(now)
@@ -242,7 +242,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 			s.land(pr)
 			s.backoffs.refused(pr, now)
 			s.stats.Timeouts++
-			s.lifeline.refused(s.hunger.hungry)
+			s.lifeline.refused(s.hunger.hungry && s.limit.starved(), len(s.peers))
 		}
 	}
 	if self.Workers > 0 {
