@@ -26,6 +26,15 @@ func halve(c *tsys.Ctx, n int) int {
 	return half.Call(c, n-n/2) + other.Get(c)
 }
 
+// halfOptions are the half program's options: the number to split.
+type halfOptions struct{ n int }
+
+func (o *halfOptions) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 1000, "the number to split down to ones")
+}
+
+func (o *halfOptions) Job() (cli.Job, error) { return cli.TaskJob(half, o.n, nil), nil }
+
 // A program asks for the advise verb by adding it to its commands; a
 // program that does not links no simulator and no calibration. Here the
 // program has no grain flag, so advise weighs the inlining thresholds
@@ -33,11 +42,8 @@ func halve(c *tsys.Ctx, n int) int {
 // the message costs, so the example skips the ping-pong.)
 func ExampleCommand() {
 	cfg := cli.Config{Name: "halver", Programs: []cli.Program{{
-		Name: "half",
-		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-			n := fs.Int("n", 1000, "the number to split down to ones")
-			return func() (cli.Job, error) { return cli.TaskJob(half, *n, nil), nil }
-		},
+		Name:    "half",
+		Options: func() cli.Options { return new(halfOptions) },
 	}}}
 	cfg.Commands = append(cfg.Commands, advise.Command(cfg))
 	var out bytes.Buffer

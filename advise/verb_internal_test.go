@@ -15,6 +15,12 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
+// jobOptions make their job, and have no flags.
+type jobOptions struct{ job cli.Job }
+
+func (o jobOptions) Flags(*flag.FlagSet)   {}
+func (o jobOptions) Job() (cli.Job, error) { return o.job, nil }
+
 // TestCommandCalibrationFails: a calibration that fails ends advise with
 // exit 1 and calibration's own message, which says what to do, before
 // the program runs at all.
@@ -24,9 +30,7 @@ func TestCommandCalibrationFails(t *testing.T) {
 		return calibrate.Costs{}, errors.New("no echo of a 16 KiB message within 5s over loopback: is the machine overloaded? retry, or pass --startup and --per-byte to skip calibration")
 	}
 	job := &countedJob{}
-	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "p", Flags: func(*flag.FlagSet) func() (cli.Job, error) {
-		return func() (cli.Job, error) { return job, nil }
-	}}}}
+	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "p", Options: func() cli.Options { return jobOptions{job} }}}}
 	cfg.Commands = []cli.Command{Command(cfg)}
 	var errb bytes.Buffer
 	code := cli.Exec(cfg, []string{"advise", "p"}, io.Discard, &errb)

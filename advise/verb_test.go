@@ -55,27 +55,38 @@ func (j splitJob) Verify(r cli.Result) (bool, error) {
 	return true, nil
 }
 
-func splitFlags(fs *flag.FlagSet) func() (cli.Job, error) {
-	n := fs.Int("n", 4096, "leaves")
-	leaf := fs.Int("leaf", 1, "leaves a task counts")
-	wrong := fs.Bool("wrong", false, "give a wrong answer")
-	fail := fs.Bool("fail", false, "fail")
-	return func() (cli.Job, error) {
-		if *leaf < 1 {
-			return nil, fmt.Errorf("--leaf %d: want at least 1", *leaf)
-		}
-		return splitJob{n: *n, leaf: *leaf, wrong: *wrong, fail: *fail}, nil
+// splitOptions are the split program's options; clash adds a flag that
+// advise has too.
+type splitOptions struct {
+	n, leaf     int
+	wrong, fail bool
+	clash       bool
+}
+
+func (o *splitOptions) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 4096, "leaves")
+	fs.IntVar(&o.leaf, "leaf", 1, "leaves a task counts")
+	fs.BoolVar(&o.wrong, "wrong", false, "give a wrong answer")
+	fs.BoolVar(&o.fail, "fail", false, "fail")
+	if o.clash {
+		fs.Duration("latency", 0, "a flag advise has too")
 	}
 }
 
+func (o *splitOptions) Job() (cli.Job, error) {
+	if o.leaf < 1 {
+		return nil, fmt.Errorf("--leaf %d: want at least 1", o.leaf)
+	}
+	return splitJob{n: o.n, leaf: o.leaf, wrong: o.wrong, fail: o.fail}, nil
+}
+
+func newSplitOptions() cli.Options { return new(splitOptions) }
+
 // adviseConfig is a program that asks for the advise verb.
 var adviseConfig = withAdvise(cli.Config{Name: "prog", Programs: []cli.Program{
-	{Name: "split", Flags: splitFlags, Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "8", "64"}}},
-	{Name: "plain", Flags: splitFlags},
-	{Name: "clash", Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-		fs.Duration("latency", 0, "a flag advise has too")
-		return splitFlags(fs)
-	}},
+	{Name: "split", Options: newSplitOptions, Grain: &cli.Grain{Flag: "leaf", Values: []string{"1", "8", "64"}}},
+	{Name: "plain", Options: newSplitOptions},
+	{Name: "clash", Options: func() cli.Options { return &splitOptions{clash: true} }},
 }})
 
 // withAdvise adds the advise verb to cfg, as a program that asks for it

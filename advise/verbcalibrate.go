@@ -7,6 +7,7 @@ import (
 
 	"github.com/tsys-go/tsys/apps/fib"
 	"github.com/tsys-go/tsys/internal/calibrate"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -33,7 +34,7 @@ func (cfg *adviseConfig) calibrate(ctx context.Context, stderr io.Writer) (Machi
 
 // forking is the tree calibration times a spawn on: apps/fib's natural
 // Fork and Join code, which the advise verb, being of the lab, may link.
-func forking(ctx context.Context, rt *tsys.Runtime, n int) error {
-	_, _, err := tsys.Run(ctx, rt, fib.Forking, n)
+func forking(ctx context.Context, rt *runtimecore.Runtime, n int) error {
+	_, _, err := tsys.Run(ctx, (*tsys.Runtime)(rt), fib.Forking, n)
 	return err
 }

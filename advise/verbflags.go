@@ -3,7 +3,6 @@ package advise
 import (
 	"flag"
 	"fmt"
-	"github.com/tsys-go/tsys/internal/cliseam"
 	"io"
 	"runtime"
 	"slices"
@@ -91,10 +90,7 @@ func (v *verb) parseAdvise(args []string, stderr io.Writer) (*adviseConfig, erro
 	}
 	cfg := &adviseConfig{app: app}
 	appFS := flag.NewFlagSet(app.Name, flag.ContinueOnError)
-	makeJob, err := jobMaker(app, appFS)
-	if err != nil {
-		return nil, err
-	}
+	makeJob := jobMaker(app, appFS)
 	own := flag.NewFlagSet("advise", flag.ContinueOnError)
 	cfg.flags.register(own)
 	var clash []string
@@ -206,7 +202,7 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 	if inlines == "" {
 		inlines = adviseInlines
 		if g != nil {
-			inlines = cliseam.Inline(cfg.app.InlineK).String()
+			inlines = cliflags.DefaultInline(cfg.app.InlineK).String()
 		}
 	}
 	for _, s := range strings.Split(inlines, ",") {
@@ -223,10 +219,7 @@ func (cfg *adviseConfig) options(appFS *flag.FlagSet) error {
 func (cfg *adviseConfig) job(g string) (cli.Job, error) {
 	fs := flag.NewFlagSet(cfg.app.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	makeJob, err := jobMaker(cfg.app, fs)
-	if err != nil {
-		return nil, err
-	}
+	makeJob := jobMaker(cfg.app, fs)
 	args := slices.Clone(cfg.args)
 	if g != "" {
 		args = append(args, "--"+cfg.app.Grain.Flag+"="+g)
@@ -251,10 +244,6 @@ func (cfg *adviseConfig) describe(g string) string {
 
 // jobMaker defines the program's flags on fs, as run does, and returns
 // what makes its job once fs is parsed.
-func jobMaker(app cli.Program, fs *flag.FlagSet) (func() (cli.Job, error), error) {
-	m, err := cliseam.JobMaker(app, fs)
-	if err != nil {
-		return nil, err
-	}
-	return m.(func() (cli.Job, error)), nil
+func jobMaker(app cli.Program, fs *flag.FlagSet) func() (cli.Job, error) {
+	return cliflags.JobMaker(app.Name, app.Options, fs)
 }

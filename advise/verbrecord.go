@@ -3,7 +3,7 @@ package advise
 import (
 	"context"
 	"fmt"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"io"
 	"time"
 
@@ -60,7 +60,7 @@ func recordTree(ctx context.Context, job cli.Job, limit int) (sim.Tree, error) {
 	rt := tsys.New(tsys.Workers(1), tsys.MeasureWorkSpan())
 	rec := sched.NewTreeRecorder()
 	rec.Limit = limit
-	runtimeseam.Inspect(rt).Main.SetTreeRecorder(rec)
+	(*runtimecore.Runtime)(rt).Main().SetTreeRecorder(rec)
 	res, _, err := job.Run(ctx, rt)
 	if err != nil {
 		return sim.Tree{}, err

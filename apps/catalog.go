@@ -14,6 +14,7 @@ import (
 	"github.com/tsys-go/tsys/apps/rt"
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/loopsplit"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -366,7 +367,10 @@ func (j rtJob) Run(ctx context.Context, r *tsys.Runtime) (cli.Result, tsys.Stats
 	var st tsys.Stats
 	var err error
 	if j.flat {
-		pix, st, err = tsys.Run(ctx, r, rt.Flat, rt.FlatJob{Job: j.job, Factoring: j.split == "factoring"})
+		if j.split == "factoring" {
+			ctx = loopsplit.WithFactoring(ctx)
+		}
+		pix, st, err = tsys.Run(ctx, r, rt.Flat, j.job)
 	} else {
 		pix, st, err = tsys.Run(ctx, r, rt.Task, rt.WholeTile(j.job, j.leaf))
 	}

@@ -23,14 +23,14 @@ func TestNaturalFormsGiveTheAnswers(t *testing.T) {
 	for _, w := range []int{1, 2} {
 		for _, pol := range []inline.Policy{inline.Never(), inline.Default()} {
 			rt := tsys.New(tsys.Workers(w), tsys.Inline(pol))
-			for _, task := range []*tsys.Task[int, int64]{fib.Forking, fib.Plain} {
+			for name, task := range map[string]*tsys.Task[int, int64]{"fib.Forking": fib.Forking, "fib.Plain": fib.Plain} {
 				if v, _, err := tsys.Run(context.Background(), rt, task, 20); err != nil || v != fib.Exact(20) {
-					t.Errorf("workers=%d inline=%v %s: %d, %v", w, pol, task.Name(), v, err)
+					t.Errorf("workers=%d inline=%v %s: %d, %v", w, pol, name, v, err)
 				}
 			}
-			for _, task := range []*tsys.Task[nqueens.Board, int64]{nqueens.Forking, nqueens.Spawning} {
+			for name, task := range map[string]*tsys.Task[nqueens.Board, int64]{"nqueens.Forking": nqueens.Forking, "nqueens.Spawning": nqueens.Spawning} {
 				if v, _, err := tsys.Run(context.Background(), rt, task, nqueens.Start(9)); err != nil || v != nqueens.Known[9] {
-					t.Errorf("workers=%d inline=%v %s: %d, %v", w, pol, task.Name(), v, err)
+					t.Errorf("workers=%d inline=%v %s: %d, %v", w, pol, name, v, err)
 				}
 			}
 			c, _, err := tsys.Run(context.Background(), rt, uts.Forking, uts.RootWork(t5.Params))

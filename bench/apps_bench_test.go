@@ -12,7 +12,7 @@ import (
 	"github.com/tsys-go/tsys/apps/nqueens"
 	"github.com/tsys-go/tsys/apps/uts"
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/cliseam"
+	"github.com/tsys-go/tsys/internal/cliflags"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -46,7 +46,7 @@ func appInline(b *testing.B, c config) inline.Policy {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return cliseam.Inline(a.InlineK)
+	return cliflags.DefaultInline(a.InlineK)
 }
 
 func runJob(b *testing.B, j apps.Job, rt *tsys.Runtime) {
@@ -183,7 +183,7 @@ func utsNatural(name string, task *tsys.Task[uts.Work, uts.Counts]) natural {
 		panic(err)
 	}
 	p := t1.Params
-	return natural{name: name, want: t1.Nodes, inline: cliseam.Inline(app.InlineK),
+	return natural{name: name, want: t1.Nodes, inline: cliflags.DefaultInline(app.InlineK),
 		serial: func() int64 { return uts.Serial(p).Nodes },
 		run: func(rt *tsys.Runtime) (int64, error) {
 			c, _, err := tsys.Run(context.Background(), rt, task, uts.RootWork(p))

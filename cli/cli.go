@@ -94,10 +94,8 @@ func (c *command) checkPrograms() error {
 			errs = append(errs, fmt.Errorf("cli.Config: a program (%q) has no Name: give it the name run takes", p.Summary))
 		case strings.ContainsAny(p.Name, " \t") || strings.HasPrefix(p.Name, "-"):
 			errs = append(errs, fmt.Errorf("cli.Config: program name %q is not one word a command line can name", p.Name))
-		case p.Options == nil && p.Flags == nil:
+		case p.Options == nil:
 			errs = append(errs, fmt.Errorf("cli.Config: program %q has no Options: give it the function that makes a run's options, which define its flags and make its Job", p.Name))
-		case p.Options != nil && p.Flags != nil:
-			errs = append(errs, fmt.Errorf("cli.Config: program %q has both Options and the deprecated Flags: keep Options", p.Name))
 		case i > 0 && c.programs[i-1].Name == p.Name:
 			errs = append(errs, fmt.Errorf("cli.Config: two programs are named %q", p.Name))
 		case p.Grain != nil && (p.Grain.Flag == "" || len(p.Grain.Values) == 0):

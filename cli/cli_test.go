@@ -13,10 +13,6 @@ import (
 
 func okOptions() cli.Options { return new(doubleOptions) }
 
-func okFlags(fs *flag.FlagSet) func() (cli.Job, error) {
-	return func() (cli.Job, error) { return cli.TaskJob(double, 1, nil), nil }
-}
-
 func okRun([]string, io.Writer, io.Writer) error { return nil }
 
 // TestConfigMistakes: a Config the command line cannot serve is refused
@@ -30,7 +26,6 @@ func TestConfigMistakes(t *testing.T) {
 		{cli.Config{Programs: []cli.Program{{Name: "two words", Options: okOptions}}}, `program name "two words" is not one word`},
 		{cli.Config{Programs: []cli.Program{{Name: "-x", Options: okOptions}}}, `program name "-x" is not one word`},
 		{cli.Config{Programs: []cli.Program{{Name: "p"}}}, `program "p" has no Options`},
-		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions, Flags: okFlags}}}, `program "p" has both Options and the deprecated Flags`},
 		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions}, {Name: "p", Options: okOptions}}}, `two programs are named "p"`},
 		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions, Grain: &cli.Grain{Values: []string{"1"}}}}}, `program "p" has a Grain without a Flag or Values`},
 		{cli.Config{Programs: []cli.Program{{Name: "p", Options: okOptions, Grain: &cli.Grain{Flag: "leaf"}}}}, `program "p" has a Grain without a Flag or Values`},
@@ -95,7 +90,7 @@ func TestSerialNeedsASerialJob(t *testing.T) {
 }
 
 var forever = tsys.Register("cliexample.forever", func(c *tsys.Ctx, _ int) int {
-	<-c.Done() // runs until its job ends
+	<-c.Context().Done() // runs until its job ends
 	return 0
 })
 

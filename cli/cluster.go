@@ -16,7 +16,6 @@ import (
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/monitor"
 	"github.com/tsys-go/tsys/internal/report"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/tsys"
 )
@@ -123,7 +122,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 	waiting := sayWhatItWaitsFor(ctx, job.Waiting)
 	stopStatus := cfg.liveStatus(stderr, clusterSample(ctx, node))
 	var st tsys.Stats
-	res, st, runErr = cfg.job.Run(ctx, node.Runtime())
+	res, st, runErr = cfg.job.Run(ctx, (*tsys.Runtime)(node.Runtime()))
 	stopStatus()
 	runErr = waiting(runErr)
 	rep.WallSeconds = time.Since(start).Seconds()
@@ -135,7 +134,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		rep.PerNode = append(rep.PerNode, r)
 	}
 	if cfg.common.timeline != "" {
-		parts := append([]report.TracePart{{Data: runtimeseam.Inspect(node.Runtime()).Main.TimelineData(node.Name())}}, job.Timelines...)
+		parts := append([]report.TracePart{{Data: node.Runtime().Main().View().TimelineData(node.Name())}}, job.Timelines...)
 		if len(parts) < rep.Nodes {
 			fmt.Fprintf(stderr, "tsys: the timeline has %d of the %d nodes: the others' did not arrive\n", len(parts), rep.Nodes)
 		}
@@ -144,7 +143,7 @@ func runCluster(ctx context.Context, cfg *runConfig, rep *report.Report, stderr 
 		}
 	}
 	if cfg.common.workspan {
-		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), runtimeseam.Inspect(node.Runtime()).Main.Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
+		rep.WorkSpan = report.NewWorkSpan(time.Duration(rep.Stats.WorkNanos), node.Runtime().Main().View().Span(), rep.Nodes*cfg.common.workers, rep.WallSeconds)
 	}
 	return res, runErr
 }

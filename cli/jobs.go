@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tsys-go/tsys/internal/cliseam"
 	"github.com/tsys-go/tsys/internal/cluster"
 )
 
@@ -29,7 +27,7 @@ func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
 		return asUsage(err)
 	}
 	slices.SortFunc(snaps, func(a, b cluster.Snapshot) int { return strings.Compare(a.Node, b.Node) })
-	jobs := jobsOf(snaps)
+	jobs := cluster.RunningJobs(snaps)
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{"jobs": jobs, "nodes": snaps})
 	}
@@ -52,28 +50,4 @@ func (c *command) jobsCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "(idle)\t\t%s\t\n", strings.Join(idle, " "))
 	}
 	return tw.Flush()
-}
-
-// jobsOf groups the nodes by the jobs they take part in, in the order of
-// the jobs' arrival.
-func jobsOf(snaps []cluster.Snapshot) []cliseam.RunningJob {
-	jobs := []cliseam.RunningJob{} // empty, not null, in --json
-	for _, s := range snaps {
-		for _, js := range s.Jobs {
-			i := slices.IndexFunc(jobs, func(j cliseam.RunningJob) bool { return j.Job == js.Job })
-			if i < 0 {
-				jobs = append(jobs, cliseam.RunningJob{Job: js.Job, Root: js.Root, BeganNs: js.Began})
-				i = len(jobs) - 1
-			}
-			jobs[i].TasksRun += js.TasksRun
-			if js.Active || js.Holding > 0 {
-				jobs[i].Nodes = append(jobs[i].Nodes, s.Node)
-				jobs[i].Shares = append(jobs[i].Shares, cliseam.NodeShare{Node: s.Node, Workers: js.Workers, Rooted: js.Rooted, Active: js.Active})
-			}
-		}
-	}
-	slices.SortFunc(jobs, func(a, b cliseam.RunningJob) int {
-		return cmp.Or(cmp.Compare(a.BeganNs, b.BeganNs), strings.Compare(a.Job, b.Job))
-	})
-	return jobs
 }

@@ -36,13 +36,17 @@ func (nopJob) Run(context.Context, *tsys.Runtime) (Result, tsys.Stats, error) {
 	return Result{}, tsys.Stats{}, nil
 }
 
+// nopOptions make a nopJob, and have no flags.
+type nopOptions struct{}
+
+func (nopOptions) Flags(*flag.FlagSet) {}
+func (nopOptions) Job() (Job, error)   { return nopJob{}, nil }
+
 // TestTooManyNodesRefused: --nodes past what the machine can hold is bad
 // usage, with what it can hold and what to do instead, before any
 // process starts.
 func TestTooManyNodesRefused(t *testing.T) {
-	cfg := Config{Name: "prog", Programs: []Program{{Name: "p", Flags: func(*flag.FlagSet) func() (Job, error) {
-		return func() (Job, error) { return nopJob{}, nil }
-	}}}}
+	cfg := Config{Name: "prog", Programs: []Program{{Name: "p", Options: func() Options { return nopOptions{} }}}}
 	var errb bytes.Buffer
 	code := Exec(cfg, []string{"run", "p", "--nodes", "100000"}, io.Discard, &errb)
 	for _, want := range []string{"--nodes 100000: this machine can run about", "prog node --join HOST:PORT"} {

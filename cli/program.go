@@ -2,10 +2,9 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/cliseam"
+	"github.com/tsys-go/tsys/internal/cliflags"
 )
 
 // Program is one job the command runs (`NAME run PROGRAM [flags]`): its
@@ -25,14 +24,6 @@ type Program struct {
 	// task does (a leaf size, a loop's grain), which `advise` tunes; a
 	// program without one is tuned by its inlining threshold alone.
 	Grain *Grain
-
-	// Flags registers the program's flags on fs and returns the function
-	// that turns the parsed flags into a Job.
-	//
-	// Deprecated: use Options, whose Flags and Job methods are these two
-	// functions without the one returning the other. Flags keeps working
-	// for a Program without Options.
-	Flags func(fs *flag.FlagSet) func() (Job, error)
 }
 
 // Options are a program's options for one run, bound to its flags:
@@ -55,20 +46,10 @@ type Grain struct {
 }
 
 // jobMaker defines the program's flags on fs and returns what makes its
-// Job once fs is parsed, from Options or else the deprecated Flags.
+// Job once fs is parsed, from Options.
 func (p Program) jobMaker(fs *flag.FlagSet) func() (Job, error) {
-	if p.Options == nil {
-		return p.Flags(fs)
-	}
-	o := p.Options()
-	if o == nil {
-		return func() (Job, error) {
-			return nil, fmt.Errorf("cli.Program %q: Options returned nil: return a new value of the program's options", p.Name)
-		}
-	}
-	o.Flags(fs)
-	return o.Job
+	return cliflags.JobMaker(p.Name, p.Options, fs)
 }
 
 // inline is the inlining policy of a run that names none.
-func (p Program) inline() inline.Policy { return cliseam.Inline(p.InlineK) }
+func (p Program) inline() inline.Policy { return cliflags.DefaultInline(p.InlineK) }

@@ -2,16 +2,17 @@ package cli_test
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsys-go/tsys/cli"
-	"github.com/tsys-go/tsys/internal/cliseam"
+	"github.com/tsys-go/tsys/tsys"
 )
 
 // TestRunsOfOneProgramApart: two command lines of one Config run at once
@@ -49,60 +50,54 @@ func TestOptionsReturningNil(t *testing.T) {
 	}
 }
 
-// TestDeprecatedNamesStillWork: the names this release deprecates keep
-// their behaviour for one release, so a program written against them
-// runs unchanged.
-func TestDeprecatedNamesStillWork(t *testing.T) {
-	var seen int
-	old := cli.Config{Name: "old", Programs: []cli.Program{{
-		Name: "double", InlineK: 8,
-		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-			n := fs.Int("n", 1, "the number to double")
-			return func() (cli.Job, error) { seen = *n; return cli.TaskJob(double, *n, nil), nil }
-		},
-	}}, Commands: []cli.Command{{
-		Name: "only", Summary: "flags only",
-		Run: func(args []string, _, stderr io.Writer) error {
-			fs := cli.NewFlagSet("old only", stderr)
-			return cli.ParseFlagsOnly(fs, args)
-		},
-	}, {
-		Name: "help-me", Summary: "returns ErrHelp",
-		Run: func([]string, io.Writer, io.Writer) error { return cli.ErrHelp },
-	}}}
-	var out bytes.Buffer
-	if code := cli.Exec(old, []string{"run", "double", "-n", "4"}, &out, io.Discard); code != 0 || seen != 4 || !strings.HasPrefix(out.String(), "double: 8\n") {
-		t.Errorf("a Program with Flags: exit %d, n %d, %q", code, seen, out.String())
+// TestDryRunChecksWithoutRunning: run --dry-run makes the job as a run
+// would and exits 0 without running it, or exits with the error the run
+// would: how a script, and the tsys command's benchmark driver, check a
+// batch of runs before they start the first.
+func TestDryRunChecksWithoutRunning(t *testing.T) {
+	var made, ran atomic.Int32
+	cfg := cli.Config{Name: "prog", Programs: []cli.Program{{Name: "p",
+		Options: func() cli.Options { return &watchedOptions{made: &made, ran: &ran} }}}}
+	var out, errb bytes.Buffer
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "4", "--dry-run"}, &out, &errb); code != 0 || out.Len() != 0 || made.Load() != 1 || ran.Load() != 0 {
+		t.Errorf("a good run: exit %d, stdout %q, stderr %q, %d jobs made, %d run; want 0, nothing, one made and none run", code, out.String(), errb.String(), made.Load(), ran.Load())
 	}
-	if err := cli.CheckRun(old, []string{"double", "-n", "4"}); err != nil {
-		t.Errorf("CheckRun of a good run: %v", err)
+	out.Reset()
+	errb.Reset()
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "-4", "--dry-run"}, &out, &errb); code != 2 || errb.String() != "prog: -n -4: want 0 or more\n" || ran.Load() != 0 {
+		t.Errorf("a bad -n: exit %d, stderr %q, %d run; want 2, the job's error, none run", code, errb.String(), ran.Load())
 	}
-	if err := cli.CheckRun(old, []string{"double", "-m", "4"}); err == nil || !strings.HasPrefix(err.Error(), "flag provided but not defined: -m") || !strings.Contains(err.Error(), "old run double --help") {
-		t.Errorf("CheckRun of an unknown flag: %v", err)
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "4", "--workers", "0", "--dry-run"}, io.Discard, io.Discard); code != 2 || ran.Load() != 0 {
+		t.Errorf("a bad --workers: exit %d, %d run; want 2, none run", code, ran.Load())
 	}
-	var errb bytes.Buffer
-	if code := cli.Exec(old, []string{"only", "x"}, io.Discard, &errb); code != 2 || !strings.HasPrefix(errb.String(), "old: only: unexpected argument \"x\"") || !strings.Contains(errb.String(), "old only --help") {
-		t.Errorf("ParseFlagsOnly with an argument: exit %d, %q", code, errb.String())
-	}
-	if code := cli.Exec(old, []string{"help-me"}, io.Discard, io.Discard); code != 0 || !errors.Is(cli.ErrHelp, flag.ErrHelp) {
-		t.Errorf("a Command returning ErrHelp: exit %d, want 0", code)
-	}
-	if got := old.Programs[0].Inline().String(); got != "load:8" {
-		t.Errorf("Program.Inline of InlineK 8 = %s, want load:8", got)
+	if code := cli.Exec(cfg, []string{"run", "p", "-n", "4"}, io.Discard, io.Discard); code != 0 || ran.Load() != 1 {
+		t.Errorf("the same run without --dry-run: exit %d, %d run; want 0, one run", code, ran.Load())
 	}
 }
 
-// TestSeamChecksARun: the tsys command's benchmark driver checks a run's
-// command line through cliseam, which says what it got when handed
-// anything but a Config.
-func TestSeamChecksARun(t *testing.T) {
-	if err := cliseam.CheckRun(config, []string{"double", "-n", "4"}); err != nil {
-		t.Errorf("a good run: %v", err)
+// watchedOptions are options whose job counts how often it is made and
+// run.
+type watchedOptions struct {
+	n         int
+	made, ran *atomic.Int32
+}
+
+func (o *watchedOptions) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 1, "a count") }
+
+func (o *watchedOptions) Job() (cli.Job, error) {
+	if o.n < 0 {
+		return nil, fmt.Errorf("-n %d: want 0 or more", o.n)
 	}
-	if err := cliseam.CheckRun(config, []string{"double", "-n", "-4"}); err == nil || err.Error() != "-n -4: want 0 or more" {
-		t.Errorf("a bad -n: %v", err)
-	}
-	if err := cliseam.CheckRun(&config, nil); err == nil || !strings.Contains(err.Error(), "want a cli.Config, got *cli.Config") {
-		t.Errorf("a *Config: %v", err)
-	}
+	o.made.Add(1)
+	return watchedJob{Job: cli.TaskJob(double, o.n, nil), ran: o.ran}, nil
+}
+
+type watchedJob struct {
+	cli.Job
+	ran *atomic.Int32
+}
+
+func (j watchedJob) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
+	j.ran.Add(1)
+	return j.Job.Run(ctx, rt)
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/outfile"
 	"github.com/tsys-go/tsys/internal/report"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/internal/tasktree"
@@ -52,6 +52,7 @@ type commonFlags struct {
 	minNodes   int
 	maxNodes   int
 	launch     launchFlags
+	dryRun     bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
@@ -78,6 +79,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, prog string) {
 	fs.IntVar(&c.tlCap, "timeline-cap", timelineEvents, "events each worker keeps on the --timeline, each taking at most "+strconv.Itoa(sched.TimelineEventBytes)+" bytes of memory, recorded and written (the default: "+memory(timelineEvents*sched.TimelineEventBytes)+" a worker); each node's message track keeps 1/"+strconv.Itoa(sched.NoteEvents)+" as many notes; the rest are counted as dropped")
 	fs.StringVar(&c.profile, "profile", "", "write a profile: cpu, mem, block, mutex or trace (with --nodes N, one per node in DIR/node-I)")
 	fs.StringVar(&c.profileDir, "profile-dir", ".", "directory for --profile output")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "check the command line and make the job as a run would, then exit without running it: 0, or the error the run would exit with (a script checks a batch of runs before it queues them)")
 }
 
 // runConfig is a parsed `tsys run` command line.
@@ -295,7 +297,7 @@ func (c *runConfig) clustered() bool {
 
 func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 	cfg, err := c.parseRun(args, stderr)
-	if err != nil {
+	if err != nil || cfg.common.dryRun {
 		return err
 	}
 	if cfg.rank() {
@@ -347,42 +349,38 @@ func (c *command) runCommand(args []string, stdout, stderr io.Writer) error {
 		rep.Scheduler, rep.Inline = cfg.policy.Name(), cfg.inline.String()
 		res, err = runCluster(ctx, cfg, &rep, stderr)
 	} else {
-		opts := []tsys.Option{tsys.Workers(cfg.common.workers), tsys.Inline(cfg.inline)}
-		if cfg.common.workspan {
-			opts = append(opts, tsys.MeasureWorkSpan())
-		}
-		rt := tsys.New(opts...)
-		inside := runtimeseam.Inspect(rt)
-		rep.Scheduler, rep.Inline = cfg.policy.Name(), inside.Inline.String()
+		rt := runtimecore.New(runtimecore.Config{Workers: cfg.common.workers, Inline: cfg.inline, WorkSpan: cfg.common.workspan})
+		pool := rt.Main()
+		rep.Scheduler, rep.Inline = cfg.policy.Name(), rt.Inline().String()
 		var tree *sched.TreeRecorder
 		if cfg.common.recordTree != "" {
 			tree = sched.NewTreeRecorder()
-			inside.Main.SetTreeRecorder(tree)
+			pool.SetTreeRecorder(tree)
 		}
 		if cfg.common.timeline != "" {
-			inside.Main.SetTimeline(sched.NewTimeline(cfg.timelineCap()))
+			pool.SetTimeline(sched.NewTimeline(cfg.timelineCap()))
 		}
 		waiting := sayWhatItWaitsFor(ctx, func() string {
-			l := inside.Main.Load()
+			l := pool.Port().Load()
 			return fmt.Sprintf("%d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers)
 		})
 		var st tsys.Stats
-		stopStatus := cfg.liveStatus(stderr, poolSample(inside.Main))
-		res, st, err = cfg.job.Run(ctx, rt)
+		stopStatus := cfg.liveStatus(stderr, poolSample(pool))
+		res, st, err = cfg.job.Run(ctx, (*tsys.Runtime)(rt))
 		stopStatus()
 		rep.Stats.Stats = sched.Stats(st)
 		err = waiting(err)
 		rep.WallSeconds = time.Since(start).Seconds()
-		last := runtimeseam.Inspect(rt).Last
-		rep.PerWorker = cluster.WorkerStats(last.WorkerStats())
+		last := rt.Last()
+		rep.PerWorker = cluster.WorkerStats(last.View().WorkerStats())
 		if cfg.common.workspan {
-			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.Span(), cfg.common.workers, rep.WallSeconds)
+			rep.WorkSpan = report.NewWorkSpan(time.Duration(st.WorkNanos), last.View().Span(), cfg.common.workers, rep.WallSeconds)
 		}
 		if err == nil && tree != nil {
 			err = writeTree(cfg.common.recordTree, cfg.app.Name, tree)
 		}
 		if err == nil && cfg.common.timeline != "" {
-			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: inside.Main.TimelineData("")}}, stderr)
+			err = writeTimeline(cfg.common.timeline, c.name+" "+cfg.app.Name, []report.TracePart{{Data: pool.View().TimelineData("")}}, stderr)
 		}
 	}
 	if errors.As(err, new(usageError)) {

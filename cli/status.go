@@ -125,8 +125,8 @@ func siCount(v float64) string {
 // poolSample reads the job of one node from its pool.
 func poolSample(pool *sched.Pool) func() liveSample {
 	return func() liveSample {
-		s := liveSample{nodes: 1, progress: pool.Progress()}
-		for _, w := range pool.Live(time.Now()) {
+		s := liveSample{nodes: 1, progress: pool.View().Progress()}
+		for _, w := range pool.View().Live(time.Now()) {
 			s.tasks += w.TasksRun
 			s.steals += w.LocalSteals
 		}

@@ -17,7 +17,7 @@ import (
 func (c *command) versionCommand(args []string, stdout, stderr io.Writer) error {
 	fs := NewFlagSet(c.name+" version", stderr)
 	tasks := fs.Bool("tasks", false, "also list the tasks this binary registered, a line each: the program's as \"task NAME (WHERE)\", then the runtime's own as \"library task NAME (WHERE)\"; WHERE says whether the task may cross nodes")
-	cliflags.SetUsage(fs, c.name+" version [--tasks]", "Prints this build's version, its revision and the Go that built it.")
+	cliflags.SetUsage(fs, c.name+" version [--tasks]", "Prints this build's version, its revision, the release of tsys it was built with and the Go that built it.")
 	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}

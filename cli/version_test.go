@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tsys-go/tsys/cli"
+	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -29,8 +30,8 @@ func TestVersionTasks(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if !strings.HasPrefix(lines[0], "prog ") {
-		t.Errorf("first line %q: want the version line", lines[0])
+	if !strings.HasPrefix(lines[0], "prog ") || !strings.Contains(lines[0], " "+buildinfo.Release) {
+		t.Errorf("first line %q: want the version line, which names tsys's release %s", lines[0], buildinfo.Release)
 	}
 	var own, library []string
 	for _, line := range lines[1:] {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"io"
 	"runtime"
 	"strconv"
@@ -15,9 +14,7 @@ import (
 // saying the bound and what to do instead; the bound itself and the
 // default are accepted.
 func TestTooManyWorkersRefused(t *testing.T) {
-	cfg := Config{Name: "prog", Programs: []Program{{Name: "p", Flags: func(*flag.FlagSet) func() (Job, error) {
-		return func() (Job, error) { return nopJob{}, nil }
-	}}}}
+	cfg := Config{Name: "prog", Programs: []Program{{Name: "p", Options: func() Options { return nopOptions{} }}}}
 	limit := workerLimit(max(runtime.NumCPU(), runtime.GOMAXPROCS(0)))
 	for _, args := range [][]string{
 		{"run", "p", "--workers", "100000"},

@@ -36,7 +36,7 @@
 //     (--spawn: the push, the pop or steal, the frame), a call nothing;
 //     the default, 0, leaves that cost in the tasks' own, as a workload
 //     measured from a real run has it.
-//   - Lending as sched.Pool.Lend does it: the oldest tasks of the longest
+//   - Lending as sched.Port.Lend does it: the oldest tasks of the longest
 //     deques. A lent task's whole subtree runs where it went; when its last
 //     task is done a result goes back, and the job ends when the root's
 //     tree is done with every result home (groups).

@@ -691,7 +691,7 @@ func (s *sim) act(n *node, as []clusterpolicy.Action) {
 }
 
 // give lends up to count of node n's oldest ready tasks to node to, from
-// the workers with the longest deques, as sched.Pool.Lend does; each
+// the workers with the longest deques, as sched.Port.Lend does; each
 // becomes a group of its own, whose result comes back to n.
 func (s *sim) give(n *node, to, count int) {
 	var tasks []Task

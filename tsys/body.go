@@ -20,15 +20,15 @@ package tsys
 const (
 	formBoth   = "tsys.Both"
 	formPair   = "tsys.Pair"
+	formPairOf = "tsys.PairOf" // whose halves have no body of their own
 	formDo     = "tsys.Do"
 	formFor    = "tsys.For"
 	formFold   = "tsys.Fold"
-	formReduce = "tsys.Reduce"
 )
 
 // runBody runs f as a body of form inside the code that holds c.
 func runBody(c *Ctx, form string, f func(c *Ctx)) {
-	b := (*Ctx)(c.sched().Enter(form))
+	b := ctxOf(c.sched().Enter(form))
 	defer b.sched().Unwind()
 	f(b)
 	b.sched().Leave()
@@ -37,7 +37,7 @@ func runBody(c *Ctx, form string, f func(c *Ctx)) {
 // callBody runs f as a body of form inside the code that holds c, and
 // returns its result.
 func callBody[R any](c *Ctx, form string, f func(c *Ctx) R) R {
-	b := (*Ctx)(c.sched().Enter(form))
+	b := ctxOf(c.sched().Enter(form))
 	defer b.sched().Unwind()
 	r := f(b)
 	b.sched().Leave()

@@ -31,7 +31,7 @@ func init() {
 		benchLeavesBegun.Add(1)
 		for end := time.Now().Add(leafTime); time.Now().Before(end); {
 			select {
-			case <-c.Done():
+			case <-c.Context().Done():
 				return 0
 			case <-time.After(time.Millisecond):
 			}

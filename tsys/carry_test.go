@@ -93,8 +93,8 @@ func carries[A any](sample *A) func(byValue bool) (bool, error, func(t *testing.
 		}
 		name := fmt.Sprintf("test.carry.%d", carryRegistered.Add(1))
 		task := tsys.Register(name, func(_ *tsys.Ctx, a A) A { return a }, opts...)
-		return task.Lendable(), task.WhyLocal(), func(t *testing.T) {
-			if sample == nil || !task.Lendable() {
+		return task.WhyLocal() == nil, task.WhyLocal(), func(t *testing.T) {
+			if sample == nil || task.WhyLocal() != nil {
 				return
 			}
 			rt := tsys.New(tsys.Workers(1), tsys.CheckCopies())

@@ -20,7 +20,7 @@ func TestCodecs(t *testing.T) {
 	if k, _ := sched.LookupKind("test.consumer"); k.Lendable() {
 		t.Error("a task whose argument is a Future was made lendable")
 	}
-	if !pointTask.Lendable() || !bytesTask.Lendable() || !mapTask.Lendable() {
+	if pointTask.WhyLocal() != nil || bytesTask.WhyLocal() != nil || mapTask.WhyLocal() != nil {
 		t.Error("fixed-size, and []byte and gob-able tasks declared ByValue, must be lendable")
 	}
 	roundTrip(t, "test.point", []byte{1, 0, 0, 0, 2, 0, 0, 0})

@@ -66,8 +66,8 @@ func TestReferencesStayHome(t *testing.T) {
 		lendable bool
 		why      string
 	}{
-		{inPlaceHome.Lendable(), errText(inPlaceHome.WhyLocal())},
-		{mapTask2.Lendable(), errText(mapTask2.WhyLocal())},
+		{inPlaceHome.WhyLocal() == nil, errText(inPlaceHome.WhyLocal())},
+		{mapTask2.WhyLocal() == nil, errText(mapTask2.WhyLocal())},
 	} {
 		if c.lendable || !strings.Contains(c.why, "holds a reference") || !strings.Contains(c.why, "tsys.ByValue()") {
 			t.Errorf("lendable %v, why %q: want a task kept home, with the reason and the remedy", c.lendable, c.why)
@@ -76,11 +76,11 @@ func TestReferencesStayHome(t *testing.T) {
 	if why := errText(mapTask2.WhyLocal()); !strings.Contains(why, "field Inner.Seen, map[string]int") {
 		t.Errorf("why %q does not name the field", why)
 	}
-	if !inPlaceClaimed.Lendable() || !copyTask.Lendable() || inPlaceClaimed.WhyLocal() != nil {
+	if inPlaceClaimed.WhyLocal() != nil || copyTask.WhyLocal() != nil || inPlaceClaimed.WhyLocal() != nil {
 		t.Error("a task declared ByValue must be lendable")
 	}
 	// Types that marshal themselves are values, at the top or inside.
-	if !timeTask.Lendable() || !taggedTask.Lendable() {
+	if timeTask.WhyLocal() != nil || taggedTask.WhyLocal() != nil {
 		t.Errorf("time.Time: %v; a field that marshals itself: %v; want both lendable", timeTask.WhyLocal(), taggedTask.WhyLocal())
 	}
 }
@@ -111,7 +111,7 @@ func TestCheckCopiesCatchesSharedMemory(t *testing.T) {
 			}
 			sorted := slices.IsSorted(xs)
 			if want := !check || task == inPlaceHome; sorted != want {
-				t.Errorf("check=%v %s: sorted %v, want %v", check, task.Name(), sorted, want)
+				t.Errorf("check=%v %s: sorted %v, want %v", check, tsys.NameOf(task), sorted, want)
 			}
 		}
 		xs := []int{3, 1, 2}
@@ -180,7 +180,7 @@ func joinSum(c *tsys.Ctx, lo, hi int) int {
 	}
 	mid := (lo + hi) / 2
 	var a, b int
-	tsys.Join(c, func(c *tsys.Ctx) { a = joinSum(c, lo, mid) }, func(c *tsys.Ctx) { b = joinSum(c, mid, hi) })
+	tsys.Both(c, func(c *tsys.Ctx) { a = joinSum(c, lo, mid) }, func(c *tsys.Ctx) { b = joinSum(c, mid, hi) })
 	return a + b
 }
 
@@ -212,9 +212,16 @@ func TestCheckCopiesInlinesWhatStaysHome(t *testing.T) {
 		for i := range xs {
 			xs[i] = i
 		}
-		v, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int { return tsys.Sum(c, xs) })
+		v, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int {
+			return tsys.Fold(c, 0, len(xs), func() int { return 0 }, func(_ *tsys.Ctx, lo, hi, s int) int {
+				for _, x := range xs[lo:hi] {
+					s += x
+				}
+				return s
+			}, func(a, b int) int { return a + b })
+		})
 		if err != nil || v != (1<<16)*(1<<16-1)/2 {
-			t.Errorf("workers %d: Sum = %d, %v", workers, v, err)
+			t.Errorf("workers %d: Fold sum = %d, %v", workers, v, err)
 		}
 	}
 }
@@ -284,11 +291,11 @@ func TestCheckCopiesWarnsOnceOfALargeCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := h.warnings(big.Name())
+	got := h.warnings(tsys.NameOf(big))
 	if len(got) != 1 || !strings.Contains(got[0], "less to carry") || !strings.Contains(got[0], "TSYS_CHECK_COPIES") {
 		t.Errorf("warnings for a 2 MB argument: %q; want one, saying what to do", got)
 	}
-	if got := h.warnings(small.Name()); len(got) != 0 {
+	if got := h.warnings(tsys.NameOf(small)); len(got) != 0 {
 		t.Errorf("warnings for a 3-byte argument: %q", got)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/runtimecore"
 )
 
-// Under CheckCopies every task that may cross nodes gets a copy of its
+// Under the check of copies (TSYS_CHECK_COPIES) every task that may cross nodes gets a copy of its
 // argument and result. A task whose argument is a big structure (a whole
 // slice, a tree held by a pointer) copies all of it per task, which can
 // make a test suite crawl: a task whose copies pass one of these bounds is
@@ -36,7 +38,7 @@ func (c *copyCost) observe(task, what string, n int, took time.Duration) {
 	if !c.costly(n, took) || c.warned.Swap(true) {
 		return
 	}
-	slog.Warn("tsys: under "+checkCopiesEnv+", a task's "+what+" is large or slow to copy, and it is copied each time the task runs; "+
+	slog.Warn("tsys: under "+runtimecore.CheckCopiesEnv+", a task's "+what+" is large or slow to copy, and it is copied each time the task runs; "+
 		"give the task less to carry (the part it reads, or indices into data its caller holds), "+
 		"or keep it on its node (register it without tsys.ByValue, when its types hold references)",
 		"task", task, "bytes", n, "took", took)

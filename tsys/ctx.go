@@ -2,6 +2,7 @@ package tsys
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/tsys-go/tsys/internal/sched"
 )
@@ -18,16 +19,70 @@ import (
 // the program's own it ends the process, as Go's "concurrent map writes"
 // does. Context is the exception: it may be called anywhere, any time.
 //
-// Ctx is the scheduler's Ctx under a type of this package, not an alias
-// of it: Go does not make inline bodies available through an alias to a
-// package that imports only the alias's package (golang/go#74783), so
-// AllowCCall would stay a call in every task package. The scheduler's
-// exported fields show through (Fork's inlined fast path needs them);
-// they are the runtime's, not the program's, to touch.
-type Ctx sched.Ctx
+// What is checked, and where. The closure forms, Join, Get, Call and
+// every spawn that asks the scheduler check the Ctx before they touch
+// anything. Fork, Spawn and AllowCCall inline a decrement of the Ctx's
+// credit into the task code and check nothing there, so that a fork
+// costs a decrement and a call: a nil Ctx faults in them (inside a job,
+// the TaskPanic says it was nil); a Ctx that is not active has no credit,
+// so its first fork goes to the check; and a goroutine of the program's
+// own that uses an active Ctx runs its forks as plain calls, on credit,
+// until its first one that asks, where the check ends the process. Those
+// plain calls touch no deque and no frame, so nothing is corrupted
+// before; a goroutine whose forks all ran on credit (a few microseconds
+// of work) got right answers and goes unseen.
+//
+// A Ctx has no field a program can reach, and is not a value to copy
+// (go vet says so): it is the scheduler's, seen through this package's
+// type.
+type Ctx struct {
+	_ noCopy
+	_ [fastAt]byte
+	// fast is the scheduler's sched.Ctx.Fast, in place: Fork, Join and
+	// AllowCCall, inlined into task code, read and write it as one field
+	// selection each, as they would the scheduler's own field.
+	fast sched.FastPath
+	_    [ctxSize - fastAt - unsafe.Sizeof(sched.FastPath{})]byte
+}
+
+// A *Ctx points to the scheduler's Ctx, read through this package's
+// struct: of the same size and alignment, with the fast path at the same
+// offset and bytes for the rest (ctxOf and Ctx.sched convert). The
+// declarations below fail to compile when the two layouts part. Every Ctx
+// a task sees is one the scheduler allocated, so the collector scans it
+// as the scheduler's type.
+//
+// The other ways cost more. A defined type over the scheduler's (type Ctx
+// sched.Ctx) showed its exported field Fast to a program, which could
+// write it. A struct holding a sched.Ctx costs each selection of the fast
+// path one more node of Go's inlining budget (c.x.Fast.Credit), three in
+// Fork, which is at the budget (80) and then stops being inlined. An
+// alias is not inlined across packages (golang/go#74783).
+const (
+	fastAt  = unsafe.Offsetof(sched.Ctx{}.Fast)
+	ctxSize = unsafe.Sizeof(sched.Ctx{})
+)
+
+var (
+	_ [unsafe.Sizeof(Ctx{}) - ctxSize]struct{}
+	_ [ctxSize - unsafe.Sizeof(Ctx{})]struct{}
+	_ [unsafe.Offsetof(Ctx{}.fast) - fastAt]struct{}
+	_ [fastAt - unsafe.Offsetof(Ctx{}.fast)]struct{}
+	_ [unsafe.Alignof(Ctx{}) - unsafe.Alignof(sched.Ctx{})]struct{}
+	_ [unsafe.Alignof(sched.Ctx{}) - unsafe.Alignof(Ctx{})]struct{}
+)
+
+// noCopy makes go vet report a Ctx copied by value (copylocks).
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// ctxOf is the scheduler's Ctx x as a Ctx of this package.
+func ctxOf(x *sched.Ctx) *Ctx { return (*Ctx)(unsafe.Pointer(x)) }
 
 // sched is c as the scheduler's type.
-func (c *Ctx) sched() *sched.Ctx { return (*sched.Ctx)(c) }
+func (c *Ctx) sched() *sched.Ctx { return (*sched.Ctx)(unsafe.Pointer(c)) }
 
 // Context is the job's context: done when the job fails (a task's error
 // or panic, the caller's cancellation, a failure on another node), with
@@ -36,18 +91,6 @@ func (c *Ctx) sched() *sched.Ctx { return (*sched.Ctx)(c) }
 // a context, such as an HTTP request the task makes; and Context itself
 // may be called on any goroutine, at any time, even after the job.
 func (c *Ctx) Context() context.Context { return c.sched().Context() }
-
-// Done is closed when the job fails or ends.
-//
-// Deprecated: use c.Context().Done(), the same channel.
-func (c *Ctx) Done() <-chan struct{} { return c.sched().Context().Done() }
-
-// Err is nil while the job runs, and context.Canceled once it has failed
-// or ended.
-//
-// Deprecated: use c.Context().Err(), the same error; context.Cause of the
-// context says why the job ended.
-func (c *Ctx) Err() error { return c.sched().Context().Err() }
 
 // AllowCCall is NewTS's allowCCall for task code: may the spawn about to be
 // made run as a direct call? A yes counts as an inlined spawn. It is the
@@ -82,8 +125,8 @@ func (c *Ctx) AllowCCall() (ccall bool) {
 	// Written so as to stay within Go's inlining budget, with one call
 	// into the scheduler on a spent credit: AskSpawn, which asks the
 	// policy without a call of its own (TestAllowCCallInlinesIntoTaskCode).
-	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
-		_, ccall = (*sched.Ctx)(c).AskSpawn(nil)
+	if c.fast.Credit--; int(c.fast.Credit) < 0 {
+		_, ccall = (*sched.Ctx)(unsafe.Pointer(c)).AskSpawn(nil)
 		return ccall
 	}
 	return true
@@ -98,8 +141,8 @@ func (c *Ctx) AllowCCall() (ccall bool) {
 // mistake's name (sched.Ctx.Error); a call here would cost Call its
 // inlining.
 func (c *Ctx) stopIfEnded() {
-	if c.Fast.Ending.Load() != 0 {
-		panic((*sched.Ctx)(c))
+	if c.fast.Ending.Load() != 0 {
+		panic((*sched.Ctx)(unsafe.Pointer(c)))
 	}
 }
 

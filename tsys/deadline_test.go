@@ -151,7 +151,7 @@ func TestCancelledByItsOwnTaskIsCancelled(t *testing.T) {
 // heap measured after a collection at 10,000 and at the end).
 func TestManyCallersLeaveNothing(t *testing.T) {
 	total := 100_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() {
 		total = 16_000
 	}
 	const callers = 16

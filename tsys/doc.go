@@ -58,7 +58,10 @@
 // identity as a function, called once per piece. RegisterFold is Fold's
 // shape with an environment, for a loop whose pieces may cross nodes.
 // Where Go cannot make a result optional, a form comes twice: Both and
-// Pair, For and Fold, RegisterAction and Register.
+// Pair, For and Fold, RegisterAction and Register. And where Go makes a
+// closure cost an allocation at every call, a recursion split to its
+// leaves may pass functions and their arguments instead: PairOf is Pair
+// at a fork's price (Both's doc says what the closures cost).
 //
 // # When a job fails
 //
@@ -68,11 +71,33 @@
 // Run returns it, as a *TaskError, a *TaskPanic, or an error that
 // errors.Is finds context.Canceled (or DeadlineExceeded) and the context's
 // cause in. Runs may overlap, from several goroutines or from inside a
-// task (see Runtime), each failing alone. Tasks get their arguments by
-// value: one whose types hold references stays on its node unless
-// registered ByValue (see Register), and CheckCopies, or
-// TSYS_CHECK_COPIES=1, tests that claim on one node, at the price of
-// copies and no inlining for those tasks only.
+// task (see Runtime), each failing alone.
+//
+// # Testing that tasks share no memory
+//
+// Tasks get their arguments by value: one whose types hold references
+// stays on its node unless registered ByValue (see Register). The
+// environment variable TSYS_CHECK_COPIES=1 tests that claim on one node,
+// for every runtime the program makes (New reads it):
+//
+//	TSYS_CHECK_COPIES=1 go test ./...
+//
+// Every task that may cross nodes (Task.WhyLocal is nil) then runs on a
+// copy of its argument and gives back a copy of its result, even on one
+// node, as it would on another: a program whose tasks change memory
+// through their arguments gives its wrong answer in its own tests instead
+// of only on a cluster (Example_checkCopies). A spawn of such a task is
+// then always a task (never inlined), so that every one is copied;
+// everything else (tasks that stay on their node, and the closure forms
+// Both, Pair, For and Fold) is inlined as usual, so a test suite runs at
+// about its usual speed; their spawns only ask the inlining policy each
+// time rather than on credit, a few nanoseconds more each
+// (BenchmarkTreeSumCheckCopies). Ctx.AllowCCall answers no under the
+// check, since the code it guards may run a lendable task's body as a
+// plain call. A copy larger than 1 MB, or slower than 1 ms, is reported
+// once per task (log/slog, at level Warn): every task of that kind pays
+// it. TSYS_CHECK_COPIES=0, or no value, leaves the check off; any value
+// but a boolean turns it on, with a warning.
 //
 // # Which values cross nodes
 //

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
@@ -23,8 +22,8 @@ import (
 // task the program registered on the stack of the function that called
 // Fail; or, in a closure body with no registered task running inside it,
 // the body's form: "tsys.Both", "tsys.Pair", "tsys.Do", "tsys.For",
-// "tsys.Fold", or a registered loop's name; the same wherever the body
-// ran. Func names the function that called Fail ("main.search.func2").
+// "tsys.Fold", or a registered loop's name; "tsys.PairOf" in PairOf's
+// halves; the same wherever the body ran. Func names the function that called Fail ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
 	Func string // the function that called Ctx.Fail; "" when a task's error result failed the job
@@ -48,7 +47,8 @@ func (e *TaskError) Unwrap() error { return e.Err }
 // task the program registered on the stack where the panic was raised;
 // or, in a closure body with no registered task running inside it, the
 // body's form: "tsys.Both", "tsys.Pair", "tsys.Do", "tsys.For",
-// "tsys.Fold", or a registered loop's name. Func names the program's
+// "tsys.Fold", or a registered loop's name; "tsys.PairOf" in PairOf's
+// halves. Func names the program's
 // function, as the stack does ("main.search.func2"): where the runtime
 // panicked on the program's behalf (a Ctx used where it does not belong,
 // a nil function given to a closure form), the function that called it.
@@ -76,8 +76,8 @@ func (e *TaskPanic) Unwrap() error {
 // error or panic there, as its text, and the node's name. errors.Is and
 // errors.As cannot reach the task's own error through it.
 type ErrRemote struct {
-	Node clusterpolicy.NodeID
-	Err  string
+	Node string // the node's name, as the cluster knows it
+	Err  string // the failure's text there
 }
 
 func (e *ErrRemote) Error() string { return fmt.Sprintf("node %s: %s", e.Node, e.Err) }
@@ -89,7 +89,7 @@ func userError(err error) error {
 	case *sched.TaskPanic:
 		return newTaskPanic(e)
 	case *sched.ErrRemote:
-		return &ErrRemote{Node: e.Node, Err: e.Err}
+		return &ErrRemote{Node: string(e.Node), Err: e.Err}
 	}
 	return err
 }

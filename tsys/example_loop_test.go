@@ -59,16 +59,6 @@ func ExampleGrain() {
 	// Output: true true
 }
 
-// Factoring cuts the pieces lent to thieves by Cesar et al.'s dynamic
-// adjusting factoring, for loops whose iterations cost unevenly.
-func ExampleFactoring() {
-	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) float64 {
-		return exSqrtSum.Call(c, 2, 0, 1_000_000, tsys.Factoring())
-	})
-	fmt.Printf("%.6g\n", v)
-	// Output: 1.33333e+09
-}
-
 // Do runs a closure as a job's root, for work written with closures; it
 // stays on this node.
 func ExampleDo() {
@@ -95,6 +85,40 @@ func ExamplePair() {
 	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int { return fib(c, 30) })
 	fmt.Println(v)
 	// Output: 832040
+}
+
+// PairOf is Pair with functions and their arguments: at the finest grain,
+// a recursion that splits down to single nodes with no cutoff, at the
+// price of a registered task's Fork.
+func ExamplePairOf() {
+	var next int64
+	tree := exampleTree(16, &next) // 2^16-1 nodes, numbered 1 up
+	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int64 { return treeSum(c, tree) })
+	fmt.Println(v)
+	// Output: 2147450880
+}
+
+type exampleNode struct {
+	V    int64
+	L, R *exampleNode
+}
+
+func treeSum(c *tsys.Ctx, t *exampleNode) int64 {
+	if t == nil {
+		return 0
+	}
+	l, r := tsys.PairOf(c, treeSum, t.L, treeSum, t.R)
+	return t.V + l + r
+}
+
+func exampleTree(depth int, next *int64) *exampleNode {
+	if depth == 0 {
+		return nil
+	}
+	*next++
+	n := &exampleNode{V: *next}
+	n.L, n.R = exampleTree(depth-1, next), exampleTree(depth-1, next)
+	return n
 }
 
 // Both runs two closures for their effects: here, sorting two halves in

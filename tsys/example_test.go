@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -176,14 +177,18 @@ func ExampleByValue() {
 	// [3 1 2] [1 2 3]
 }
 
-// CheckCopies runs every task that may cross nodes on copies, as another
-// node would: a task falsely declared ByValue, which sorts its argument in
-// place, then leaves the caller's slice unsorted on one node too, where a
-// test sees it.
-func ExampleCheckCopies() {
-	for _, opts := range [][]tsys.Option{nil, {tsys.CheckCopies()}} {
+// TSYS_CHECK_COPIES=1 runs every task that may cross nodes on copies, as
+// another node would: a task falsely declared ByValue, which sorts its
+// argument in place, then leaves the caller's slice unsorted on one node
+// too, where a test sees it. A test suite runs under the check as
+// TSYS_CHECK_COPIES=1 go test ./...; here the example sets the variable
+// before each New, which reads it.
+func Example_checkCopies() {
+	defer os.Setenv("TSYS_CHECK_COPIES", os.Getenv("TSYS_CHECK_COPIES"))
+	for _, check := range []string{"0", "1"} {
+		os.Setenv("TSYS_CHECK_COPIES", check)
 		xs := []int{3, 1, 2}
-		tsys.Run(context.Background(), tsys.New(opts...), exInPlaceClaimed, xs)
+		tsys.Run(context.Background(), tsys.New(), exInPlaceClaimed, xs)
 		fmt.Println(xs)
 	}
 	// Output:

@@ -36,18 +36,18 @@ var (
 )
 
 func init() {
-	leafTask = tsys.RegisterErr("test.leaf", func(c *tsys.Ctx, f fanOut) (int, error) {
-		if c.Err() != nil {
+	leafTask = tsys.Register("test.leaf", func(c *tsys.Ctx, f fanOut) int {
+		if c.Context().Err() != nil {
 			leavesBegunAfter.Add(1)
 		}
 		if int(leafIndex.Add(1)) == f.FailAt {
 			if f.Panic {
 				panic(&leafError{Leaf: f.FailAt})
 			}
-			return 0, &leafError{Leaf: f.FailAt}
+			c.Fail(&leafError{Leaf: f.FailAt})
 		}
 		time.Sleep(200 * time.Microsecond)
-		return 1, nil
+		return 1
 	})
 	fanTask = tsys.Register("test.fan", func(c *tsys.Ctx, f fanOut) int {
 		forks := make([]tsys.Forked[int], f.Leaves)
@@ -126,7 +126,7 @@ func init() {
 		deadline := time.Now().Add(time.Minute)
 		for time.Now().Before(deadline) {
 			select {
-			case <-c.Done():
+			case <-c.Context().Done():
 				sawDone.Add(1)
 				return 0
 			case <-time.After(time.Millisecond):
@@ -182,10 +182,11 @@ var (
 )
 
 func init() {
-	late := tsys.RegisterErr("test.late", func(c *tsys.Ctx, _ int) (int, error) {
+	late := tsys.Register("test.late", func(c *tsys.Ctx, _ int) int {
 		lateDone <- nil
-		<-c.Done() // the run ends when its root is done
-		return 0, errors.New("failed after the job ended")
+		<-c.Context().Done() // the run ends when its root is done
+		c.Fail(errors.New("failed after the job ended"))
+		return 0
 	})
 	lateTask = tsys.Register("test.lateroot", func(c *tsys.Ctx, _ int) int {
 		late.Spawn(c, 0) // never read
@@ -221,12 +222,12 @@ func (*nilErr) Error() string { return "a typed nil" }
 var typedNil *tsys.Task[bool, int]
 
 func init() {
-	typedNil = tsys.RegisterErr("test.typednil", func(c *tsys.Ctx, typed bool) (int, error) {
+	typedNil = tsys.Register("test.typednil", func(c *tsys.Ctx, typed bool) int {
 		if typed {
 			var e *nilErr
-			return 1, e // a non-nil error holding a nil pointer: a failure, as for errgroup
+			c.Fail(e) // a non-nil error holding a nil pointer: a failure, as for errgroup
 		}
-		return 2, nil
+		return 2
 	})
 }
 
@@ -252,7 +253,10 @@ var (
 )
 
 func init() {
-	fails = tsys.RegisterErr("test.cause.fail", func(c *tsys.Ctx, _ int) (int, error) { return 0, errBoom })
+	fails = tsys.Register("test.cause.fail", func(c *tsys.Ctx, _ int) int {
+		c.Fail(errBoom)
+		return 0
+	})
 	watch = tsys.Register("test.cause", func(c *tsys.Ctx, _ int) int {
 		ctx := c.Context()
 		defer func() { causeSeen <- context.Cause(ctx) }()

@@ -69,8 +69,8 @@ func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
 	// every T-call would lose its frame otherwise (the tests would fail at
 	// once). A call to read Spawned, or a statement more, would cost the
 	// inlining.
-	c.Fast.Credit--
-	return Forked[R]{v: t.paths[c.Fast.Credit>>sched.Spent](c, a), p: c.Fast.Spawned}
+	c.fast.Credit--
+	return Forked[R]{v: t.paths[c.fast.Credit>>sched.Spent](c, a), p: c.fast.Spawned}
 }
 
 // forkChecked is Fork under the race detector: it checks the Ctx before it
@@ -81,8 +81,8 @@ func (t *Task[A, R]) Fork(c *Ctx, a A) Forked[R] {
 // call for its own; the forgetful task's frame then ends in a panic.
 func (t *Task[A, R]) forkChecked(c *Ctx, a A) Forked[R] {
 	c.sched().Check() // before the decrement, which would race
-	c.Fast.Credit--
-	v := t.paths[c.Fast.Credit>>sched.Spent](c, a)
+	c.fast.Credit--
+	v := t.paths[c.fast.Credit>>sched.Spent](c, a)
 	return Forked[R]{v: v, p: c.sched().CheckFork()}
 }
 
@@ -133,8 +133,8 @@ func (f Forked[R]) Join(c *Ctx) R {
 	if checkForks {
 		c.sched().Check() // before the token is read, which would race
 	}
-	if f.p != c.Fast.Token {
-		return (*cell[R])(unsafe.Pointer((*sched.Ctx)(c).JoinForked(f.p))).res
+	if f.p != c.fast.Token {
+		return (*cell[R])(unsafe.Pointer((*sched.Ctx)(unsafe.Pointer(c)).JoinForked(f.p))).res
 	}
 	return f.v
 }
@@ -142,4 +142,4 @@ func (f Forked[R]) Join(c *Ctx) R {
 // unfork takes back a fork that nobody has taken, without running it
 // (sched.Ctx.Unfork), and reports whether it did; the Forked is then
 // spent. A fork that was a plain call has run already: false.
-func (f Forked[R]) unfork(c *Ctx) bool { return f.p != c.Fast.Token && c.sched().Unfork(f.p) }
+func (f Forked[R]) unfork(c *Ctx) bool { return f.p != c.fast.Token && c.sched().Unfork(f.p) }

@@ -48,7 +48,7 @@ func init() {
 	tidy = tsys.Register("test.tidy", func(c *tsys.Ctx, n int) int {
 		f := square.Fork(c, n)
 		left := 0
-		if c.Fast.Spawned != c.Fast.Token {
+		if tsys.FastPath(c).Spawned != tsys.FastPath(c).Token {
 			left = 1
 		}
 		return 10*left + f.Join(c) - n*n

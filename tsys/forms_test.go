@@ -160,7 +160,7 @@ func TestRegisterFoldMatchesSerial(t *testing.T) {
 		want += int64(i)*int64(i) + 3
 	}
 	for _, w := range []int{1, 2} {
-		for _, opts := range [][]tsys.LoopOption{nil, {tsys.Grain(1000)}, {tsys.Factoring()}} {
+		for _, opts := range [][]tsys.LoopOption{nil, {tsys.Grain(1000)}, {tsys.Factoring}} {
 			rt := tsys.New(tsys.Workers(w))
 			got, _, err := tsys.Run(context.Background(), rt, sumSquaresRoot, n)
 			if err != nil || got != want {
@@ -172,7 +172,7 @@ func TestRegisterFoldMatchesSerial(t *testing.T) {
 			}
 		}
 	}
-	if err := sumSquares.Task().WhyLocal(); err != nil {
+	if err := tsys.LoopWhyLocal(sumSquares); err != nil {
 		t.Errorf("a loop over an int64 environment may cross nodes: %v", err)
 	}
 }

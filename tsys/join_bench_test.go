@@ -53,7 +53,7 @@ func tinyJoined(c *tsys.Ctx, lo, hi int) uint64 {
 	}
 	mid := lo + (hi-lo)/2
 	var a, b uint64
-	tsys.Join(c, func(c *tsys.Ctx) { a = tinyJoined(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyJoined(c, mid, hi) })
+	tsys.Both(c, func(c *tsys.Ctx) { a = tinyJoined(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyJoined(c, mid, hi) })
 	return a + b
 }
 
@@ -69,7 +69,7 @@ func tinyGuarded(c *tsys.Ctx, lo, hi int) uint64 {
 		return tinyGuarded(c, lo, mid) + tinyGuarded(c, mid, hi)
 	}
 	var a, b uint64
-	tsys.Join(c, func(c *tsys.Ctx) { a = tinyGuarded(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyGuarded(c, mid, hi) })
+	tsys.Both(c, func(c *tsys.Ctx) { a = tinyGuarded(c, lo, mid) }, func(c *tsys.Ctx) { b = tinyGuarded(c, mid, hi) })
 	return a + b
 }
 
@@ -165,7 +165,7 @@ func sumJoined(c *tsys.Ctx, n *benchTree) int64 {
 		return 0
 	}
 	var a, b int64
-	tsys.Join(c, func(c *tsys.Ctx) { a = sumJoined(c, n.L) }, func(c *tsys.Ctx) { b = sumJoined(c, n.R) })
+	tsys.Both(c, func(c *tsys.Ctx) { a = sumJoined(c, n.L) }, func(c *tsys.Ctx) { b = sumJoined(c, n.R) })
 	return n.V + a + b
 }
 
@@ -178,7 +178,7 @@ func sumGuarded(c *tsys.Ctx, n *benchTree) int64 {
 		return n.V + sumGuarded(c, n.L) + sumGuarded(c, n.R)
 	}
 	var a, b int64
-	tsys.Join(c, func(c *tsys.Ctx) { a = sumGuarded(c, n.L) }, func(c *tsys.Ctx) { b = sumGuarded(c, n.R) })
+	tsys.Both(c, func(c *tsys.Ctx) { a = sumGuarded(c, n.L) }, func(c *tsys.Ctx) { b = sumGuarded(c, n.R) })
 	return n.V + a + b
 }
 

@@ -30,7 +30,7 @@ func TestLiveCountersWhileRunning(t *testing.T) {
 			default:
 			}
 			var run int64
-			for _, s := range rt.Pool().Live(time.Now()) {
+			for _, s := range tsys.Pool(rt).View().Live(time.Now()) {
 				run += s.TasksRun
 				if s.Inlined > s.Spawns || s.BusyNanos < 0 || s.IdleNanos < 0 {
 					t.Errorf("inconsistent live counters: %+v", s)
@@ -51,7 +51,7 @@ func TestLiveCountersWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var live struct{ run, spawns, inlined int64 }
-	for _, s := range rt.Pool().Live(time.Now()) {
+	for _, s := range tsys.Pool(rt).View().Live(time.Now()) {
 		live.run += s.TasksRun
 		live.spawns += s.Spawns
 		live.inlined += s.Inlined

@@ -1,7 +1,6 @@
 package tsys
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,10 +27,19 @@ import (
 // here and now, and g runs here after f if nobody took it. g never leaves
 // the node. Once the job has failed or been cancelled, g does not start.
 //
-// g escapes to the heap, since it may become a task: a closure that
-// captures the variables it writes costs an allocation per call, and so
-// does each variable it writes, where a registered task's Fork costs
-// none. At fine grain, ask first and make the closures only on a no:
+// What it costs. g escapes to the heap, since it may become a task, and
+// Go makes a closure before the function it is passed to runs: every call
+// makes g, and every variable g writes, on the heap, even when both run
+// here as plain calls, where a registered task's Fork makes nothing. So a
+// recursion that splits with Both down to tiny leaves, with no cutoff,
+// runs tens of times slower than the same recursion with Fork; one whose
+// leaves allocate anyway (a merge sort into new memory) less than twice
+// (bench/README.md, "The closure forms as users write them"). Two ways
+// back to a fork's time, with no cutoff to write: go generate writes the
+// cutoff (cmd/tsysclone) in the clone of each function the program calls
+// by its clone's name (sum as sumClone), whose forms ask first and make
+// their closures only on a no; or PairOf, whose halves are functions and
+// their arguments. The cutoff the generator writes is, by hand:
 //
 //	func sum(c *tsys.Ctx, t *Tree) int64 {
 //		if t == nil {
@@ -40,15 +48,12 @@ import (
 //		if c.AllowCCall() {
 //			return t.V + sum(c, t.L) + sum(c, t.R)
 //		}
-//		l, r := tsys.Pair(c,
-//			func(c *tsys.Ctx) int64 { return sum(c, t.L) },
-//			func(c *tsys.Ctx) int64 { return sum(c, t.R) })
+//		var l, r int64
+//		tsys.Both(c,
+//			func(c *tsys.Ctx) { l = sum(c, t.L) },
+//			func(c *tsys.Ctx) { r = sum(c, t.R) })
 //		return t.V + l + r
 //	}
-//
-// (bench/README.md, "Join at fine grain"). go generate writes this
-// cutoff for you (cmd/tsysclone): write sum with Pair alone, call it as
-// sumClone, and the generated sumClone asks first, in every call.
 func Both(c *Ctx, f, g func(c *Ctx)) {
 	needCtx(c, formBoth)
 	needFunc(f == nil, formBoth, "f")
@@ -80,6 +85,13 @@ var bothTask = register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 //	left, right := tsys.Pair(c,
 //		func(c *tsys.Ctx) int { return count(c, t.L) },
 //		func(c *tsys.Ctx) int { return count(c, t.R) })
+//
+// It costs what Both costs, less the variables g writes, which Pair
+// returns instead: g is made on the heap at every call, so that a
+// recursion split with Pair down to tiny leaves, with no cutoff, runs
+// tens of times slower than with Fork, unless go generate writes its
+// cutoff (Both's doc says how). PairOf is Pair with functions and their
+// arguments, at a fork's price without generated code.
 func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
 	needCtx(c, formPair)
 	needFunc(f == nil, formPair, "f")
@@ -99,14 +111,6 @@ func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
 	})
 	return a, b
 }
-
-// Join runs f and g, possibly in parallel, and returns when both have
-// returned.
-//
-// Deprecated: use Both, the same call; or Pair, which returns the two
-// closures' results. Join is also Forked's method, Cilk's sync: one name,
-// one meaning.
-func Join(c *Ctx, f, g func(c *Ctx)) { Both(c, f, g) }
 
 // Do runs f as the root task of a job on rt, as Run does for a
 // registered task: a way into the runtime for a program whose parallel
@@ -148,45 +152,6 @@ func For(c *Ctx, lo, hi int, body func(c *Ctx, lo, hi int), opts ...LoopOption) 
 }
 
 func keepFirst(a, _ struct{}) struct{} { return a }
-
-// ForEach runs body over s in pieces, in parallel: body(c, at, part)
-// gets part = s[at:at+len(part)], which it may change in place.
-//
-// Deprecated: use For over the indices of s, whose body slices s[lo:hi].
-func ForEach[T any](c *Ctx, s []T, body func(c *Ctx, at int, part []T), opts ...LoopOption) {
-	For(c, 0, len(s), func(c *Ctx, lo, hi int) { body(c, lo, s[lo:hi:hi]) }, opts...)
-}
-
-// Map makes a new slice out of in, in pieces, in parallel: body(c, out,
-// in) fills out from in, a piece at a time, the two of the same length
-// and position.
-//
-// Deprecated: use For over the indices of in, filling a slice made with
-// make([]U, len(in)).
-func Map[T, U any](c *Ctx, in []T, body func(c *Ctx, out []U, in []T), opts ...LoopOption) []U {
-	out := make([]U, len(in))
-	For(c, 0, len(in), func(c *Ctx, lo, hi int) { body(c, out[lo:hi:hi], in[lo:hi:hi]) }, opts...)
-	return out
-}
-
-// Reduce combines body's results over the pieces of [lo, hi), in index
-// order: combine must be associative, need not be commutative, and
-// identity is its neutral element, the result of an empty range.
-//
-// The body is called once per chunk of about 20 us of iterations, on any
-// worker, and must join every Fork it makes before it returns; it gets
-// its own Ctx, to use instead of one it captured. A body that makes a
-// large result (a histogram of many bins) makes one per chunk: use Fold,
-// which makes one per piece.
-//
-// Deprecated: use Fold, whose identity is a function and whose body folds
-// its iterations into the piece's result: one identity convention, that
-// of every reduction of this package.
-func Reduce[R any](c *Ctx, lo, hi int, identity R, body func(c *Ctx, lo, hi int) R, combine func(a, b R) R, opts ...LoopOption) R {
-	needFunc(body == nil, formReduce, "body")
-	needFunc(combine == nil, formReduce, "combine")
-	return reduce(c, formReduce, lo, hi, identity, body, combine, opts)
-}
 
 // reduce runs a loop of closures that combines a result per chunk, as a
 // body of form.
@@ -234,69 +199,14 @@ func Fold[R any](c *Ctx, lo, hi int, identity func() R, body func(c *Ctx, lo, hi
 
 func runClosures[R any](c *Ctx, lo, hi int, l *closureLoop[R], opts []LoopOption) R {
 	sh := closureShape(l)
-	return runSplit(c, &sh, Span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(opts)})
-}
-
-// Number is a type whose values Sum adds.
-//
-// Deprecated: Sum is deprecated.
-type Number interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 |
-		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
-		~float32 | ~float64 | ~complex64 | ~complex128
-}
-
-// Sum adds the elements of s in parallel. Floating-point sums round
-// differently from the serial loop's, and from one run to the next, since
-// the pieces do; Grain fixes them.
-//
-// Deprecated: use Fold (its doc sums a slice); Sum goes with the other
-// slice helpers, so that one loop form serves every body.
-func Sum[T Number](c *Ctx, s []T, opts ...LoopOption) T {
-	return reduce(c, formReduce, 0, len(s), 0, func(_ *Ctx, lo, hi int) T {
-		var t T
-		for _, x := range s[lo:hi] {
-			t += x
-		}
-		return t
-	}, func(a, b T) T { return a + b }, opts)
-}
-
-// Min returns the least element of s, found in parallel, and false if s is
-// empty. As the built-in min, it returns NaN if any element is a NaN.
-//
-// Deprecated: use Fold with the built-in min.
-func Min[T cmp.Ordered](c *Ctx, s []T, opts ...LoopOption) (T, bool) {
-	return extreme(c, s, func(a, b T) T { return min(a, b) }, opts)
-}
-
-// Max returns the greatest element of s, found in parallel, and false if s
-// is empty. As the built-in max, it returns NaN if any element is a NaN.
-//
-// Deprecated: use Fold with the built-in max.
-func Max[T cmp.Ordered](c *Ctx, s []T, opts ...LoopOption) (T, bool) {
-	return extreme(c, s, func(a, b T) T { return max(a, b) }, opts)
-}
-
-func extreme[T cmp.Ordered](c *Ctx, s []T, pick func(a, b T) T, opts []LoopOption) (T, bool) {
-	if len(s) == 0 {
-		var zero T
-		return zero, false
-	}
-	return reduce(c, formReduce, 0, len(s), s[0], func(_ *Ctx, lo, hi int) T {
-		m := s[lo]
-		for _, x := range s[lo+1 : hi] {
-			m = pick(m, x)
-		}
-		return m
-	}, pick, opts), true
+	return runSplit(c, &sh, span[*closureLoop[R]]{Env: l, Lo: int64(lo), Hi: int64(hi), Plan: planOf(c, opts)})
 }
 
 // closureLoop is the environment of a loop of closures. Being a pointer,
 // it keeps its loop's pieces on their node (Register's rule).
 type closureLoop[R any] struct {
 	form     string                            // the form, as a failure in a body names it
-	body     func(c *Ctx, lo, hi int) R        // For's and Reduce's; nil for Fold
+	body     func(c *Ctx, lo, hi int) R        // For's; nil for Fold
 	fold     func(c *Ctx, lo, hi int, acc R) R // Fold's
 	identity func() R                          // Fold's
 	combine  func(a, b R) R
@@ -322,7 +232,7 @@ func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
 }
 
 // closureTasks holds the tasks that run closures, one per shape and
-// result type, registered on first use: a generic function cannot
+// argument type, registered on first use: a generic function cannot
 // register at init for every type it will be instantiated with. Their
 // names only need be unique on this node, since their tasks never leave
 // it, and no failure shows them: a body's failure names its form.
@@ -334,11 +244,11 @@ var closureTasks struct {
 
 type closureKey struct {
 	shape string
-	typ   reflect.Type
+	arg   reflect.Type // the task's argument's, which determines its result's
 }
 
 func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R] {
-	key := closureKey{shape, reflect.TypeFor[R]()}
+	key := closureKey{shape, reflect.TypeFor[A]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
 	}
@@ -348,8 +258,8 @@ func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R]
 		return t.(*Task[A, R])
 	}
 	closureTasks.n++
-	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, []TaskOption{own()})
-	if t.Lendable() {
+	t := register(fmt.Sprintf("%s[%v]#%d", shape, reflect.TypeFor[R](), closureTasks.n), fn, []TaskOption{own()})
+	if t.kind.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.
 		panic("tsys: the task of a closure " + shape + " is lendable")
@@ -360,8 +270,8 @@ func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R]
 
 // loopTask is the task of the pieces of a loop of closures (For, Fold and
 // the loops on them).
-func loopTask[R any]() *Task[Span[*closureLoop[R]], R] {
-	return registerClosureTask("tsys.loop", func(c *Ctx, s Span[*closureLoop[R]]) R {
+func loopTask[R any]() *Task[span[*closureLoop[R]], R] {
+	return registerClosureTask("tsys.loop", func(c *Ctx, s span[*closureLoop[R]]) R {
 		sh := closureShape(s.Env)
 		return runSplit(c, &sh, s)
 	})

@@ -93,17 +93,11 @@ func sumTerms(xs []float64) float64 {
 	return s
 }
 
-// sumIn is sumXs(), set before the registered loops run: a call of
-// sumXs per element would be part of the index form's cost.
+// sumIn is sumXs(), set before the registered loop runs.
 var sumIn []float64
 
-var benchSum = tsys.RegisterRange("bench.sum", func(_ *tsys.Ctx, _ struct{}, lo, hi int) float64 {
-	return sumTerms(sumIn[lo:hi])
-}, func(a, b float64) float64 { return a + b })
-
-var benchSumIndex = tsys.RegisterLoop("bench.sum-index", func(_ *tsys.Ctx, _ struct{}, i int) float64 {
-	x := sumIn[i]
-	return math.Sqrt(x) * math.Sin(x)
+var benchSum = tsys.RegisterFold("bench.sum", func() float64 { return 0 }, func(_ *tsys.Ctx, _ struct{}, lo, hi int, s float64) float64 {
+	return s + sumTerms(sumIn[lo:hi])
 }, func(a, b float64) float64 { return a + b })
 
 // BenchmarkLoopSum: the forms of the 50 M reduction on 1 and 2 workers.
@@ -120,7 +114,7 @@ func BenchmarkLoopSum(b *testing.B) {
 			b.Fatalf("%s: %v, %v; want %v", form, v, err, want)
 		}
 	}
-	forms := []string{"serial", "hand/1", "hand/2", "range/1", "range/2", "reduce/1", "reduce/2", "grain/1", "grain/2", "index/1", "index/2"}
+	forms := []string{"serial", "hand/1", "hand/2", "range/1", "range/2", "fold/1", "fold/2", "grain/1", "grain/2"}
 	got := rounds(b, forms, func(form string) {
 		kind, w, _ := cut(form)
 		ctx := context.Background()
@@ -133,17 +127,14 @@ func BenchmarkLoopSum(b *testing.B) {
 			handSplit(n, len(xs), func(lo, hi int) { parts[lo*n/len(xs)] = sumTerms(xs[lo:hi]) })
 			check(form, parts[0]+parts[1], nil)
 		case "range":
-			v, _, err := tsys.Run(ctx, rts[w], benchSum.Task(), benchSum.Range(struct{}{}, 0, len(xs)))
+			v, _, err := tsys.Do(ctx, rts[w], func(c *tsys.Ctx) float64 { return benchSum.Call(c, struct{}{}, 0, len(xs)) })
 			check(form, v, err)
 		case "grain":
-			v, _, err := tsys.Run(ctx, rts[w], benchSum.Task(), benchSum.Range(struct{}{}, 0, len(xs), tsys.Grain(4096)))
+			v, _, err := tsys.Do(ctx, rts[w], func(c *tsys.Ctx) float64 { return benchSum.Call(c, struct{}{}, 0, len(xs), tsys.Grain(4096)) })
 			check(form, v, err)
-		case "index":
-			v, _, err := tsys.Run(ctx, rts[w], benchSumIndex.Task(), benchSumIndex.Range(struct{}{}, 0, len(xs)))
-			check(form, v, err)
-		case "reduce":
+		case "fold":
 			v, _, err := tsys.Do(ctx, rts[w], func(c *tsys.Ctx) float64 {
-				return tsys.Reduce(c, 0, len(xs), 0, func(_ *tsys.Ctx, lo, hi int) float64 { return sumTerms(xs[lo:hi]) },
+				return tsys.Fold(c, 0, len(xs), func() float64 { return 0 }, func(_ *tsys.Ctx, lo, hi int, s float64) float64 { return s + sumTerms(xs[lo:hi]) },
 					func(a, b float64) float64 { return a + b })
 			})
 			check(form, v, err)
@@ -153,19 +144,13 @@ func BenchmarkLoopSum(b *testing.B) {
 		reportRatio(b, got, f, "serial", f+"-cpu/serial", true)
 	}
 	reportRatio(b, got, "hand/1", "hand/2", "hand-speedup", false)
-	for _, f := range []string{"range", "reduce", "grain", "index"} {
+	for _, f := range []string{"range", "fold", "grain"} {
 		for _, w := range []string{"1", "2"} {
 			reportRatio(b, got, f+"/"+w, "hand/"+w, f+"/"+w+"-cpu/hand", true)
 			reportRatio(b, got, f+"/"+w, "hand/"+w, f+"/"+w+"-wall/hand", false)
 		}
 		reportRatio(b, got, f+"/1", f+"/2", f+"-speedup", false)
 	}
-	// The index form's cost per element over the range form's.
-	var per []float64
-	for i := range got["index/1"] {
-		per = append(per, float64(got["index/1"][i].cpu-got["range/1"][i].cpu)/sumN)
-	}
-	b.ReportMetric(median(per), "index-ns/elem")
 }
 
 func cut(form string) (kind, workers string, ok bool) {
@@ -177,8 +162,8 @@ func cut(form string) (kind, workers string, ok bool) {
 	return form, "", false
 }
 
-// BenchmarkLoopMap: a 20 M element map into a new slice, tsys.Map against
-// the hand-split goroutines, on 1 and 2 workers.
+// BenchmarkLoopMap: a 20 M element map into a new slice, tsys.For
+// against the hand-split goroutines, on 1 and 2 workers.
 func BenchmarkLoopMap(b *testing.B) {
 	in := sumXs()[:20_000_000]
 	rts := map[string]*tsys.Runtime{"1": tsys.New(tsys.Workers(1)), "2": tsys.New(tsys.Workers(2))}
@@ -197,7 +182,9 @@ func BenchmarkLoopMap(b *testing.B) {
 		} else {
 			var err error
 			out, _, err = tsys.Do(context.Background(), rts[w], func(c *tsys.Ctx) []float64 {
-				return tsys.Map(c, in, func(_ *tsys.Ctx, out, in []float64) { double(out, in) })
+				out := make([]float64, len(in))
+				tsys.For(c, 0, len(in), func(_ *tsys.Ctx, lo, hi int) { double(out[lo:hi], in[lo:hi]) })
+				return out
 			})
 			if err != nil {
 				b.Fatal(err)
@@ -230,7 +217,7 @@ func BenchmarkLoopStore(b *testing.B) {
 		if kind == "hand" {
 			handSplit(map[string]int{"1": 1, "2": 2}[w], len(s), func(lo, hi int) { store(lo, s[lo:hi]) })
 		} else if _, _, err := tsys.Do(context.Background(), rts[w], func(c *tsys.Ctx) int {
-			tsys.ForEach(c, s, func(_ *tsys.Ctx, at int, part []int) { store(at, part) })
+			tsys.For(c, 0, len(s), func(_ *tsys.Ctx, lo, hi int) { store(lo, s[lo:hi]) })
 			return 0
 		}); err != nil {
 			b.Fatal(err)
@@ -271,15 +258,14 @@ func spin(n int32) uint64 {
 	return x
 }
 
-func unevenBody(_ *tsys.Ctx, _ struct{}, lo, hi int) uint64 {
-	var x uint64
+func unevenBody(_ *tsys.Ctx, _ struct{}, lo, hi int, x uint64) uint64 {
 	for _, n := range unevenCosts()[lo:hi] {
 		x += spin(n)
 	}
 	return x
 }
 
-var benchUneven = tsys.RegisterRange("bench.uneven", unevenBody, func(a, b uint64) uint64 { return a + b })
+var benchUneven = tsys.RegisterFold("bench.uneven", func() uint64 { return 0 }, unevenBody, func(a, b uint64) uint64 { return a + b })
 
 // unevenGrains are the grains the sweep tries.
 var unevenGrains = []int{1, 4, 16, 64, 256, 1024}
@@ -302,11 +288,11 @@ func BenchmarkLoopUneven(b *testing.B) {
 		var opts []tsys.LoopOption
 		switch {
 		case form == "factoring":
-			opts = append(opts, tsys.Factoring())
+			opts = append(opts, tsys.Factoring)
 		case form != "default":
 			opts = append(opts, tsys.Grain(must(strconv.Atoi(form[len("grain-"):]))))
 		}
-		v, _, err := tsys.Run(context.Background(), rt, benchUneven.Task(), benchUneven.Range(struct{}{}, 0, len(unevenCosts()), opts...))
+		v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) uint64 { return benchUneven.Call(c, struct{}{}, 0, len(unevenCosts()), opts...) })
 		if err != nil || v != want {
 			b.Fatalf("%s: %v, %v", form, v, err)
 		}
@@ -358,9 +344,9 @@ func BenchmarkLoopChunkTarget(b *testing.B) {
 		}
 		defer tsys.SetChunkTarget(tsys.SetChunkTarget(target))
 		if kind == "sum" {
-			_, _, err = tsys.Run(context.Background(), rt, benchSum.Task(), benchSum.Range(struct{}{}, 0, len(xs)))
+			_, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) float64 { return benchSum.Call(c, struct{}{}, 0, len(xs)) })
 		} else {
-			_, _, err = tsys.Run(context.Background(), rt, benchUneven.Task(), benchUneven.Range(struct{}{}, 0, len(unevenCosts())))
+			_, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) uint64 { return benchUneven.Call(c, struct{}{}, 0, len(unevenCosts())) })
 		}
 		if err != nil {
 			b.Fatal(err)
@@ -393,7 +379,7 @@ func BenchmarkLoopSmall(b *testing.B) {
 				v, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) float64 {
 					s := 0.0
 					for range loops {
-						s += tsys.Reduce(c, 0, n, 0, func(_ *tsys.Ctx, lo, hi int) float64 { return sumTerms(xs[lo:hi]) },
+						s += tsys.Fold(c, 0, n, func() float64 { return 0 }, func(_ *tsys.Ctx, lo, hi int, s float64) float64 { return s + sumTerms(xs[lo:hi]) },
 							func(a, b float64) float64 { return a + b })
 					}
 					return s

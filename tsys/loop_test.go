@@ -17,22 +17,27 @@ import (
 )
 
 // squares lists i*i + env for i in a range, in index order, with costs that
-// differ from one iteration to the next: the index form.
-var squares = tsys.RegisterLoop("test.squares",
-	func(c *tsys.Ctx, env int64, i int) []int64 {
-		x := int64(0)
-		for k := 0; k < i%17*50; k++ { // uneven iterations
-			x += int64(k)
+// differ from one iteration to the next.
+var squares = tsys.RegisterFold("test.squares",
+	func() []int64 { return nil },
+	func(c *tsys.Ctx, env int64, lo, hi int, out []int64) []int64 {
+		for i := lo; i < hi; i++ {
+			x := int64(0)
+			for k := 0; k < i%17*50; k++ { // uneven iterations
+				x += int64(k)
+			}
+			_ = x
+			out = append(out, int64(i)*int64(i)+env)
 		}
-		_ = x
-		return []int64{int64(i)*int64(i) + env}
+		return out
 	},
 	func(a, b []int64) []int64 { return append(a, b...) })
 
-// squaresRange is squares with a body over a range.
-var squaresRange = tsys.RegisterRange("test.squares-range",
-	func(c *tsys.Ctx, env int64, lo, hi int) []int64 {
-		out := make([]int64, 0, hi-lo)
+// squaresEven is squares with even iterations, and a result made in
+// place.
+var squaresEven = tsys.RegisterFold("test.squares-even",
+	func() []int64 { return make([]int64, 0, 16) },
+	func(c *tsys.Ctx, env int64, lo, hi int, out []int64) []int64 {
 		for i := lo; i < hi; i++ {
 			out = append(out, int64(i)*int64(i)+env)
 		}
@@ -43,7 +48,7 @@ var squaresRange = tsys.RegisterRange("test.squares-range",
 // splits are the ways a loop may be split, by name.
 var splits = map[string][]tsys.LoopOption{
 	"adaptive":  nil,
-	"factoring": {tsys.Factoring()},
+	"factoring": {tsys.Factoring},
 	"grain 1":   {tsys.Grain(1)},
 	"grain 16":  {tsys.Grain(16)},
 	"grain 0":   {tsys.Grain(0)}, // adaptive too
@@ -55,15 +60,15 @@ var policies = []inline.Policy{inline.Default(), inline.Never(), inline.Everythi
 
 // TestLoopCoversTheRangeInOrder: every iteration runs once, results come
 // in index order, on 1 and 2 workers, with every inlining policy and
-// split, in both forms, for empty, one-element and odd-sized ranges.
+// split, for empty, one-element and odd-sized ranges.
 func TestLoopCoversTheRangeInOrder(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		for _, inl := range policies {
 			rt := tsys.New(tsys.Workers(workers), tsys.Inline(inl))
 			for name, opts := range splits {
-				for _, l := range []*tsys.Loop[int64, []int64]{squares, squaresRange} {
+				for loop, l := range map[string]*tsys.Loop[int64, []int64]{"squares": squares, "squares-even": squaresEven} {
 					for _, c := range []struct{ lo, hi int }{{0, 1000}, {3, 700}, {5, 5}, {9, 10}, {0, 2}, {0, 3}, {11, 8}, {0, 12345}} {
-						got, st, err := tsys.Run(context.Background(), rt, l.Task(), l.Range(7, c.lo, c.hi, opts...))
+						got, st, err := tsys.Do(context.Background(), rt, func(ctx *tsys.Ctx) []int64 { return l.Call(ctx, 7, c.lo, c.hi, opts...) })
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -72,7 +77,7 @@ func TestLoopCoversTheRangeInOrder(t *testing.T) {
 							want = append(want, int64(i)*int64(i)+7)
 						}
 						if !slices.Equal(got, want) {
-							t.Fatalf("%s, %d workers, %v, %s, %+v: %d results, want %d (first %v)", l.Task().Name(), workers, inl, name, c, len(got), len(want), got[:min(3, len(got))])
+							t.Fatalf("%s, %d workers, %v, %s, %+v: %d results, want %d (first %v)", loop, workers, inl, name, c, len(got), len(want), got[:min(3, len(got))])
 						}
 						if inl == inline.Never() && name == "grain 1" && c.hi-c.lo > 1 && st.TasksRun < 2 {
 							t.Errorf("%+v without inlining ran %d tasks", c, st.TasksRun)
@@ -87,14 +92,24 @@ func TestLoopCoversTheRangeInOrder(t *testing.T) {
 // loopOuter runs loops from a task's body, and a loop inside a loop's
 // body. Registered once, so that the tests can run again (-count).
 var loopOuter = tsys.Register("test.loop-outer", func(c *tsys.Ctx, n int) string {
-	rows := tsys.Map(c, make([]int, n), func(c *tsys.Ctx, out, _ []int) {
-		for i := range out {
+	rows := make([]int, n)
+	tsys.For(c, 0, n, func(c *tsys.Ctx, lo, hi int) {
+		for i := lo; i < hi; i++ {
 			// A loop nested in a loop's body, over a range of its own.
-			out[i] = tsys.Reduce(c, 0, n, 0, func(_ *tsys.Ctx, lo, hi int) int { return hi - lo }, func(a, b int) int { return a + b })
+			rows[i] = tsys.Fold(c, 0, n, zero, func(_ *tsys.Ctx, lo, hi, acc int) int { return acc + hi - lo }, add)
 		}
 	})
-	return fmt.Sprint(squares.Run(c, 0, 0, n, tsys.Grain(2)), squaresRange.Run(c, 1, 0, n), tsys.Sum(c, rows))
+	sum := tsys.Fold(c, 0, n, zero, func(_ *tsys.Ctx, lo, hi, acc int) int {
+		for _, r := range rows[lo:hi] {
+			acc += r
+		}
+		return acc
+	}, add)
+	return fmt.Sprint(squares.Call(c, 0, 0, n, tsys.Grain(2)), squaresEven.Call(c, 1, 0, n), sum)
 })
+
+func zero() int        { return 0 }
+func add(a, b int) int { return a + b }
 
 // TestLoopInsideATask: loops nest in a task, and in each other.
 func TestLoopInsideATask(t *testing.T) {
@@ -116,10 +131,9 @@ func do[R any](t *testing.T, rt *tsys.Runtime, f func(c *tsys.Ctx) R) R {
 	return v
 }
 
-// TestClosureLoopsMatchSerial: For, ForEach, Map, Reduce, Fold, Sum, Min
-// and Max give what the serial loop gives, for sizes from empty up, with every
-// split and inlining policy. Reduce's combine is not commutative (a
-// concatenation), so order shows.
+// TestClosureLoopsMatchSerial: For and Fold give what the serial loop
+// gives, for sizes from empty up, with every split and inlining policy.
+// Fold's combine is not commutative (a concatenation), so order shows.
 func TestClosureLoopsMatchSerial(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		for _, inl := range policies {
@@ -147,50 +161,6 @@ func TestClosureLoopsMatchSerial(t *testing.T) {
 						}
 					}
 
-					ys := slices.Clone(xs)
-					do(t, rt, func(c *tsys.Ctx) int {
-						tsys.ForEach(c, ys, func(_ *tsys.Ctx, at int, part []int) {
-							for i := range part {
-								part[i] = part[i]*2 + at + i
-							}
-						}, opts...)
-						return 0
-					})
-					for i := range ys {
-						if ys[i] != xs[i]*2+i {
-							t.Fatalf("%s: ForEach left %d at %d, want %d", what, ys[i], i, xs[i]*2+i)
-						}
-					}
-
-					sq := do(t, rt, func(c *tsys.Ctx) []float64 {
-						return tsys.Map(c, xs, func(_ *tsys.Ctx, out []float64, in []int) {
-							for i, x := range in {
-								out[i] = float64(x * x)
-							}
-						}, opts...)
-					})
-					if len(sq) != n {
-						t.Fatalf("%s: Map made %d elements", what, len(sq))
-					}
-					for i := range sq {
-						if sq[i] != float64(xs[i]*xs[i]) {
-							t.Fatalf("%s: Map gave %v at %d", what, sq[i], i)
-						}
-					}
-
-					order := do(t, rt, func(c *tsys.Ctx) []int {
-						return tsys.Reduce(c, 0, n, []int{}, func(_ *tsys.Ctx, lo, hi int) []int {
-							var out []int
-							for i := lo; i < hi; i++ {
-								out = append(out, i)
-							}
-							return out
-						}, func(a, b []int) []int { return append(a, b...) }, opts...)
-					})
-					if len(order) != n || !slices.IsSorted(order) || (n > 0 && order[n-1] != n-1) {
-						t.Fatalf("%s: Reduce gave %d indices, sorted %v", what, len(order), slices.IsSorted(order))
-					}
-
 					// Fold: each piece appends to a slice of its own.
 					folded := do(t, rt, func(c *tsys.Ctx) []int {
 						return tsys.Fold(c, 0, n, func() []int { return nil }, func(_ *tsys.Ctx, lo, hi int, acc []int) []int {
@@ -204,51 +174,15 @@ func TestClosureLoopsMatchSerial(t *testing.T) {
 						t.Fatalf("%s: Fold gave %d elements, equal %v", what, len(folded), slices.Equal(folded, xs))
 					}
 
-					var sum, lo, hi int
-					for i, x := range xs {
-						sum += x
-						if i == 0 || x < lo {
-							lo = x
-						}
-						if i == 0 || x > hi {
-							hi = x
-						}
-					}
-					got := do(t, rt, func(c *tsys.Ctx) string {
-						s := tsys.Sum(c, xs, opts...)
-						mn, okMin := tsys.Min(c, xs, opts...)
-						mx, okMax := tsys.Max(c, xs, opts...)
-						return fmt.Sprint(s, mn, okMin, mx, okMax)
-					})
-					if want := fmt.Sprint(sum, lo, n > 0, hi, n > 0); got != want {
-						t.Fatalf("%s: sum min ok max ok = %s, want %s", what, got, want)
-					}
 				}
 			}
 		}
 	}
 }
 
-// TestMinMaxNaN: a NaN anywhere makes Min and Max NaN, as the built-ins do.
-func TestMinMaxNaN(t *testing.T) {
-	xs := make([]float64, 50_000)
-	for i := range xs {
-		xs[i] = float64(i)
-	}
-	xs[31_337] = math.NaN()
-	got := do(t, tsys.New(tsys.Workers(2)), func(c *tsys.Ctx) [2]float64 {
-		mn, _ := tsys.Min(c, xs)
-		mx, _ := tsys.Max(c, xs)
-		return [2]float64{mn, mx}
-	})
-	if !math.IsNaN(got[0]) || !math.IsNaN(got[1]) {
-		t.Fatalf("min, max = %v with a NaN in the slice", got)
-	}
-}
-
-// TestJoinRunsBoth: Join runs both closures, also nested and under every
+// TestBothRunsBoth: Both runs both closures, also nested and under every
 // inlining policy, and a recursive sum built on it is right.
-func TestJoinRunsBoth(t *testing.T) {
+func TestBothRunsBoth(t *testing.T) {
 	var sumTo func(c *tsys.Ctx, lo, hi int) int
 	sumTo = func(c *tsys.Ctx, lo, hi int) int {
 		if hi-lo <= 8 {
@@ -260,7 +194,7 @@ func TestJoinRunsBoth(t *testing.T) {
 		}
 		mid := (lo + hi) / 2
 		var a, b int
-		tsys.Join(c, func(c *tsys.Ctx) { a = sumTo(c, lo, mid) }, func(c *tsys.Ctx) { b = sumTo(c, mid, hi) })
+		tsys.Both(c, func(c *tsys.Ctx) { a = sumTo(c, lo, mid) }, func(c *tsys.Ctx) { b = sumTo(c, mid, hi) })
 		return a + b
 	}
 	for _, inl := range policies {
@@ -296,8 +230,7 @@ func TestLoopCoverageProperty(t *testing.T) {
 		}
 		seen := make([]atomic.Int32, len(costs))
 		got := do(t, rt, func(c *tsys.Ctx) []int {
-			return tsys.Reduce(c, lo, hi, nil, func(_ *tsys.Ctx, a, b int) []int {
-				out := make([]int, 0, b-a)
+			return tsys.Fold(c, lo, hi, func() []int { return nil }, func(_ *tsys.Ctx, a, b int, out []int) []int {
 				for i := a; i < b; i++ {
 					spin(costs[i-lo])
 					seen[i-lo].Add(1)
@@ -338,12 +271,12 @@ func TestLoopStopsWhenTheJobFails(t *testing.T) {
 		t.Fatalf("cancelled loop: %v", err)
 	}
 	_, _, err = tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int {
-		return tsys.Reduce(c, 0, 1_000_000, 0, func(_ *tsys.Ctx, lo, hi int) int {
+		return tsys.Fold(c, 0, 1_000_000, zero, func(_ *tsys.Ctx, lo, hi, acc int) int {
 			if lo <= 765_432 && 765_432 < hi {
 				panic("iteration 765432")
 			}
-			return hi - lo
-		}, func(a, b int) int { return a + b })
+			return acc + hi - lo
+		}, add)
 	})
 	var tp *tsys.TaskPanic
 	if !errors.As(err, &tp) || !strings.Contains(err.Error(), "iteration 765432") {
@@ -354,41 +287,45 @@ func TestLoopStopsWhenTheJobFails(t *testing.T) {
 // Loops over a slice held in their environment: one that only reads it,
 // declared ByValue, and one that writes the caller's memory through it.
 var (
-	sliceSum = tsys.RegisterRange("test.slice-sum", func(_ *tsys.Ctx, xs []int, lo, hi int) int {
-		s := 0
+	sliceSum = tsys.RegisterFold("test.slice-sum", zero, func(_ *tsys.Ctx, xs []int, lo, hi, s int) int {
 		for _, x := range xs[lo:hi] {
 			s += x
 		}
 		return s
-	}, func(a, b int) int { return a + b }, tsys.ByValue())
-	sliceFill = tsys.RegisterRange("test.slice-fill", func(_ *tsys.Ctx, xs []int, lo, hi int) int {
+	}, add, tsys.ByValue())
+	sliceFill = tsys.RegisterFold("test.slice-fill", zero, func(_ *tsys.Ctx, xs []int, lo, hi, n int) int {
 		for i := lo; i < hi; i++ {
 			xs[i] = i
 		}
-		return hi - lo
-	}, func(a, b int) int { return a + b })
-	sliceFillClaimed = tsys.RegisterRange("test.slice-fill-claimed", func(_ *tsys.Ctx, xs []int, lo, hi int) int {
+		return n + hi - lo
+	}, add)
+	sliceFillClaimed = tsys.RegisterFold("test.slice-fill-claimed", zero, func(_ *tsys.Ctx, xs []int, lo, hi, n int) int {
 		for i := lo; i < hi; i++ {
 			xs[i] = i
 		}
-		return hi - lo
-	}, func(a, b int) int { return a + b }, tsys.ByValue()) // a false claim
+		return n + hi - lo
+	}, add, tsys.ByValue()) // a false claim
 )
 
 // TestLoopFollowsTheRuleAboutArguments: a registered loop's pieces cross
 // nodes under Register's rule. A loop whose environment holds a slice
 // stays on its node unless declared ByValue, and says why; one that
 // writes through a falsely claimed ByValue environment shows its wrong
-// answer under CheckCopies on one node, as it would on a cluster.
+// answer under the check of copies on one node, as it would on a cluster:
+// its pieces lent (the first half of a Grain split, forked) write a copy.
 func TestLoopFollowsTheRuleAboutArguments(t *testing.T) {
 	t.Setenv("TSYS_CHECK_COPIES", "0") // it tests the runtime without the check
-	if !sliceSum.Task().Lendable() || sliceFill.Task().Lendable() {
-		t.Fatalf("lendable: read-only ByValue %v, writing without ByValue %v", sliceSum.Task().Lendable(), sliceFill.Task().Lendable())
+	if tsys.LoopWhyLocal(sliceSum) != nil || tsys.LoopWhyLocal(sliceFill) == nil {
+		t.Fatalf("why local: read-only ByValue %v, writing without ByValue %v", tsys.LoopWhyLocal(sliceSum), tsys.LoopWhyLocal(sliceFill))
 	}
-	if err := sliceFill.Task().WhyLocal(); err == nil || !strings.Contains(err.Error(), "tsys.ByValue()") {
+	if err := tsys.LoopWhyLocal(sliceFill); err == nil || !strings.Contains(err.Error(), "tsys.ByValue()") {
 		t.Fatalf("WhyLocal: %v", err)
 	}
 	xs := make([]int, 10_000)
+	call := func(rt *tsys.Runtime, l *tsys.Loop[[]int, int]) (int, error) {
+		n, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int { return l.Call(c, xs, 0, len(xs), tsys.Grain(len(xs)/4)) })
+		return n, err
+	}
 	for _, opts := range [][]tsys.Option{nil, {tsys.CheckCopies()}} {
 		// One worker: on two, a thief copying a piece of the falsely
 		// claimed loop reads the memory its owner writes, a data race
@@ -398,18 +335,22 @@ func TestLoopFollowsTheRuleAboutArguments(t *testing.T) {
 		for i := range xs {
 			xs[i] = 1
 		}
-		if n, _, err := tsys.Run(context.Background(), rt, sliceSum.Task(), sliceSum.Range(xs, 0, len(xs))); err != nil || n != len(xs) {
+		if n, err := call(rt, sliceSum); err != nil || n != len(xs) {
 			t.Fatalf("%v: the sum is %d, %v", opts, n, err)
 		}
 		// The loop that stays home fills the caller's slice, copies or not.
-		clear(xs)
-		tsys.Run(context.Background(), rt, sliceFill.Task(), sliceFill.Range(xs, 0, len(xs)))
-		if xs[len(xs)-1] != len(xs)-1 {
-			t.Fatalf("%v: a loop that stays on its node left %d at the end", opts, xs[len(xs)-1])
+		for i := range xs {
+			xs[i] = -1
 		}
-		clear(xs)
-		tsys.Run(context.Background(), rt, sliceFillClaimed.Task(), sliceFillClaimed.Range(xs, 0, len(xs)))
-		if filled := xs[len(xs)-1] == len(xs)-1; filled == (opts != nil) {
+		call(rt, sliceFill)
+		if xs[1] != 1 || xs[len(xs)-1] != len(xs)-1 {
+			t.Fatalf("%v: a loop that stays on its node left %d, %d at the ends", opts, xs[1], xs[len(xs)-1])
+		}
+		for i := range xs {
+			xs[i] = -1
+		}
+		call(rt, sliceFillClaimed)
+		if filled := xs[1] == 1; filled == (opts != nil) {
 			t.Fatalf("%v: the falsely claimed loop filled the caller's slice: %v", opts, filled)
 		}
 	}
@@ -433,8 +374,7 @@ func TestFewCostlyIterationsRunTogether(t *testing.T) {
 			}
 			warm.Join(c)
 			var begun [2]atomic.Bool
-			return tsys.Reduce(c, 0, 2, true, func(_ *tsys.Ctx, lo, hi int) bool {
-				met := true
+			return tsys.Fold(c, 0, 2, func() bool { return true }, func(_ *tsys.Ctx, lo, hi int, met bool) bool {
 				for i := lo; i < hi; i++ {
 					begun[i].Store(true)
 					other := &begun[1-i]
@@ -470,7 +410,7 @@ func TestLoopRefusesWhatItCannotRun(t *testing.T) {
 			t.Errorf("a loop without a Ctx: %v", r)
 		}
 	}()
-	tsys.Sum(nil, make([]int, 10))
+	tsys.For(nil, 0, 10, func(*tsys.Ctx, int, int) {})
 }
 
 // TestFoldMakesAResultPerPiece: Fold's identity is called once per piece
@@ -527,9 +467,8 @@ func TestIdleWorkersDoNotSplitALoopToPieces(t *testing.T) {
 	for _, pol := range []inline.Policy{inline.Everything(), inline.Default()} {
 		var calls atomic.Int64
 		sum := do(t, tsys.New(tsys.Workers(4), tsys.Inline(pol)), func(c *tsys.Ctx) int64 {
-			return tsys.Reduce(c, 0, n, 0, func(_ *tsys.Ctx, lo, hi int) int64 {
+			return tsys.Fold(c, 0, n, func() int64 { return 0 }, func(_ *tsys.Ctx, lo, hi int, s int64) int64 {
 				calls.Add(1)
-				var s int64
 				for _, x := range xs[lo:hi] {
 					s += x
 				}

@@ -73,6 +73,10 @@ var misuses = []misuse{
 			func(*tsys.Ctx) int { return misuseFib.Call(c, 12) })
 		return a + b
 	}, []string{"tsys.Pair body " + wantCaptured}},
+	{"a PairOf half is a func literal that forks with the enclosing task's Ctx", func(c *tsys.Ctx) int {
+		a, b := tsys.PairOf(c, misuseFibBody, 12, func(_ *tsys.Ctx, n int) int { return misuseFib.Fork(c, n).Join(c) }, 12)
+		return a + b
+	}, []string{"tsys.PairOf: g is a func literal"}},
 	{"a Both closure asks AllowCCall of the enclosing task's Ctx", func(c *tsys.Ctx) int {
 		n := 0
 		tsys.Both(c, func(*tsys.Ctx) {

@@ -39,13 +39,19 @@ var (
 )
 
 func init() {
-	fibOfRun = tsys.RegisterErr("test.nested.run", func(c *tsys.Ctx, n int) (int64, error) {
+	fibOfRun = tsys.Register("test.nested.run", func(c *tsys.Ctx, n int) int64 {
 		v, _, err := tsys.Run(c.Context(), nestedRT, fib.Task, n)
-		return v, err
+		if err != nil {
+			c.Fail(err)
+		}
+		return v
 	})
-	fibOfDo = tsys.RegisterErr("test.nested.do", func(c *tsys.Ctx, n int) (int64, error) {
+	fibOfDo = tsys.Register("test.nested.do", func(c *tsys.Ctx, n int) int64 {
 		v, _, err := tsys.Do(c.Context(), nestedRT, func(c *tsys.Ctx) int64 { return fib.Task.Call(c, n) })
-		return v, err
+		if err != nil {
+			c.Fail(err)
+		}
+		return v
 	})
 }
 
@@ -54,10 +60,10 @@ func TestRunAndDoInsideATaskOfTheSameRuntime(t *testing.T) {
 	for _, w := range []int{1, 2} {
 		nestedRT = tsys.New(tsys.Workers(w))
 		for _, task := range []*tsys.Task[int, int64]{fibOfRun, fibOfDo} {
-			within(t, task.Name(), func() {
+			within(t, tsys.NameOf(task), func() {
 				got, _, err := tsys.Run(context.Background(), nestedRT, task, 18)
 				if err != nil || got != fib.Serial(18) {
-					t.Errorf("workers=%d %s: %d, %v; want %d", w, task.Name(), got, err, fib.Serial(18))
+					t.Errorf("workers=%d %s: %d, %v; want %d", w, tsys.NameOf(task), got, err, fib.Serial(18))
 				}
 			})
 		}
@@ -70,7 +76,7 @@ func TestDoInsideDoInsideDo(t *testing.T) {
 	within(t, "three nested Dos", func() {
 		got, _, err := tsys.Do(context.Background(), rt, func(c *tsys.Ctx) int {
 			var a, b int
-			tsys.Join(c, func(c *tsys.Ctx) {
+			tsys.Both(c, func(c *tsys.Ctx) {
 				a, _, _ = tsys.Do(c.Context(), rt, func(c *tsys.Ctx) int {
 					v, _, _ := tsys.Do(c.Context(), rt, func(*tsys.Ctx) int { return 1 })
 					return v + 1
@@ -95,8 +101,8 @@ func rendezvous(mine chan<- struct{}, theirs <-chan struct{}) func(c *tsys.Ctx) 
 		select {
 		case <-theirs:
 			return nil
-		case <-c.Done():
-			return c.Err()
+		case <-c.Context().Done():
+			return c.Context().Err()
 		case <-time.After(bound):
 			return errors.New("the other run did not start while this one ran: runs are serialized")
 		}

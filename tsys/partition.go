@@ -57,8 +57,8 @@ type chunkSizer struct {
 	least int64
 	// shortest is the shortest chunk since least was last forgotten, but
 	// for the first chunk timed: a piece's first chunk is the first call of
-	// its body (RegisterRange and Reduce combine nothing after it, Fold
-	// makes its result in it), and may cost otherwise than the rest.
+	// its body (For's combines nothing after it, Fold makes its
+	// result in it), and may cost otherwise than the rest.
 	shortest time.Duration
 	timed    bool
 }

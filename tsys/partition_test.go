@@ -182,11 +182,11 @@ func TestChunkSizer_LentPieceForgetsSubNanosecondCost(t *testing.T) {
 		t.Fatalf("lender settled on %d", k.n)
 	}
 	// As runAdaptive's lend and the piece's runAdaptive do (split.go:148, :140).
-	var p Plan
+	var p plan
 	p.Chunk, p.Per, p.Least = k.n, float32(k.cost()), k.least
 	thief := newChunkSizer(p.Chunk, float64(p.Per), p.Least)
 	if thief.n != k.n {
-		t.Errorf("lender's chunk %d (%.2f ns an iteration), Plan.Per %v: the piece starts at %d", k.n, k.lastPer, p.Per, thief.n)
+		t.Errorf("lender's chunk %d (%.2f ns an iteration), plan.Per %v: the piece starts at %d", k.n, k.lastPer, p.Per, thief.n)
 	}
 	// The same with a call cost: 100 us a call, 0.3 ns an iteration.
 	k = newChunkSizer(0, 0, 0)

@@ -80,7 +80,7 @@ func init() {
 		close(hidden.busyGo)
 		// The other worker takes children 1 and 2, the public floor, then
 		// finds nothing it can see and parks: 3 to 6 are private.
-		hidden.waitedForParking = waitFor(func() bool { return hidden.rt.Pool().Load().Idle == 1 })
+		hidden.waitedForParking = waitFor(func() bool { return tsys.Pool(hidden.rt).Port().Load().Idle == 1 })
 		sum := 0
 		for i := len(kids) - 1; i >= 0; i-- {
 			sum += kids[i].Join(c)

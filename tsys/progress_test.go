@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -29,7 +29,7 @@ func TestAddProgressSumsOverWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := runtimeseam.Inspect(rt).Main.Progress()
+		got := (*runtimecore.Runtime)(rt).Main().View().Progress()
 		if got.Done != n || got.Total != n {
 			t.Errorf("run %d: progress %+v, want %d of %d", run, got, n, n)
 		}

@@ -4,16 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"os"
-	"runtime"
-	"strconv"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/tsys-go/tsys/inline"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
@@ -22,7 +15,7 @@ import (
 // what the node did for a job across nodes is counted apart, in the
 // command line's report.
 type Stats struct {
-	Spawns        int64 `json:"spawns"`         // spawn calls (Fork, Spawn, Both, Pair), inlined or not
+	Spawns        int64 `json:"spawns"`         // spawn calls (Fork, Spawn, Both, Pair, PairOf), inlined or not
 	Inlined       int64 `json:"inlined"`        // spawns that ran as a direct call
 	TasksRun      int64 `json:"tasks_run"`      // task frames run to completion here
 	LocalSteals   int64 `json:"local_steals"`   // tasks taken from another worker of this node
@@ -34,29 +27,6 @@ type Stats struct {
 	BusyNanos     int64 `json:"busy_ns"`        // time workers held work: the run's span less their idle time
 	WorkNanos     int64 `json:"work_ns"`        // time task frames computed, with MeasureWorkSpan: the work T_1
 	SpanNanos     int64 `json:"span_ns"`        // the run's critical path, with MeasureWorkSpan: the span T_inf
-}
-
-// InlineRatio is the share of spawns that were inlined.
-func (s Stats) InlineRatio() float64 { return sched.Stats(s).InlineRatio() }
-
-// Add sums o into s (MaxDeque and SpanNanos take the maximum).
-//
-// Deprecated: sum the counters a program needs; the runtime's reports
-// sum them for it.
-func (s *Stats) Add(o Stats) {
-	t := sched.Stats(*s)
-	t.Add(sched.Stats(o))
-	*s = Stats(t)
-}
-
-func init() {
-	runtimeseam.Inspect = func(rt any) runtimeseam.Inside {
-		r, ok := rt.(*Runtime)
-		if !ok || r == nil {
-			panic(fmt.Sprintf("runtimeseam.Inspect: %T is not a non-nil *tsys.Runtime", rt))
-		}
-		return runtimeseam.Inside{Main: r.pool, Last: r.last.Load(), Inline: r.conf.inline}
-	}
 }
 
 // Runtime runs jobs on a set of workers. It is reusable: Run may be called
@@ -88,23 +58,21 @@ func init() {
 // request's context: a request whose context ends (a client gone, a
 // deadline) gets the context's error within a leaf's time, whatever else
 // runs (bench/README.md, "Many callers").
-type Runtime struct {
-	pool *sched.Pool
-	conf config // the options it was made with, for its spare pools
-	// spares are the pools of overlapping runs, kept between runs, since
-	// a pool's workers keep the deques and frames they grew.
-	sparesMu sync.Mutex
-	spares   []*sched.Pool
-	// last is the pool of the last run to end (WorkerStats, WorkSpan).
-	last atomic.Pointer[sched.Pool]
-	// running counts the runs in progress, which decides whether the
-	// next runs solo; turns holds a token per solo run running (admit).
-	running atomic.Int32
-	turns   chan struct{}
-}
+//
+// A Runtime is the runtime beneath this package under its public name:
+// its fields are that runtime's, none of them a program's, and a program
+// makes one with New and uses it through Run, Do and the methods here.
+type Runtime runtimecore.Runtime
+
+// core is the runtime beneath rt. A Runtime is defined on the core's
+// struct, not as a wrapper around it, so that the command line, which
+// runs a program's job on a cluster node's runtime, hands it over as a
+// *Runtime by a conversion, at no cost and with no hook between the
+// packages (package runtimecore).
+func (rt *Runtime) core() *runtimecore.Runtime { return (*runtimecore.Runtime)(rt) }
 
 // Option configures a Runtime.
-type Option func(*config)
+type Option struct{ set func(*config) }
 
 type config struct {
 	workers     int
@@ -113,244 +81,33 @@ type config struct {
 	checkCopies bool
 }
 
+// checkCopies is TSYS_CHECK_COPIES=1 as an option, for the package's
+// tests (export_test.go).
+func checkCopies() Option { return Option{func(c *config) { c.checkCopies = true }} }
+
 // Workers sets the number of workers. n <= 0 means the default,
 // runtime.GOMAXPROCS(0) when New is called.
-func Workers(n int) Option { return func(c *config) { c.workers = n } }
+func Workers(n int) Option { return Option{func(c *config) { c.workers = n }} }
 
 // Inline sets the inlining policy (default: inline.Default()).
-func Inline(p inline.Policy) Option { return func(c *config) { c.inline = p } }
+func Inline(p inline.Policy) Option { return Option{func(c *config) { c.inline = p }} }
 
 // MeasureWorkSpan makes every run measure its work and span, as Cilkscale
 // does: the run's Stats hold them (WorkNanos, the work T_1; SpanNanos,
 // the span T_inf). It turns inlining off, so that every spawn is a task
 // and the graph measured is the program's, not what one run's load chose
 // to inline; and each task frame costs two clock reads more.
-func MeasureWorkSpan() Option { return func(c *config) { c.workSpan = true } }
-
-// CheckCopies makes every task that may cross nodes (Task.WhyLocal is
-// nil) run on a copy of its argument and give back a copy of its result,
-// even on one node, as it would on another: a program whose tasks change
-// memory through their arguments gives its wrong answer in its own tests
-// instead of only on a cluster. A spawn of such a task is then always a
-// task (never inlined), so that every one is copied; everything else
-// (tasks that stay on their node, and the closure forms Both, Pair, For
-// and Fold) is inlined as usual, so a test suite runs at about its usual
-// speed; their spawns only ask the inlining policy each time rather than
-// on credit, a few nanoseconds more each (BenchmarkTreeSumCheckCopies).
-// Ctx.AllowCCall answers no under the check, since the code it guards may
-// run a lendable task's body as a plain call. A copy larger than 1 MB, or
-// slower than 1 ms, is reported once per task (log/slog, at level Warn):
-// every task of that kind pays it. The environment variable
-// TSYS_CHECK_COPIES=1 turns the check on for every runtime a program
-// makes, without changing its code:
-//
-//	TSYS_CHECK_COPIES=1 go test ./...
-func CheckCopies() Option { return func(c *config) { c.checkCopies = true } }
-
-// checkCopiesEnv is the environment variable that turns CheckCopies on.
-const checkCopiesEnv = "TSYS_CHECK_COPIES"
-
-// checkCopiesFromEnv reads TSYS_CHECK_COPIES: 1 or true turns the check
-// on, 0, false or nothing leaves it off. Any other value turns it on,
-// with a warning: someone asked for a check, and a typo must not pass a
-// test suite unchecked.
-func checkCopiesFromEnv() bool {
-	v := os.Getenv(checkCopiesEnv)
-	if v == "" {
-		return false
-	}
-	on, err := strconv.ParseBool(v)
-	if err != nil {
-		slog.Warn("tsys: "+checkCopiesEnv+" is neither true nor false; checking copies (write 1 or 0)", "value", v)
-		return true
-	}
-	return on
-}
+func MeasureWorkSpan() Option { return Option{func(c *config) { c.workSpan = true }} }
 
 // New makes a runtime.
 func New(opts ...Option) *Runtime {
-	c := config{workers: runtime.GOMAXPROCS(0), inline: inline.Default()}
-	c.checkCopies = checkCopiesFromEnv()
+	c := config{inline: inline.Default()}
 	for _, o := range opts {
-		o(&c)
+		o.set(&c)
 	}
-	if c.workers <= 0 {
-		c.workers = runtime.GOMAXPROCS(0)
-	}
-	if c.workSpan {
-		c.inline = inline.Never()
-	}
-	rt := &Runtime{conf: c, turns: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	rt.pool = rt.newPool()
-	rt.last.Store(rt.pool)
-	return rt
-}
-
-// Admission. Solo runs beyond the CPUs would only take turns on them,
-// each one's goroutine waiting its turn for as long as the Go scheduler
-// gives the others (10 ms slices): a request whose deadline passes while
-// it waits can say so only when it runs again, and every request's time
-// spreads. So at most GOMAXPROCS solo runs run at once and the others
-// wait their turn in order, off the CPU, ending at once if their context
-// does (admit). A run from inside a task (its context is a task's,
-// Ctx.Context) is admitted at once, since the slot it would wait for may
-// be its own caller's; so, after admitWait, is any run, for the same
-// reason when a task passes a context of its own.
-
-// admitWait bounds a solo run's wait for its turn.
-const admitWait = 10 * time.Millisecond
-
-// admit waits for the run's turn to run solo and returns what gives it
-// back, or the run's error if its context ends first.
-func (rt *Runtime) admit(ctx context.Context) (release func(), err error) {
-	if sched.InRun(ctx) {
-		return func() {}, nil
-	}
-	select {
-	case rt.turns <- struct{}{}:
-		return rt.giveBack, nil
-	default:
-	}
-	t := time.NewTimer(admitWait)
-	defer t.Stop()
-	select {
-	case rt.turns <- struct{}{}:
-		return rt.giveBack, nil
-	case <-ctx.Done():
-		return nil, sched.Cancelled(ctx)
-	case <-t.C:
-		if contextEnded(ctx) {
-			return nil, sched.Cancelled(ctx)
-		}
-		return func() {}, nil
-	}
-}
-
-func (rt *Runtime) giveBack() { <-rt.turns }
-
-// newPool makes a pool of the runtime's workers and options.
-func (rt *Runtime) newPool() *sched.Pool {
-	p := sched.NewPool(rt.conf.workers, rt.conf.inline)
-	p.SetWorkSpan(rt.conf.workSpan)
-	p.SetCheckCopies(rt.conf.checkCopies)
-	return p
-}
-
-// run runs root on the main pool if it is free, else on a spare pool:
-// never waiting for another run, which may be the caller's own (Run from
-// inside a task). Once the runs in progress hold the CPUs, it runs solo
-// (sched/solo.go): on the caller's goroutine, one worker.
-func (rt *Runtime) run(ctx context.Context, root *sched.Header) (Stats, error) {
-	others := rt.running.Add(1) - 1
-	defer rt.running.Add(-1)
-	if int(others)*rt.conf.workers >= runtime.GOMAXPROCS(0) {
-		return rt.runSolo(ctx, root)
-	}
-	if ran, st, err := rt.pool.TryRun(ctx, root); ran {
-		rt.last.Store(rt.pool)
-		return Stats(st), err
-	}
-	p := rt.takeSpare()
-	defer rt.putSpare(p)
-	st, err := p.Run(ctx, root)
-	rt.last.Store(p)
-	return Stats(st), err
-}
-
-// runSolo runs root solo on the main pool if it is free and no cluster
-// drives it, else on a spare pool, once it is admitted (admit).
-func (rt *Runtime) runSolo(ctx context.Context, root *sched.Header) (Stats, error) {
-	release, err := rt.admit(ctx)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer release()
-	if ran, st, err := rt.pool.TryRunSolo(ctx, root); ran {
-		rt.last.Store(rt.pool)
-		return Stats(st), err
-	}
-	p := rt.takeSpare()
-	defer rt.putSpare(p)
-	st, err := p.RunSolo(ctx, root)
-	rt.last.Store(p)
-	return Stats(st), err
-}
-
-func (rt *Runtime) takeSpare() *sched.Pool {
-	rt.sparesMu.Lock()
-	defer rt.sparesMu.Unlock()
-	if k := len(rt.spares); k > 0 {
-		p := rt.spares[k-1]
-		rt.spares = rt.spares[:k-1]
-		return p
-	}
-	return rt.newPool()
-}
-
-func (rt *Runtime) putSpare(p *sched.Pool) {
-	rt.sparesMu.Lock()
-	defer rt.sparesMu.Unlock()
-	rt.spares = append(rt.spares, p)
-}
-
-// WorkSpan reports the last run's work T_1 (the time all task frames
-// computed, summed) and span T_inf (its critical path), as Cilkscale does;
-// T_1/T_inf is the parallelism the program has. Zero unless the runtime
-// was made with MeasureWorkSpan.
-//
-// Deprecated: a run's Stats hold them, WorkNanos and SpanNanos, and the
-// run's own, even when runs overlap.
-func (rt *Runtime) WorkSpan() (work, span time.Duration) {
-	rt.check("WorkSpan")
-	var w int64
-	p := rt.last.Load()
-	for _, s := range p.WorkerStats() {
-		w += s.WorkNanos
-	}
-	return time.Duration(w), p.Span()
-}
-
-// Workers reports the number of workers.
-//
-// Deprecated: it is the Workers option's n, or runtime.GOMAXPROCS(0) for
-// n <= 0; a program has no use for it while it runs, since forks and loops
-// split by the load, not by the count of workers.
-func (rt *Runtime) Workers() int {
-	rt.check("Workers")
-	return rt.pool.Workers()
-}
-
-// InlinePolicy reports the inlining policy.
-//
-// Deprecated: it is the Inline option's policy, or inline.Default().
-func (rt *Runtime) InlinePolicy() inline.Policy {
-	rt.check("InlinePolicy")
-	return rt.conf.inline
-}
-
-// Pool returns the scheduler's pool beneath the runtime, for the cluster
-// layer that connects it to other nodes: the main pool, which a run takes
-// when no other run has it (see Runtime).
-//
-// Deprecated: the scheduler is the runtime's own (internal/sched); the
-// command line's run verb records timelines and task trees.
-func (rt *Runtime) Pool() *sched.Pool {
-	rt.check("Pool")
-	return rt.pool
-}
-
-// WorkerStats returns the per-worker counters of the last run to end.
-//
-// Deprecated: a run's Stats sum them; the command line's --profile prints
-// them per worker.
-func (rt *Runtime) WorkerStats() []Stats {
-	rt.check("WorkerStats")
-	ws := rt.last.Load().WorkerStats()
-	out := make([]Stats, len(ws))
-	for i, s := range ws {
-		out[i] = Stats(s)
-	}
-	return out
+	return (*Runtime)(runtimecore.New(runtimecore.Config{
+		Workers: c.workers, Inline: c.inline, WorkSpan: c.workSpan, CheckCopies: c.checkCopies,
+	}))
 }
 
 // check panics, saying what to do, if rt is nil: a method of a nil
@@ -359,7 +116,7 @@ func (rt *Runtime) check(method string) {
 	if rt == nil {
 		panic("tsys: Runtime." + method + " called on a nil *Runtime: make one with tsys.New()")
 	}
-	if rt.pool == nil {
+	if !rt.core().Made() {
 		panic("tsys: Runtime." + method + " called on a Runtime not made by tsys.New (its zero value): make one with tsys.New()")
 	}
 }
@@ -400,20 +157,13 @@ func Run[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, S
 	return runTask(ctx, rt, t, arg)
 }
 
-// contextEnded reports whether ctx is done, or its deadline has passed
-// though its timer has not yet said so.
-func contextEnded(ctx context.Context) bool {
-	d, ok := ctx.Deadline()
-	return ctx.Err() != nil || ok && !time.Now().Before(d)
-}
-
 // checkRun checks what Run and Do are given, for a message that says what
 // to do where a nil would panic deep inside the scheduler.
 func checkRun(fn string, ctx context.Context, rt *Runtime) error {
 	if rt == nil {
 		return fmt.Errorf("%s: nil *Runtime: make one with tsys.New()", fn)
 	}
-	if rt.pool == nil {
+	if !rt.core().Made() {
 		return fmt.Errorf("%s: a Runtime not made by tsys.New (its zero value): make one with tsys.New()", fn)
 	}
 	if ctx == nil {
@@ -425,15 +175,15 @@ func checkRun(fn string, ctx context.Context, rt *Runtime) error {
 func runTask[A, R any](ctx context.Context, rt *Runtime, t *Task[A, R], arg A) (R, Stats, error) {
 	f := &frame[A, R]{arg: arg}
 	f.Init(&t.kind)
-	stats, err := rt.run(ctx, &f.Header)
-	if err == nil && contextEnded(ctx) {
+	st, err := rt.core().Run(ctx, &f.Header)
+	if err == nil && runtimecore.ContextEnded(ctx) {
 		// Looked at last, as close to the return as it can be: the
 		// caller gave up on the result before it got it.
 		err = sched.Cancelled(ctx)
 	}
 	if err != nil {
 		var zero R
-		return zero, stats, userError(err)
+		return zero, Stats(st), userError(err)
 	}
-	return f.res, stats, nil
+	return f.res, Stats(st), nil
 }

@@ -176,8 +176,8 @@ func TestStatsAddUp(t *testing.T) {
 		t.Errorf("spawns %d, inlined %d, tasks run %d: do not add up", st.Spawns, st.Inlined, st.TasksRun)
 	}
 	var sum tsys.Stats
-	for _, w := range rt.WorkerStats() {
-		sum.Add(w)
+	for _, w := range tsys.WorkerStats(rt) {
+		sum = tsys.AddStats(sum, w)
 	}
 	if sum != st {
 		t.Errorf("per-worker stats %+v do not sum to %+v", sum, st)
@@ -210,19 +210,19 @@ func TestIdleAndBusyTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	idleTime := time.Duration(st.IdleNanos)
-	busy := rt.Pool().BusyTime(time.Now())
+	busy := tsys.Pool(rt).Port().BusyTime(time.Now())
 	if idleTime < sleep*9/10 || idleTime > 2*wall {
 		t.Errorf("idle %v in a run of %v where one worker of two had nothing to do", idleTime, wall)
 	}
 	if busy < sleep*9/10 || busy > 2*wall-idleTime+time.Millisecond {
 		t.Errorf("busy %v, idle %v in a run of %v with a task of %v", busy, idleTime, wall, sleep)
 	}
-	if later := rt.Pool().BusyTime(time.Now().Add(time.Hour)); later != busy {
+	if later := tsys.Pool(rt).Port().BusyTime(time.Now().Add(time.Hour)); later != busy {
 		t.Errorf("busy time moved between runs: %v then %v", busy, later)
 	}
 	// Each worker's busy and idle time make up the run's span, and the
 	// counters agree with the pool's busy time.
-	for i, w := range rt.WorkerStats() {
+	for i, w := range tsys.WorkerStats(rt) {
 		if span := time.Duration(w.BusyNanos + w.IdleNanos); span < sleep || span > wall+time.Millisecond {
 			t.Errorf("worker %d: busy %v + idle %v = %v, not the run's span %v", i, time.Duration(w.BusyNanos), time.Duration(w.IdleNanos), span, wall)
 		}
@@ -240,7 +240,7 @@ func TestStolenFromCountsThefts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var steals, suffered int64
-	for _, w := range rt.WorkerStats() {
+	for _, w := range tsys.WorkerStats(rt) {
 		steals += w.LocalSteals
 		suffered += w.StolenFrom
 	}
@@ -341,7 +341,7 @@ func TestBlockedWaitsReuseExecutors(t *testing.T) {
 	if err != nil || got != 40 {
 		t.Fatalf("got %d, %v; want 40", got, err)
 	}
-	started := rt.Pool().ExecutorsStarted()
+	started := tsys.Pool(rt).View().ExecutorsStarted()
 	if st.BlockedWaits < 10 {
 		t.Fatalf("only %d of 40 waits blocked: the idle worker did not steal the sleeping leaves", st.BlockedWaits)
 	}

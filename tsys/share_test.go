@@ -10,7 +10,7 @@ import (
 )
 
 // TestShareHoldsWorkersBack: with a share of 1, only worker 0 runs tasks,
-// and the answer is the same as with every worker (sched.Pool.SetShare,
+// and the answer is the same as with every worker (sched.Port.SetShare,
 // which a node sharing itself between jobs sets).
 func TestShareHoldsWorkersBack(t *testing.T) {
 	checkNoLeak(t)
@@ -19,7 +19,7 @@ func TestShareHoldsWorkersBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
-	rt.Pool().SetShare(1)
+	tsys.Pool(rt).Port().SetShare(1)
 	got, _, err := tsys.Run(context.Background(), rt, fanout, [2]int{7, 1})
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestShareHoldsWorkersBack(t *testing.T) {
 	if got != want {
 		t.Fatalf("with a share of 1: %d, want %d", got, want)
 	}
-	ws := rt.WorkerStats()
+	ws := tsys.WorkerStats(rt)
 	if ws[0].TasksRun == 0 || ws[1].TasksRun != 0 {
 		t.Errorf("tasks run by worker 0 and 1: %d and %d; want all by worker 0", ws[0].TasksRun, ws[1].TasksRun)
 	}
@@ -38,7 +38,7 @@ func TestShareHoldsWorkersBack(t *testing.T) {
 func TestShareOfNothingWaits(t *testing.T) {
 	checkNoLeak(t)
 	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
-	rt.Pool().SetShare(0)
+	tsys.Pool(rt).Port().SetShare(0)
 	done := make(chan int, 1)
 	go func() {
 		v, _, err := tsys.Run(context.Background(), rt, fanout, [2]int{5, 3})
@@ -52,7 +52,7 @@ func TestShareOfNothingWaits(t *testing.T) {
 		t.Fatalf("a pool with a share of 0 ran its job (%d)", v)
 	case <-time.After(50 * time.Millisecond):
 	}
-	rt.Pool().SetShare(2)
+	tsys.Pool(rt).Port().SetShare(2)
 	select {
 	case v := <-done:
 		if v <= 1 {

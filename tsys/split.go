@@ -3,6 +3,8 @@ package tsys
 import (
 	"fmt"
 	"time"
+
+	"github.com/tsys-go/tsys/internal/loopsplit"
 )
 
 // How a loop is split.
@@ -43,8 +45,8 @@ import (
 // timing, so a floating-point reduction rounds the same way in every run,
 // which the adaptive split does not promise.
 
-// LoopOption changes how a loop is split (see Grain and Factoring).
-type LoopOption func(*Plan)
+// LoopOption changes how a loop is split (see Grain).
+type LoopOption struct{ set func(*plan) }
 
 // Grain fixes the split: the range is halved down to pieces of at most g
 // iterations, each run by one call of the body. The pieces, and so the
@@ -52,22 +54,12 @@ type LoopOption func(*Plan)
 // Without it the loop sizes its pieces itself, from the time they take and
 // from whether other workers are hungry, which suits loops whose
 // iterations cost unevenly or unknowably; g < 1 means that.
-func Grain(g int) LoopOption { return func(p *Plan) { p.Grain = int64(max(g, 0)) } }
+func Grain(g int) LoopOption { return LoopOption{func(p *plan) { p.Grain = int64(max(g, 0)) }} }
 
-// Factoring makes an adaptive loop cut the pieces it exposes to thieves by
-// Cesar et al.'s dynamic adjusting factoring instead of in halves: each
-// piece a share of what is left that is smaller the more unevenly the
-// iterations measured so far cost. bench/README.md ("Loops") compares the
-// two; halving is the default.
-func Factoring() LoopOption { return func(p *Plan) { p.Part = uint8(factoring) } }
-
-// Plan is how a piece of a loop is split: the options the loop was run
-// with and what its chunks learned, carried with each piece it lends.
-// Loop.Range makes it; a program has no need to read or set it.
-//
-// Deprecated: a program has no need of it; it becomes the runtime's own,
-// with Span, and LoopOption an opaque option.
-type Plan struct {
+// plan is how a piece of a loop is split: the options the loop was run
+// with and what its chunks learned, carried with each piece it lends (its
+// fields are exported for the codec).
+type plan struct {
 	Grain int64   // Grain's g; 0 for the adaptive split
 	Chunk int64   // iterations per chunk, as learned
 	Per   float32 // nanoseconds an iteration took, as learned
@@ -77,10 +69,15 @@ type Plan struct {
 	Later bool    // the loop has exposed a piece already (factoring's first batch is over)
 }
 
-func planOf(opts []LoopOption) Plan {
-	var p Plan
+func planOf(c *Ctx, opts []LoopOption) plan {
+	var p plan
 	for _, o := range opts {
-		o(&p)
+		if o.set != nil { // the zero LoopOption changes nothing
+			o.set(&p)
+		}
+	}
+	if c != nil && p.Grain == 0 && loopsplit.Factoring(c.Context()) {
+		p.Part = uint8(factoring) // the lab's choice (package loopsplit)
 	}
 	return p
 }
@@ -88,7 +85,7 @@ func planOf(opts []LoopOption) Plan {
 // shape is what the split needs of a loop: how a piece begins its result
 // with its first chunk and folds the next chunks into it, how two pieces'
 // results combine, and the task that runs a piece. A loop whose body
-// returns a result per chunk (RegisterRange, Reduce) folds by combining;
+// returns a result per chunk (For's) folds by combining;
 // Fold's body folds into the result itself.
 type shape[E, R any] struct {
 	first   func(c *Ctx, env E, lo, hi int) R
@@ -96,7 +93,7 @@ type shape[E, R any] struct {
 	combine func(a, b R) R
 	// task is asked only when a piece is forked, since finding the task of
 	// a loop of closures costs a lookup that a short loop need not pay.
-	task func() *Task[Span[E], R]
+	task func() *Task[span[E], R]
 	// lendable: pieces may go to other nodes, so their wanting work is a
 	// reason to cut them (a loop of closures stays on its node).
 	lendable bool
@@ -109,7 +106,7 @@ type shape[E, R any] struct {
 // the pieces' results combined in index order (R's zero value for an
 // empty range). The range, the one run here and every piece it lends, is
 // a closure body of its own (body.go), whose Ctx the chunks get.
-func runSplit[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
+func runSplit[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 	switch {
 	case s.Lo >= s.Hi:
 		var zero R
@@ -126,19 +123,19 @@ func runSplit[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 
 // runHalves is the fixed split of Grain: halves down to the grain, the
 // first forked, the second run here.
-func runHalves[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
+func runHalves[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 	if s.Hi-s.Lo <= s.Plan.Grain {
 		c.stopIfEnded()
 		return sh.first(c, s.Env, int(s.Lo), int(s.Hi))
 	}
 	mid := s.Lo + (s.Hi-s.Lo)/2
-	first := sh.task().Fork(c, Span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
-	second := runHalves(c, sh, Span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Plan: s.Plan})
+	first := sh.task().Fork(c, span[E]{Env: s.Env, Lo: s.Lo, Hi: mid, Plan: s.Plan})
+	second := runHalves(c, sh, span[E]{Env: s.Env, Lo: mid, Hi: s.Hi, Plan: s.Plan})
 	return sh.combine(first.Join(c), second)
 }
 
 // runAdaptive is lazy splitting (see the top of this file).
-func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
+func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s span[E]) R {
 	// The pieces lent, right to left: the last is next to the range run
 	// here. A slice, made at the first fork, not an array on the stack: a
 	// Forked holds an R, and a large R (an array of counts) would make
@@ -150,9 +147,9 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	first := !s.Plan.Later
 	lo, hi := s.Lo, s.Hi
 	lend := func(cv float64) {
-		at := part.cut(lo, hi, size.n, c.sched().Workers(), cv, first)
+		at := part.cut(lo, hi, size.n, c.sched().View().Workers(), cv, first)
 		first = false
-		piece := Span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
+		piece := span[E]{Env: s.Env, Lo: at, Hi: hi, Plan: s.Plan}
 		piece.Plan.Chunk, piece.Plan.Per, piece.Plan.Least = size.n, float32(size.cost()), size.least
 		piece.Plan.CV, piece.Plan.Later = float32(cv), true
 		forks = append(forks, lent[R]{sh.task().Fork(c, piece), at, hi})
@@ -162,7 +159,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 	// Workers of this node that are looking for work now get a piece each
 	// before the first chunk: a loop of a few costly iterations must not
 	// run its first ones alone while they wait.
-	for range c.sched().Hungry() {
+	for range c.sched().View().Hungry() {
 		// Once enough tasks are ready, the fork would be a plain call,
 		// which would split its piece again at once, down to single
 		// iterations: the hungry take what is ready.
@@ -207,7 +204,7 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 			}
 			began = sinceEpoch() // a join's wait is no chunk's
 		}
-		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.sched().MayBeStolen(sh.lendable) {
+		if now-start >= chunkTarget/2 && hi-lo >= 2*size.n && !sh.allowCut(c) && c.sched().View().MayBeStolen(sh.lendable) {
 			lend(costs.cv(float64(s.Plan.CV)))
 		}
 		n = min(size.n, hi-lo)
@@ -221,13 +218,13 @@ func runAdaptive[E, R any](c *Ctx, sh *shape[E, R], s Span[E]) R {
 // allowCut is Ctx.AllowCCall asked before the loop cuts a piece off its
 // range, which it then forks: a yes keeps the range whole.
 func (sh *shape[E, R]) allowCut(c *Ctx) bool {
-	if c.Fast.Credit--; int(c.Fast.Credit) < 0 {
+	if c.fast.Credit--; int(c.fast.Credit) < 0 {
 		return sh.askCut(c)
 	}
 	return true
 }
 
-// askCut is allowCut's slow path. Under CheckCopies, AllowCCall always
+// askCut is allowCut's slow path. Under the check of copies, AllowCCall always
 // answers no (its yes might run a lendable task's body), which would make
 // a loop whose pieces stay on this node cut its range down to single
 // chunks; so it asks for the kind of the loop's pieces, looked up only

@@ -39,14 +39,14 @@ var (
 )
 
 func init() {
-	deafTree = tsys.RegisterErr("bench.stop.tree", func(c *tsys.Ctx, j deafJob) (int, error) {
+	deafTree = tsys.Register("bench.stop.tree", func(c *tsys.Ctx, j deafJob) int {
 		if j.Hi-j.Lo == 1 {
 			if n := int(deafBegun.Add(1)); !j.ByIndex && n == j.FailAt || j.ByIndex && j.Lo == j.FailAt {
 				deafFailAt.Store(time.Now().UnixNano())
-				return 0, errDeaf
+				c.Fail(errDeaf)
 			}
 			time.Sleep(j.Leaf)
-			return 1, nil
+			return 1
 		}
 		mid := j.Lo + (j.Hi-j.Lo)/2
 		left, right := j, j
@@ -56,15 +56,15 @@ func init() {
 			// enough tasks are ready; else the right one waits as a task.
 			if c.AllowCCall() {
 				a := deafTree.Call(c, left)
-				return a + deafTree.Call(c, right), nil
+				return a + deafTree.Call(c, right)
 			}
 			b := deafTree.Fork(c, right)
 			a := deafTree.Call(c, left)
-			return a + b.Join(c), nil
+			return a + b.Join(c)
 		}
 		a := deafTree.Fork(c, left)
 		b := deafTree.Call(c, right)
-		return a.Join(c) + b, nil
+		return a.Join(c) + b
 	})
 }
 

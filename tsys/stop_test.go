@@ -57,7 +57,7 @@ var (
 // leaves, and the runtime can stop only the next chunk, not the body's
 // own loop, so a chunk counts its first leaf only.
 func stopLeaf(c *tsys.Ctx, j stopJob, first bool) error {
-	if first && c.Err() != nil {
+	if first && c.Context().Err() != nil {
 		stopBegunAfter.Add(1)
 	}
 	if int(stopBegun.Add(1)) == j.FailAt {
@@ -67,7 +67,7 @@ func stopLeaf(c *tsys.Ctx, j stopJob, first bool) error {
 			if j.Mode == stopByCancel {
 				stopCancel()
 			} else {
-				stopPool.Fail(errStopLeaf)
+				stopPool.Port().Fail(errStopLeaf)
 			}
 			time.Sleep(stopLeafTime)
 			return nil
@@ -93,29 +93,30 @@ type stopForm struct {
 
 func init() {
 	// A binary recursion written with Fork, the left half forked.
-	stopFork = tsys.RegisterErr("test.stop.fork", func(c *tsys.Ctx, j stopJob) (int, error) {
+	stopFork = tsys.Register("test.stop.fork", func(c *tsys.Ctx, j stopJob) int {
 		if j.Hi-j.Lo == 1 {
-			return 1, stopLeaf(c, j, true)
+			if err := stopLeaf(c, j, true); err != nil {
+				c.Fail(err)
+			}
+			return 1
 		}
 		mid := j.Lo + (j.Hi-j.Lo)/2
 		left, right := j, j
 		left.Hi, right.Lo = mid, mid
 		a := stopFork.Fork(c, left)
 		b := stopFork.Call(c, right)
-		return a.Join(c) + b, nil
+		return a.Join(c) + b
 	})
 	// The same with Spawn, the right half a plain recursive call: only
 	// the spawn's own check stops the recursion of plain calls.
-	stopSpawn = tsys.RegisterErr("test.stop.spawn", func(c *tsys.Ctx, j stopJob) (int, error) {
-		return spawnTree(c, j)
-	})
-	stopRange = tsys.RegisterRange("test.stop.range", func(c *tsys.Ctx, j stopJob, lo, hi int) int {
+	stopSpawn = tsys.Register("test.stop.spawn", spawnTree)
+	stopRange = tsys.RegisterFold("test.stop.range", func() int { return 0 }, func(c *tsys.Ctx, j stopJob, lo, hi, n int) int {
 		for i := range hi - lo {
 			if err := stopLeaf(c, j, i == 0); err != nil {
 				panic(err)
 			}
 		}
-		return hi - lo
+		return n + hi - lo
 	}, func(a, b int) int { return a + b })
 	stopRoot = tsys.Register("test.stop.root", func(c *tsys.Ctx, f stopForm) int {
 		j := f.Job
@@ -131,26 +132,26 @@ func init() {
 		case "for-grain":
 			return forLeaves(c, j, tsys.Grain(1))
 		case "range":
-			return stopRange.Run(c, j, j.Lo, j.Hi)
+			return stopRange.Call(c, j, j.Lo, j.Hi)
 		}
 		panic("unknown form " + f.Form)
 	})
 }
 
 // spawnTree is stopSpawn's body.
-func spawnTree(c *tsys.Ctx, j stopJob) (int, error) {
+func spawnTree(c *tsys.Ctx, j stopJob) int {
 	if j.Hi-j.Lo == 1 {
-		return 1, stopLeaf(c, j, true)
+		if err := stopLeaf(c, j, true); err != nil {
+			c.Fail(err)
+		}
+		return 1
 	}
 	mid := j.Lo + (j.Hi-j.Lo)/2
 	left, right := j, j
 	left.Hi, right.Lo = mid, mid
 	a := stopSpawn.Spawn(c, left)
-	b, err := spawnTree(c, right)
-	if err != nil {
-		return 0, err
-	}
-	return a.Get(c) + b, nil
+	b := spawnTree(c, right)
+	return a.Get(c) + b
 }
 
 // joinTree is the recursion of stopFork with closures.
@@ -165,7 +166,7 @@ func joinTree(c *tsys.Ctx, j stopJob) int {
 	left, right := j, j
 	left.Hi, right.Lo = mid, mid
 	var a, b int
-	tsys.Join(c, func(c *tsys.Ctx) { a = joinTree(c, left) }, func(c *tsys.Ctx) { b = joinTree(c, right) })
+	tsys.Both(c, func(c *tsys.Ctx) { a = joinTree(c, left) }, func(c *tsys.Ctx) { b = joinTree(c, right) })
 	return a + b
 }
 
@@ -188,7 +189,7 @@ var stopForms = []string{"fork", "spawn", "join", "for", "for-grain", "range"}
 // TestFailureStopsInlinedWork: on 1 and 2 workers, in every shape of
 // work, a failure at the fourth leaf of 256 (an error or a panic, the
 // caller's cancellation, or a failure on another node, which reaches the
-// pool through Pool.Fail) lets at most one leaf (or a loop's chunk) per
+// pool through Port.Fail) lets at most one leaf (or a loop's chunk) per
 // worker begin after it, one that was on its way in when the failure
 // came.
 func TestFailureStopsInlinedWork(t *testing.T) {
@@ -196,7 +197,7 @@ func TestFailureStopsInlinedWork(t *testing.T) {
 	for _, mode := range []stopMode{stopByError, stopByCancel, stopByRemote} {
 		for _, w := range []int{1, 2} {
 			rt := tsys.New(tsys.Workers(w))
-			stopPool = rt.Pool()
+			stopPool = tsys.Pool(rt)
 			for _, form := range stopForms {
 				name := fmt.Sprintf("%s/workers=%d/mode=%d", form, w, mode)
 				stopBegun.Store(0)

@@ -32,7 +32,8 @@ type Task[A, R any] struct {
 	paths [2]func(*Ctx, A) R
 	// local says why the task may not cross nodes; nil if it may.
 	local error
-	// costly warns once of a copy that costs much under CheckCopies.
+	// costly warns once of a copy that costs much under the check of
+	// copies (TSYS_CHECK_COPIES).
 	costly copyCost
 }
 
@@ -93,12 +94,12 @@ type frameSlab[A, R any] struct{ free []frame[A, R] }
 //
 // Declare ByValue when the task only reads what its argument refers to
 // and returns memory nobody else holds, and check the claim by running
-// the program's tests with the environment variable TSYS_CHECK_COPIES=1
-// (or the CheckCopies option), under which every such task gets copies on
-// one node too, so a dependence on shared memory shows up as a wrong
-// answer. The check costs little beside those tasks' copies (each runs on
-// copies, never as a plain call; see CheckCopies), so a test suite can
-// run with it always.
+// the program's tests with the environment variable TSYS_CHECK_COPIES=1,
+// under which every such task gets copies on one node too, so a
+// dependence on shared memory shows up as a wrong answer. The check costs
+// little beside those tasks' copies (each runs on copies, never as a
+// plain call; the package's doc, "Testing that tasks share no memory"),
+// so a test suite can run with it always.
 //
 // # When a task fails
 //
@@ -157,28 +158,8 @@ func Register[A, R any](name string, fn func(*Ctx, A) R, opts ...TaskOption) *Ta
 	return register(name, fn, opts)
 }
 
-// RegisterErr makes a task function that can fail, as Register does for
-// one that cannot: a non-nil error fails the job as Ctx.Fail does, and a
-// nil error is success, whatever the result.
-//
-// Deprecated: use Register, and Ctx.Fail where the task fails: one way to
-// register a task, and one way for any body to fail.
-func RegisterErr[A, R any](name string, fn func(*Ctx, A) (R, error), opts ...TaskOption) *Task[A, R] {
-	if fn == nil {
-		panic("tsys.RegisterErr: a task needs a function")
-	}
-	noteTaskFunc(fn, name)
-	return register(name, func(c *Ctx, a A) R {
-		v, err := fn(c, a)
-		if err != nil {
-			c.sched().FailTask(&TaskError{Task: name, Err: err})
-		}
-		return v
-	}, opts)
-}
-
 // TaskOption changes how a registered task is treated.
-type TaskOption func(*taskOptions)
+type TaskOption struct{ set func(*taskOptions) }
 
 type taskOptions struct {
 	byValue bool
@@ -186,14 +167,14 @@ type taskOptions struct {
 }
 
 // own marks a task the runtime registers for itself, not the program.
-func own() TaskOption { return func(o *taskOptions) { o.own = true } }
+func own() TaskOption { return TaskOption{func(o *taskOptions) { o.own = true }} }
 
 // ByValue declares that the task's argument and result may be copied: the
 // task only reads the memory its argument refers to, and its result refers
 // to memory nobody else changes. It lets a task whose types hold
 // references (a slice to sum, a pointer to read-only parameters) run on
 // other nodes; see Register. TSYS_CHECK_COPIES=1 tests the claim.
-func ByValue() TaskOption { return func(o *taskOptions) { o.byValue = true } }
+func ByValue() TaskOption { return TaskOption{func(o *taskOptions) { o.byValue = true }} }
 
 // RegisterAction makes fn a task function with no result under a stable
 // name, as Register does for one with a result: a task run for what it
@@ -220,7 +201,9 @@ func RegisterAction[A any](name string, fn func(*Ctx, A), opts ...TaskOption) *T
 func register[A, R any](name string, fn func(*Ctx, A) R, opts []TaskOption) *Task[A, R] {
 	var o taskOptions
 	for _, opt := range opts {
-		opt(&o)
+		if opt.set != nil { // the zero TaskOption changes nothing
+			opt.set(&o)
+		}
 	}
 	t := &Task[A, R]{fn: fn, args: newCodec[A](), results: newCodec[R]()}
 	t.paths = [2]func(*Ctx, A) R{fn, t.spawnSlow()}
@@ -264,18 +247,6 @@ func taskTypes[A, R any]() string {
 	return "func(" + typedesc.Of(reflect.TypeFor[A]()) + ") " + typedesc.Of(reflect.TypeFor[R]())
 }
 
-// Lendable reports whether the task's tasks may run on other nodes (see
-// Register for the rule).
-//
-// Deprecated: use WhyLocal, which is nil when they may and otherwise says
-// why not.
-func (t *Task[A, R]) Lendable() bool {
-	if t == nil {
-		panic(&nilTaskError{method: "Lendable"})
-	}
-	return t.kind.Lendable()
-}
-
 // WhyLocal says why the task's tasks stay on their node, or returns nil
 // if they may run on others.
 func (t *Task[A, R]) WhyLocal() error {
@@ -313,14 +284,6 @@ func (w wireCodec[A, R]) DecodeResult(h *sched.Header, b []byte) error {
 	return nil
 }
 
-// Name returns the name the task was registered under.
-func (t *Task[A, R]) Name() string {
-	if t == nil {
-		panic(&nilTaskError{method: "Name"})
-	}
-	return t.kind.Name
-}
-
 // Spawn starts fn(a) as a task and returns a future of its result (a T-call).
 // If the inlining policy answers that enough ready tasks already exist, it
 // runs fn(a) at once instead, as a plain call (a C-call), and returns a
@@ -332,9 +295,9 @@ func (t *Task[A, R]) Spawn(c *Ctx, a A) Future[R] {
 	if checkForks {
 		c.sched().Check() // before the decrement, which would race
 	}
-	c.Fast.Credit--
-	v := t.paths[(c.Fast.Credit|uint(c.Fast.Ending.Load()))>>sched.Spent](c, a)
-	if c.Fast.Spawned == c.Fast.Token {
+	c.fast.Credit--
+	v := t.paths[(c.fast.Credit|uint(c.fast.Ending.Load()))>>sched.Spent](c, a)
+	if c.fast.Spawned == c.fast.Token {
 		return Future[R]{v: v}
 	}
 	return Future[R]{c: (*cell[R])(unsafe.Pointer(c.sched().TakeSpawned()))}
@@ -353,7 +316,7 @@ func (t *Task[A, R]) spawnSlow() func(*Ctx, A) R {
 	return func(c *Ctx, a A) R {
 		// Not c.sched(): Go does not inline it here, inside a closure
 		// of generic code.
-		x := (*sched.Ctx)(c)
+		x := (*sched.Ctx)(unsafe.Pointer(c))
 		h, ccall := x.AskSpawn(&t.kind)
 		if ccall {
 			return t.fn(c, a)
@@ -390,13 +353,13 @@ func (t *Task[A, R]) run() func(*sched.Header, *sched.Ctx) {
 			t.runOnCopies(f, x)
 			return
 		}
-		f.res = t.fn((*Ctx)(x), f.arg)
+		f.res = t.fn(ctxOf(x), f.arg)
 	}
 }
 
 // runOnCopies runs the task as another node would: on a copy of its
 // argument, made by its codec, and it stores a copy of the result
-// (CheckCopies). A copy that costs much is reported once (copycost.go).
+// (TSYS_CHECK_COPIES). A copy that costs much is reported once (copycost.go).
 func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Ctx) {
 	var arg A
 	start := time.Now()
@@ -405,7 +368,7 @@ func (t *Task[A, R]) runOnCopies(f *frame[A, R], x *sched.Ctx) {
 		x.FailTask(fmt.Errorf("task %q: copying its argument: %w", t.kind.Name, err))
 	}
 	t.costly.observe(t.kind.Name, "argument", n, time.Since(start))
-	res := t.fn((*Ctx)(x), arg)
+	res := t.fn(ctxOf(x), arg)
 	start = time.Now()
 	n, err = t.results.copy(&res, &f.res)
 	if err != nil {
@@ -438,11 +401,6 @@ type Future[R any] struct {
 	v R
 }
 
-// Value returns a future that is already resolved to v.
-//
-// Deprecated: a Future comes from Spawn; a value at hand needs none.
-func Value[R any](v R) Future[R] { return Future[R]{v: v} }
-
 // Get returns the result, waiting if needed. If the task is still in this
 // worker's deque it runs here and now; if it is running elsewhere, the
 // worker goes on with other tasks while this one waits.
@@ -450,7 +408,7 @@ func (f Future[R]) Get(c *Ctx) R {
 	if checkForks {
 		c.sched().Check() // before the token is read, which would race
 	}
-	if f.c != nil || c.Fast.Token == nil {
+	if f.c != nil || c.fast.Token == nil {
 		return f.get(c)
 	}
 	return f.v
@@ -469,6 +427,3 @@ func (f Future[R]) get(c *Ctx) R {
 	}
 	return f.c.res
 }
-
-// Ready reports whether Get would return without waiting.
-func (f Future[R]) Ready() bool { return f.c == nil || f.c.Done() }

@@ -20,14 +20,14 @@ import (
 // on a loaded machine it says nothing about the timeline.
 func TestTimelineLeavesOutWaiting(t *testing.T) {
 	rt := tsys.New(tsys.Workers(2), tsys.Inline(inline.Never()))
-	rt.Pool().SetTimeline(sched.NewTimeline(10000))
-	defer rt.Pool().SetTimeline(nil)
+	tsys.Pool(rt).SetTimeline(sched.NewTimeline(10000))
+	defer tsys.Pool(rt).SetTimeline(nil)
 	_, st, err := tsys.Run(context.Background(), rt, waitEach, 20)
 	if err != nil || st.BlockedWaits < 1 {
 		t.Fatalf("run: %v, %d waits blocked (want some)", err, st.BlockedWaits)
 	}
 	var root []sched.TimelineSpan
-	for s := range rt.Pool().TimelineData("").AllSpans() {
+	for s := range tsys.Pool(rt).View().TimelineData("").AllSpans() {
 		if s.Name == "test.waitEach" {
 			root = append(root, s)
 		}

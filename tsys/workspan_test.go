@@ -44,7 +44,7 @@ func TestWorkAndSpan(t *testing.T) {
 		if err != nil || got != 3 {
 			t.Fatalf("%d workers: %d, %v", workers, got, err)
 		}
-		work, span := rt.WorkSpan()
+		work, span := tsys.WorkSpan(rt)
 		// Sleeps overrun, never undershoot: the bounds below are loose
 		// above and exact below.
 		if work < 6*unit || work > 6*unit+40*time.Millisecond {
@@ -59,7 +59,7 @@ func TestWorkAndSpan(t *testing.T) {
 	if _, _, err := tsys.Run(context.Background(), rt, diamond, time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if w, s := rt.WorkSpan(); w != 0 || s != 0 {
+	if w, s := tsys.WorkSpan(rt); w != 0 || s != 0 {
 		t.Errorf("unmeasured run: work %v span %v", w, s)
 	}
 }
@@ -71,7 +71,7 @@ func TestRecordTree(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		rt := tsys.New(tsys.Workers(workers), tsys.MeasureWorkSpan())
 		rec := sched.NewTreeRecorder()
-		rt.Pool().SetTreeRecorder(rec)
+		tsys.Pool(rt).SetTreeRecorder(rec)
 		if _, _, err := tsys.Run(context.Background(), rt, diamond, unit); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestRecordTreeLimit(t *testing.T) {
 	rt := tsys.New(tsys.Workers(2), tsys.MeasureWorkSpan())
 	rec := sched.NewTreeRecorder()
 	rec.Limit = 100
-	rt.Pool().SetTreeRecorder(rec)
+	tsys.Pool(rt).SetTreeRecorder(rec)
 	if got, _, err := tsys.Run(context.Background(), rt, fib.Plain, 15); err != nil || got != 610 {
 		t.Fatalf("fib(15) = %d, %v", got, err)
 	}
@@ -104,7 +104,7 @@ func TestRecordTreeLimit(t *testing.T) {
 	// The trees of two runs compare only on one worker: on two, the
 	// order in which the workers number their tasks is the machine's.
 	one := tsys.New(tsys.Workers(1), tsys.MeasureWorkSpan())
-	one.Pool().SetTreeRecorder(rec)
+	tsys.Pool(one).SetTreeRecorder(rec)
 	if got, _, err := tsys.Run(context.Background(), one, fib.Plain, 5); err != nil || got != 5 {
 		t.Fatalf("fib(5) = %d, %v", got, err)
 	}
@@ -132,7 +132,7 @@ func TestWorkSpanUnderSteals(t *testing.T) {
 		if err != nil || got != 2584 {
 			t.Fatalf("fib(18) = %d, %v", got, err)
 		}
-		if work, span := rt.WorkSpan(); span <= 0 || span > work {
+		if work, span := tsys.WorkSpan(rt); span <= 0 || span > work {
 			t.Fatalf("work %v, span %v: want 0 < span <= work", work, span)
 		}
 	}

@@ -1,6 +1,8 @@
 package rt
 
-import "github.com/tsys-go/tsys/tsys"
+import (
+	"github.com/tsys-go/tsys/tsys"
+)
 
 // Tile is a task of the parallel render: a rectangle of a job's image and
 // the largest area a leaf renders itself. As in the NewTS ray tracer, the
@@ -73,18 +75,9 @@ var Rows = tsys.RegisterFold("rt.rows",
 	func(a, b []byte) []byte { return append(a, b...) },
 	tsys.ByValue())
 
-// FlatJob is the argument of Flat: the job, and whether its loop cuts
-// pieces by factoring rather than in halves.
-type FlatJob struct {
-	Job       Job
-	Factoring bool
-}
-
 // Flat is the root task of a flat job: Rows over every row of the image.
-var Flat = tsys.Register("rt.flat", func(c *tsys.Ctx, f FlatJob) []byte {
-	var opts []tsys.LoopOption
-	if f.Factoring {
-		opts = append(opts, tsys.Factoring())
-	}
-	return Rows.Call(c, f.Job, 0, int(f.Job.Height), opts...)
+// Its loop cuts pieces by factoring rather than in halves when the job's
+// context asks for it (package loopsplit, the laboratory's choice).
+var Flat = tsys.Register("rt.flat", func(c *tsys.Ctx, j Job) []byte {
+	return Rows.Call(c, j, 0, int(j.Height))
 })

@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"errors"
-	"github.com/tsys-go/tsys/internal/cliseam"
+	"github.com/tsys-go/tsys/internal/cluster"
 	"github.com/tsys-go/tsys/internal/proctest"
 	"image/png"
 	"strconv"
@@ -489,14 +489,14 @@ func TestSecondJobRunsBeside(t *testing.T) {
 
 // clusterJobs asks the node whose task transport is at addr what runs
 // where (tsys jobs --json).
-func clusterJobs(t *testing.T, addr string) []cliseam.RunningJob {
+func clusterJobs(t *testing.T, addr string) []cluster.RunningJob {
 	t.Helper()
 	out, err := exec.Command(tsysBin, "jobs", "--json", addr).Output()
 	if err != nil {
 		t.Fatalf("tsys jobs: %v", err)
 	}
 	var got struct {
-		Jobs []cliseam.RunningJob `json:"jobs"`
+		Jobs []cluster.RunningJob `json:"jobs"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("tsys jobs --json: %v: %s", err, out)
@@ -506,8 +506,8 @@ func clusterJobs(t *testing.T, addr string) []cliseam.RunningJob {
 
 // servingShares are the shares of the nodes other than its root that
 // take part in job j.
-func servingShares(j cliseam.RunningJob) []cliseam.NodeShare {
-	var out []cliseam.NodeShare
+func servingShares(j cluster.RunningJob) []cluster.NodeShare {
+	var out []cluster.NodeShare
 	for _, s := range j.Shares {
 		if !s.Rooted && s.Active {
 			out = append(out, s)
@@ -518,10 +518,10 @@ func servingShares(j cliseam.RunningJob) []cliseam.NodeShare {
 
 // pollJobs asks tsys jobs until ok holds of the jobs listed, or fails
 // after timeout.
-func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]cliseam.RunningJob) bool) {
+func pollJobs(t *testing.T, addr string, timeout time.Duration, what string, ok func([]cluster.RunningJob) bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	var last []cliseam.RunningJob
+	var last []cluster.RunningJob
 	for time.Now().Before(deadline) {
 		if last = clusterJobs(t, addr); ok(last) {
 			return
@@ -546,7 +546,7 @@ func TestJobsShareNodesFirstComeHighestPriority(t *testing.T) {
 	first := startJob(t, "ep", "--class", outlastingEPClass(), "--workers", "1", "--join", seed.Gossip)
 	seed.WaitFor(t, "serving a job", 20*time.Second)
 	second := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
-	pollJobs(t, seed.Tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cliseam.RunningJob) bool {
+	pollJobs(t, seed.Tasks, 30*time.Second, "the second job held back where the first is busy", func(jobs []cluster.RunningJob) bool {
 		if len(jobs) != 2 {
 			return false
 		}
@@ -598,8 +598,8 @@ func TestJobsShareNodesByEquipartition(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dealt := func(want ...int) func([]cliseam.RunningJob) bool {
-		return func(jobs []cliseam.RunningJob) bool {
+	dealt := func(want ...int) func([]cluster.RunningJob) bool {
+		return func(jobs []cluster.RunningJob) bool {
 			if len(jobs) != len(want) {
 				return false
 			}
@@ -655,7 +655,7 @@ func TestNodeDiesServingTwoJobs(t *testing.T) {
 	}
 	first := startJob(t, "ep", "--class", "A", "--workers", "1", "--join", seed.Gossip)
 	second := startJob(t, "uts", "--tree", "T1", "--workers", "1", "--join", seed.Gossip)
-	pollJobs(t, seed.Tasks, 30*time.Second, "two jobs", func(jobs []cliseam.RunningJob) bool { return len(jobs) == 2 })
+	pollJobs(t, seed.Tasks, 30*time.Second, "two jobs", func(jobs []cluster.RunningJob) bool { return len(jobs) == 2 })
 	victim.WaitFor(t, "borrowed tasks", 20*time.Second)
 	victim.Cmd.Process.Kill()
 	rerun := 0.0

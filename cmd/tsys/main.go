@@ -1,13 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tsys-go/tsys/advise"
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/cli"
-	"github.com/tsys-go/tsys/internal/cliseam"
 )
 
 // config is the tsys command: the command line every tsys program has
@@ -43,5 +45,19 @@ func selfPath() (string, error) {
 	return os.Executable()
 }
 
-// checkRun checks a `tsys run` command line without running it.
-func checkRun(args []string) error { return cliseam.CheckRun(config, args) }
+// checkRun checks a `tsys run` command line without running it, as any
+// program's user does: run --dry-run, here in this process. Its error is
+// what the run would exit with, the line Exec writes last that names the
+// command (before it, stderr may hold the run's warnings, and after a
+// flag error its usage).
+func checkRun(args []string) error {
+	var stderr bytes.Buffer
+	if cli.Exec(config, append(append([]string{"run"}, args...), "--dry-run"), io.Discard, &stderr) == 0 {
+		return nil
+	}
+	out := strings.TrimSpace(stderr.String())
+	if i := strings.LastIndex("\n"+out, "\n"+config.Name+": "); i >= 0 {
+		out = out[i+len(config.Name+": "):]
+	}
+	return errors.New(out)
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsys-go/tsys/apps"
 	"github.com/tsys-go/tsys/bench"
+	"github.com/tsys-go/tsys/internal/buildinfo"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -59,12 +60,13 @@ func TestHelpExits0(t *testing.T) {
 }
 
 // TestVersion: version, --version and -version print the build's version
-// line (cli's tests check its format) and exit 0.
+// line, which names tsys's newest release (internal/buildinfo's tests
+// check its format), and exit 0.
 func TestVersion(t *testing.T) {
 	for _, arg := range []string{"version", "--version", "-version"} {
 		code, stdout, stderr := run(t, arg)
-		if code != 0 || !strings.HasPrefix(stdout, "tsys ") || !strings.Contains(stdout, " go1.") || stderr != "" {
-			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and tsys's version line", arg, code, stdout, stderr)
+		if code != 0 || !strings.HasPrefix(stdout, "tsys "+buildinfo.Release) || !strings.Contains(stdout, " go1.") || stderr != "" {
+			t.Errorf("tsys %s: exit %d, stdout %q, stderr %q; want exit 0 and tsys's version line, tsys %s...", arg, code, stdout, stderr, buildinfo.Release)
 		}
 	}
 }
@@ -365,6 +367,33 @@ func TestBenchMatrix(t *testing.T) {
 		if code, _, _ := run(t, append([]string{"bench", "--out", dir}, bad...)...); code != 2 {
 			t.Errorf("bench %v: exit %d, want 2", bad, code)
 		}
+	}
+}
+
+// TestBenchChecksEachRun: bench checks a run's command line before the
+// matrix starts (run --dry-run) and names what is wrong with it as the
+// run would, without the run's usage or warnings around it.
+func TestBenchChecksEachRun(t *testing.T) {
+	if err := checkRun([]string{"fib", "-n", "30", "--workers", "1"}); err != nil {
+		t.Errorf("a good run: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fib", "-n", "-3"}, "fib: -n -3 out of range: want 0..92"},
+		{[]string{"fib", "--bogus"}, "flag provided but not defined: -bogus"},
+		// A warning (a mover on one node) comes before the error.
+		{[]string{"fib", "--sched", "balance", "--timeline", "/nonexistent/t.json"}, "--timeline: "},
+	} {
+		err := checkRun(c.args)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "usage:") || strings.Contains(err.Error(), "tsys: ") {
+			t.Errorf("run %v: %v; want the run's error alone, beginning %q", c.args, err, c.want)
+		}
+	}
+	code, _, stderr := run(t, "bench", "--apps", "fib -n -3", "--configs", "1x1", "--reps", "1", "--out", t.TempDir())
+	if code != 2 || !strings.Contains(stderr, `bench job "fib -n -3" under 1x1`) || !strings.Contains(stderr, "out of range") {
+		t.Errorf("bench of a bad run: exit %d, %q; want 2, naming the job and its error", code, stderr)
 	}
 }
 

@@ -14,8 +14,7 @@
 // the sum, which the additions round in another order. --leaf L asks for
 // the fixed split instead (tsys.Grain): halves down to L terms, the same
 // pieces in every run, so the sum is the same bits whatever the schedule.
-// --split factoring cuts the adaptive split's pieces by Cesar et al.'s
-// factoring instead of in halves. The advise verb (package advise) weighs
+// The advise verb (package advise) weighs
 // the fixed splits its Program.Grain names on this machine's costs and
 // says which to run, on how many nodes, under which scheduler; this
 // binary leaves it out, so that it links the library alone, and its test
@@ -46,8 +45,7 @@ var Sum = tsys.RegisterFold("reduce.sum",
 
 // split is the root task's argument: the range and how to split it.
 type split struct {
-	N, Leaf   int
-	Factoring bool
+	N, Leaf int
 }
 
 // SumAll is the job's root: the loop over the whole range.
@@ -55,9 +53,6 @@ var SumAll = tsys.Register("reduce.sumall", func(c *tsys.Ctx, sp split) float64 
 	var opts []tsys.LoopOption
 	if sp.Leaf > 0 {
 		opts = append(opts, tsys.Grain(sp.Leaf))
-	}
-	if sp.Factoring {
-		opts = append(opts, tsys.Factoring())
 	}
 	return Sum.Call(c, struct{}{}, 0, sp.N, opts...)
 })
@@ -74,7 +69,7 @@ func serialSum(lo, hi int) float64 {
 
 var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 	Name:    "sum",
-	Summary: "sum of sqrt(i) sin(i) for i in [0, N) (-n N --leaf L --split halving|factoring)",
+	Summary: "sum of sqrt(i) sin(i) for i in [0, N) (-n N --leaf L)",
 	// advise weighs these fixed splits. The adaptive split
 	// (--leaf 0) cuts pieces only for hungry workers, so one worker's
 	// recording of it is one piece, which says nothing of a cluster.
@@ -84,7 +79,6 @@ var config = cli.Config{Name: "reduce", Programs: []cli.Program{{
 
 type job struct {
 	n, leaf int
-	split   string
 }
 
 // Flags binds the job's fields to the program's flags: a job is its
@@ -92,7 +86,6 @@ type job struct {
 func (j *job) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&j.n, "n", 10_000_000, "terms")
 	fs.IntVar(&j.leaf, "leaf", 0, "split in halves down to pieces of at most this many terms, the same pieces (and sum) in every run; 0: the runtime sizes the pieces")
-	fs.StringVar(&j.split, "split", "halving", "how the adaptive split cuts a piece off: halving or factoring")
 }
 
 // Job checks the parsed options: the job is then what runs.
@@ -100,24 +93,15 @@ func (j *job) Job() (cli.Job, error) {
 	if j.n < 0 || j.leaf < 0 {
 		return nil, fmt.Errorf("-n %d, --leaf %d: want n >= 0 and leaf >= 0 (0: the runtime splits)", j.n, j.leaf)
 	}
-	switch j.split {
-	case "halving":
-	case "factoring":
-		if j.leaf > 0 {
-			return nil, fmt.Errorf("--split factoring, --leaf %d: factoring sizes the pieces as the loop runs, --leaf fixes them in halves; give one or the other", j.leaf)
-		}
-	default:
-		return nil, fmt.Errorf("--split %q: want halving or factoring", j.split)
-	}
 	return *j, nil
 }
 
 func (j job) Params() map[string]any {
-	return map[string]any{"n": j.n, "leaf": j.leaf, "split": j.split}
+	return map[string]any{"n": j.n, "leaf": j.leaf}
 }
 
 func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
-	v, st, err := tsys.Run(ctx, rt, SumAll, split{N: j.n, Leaf: j.leaf, Factoring: j.split == "factoring"})
+	v, st, err := tsys.Run(ctx, rt, SumAll, split{N: j.n, Leaf: j.leaf})
 	return result(v), st, err
 }
 

@@ -36,8 +36,7 @@ func TestAdaptiveSplitsAreVerified(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "sum", "-n", "3000000", "--workers", "2", "--json"},
 		{"run", "sum", "-n", "3000000", "--workers", "1", "--json"},
-		{"run", "sum", "-n", "3000000", "--workers", "2", "--split", "factoring", "--json"},
-		{"run", "sum", "-n", "3000000", "--workers", "2", "--split", "halving", "--inline", "off", "--json"},
+		{"run", "sum", "-n", "3000000", "--workers", "2", "--inline", "off", "--json"},
 	} {
 		code, rep, stderr := clitest.Exec(t, config, args...)
 		if code != 0 || rep["verified"] != true {
@@ -48,7 +47,7 @@ func TestAdaptiveSplitsAreVerified(t *testing.T) {
 
 func TestSmallRanges(t *testing.T) {
 	for _, n := range []string{"0", "1", "17"} {
-		for _, extra := range [][]string{nil, {"--leaf", "4"}, {"--split", "factoring"}} {
+		for _, extra := range [][]string{nil, {"--leaf", "4"}} {
 			args := append([]string{"run", "sum", "-n", n, "--workers", "2", "--json"}, extra...)
 			if code, rep, stderr := clitest.Exec(t, config, args...); code != 0 || rep["verified"] != true {
 				t.Errorf("%v: exit %d, verified %v\n%s", args, code, rep["verified"], stderr)
@@ -64,8 +63,6 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{[]string{"run", "sum", "--leaf", "-1"}, "--leaf -1"},
 		{[]string{"run", "sum", "-n", "-1"}, "-n -1"},
-		{[]string{"run", "sum", "--split", "thirds"}, "want halving or factoring"},
-		{[]string{"run", "sum", "--split", "factoring", "--leaf", "16"}, "give one or the other"},
 	} {
 		if code, _, stderr := clitest.Exec(t, config, c.args...); code != 2 || !strings.HasPrefix(stderr, "reduce: ") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming the program and saying %q", c.args, code, stderr, c.want)

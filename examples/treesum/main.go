@@ -1,22 +1,28 @@
-// Command treesum sums two trees of the finest grain there is, written
-// with tsys.Pair and tsys.Both and no cutoff, whose cutoff go generate
-// writes (cmd/tsysclone):
+// Command treesum runs three recursions of the finest grain, written with
+// the closure forms and no cutoff, against a registered task's Fork: a
+// sum over a range halved down to single leaves, a sum over a pointer
+// tree, and the merge sort of examples/mergesort down to single elements.
 //
 //	go run ./examples/treesum run sum --tree range -n 10000000 --form pair
 //	go run ./examples/treesum run sum --tree pointer --depth 20 --form both
+//	go run ./examples/treesum run sum --tree sort -n 1000000 --form pairof
 //	go run ./examples/treesum run sum --tree pointer --depth 20 --form fork
 //
-// The range tree sums a leaf of a few nanoseconds over [0, n) by halving
-// the range down to single leaves; the pointer tree sums the values of a
-// complete binary tree. --form fork runs the same recursions as registered
-// tasks that Fork; --as-written runs Pair and Both as written, without the
-// generated cutoff, to show what it saves.
+// The range tree sums a leaf of a few nanoseconds over [0, n); the
+// pointer tree sums the values of a complete binary tree; the sort sorts n
+// random ints into new memory and answers with a checksum. --form pair,
+// both and pairof run Pair, Both and PairOf (whose halves are functions
+// and their arguments) through the cutoff go generate writes
+// (cmd/tsysclone); --as-written runs them without it, to show what it
+// saves, which for PairOf is little. --form fork runs the same recursions
+// as registered tasks.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/tsys-go/tsys/cli"
 	"github.com/tsys-go/tsys/tsys"
@@ -26,7 +32,7 @@ func main() { cli.Main(config) }
 
 var config = cli.Config{Name: "treesum", Programs: []cli.Program{{
 	Name:    "sum",
-	Summary: "sum a tree of tiny leaves with Pair, Both or Fork (--tree range -n N | --tree pointer --depth D; --form pair|both|fork; --as-written)",
+	Summary: "a recursion of tiny leaves with Pair, Both, PairOf or Fork (--tree range -n N | --tree pointer --depth D | --tree sort -n N; --form pair|both|pairof|fork; --as-written)",
 	Options: func() cli.Options { return new(options) },
 }}}
 
@@ -38,102 +44,179 @@ type options struct {
 }
 
 func (o *options) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.tree, "tree", "range", "range (a range halved down to single leaves) or pointer (a complete binary tree)")
-	fs.IntVar(&o.n, "n", 10_000_000, "leaves of the range tree")
+	fs.StringVar(&o.tree, "tree", "range", "range (a range halved down to single leaves), pointer (a complete binary tree) or sort (a merge sort down to single elements)")
+	fs.IntVar(&o.n, "n", 10_000_000, "leaves of the range tree, or ints to sort")
 	fs.IntVar(&o.depth, "depth", 20, "depth of the pointer tree: 2^depth-1 nodes")
-	fs.StringVar(&o.form, "form", "pair", "pair or both (closures, their cutoff generated) or fork (a registered task)")
-	fs.BoolVar(&o.asWritten, "as-written", false, "run pair or both as written, without the generated cutoff")
+	fs.StringVar(&o.form, "form", "pair", "pair or both (closures), pairof (functions and their arguments), their cutoff generated, or fork (a registered task)")
+	fs.BoolVar(&o.asWritten, "as-written", false, "run pair, both or pairof as written, without the generated cutoff")
 }
 
 func (o *options) Job() (cli.Job, error) {
 	switch {
-	case o.tree != "range" && o.tree != "pointer":
-		return nil, fmt.Errorf("--tree %q: want range or pointer", o.tree)
-	case o.form != "pair" && o.form != "both" && o.form != "fork":
-		return nil, fmt.Errorf("--form %q: want pair, both or fork", o.form)
+	case o.tree != "range" && o.tree != "pointer" && o.tree != "sort":
+		return nil, fmt.Errorf("--tree %q: want range, pointer or sort", o.tree)
+	case o.form != "pair" && o.form != "both" && o.form != "pairof" && o.form != "fork":
+		return nil, fmt.Errorf("--form %q: want pair, both, pairof or fork", o.form)
 	case o.asWritten && o.form == "fork":
-		return nil, fmt.Errorf("--as-written with --form fork: a registered task has no cutoff to leave out; drop one of them")
+		return nil, fmt.Errorf("--as-written with --form fork: a registered task has no generated cutoff to leave out; drop one of them")
 	case o.tree == "range" && o.n < 1:
 		return nil, fmt.Errorf("-n %d: want at least 1 leaf", o.n)
+	case o.tree == "sort" && o.n < 0:
+		return nil, fmt.Errorf("-n %d: want at least 0 ints", o.n)
 	case o.tree == "pointer" && (o.depth < 0 || o.depth > 26):
 		return nil, fmt.Errorf("--depth %d: want 0 to 26", o.depth)
 	}
-	j := job{options: *o}
-	if o.tree == "pointer" {
-		var count int64
-		j.root = makeTree(o.depth, &count)
-	}
-	return j, nil
+	return job{options: *o, in: makeInput(o.tree, o.n, o.depth)}, nil
 }
 
-// job is a run's sum; it is also a cli.SerialJob and a cli.Verifier.
+// input is what a recursion runs over: the pointer tree's root, or the
+// ints to sort.
+type input struct {
+	root *Node
+	xs   []int
+}
+
+func makeInput(tree string, n, depth int) input {
+	switch tree {
+	case "pointer":
+		var count int64
+		return input{root: makeTree(depth, &count)}
+	case "sort":
+		r := rand.New(rand.NewPCG(1, 2))
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = r.IntN(1 << 30)
+		}
+		return input{xs: xs}
+	}
+	return input{}
+}
+
+// job is a run; it is also a cli.SerialJob and a cli.Verifier.
 type job struct {
 	options
-	root *Node
+	in input
 }
 
 func (j job) Params() map[string]any {
 	p := map[string]any{"tree": j.tree, "form": j.form, "as_written": j.asWritten}
-	if j.tree == "range" {
-		p["n"] = j.n
-	} else {
+	if j.tree == "pointer" {
 		p["depth"] = j.depth
+	} else {
+		p["n"] = j.n
 	}
 	return p
 }
 
 func (j job) Run(ctx context.Context, rt *tsys.Runtime) (cli.Result, tsys.Stats, error) {
-	if j.tree == "range" {
-		v, st, err := runRange(ctx, rt, j.form, j.asWritten, j.n)
-		return result(v), st, err
-	}
-	v, st, err := runTree(ctx, rt, j.form, j.asWritten, j.root)
+	v, st, err := run(ctx, rt, j.tree, j.form, j.asWritten, j.n, j.in)
 	return result(v), st, err
 }
 
-// runRange sums the range tree of n leaves in the given form.
-func runRange(ctx context.Context, rt *tsys.Runtime, form string, asWritten bool, n int) (uint64, tsys.Stats, error) {
+// run runs the recursion tree over in (the range tree over [0, n)) in
+// form, and returns its answer: a sum, or the sort's checksum.
+func run(ctx context.Context, rt *tsys.Runtime, tree, form string, asWritten bool, n int, in input) (uint64, tsys.Stats, error) {
+	gen := !asWritten
+	switch tree {
+	case "range":
+		if form == "fork" {
+			return tsys.Run(ctx, rt, RangeFork, Span{0, n})
+		}
+		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
+			switch {
+			case form == "pairof" && gen:
+				return rangeOfClone(c, Span{0, n})
+			case form == "pairof":
+				return rangeOf(c, Span{0, n})
+			case form == "pair" && gen:
+				return rangePairClone(c, 0, n)
+			case form == "pair":
+				return rangePair(c, 0, n)
+			case gen:
+				return rangeBothClone(c, 0, n)
+			}
+			return rangeBoth(c, 0, n)
+		})
+	case "pointer":
+		if form == "fork" {
+			v, st, err := tsys.Run(ctx, rt, TreeFork, in.root)
+			return uint64(v), st, err
+		}
+		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
+			switch {
+			case form == "pairof" && gen:
+				return uint64(treeOfClone(c, in.root))
+			case form == "pairof":
+				return uint64(treeOf(c, in.root))
+			case form == "pair" && gen:
+				return uint64(treePairClone(c, in.root))
+			case form == "pair":
+				return uint64(treePair(c, in.root))
+			case gen:
+				return uint64(treeBothClone(c, in.root))
+			}
+			return uint64(treeBoth(c, in.root))
+		})
+	}
 	if form == "fork" {
-		return tsys.Run(ctx, rt, RangeFork, Span{0, n})
+		xs, st, err := tsys.Run(ctx, rt, SortFork, in.xs)
+		return checksum(xs), st, err
 	}
-	sum := map[string]func(c *tsys.Ctx, lo, hi int) uint64{"pair": rangePairClone, "both": rangeBothClone}[form]
-	if asWritten {
-		sum = map[string]func(c *tsys.Ctx, lo, hi int) uint64{"pair": rangePair, "both": rangeBoth}[form]
-	}
-	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return sum(c, 0, n) })
+	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
+		switch {
+		case form == "pairof" && gen:
+			return checksum(sortOfClone(c, in.xs))
+		case form == "pairof":
+			return checksum(sortOf(c, in.xs))
+		case form == "pair" && gen:
+			return checksum(sortPairClone(c, in.xs))
+		case form == "pair":
+			return checksum(sortPair(c, in.xs))
+		case gen:
+			return checksum(sortBothClone(c, in.xs))
+		}
+		return checksum(sortBoth(c, in.xs))
+	})
 }
 
-// runTree sums the pointer tree under root in the given form.
-func runTree(ctx context.Context, rt *tsys.Runtime, form string, asWritten bool, root *Node) (int64, tsys.Stats, error) {
-	if form == "fork" {
-		return tsys.Run(ctx, rt, TreeFork, root)
+// serial is run's answer by the plain recursion.
+func serial(tree string, n int, in input) uint64 {
+	switch tree {
+	case "range":
+		return rangeSerial(0, n)
+	case "pointer":
+		return uint64(treeSerial(in.root))
 	}
-	sum := map[string]func(c *tsys.Ctx, n *Node) int64{"pair": treePairClone, "both": treeBothClone}[form]
-	if asWritten {
-		sum = map[string]func(c *tsys.Ctx, n *Node) int64{"pair": treePair, "both": treeBoth}[form]
-	}
-	return tsys.Do(ctx, rt, func(c *tsys.Ctx) int64 { return sum(c, root) })
+	return checksum(sortSerial(in.xs))
 }
 
-func (j job) Serial() (cli.Result, error) {
-	if j.tree == "range" {
-		return result(rangeSerial(0, j.n)), nil
+// checksum is a sorted slice's answer: its elements weighted by their
+// places, or 0 if it is not sorted.
+func checksum(xs []int) uint64 {
+	var s uint64
+	for i, x := range xs {
+		if i > 0 && xs[i-1] > x {
+			return 0
+		}
+		s += uint64(i+1) * uint64(x)
 	}
-	return result(treeSerial(j.root)), nil
+	return s
 }
 
-// Verify compares with the serial recursion's sum.
+func (j job) Serial() (cli.Result, error) { return result(serial(j.tree, j.n, j.in)), nil }
+
+// Verify compares with the serial recursion's answer.
 func (j job) Verify(r cli.Result) (bool, error) {
 	want, _ := j.Serial()
 	if r.Value != want.Value {
-		return true, fmt.Errorf("sum %v, the serial recursion's %v", r.Value, want.Value)
+		return true, fmt.Errorf("answer %v, the serial recursion's %v", r.Value, want.Value)
 	}
 	return true, nil
 }
 
-// result is a sum, as a string: its 64 bits would not survive JSON's
+// result is an answer, as a string: its 64 bits would not survive JSON's
 // numbers.
-func result[T uint64 | int64](v T) cli.Result {
+func result(v uint64) cli.Result {
 	s := fmt.Sprint(v)
-	return cli.Result{Value: s, Text: "sum " + s}
+	return cli.Result{Value: s, Text: "answer " + s}
 }

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/tsys-go/tsys/tsys"
+import (
+	"sync"
+
+	"github.com/tsys-go/tsys/tsys"
+)
 
 // The sums, written the natural way: each recursion splits its work in two
 // with tsys.Pair or tsys.Both down to single leaves, with no cutoff. Left
@@ -70,6 +74,28 @@ func treePair(c *tsys.Ctx, n *Node) int64 {
 	return n.V + l + r
 }
 
+// rangeOf is rangePair with PairOf, whose halves are a function declared
+// at the package level and its argument: nothing is made on the heap even
+// as written; in rangeOfClone go generate writes its cutoff, which calls
+// the halves directly while enough tasks are ready.
+func rangeOf(c *tsys.Ctx, s Span) uint64 {
+	if s.Hi-s.Lo == 1 {
+		return leaf(s.Lo)
+	}
+	mid := s.Lo + (s.Hi-s.Lo)/2
+	a, b := tsys.PairOf(c, rangeOf, Span{s.Lo, mid}, rangeOf, Span{mid, s.Hi})
+	return a + b
+}
+
+// treeOf is treePair with PairOf.
+func treeOf(c *tsys.Ctx, n *Node) int64 {
+	if n == nil {
+		return 0
+	}
+	l, r := tsys.PairOf(c, treeOf, n.L, treeOf, n.R)
+	return n.V + l + r
+}
+
 // The same sums as registered tasks that Fork, the form the closures are
 // measured against (bench/README.md): no cutoff either, and no clone.
 
@@ -120,6 +146,33 @@ func treeSerial(n *Node) int64 {
 		return 0
 	}
 	return n.V + treeSerial(n.L) + treeSerial(n.R)
+}
+
+// rangeGo and treeGo split by hand into goroutines down to depth, then
+// run serially: the cutoff a Go program writes without tsys.
+func rangeGo(lo, hi, depth int) uint64 {
+	if depth == 0 || hi-lo == 1 {
+		return rangeSerial(lo, hi)
+	}
+	mid := lo + (hi-lo)/2
+	var a uint64
+	var wg sync.WaitGroup
+	wg.Go(func() { a = rangeGo(lo, mid, depth-1) })
+	b := rangeGo(mid, hi, depth-1)
+	wg.Wait()
+	return a + b
+}
+
+func treeGo(n *Node, depth int) int64 {
+	if depth == 0 || n == nil {
+		return treeSerial(n)
+	}
+	var l int64
+	var wg sync.WaitGroup
+	wg.Go(func() { l = treeGo(n.L, depth-1) })
+	r := treeGo(n.R, depth-1)
+	wg.Wait()
+	return n.V + l + r
 }
 
 // makeTree makes a complete tree of the given depth whose values number

@@ -3,10 +3,83 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/tsys-go/tsys/tsys"
 )
 
-// rangePairClone is rangePair, from sum.go:23, with the cutoff written:
+// sortPairClone is sortPair, from sort.go:18, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func sortPairClone(c *tsys.Ctx, xs []int) []int {
+	if len(xs) <= 1 {
+		return slices.Clone(xs)
+	}
+	mid := len(xs) / 2
+	var a, b []int
+	if c.AllowCCall() {
+		a = sortPairClone(c, xs[:mid])
+		b = sortPairClone(c, xs[mid:])
+	} else {
+		a, b = tsys.Pair(c,
+			func(c *tsys.Ctx) []int { return sortPairClone(c, xs[:mid]) },
+			func(c *tsys.Ctx) []int { return sortPairClone(c, xs[mid:]) })
+	}
+	return merge(a, b)
+}
+
+// sortBothClone is sortBoth, from sort.go:30, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func sortBothClone(c *tsys.Ctx, xs []int) []int {
+	if len(xs) <= 1 {
+		return slices.Clone(xs)
+	}
+	mid := len(xs) / 2
+	var a, b []int
+	if c.AllowCCall() {
+		a = sortBothClone(c, xs[:mid])
+		b = sortBothClone(c, xs[mid:])
+	} else {
+		a1 := a
+		b1 := b
+		tsys.Both(c, func(c *tsys.Ctx) { a1 = sortBothClone(c, xs[:mid]) }, func(c *tsys.Ctx) { b1 = sortBothClone(c, xs[mid:]) })
+		a = a1
+		b = b1
+	}
+	return merge(a, b)
+}
+
+// sortOfClone is sortOf, from sort.go:41, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func sortOfClone(c *tsys.Ctx, xs []int) []int {
+	if len(xs) <= 1 {
+		return slices.Clone(xs)
+	}
+	mid := len(xs) / 2
+	var x1 []int = xs[:mid]
+	var y1 []int = xs[mid:]
+	var a, b []int
+	if c.AllowCCall() {
+		a = sortOfClone(c, x1)
+		b = sortOfClone(c, y1)
+	} else {
+		a, b = tsys.PairOf(c, sortOfClone, x1, sortOfClone, y1)
+	}
+	return merge(a, b)
+}
+
+// rangePairClone is rangePair, from sum.go:27, with the cutoff written:
 // each closure form (tsys.Both, Pair, For, Fold) the generator could prove
 // safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
 // a yes its closures are not made and their bodies run as plain code, on a
@@ -29,7 +102,7 @@ func rangePairClone(c *tsys.Ctx, lo, hi int) uint64 {
 	return a + b
 }
 
-// rangeBothClone is rangeBoth, from sum.go:35, with the cutoff written:
+// rangeBothClone is rangeBoth, from sum.go:39, with the cutoff written:
 // each closure form (tsys.Both, Pair, For, Fold) the generator could prove
 // safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
 // a yes its closures are not made and their bodies run as plain code, on a
@@ -54,7 +127,7 @@ func rangeBothClone(c *tsys.Ctx, lo, hi int) uint64 {
 	return a + b
 }
 
-// treeBothClone is treeBoth, from sum.go:53, with the cutoff written: each
+// treeBothClone is treeBoth, from sum.go:57, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -78,7 +151,7 @@ func treeBothClone(c *tsys.Ctx, n *Node) int64 {
 	return n.V + l + r
 }
 
-// treePairClone is treePair, from sum.go:63, with the cutoff written: each
+// treePairClone is treePair, from sum.go:67, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -96,6 +169,51 @@ func treePairClone(c *tsys.Ctx, n *Node) int64 {
 		l, r = tsys.Pair(c,
 			func(c *tsys.Ctx) int64 { return treePairClone(c, n.L) },
 			func(c *tsys.Ctx) int64 { return treePairClone(c, n.R) })
+	}
+	return n.V + l + r
+}
+
+// rangeOfClone is rangeOf, from sum.go:81, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func rangeOfClone(c *tsys.Ctx, s Span) uint64 {
+	if s.Hi-s.Lo == 1 {
+		return leaf(s.Lo)
+	}
+	mid := s.Lo + (s.Hi-s.Lo)/2
+	var x1 Span = Span{s.Lo, mid}
+	var y1 Span = Span{mid, s.Hi}
+	var a, b uint64
+	if c.AllowCCall() {
+		a = rangeOfClone(c, x1)
+		b = rangeOfClone(c, y1)
+	} else {
+		a, b = tsys.PairOf(c, rangeOfClone, x1, rangeOfClone, y1)
+	}
+	return a + b
+}
+
+// treeOfClone is treeOf, from sum.go:91, with the cutoff written: each
+// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
+// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
+// its closures are not made and their bodies run as plain code, on a no the
+// form runs as written. Each call of a function the package clones is a
+// call of its clone.
+func treeOfClone(c *tsys.Ctx, n *Node) int64 {
+	if n == nil {
+		return 0
+	}
+	var x1 *Node = n.L
+	var y1 *Node = n.R
+	var l, r int64
+	if c.AllowCCall() {
+		l = treeOfClone(c, x1)
+		r = treeOfClone(c, y1)
+	} else {
+		l, r = tsys.PairOf(c, treeOfClone, x1, treeOfClone, y1)
 	}
 	return n.V + l + r
 }

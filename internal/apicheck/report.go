@@ -22,8 +22,9 @@ func (c change) String() string { return c.Name + ": " + c.What }
 
 // methodName matches apidiff's spelling of a method: (*T).M, (T).M, or
 // on a generic type (*Task[A, R]).M or (*Task[Span[E], R]).M, whose type
-// arguments it does not need to read.
-var methodName = regexp.MustCompile(`^\(\*?([A-Za-z_]\w*)(?:\[.*\])?\)\.(\w+)$`)
+// arguments it does not need to read; a value method of a generic type
+// comes without the parentheses, Future[R].Ready.
+var methodName = regexp.MustCompile(`^(?:\(\*?([A-Za-z_]\w*)(?:\[.*\])?\)|([A-Za-z_]\w*)\[.*\])\.(\w+)$`)
 
 // parseReport reads apidiff's output for the package named pkg: a
 // section "Incompatible changes:" and one "Compatible changes:", each a
@@ -65,7 +66,7 @@ func parseReport(pkg, out string) ([]change, error) {
 // same in both.
 func docName(name string) string {
 	if m := methodName.FindStringSubmatch(name); m != nil {
-		return m[1] + "." + m[2]
+		return m[1] + m[2] + "." + m[3]
 	}
 	return name
 }

@@ -17,7 +17,8 @@ func readFile(t *testing.T, name string) string {
 }
 
 // apidiff's report as it printed it for a copy of package tsys with methods
-// renamed, a parameter's type changed and two names added.
+// renamed, a parameter's type changed and two names added; a value
+// method of a generic type comes without parentheses.
 const sampleReport = `Incompatible changes:
 - (*Runtime).InlinePolicy: removed
 - Workers: changed from func(int) Option to func(int64) Option
@@ -25,6 +26,7 @@ const sampleReport = `Incompatible changes:
 - (*Task[A, R]).Name: removed
 - (*Task[Span[E], R]).Name: removed
 - (*Task[A, R]).Name: removed
+- Future[R].Ready: removed
 Compatible changes:
 - (*Runtime).InlinePolicy2: added
 - Config.Name: added
@@ -41,6 +43,7 @@ func TestParseReportSpellsNamesAsGoDoc(t *testing.T) {
 		{"tsys.Workers", "changed from func(int) Option to func(int64) Option", true},
 		{"tsys.Task.Fork", "removed", true},
 		{"tsys.Task.Name", "removed", true},
+		{"tsys.Future.Ready", "removed", true},
 		{"tsys.Runtime.InlinePolicy2", "added", false},
 		{"tsys.Config.Name", "added", false},
 		{"tsys.NewThing", "added", false},

@@ -58,7 +58,7 @@ func TestJudgeEveryChange(t *testing.T) {
 	}
 	recorded := []string{
 		"tsys.Runtime.InlinePolicy2 replaces tsys.Runtime.InlinePolicy (breaking).",
-		"tsys.Workers takes an int64; tsys.Task.Fork and tsys.Task.Name go: breaking.",
+		"tsys.Workers takes an int64; tsys.Task.Fork, tsys.Task.Name and tsys.Future.Ready go: breaking.",
 		"tsys.Config.Name and tsys.NewThing: added.",
 	}
 	if probs := judge(changes, recorded, nil); len(probs) != 0 {

@@ -11,7 +11,10 @@ import (
 	"sync"
 )
 
-// Version is "NAME VERSION [rev REVISION[+dirty]] GO" for this binary.
+// Version is "NAME VERSION [rev REVISION[+dirty]] [tsys LIBRARY] GO" for
+// this binary: LIBRARY, the version of tsys it was built with (Library),
+// is there when the binary is another module's program; tsys's own
+// commands and programs have it as their VERSION.
 func Version(name string) string {
 	info, ok := debug.ReadBuildInfo()
 	return Format(name, info, ok)
@@ -40,10 +43,15 @@ var Binary = sync.OnceValue(func() string {
 // so that a test can fabricate a build.
 func Format(name string, info *debug.BuildInfo, ok bool) string {
 	if !ok || info == nil {
-		// A binary built without module support knows only its Go.
-		return name + " (unknown) " + runtime.Version()
+		// A binary built without module support knows only its Go, and
+		// the release its tsys source is of.
+		return name + " (unknown) tsys " + Library(info, ok) + " " + runtime.Version()
 	}
-	s := name + " " + mainVersion(info)
+	version, library := mainVersion(info), " tsys "+Library(info, ok)
+	if info.Main.Path == Module {
+		version, library = Library(info, ok), ""
+	}
+	s := name + " " + version
 	// go run and go test stamp no revision; only go build in a checkout does.
 	if rev := setting(info, "vcs.revision"); rev != "" {
 		s += " rev " + rev[:min(12, len(rev))] // unique enough, as git's short hashes
@@ -55,7 +63,7 @@ func Format(name string, info *debug.BuildInfo, ok bool) string {
 	if goVersion == "" {
 		goVersion = runtime.Version()
 	}
-	return s + " " + goVersion
+	return s + library + " " + goVersion
 }
 
 // mainVersion is the main module's version; go build leaves it empty or

@@ -33,9 +33,9 @@
 // policy's Tick and Advice under a lock), on a policy made from the
 // --sched spelling that knows a number of peers, and the pool of a real
 // runtime. PerTick is one job's tick; a node serving several jobs pays it
-// for each. CPUFraction = PerTick / DefaultTickEvery is the share of one
-// core the ticks take: the node's tick runs on a goroutine of its own,
-// beside the workers, and takes that much from them.
+// for each. CPUFraction = PerTick / clusterpolicy.DefaultTickEvery is the
+// share of one core the ticks take: the node's tick runs on a goroutine of
+// its own, beside the workers, and takes that much from them.
 //
 // Memberlist runs beside the task transport, probing, gossiping and
 // syncing state on its own timers. GossipCost counts the messages a node

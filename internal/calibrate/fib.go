@@ -3,16 +3,18 @@ package calibrate
 import (
 	"context"
 
-	"github.com/tsys-go/tsys/tsys"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 )
 
 // Fib runs fib(n) on rt, every call with n >= 2 forking one child and
 // calling the other, as apps/fib.Forking does in the natural Fork and
-// Join code: the tree SpawnCost times and TickCost warms a pool with.
+// Join code: the tree SpawnCost times and TickCost warms a pool with. rt
+// is the runtime beneath tsys; the tree runs on it as a *tsys.Runtime,
+// its public name.
 // Calibration takes it from its caller (the advise verb) rather than
 // importing apps/fib, so that the lab's apps stay above it and a program
 // that links calibration links no demo task of its own.
-type Fib func(ctx context.Context, rt *tsys.Runtime, n int) error
+type Fib func(ctx context.Context, rt *runtimecore.Runtime, n int) error
 
 // errNoFib is the error of a measure that needs the tree and was not
 // given one.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/median"
-	"github.com/tsys-go/tsys/tsys"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 )
 
 // The spawn tree is fib(n) as Fib runs it (apps/fib.Forking), whose every call above the
@@ -60,9 +60,9 @@ func spawnCost(ctx context.Context, fib Fib, pairs int) (time.Duration, error) {
 	if ctx.Err() != nil {
 		return 0, cancelled(ctx, what)
 	}
-	asTasks := tsys.New(tsys.Workers(1), tsys.Inline(inline.Never()))
-	asCalls := tsys.New(tsys.Workers(1), tsys.Inline(inline.Everything()))
-	run := func(rt *tsys.Runtime, n int) (time.Duration, error) {
+	asTasks := runtimecore.New(runtimecore.Config{Workers: 1, Inline: inline.Never()})
+	asCalls := runtimecore.New(runtimecore.Config{Workers: 1, Inline: inline.Everything()})
+	run := func(rt *runtimecore.Runtime, n int) (time.Duration, error) {
 		rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
 		defer cancel()
 		sw := startStopwatch()
@@ -95,7 +95,7 @@ func spawnCost(ctx context.Context, fib Fib, pairs int) (time.Duration, error) {
 	}
 	diffs := make([]time.Duration, 0, pairs)
 	for i := range pairs {
-		order := []*tsys.Runtime{asTasks, asCalls}
+		order := []*runtimecore.Runtime{asTasks, asCalls}
 		if i%2 == 1 {
 			order[0], order[1] = order[1], order[0]
 		}

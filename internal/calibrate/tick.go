@@ -8,13 +8,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/internal/median"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/schedspec"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // TickConfig says how TickCost measures; DefaultTickConfig gives every
@@ -43,7 +42,7 @@ func DefaultTickConfig() TickConfig {
 type Tick struct {
 	// PerTick is the CPU time of one tick of one job's engine.
 	PerTick time.Duration `json:"per_tick_ns"`
-	// Every is how often a node ticks (cluster.DefaultTickEvery), and
+	// Every is how often a node ticks (clusterpolicy.DefaultTickEvery), and
 	// CPUFraction = PerTick / Every the share of a core the ticks take.
 	Every       time.Duration `json:"every_ns"`
 	CPUFraction float64       `json:"cpu_fraction"`
@@ -56,8 +55,8 @@ type Tick struct {
 
 // tickOf completes a Tick from its per-tick cost.
 func tickOf(perTick time.Duration) Tick {
-	return Tick{PerTick: perTick, Every: cluster.DefaultTickEvery,
-		CPUFraction: float64(perTick) / float64(cluster.DefaultTickEvery)}
+	return Tick{PerTick: perTick, Every: clusterpolicy.DefaultTickEvery,
+		CPUFraction: float64(perTick) / float64(clusterpolicy.DefaultTickEvery)}
 }
 
 // check says what is wrong with c, or nil.
@@ -76,7 +75,7 @@ func (c TickConfig) check() error {
 
 // TickCost measures what a node's tick costs a job's engine: every
 // TickEvery, cluster.Node's tick reads the process's CPU time, and for each
-// job measures its pool's load (Pool.Load, BusyTime, TasksDone), feeds the
+// job measures its pool's load (Port.Load, BusyTime, TasksDone), feeds the
 // useful-work, rate and task-time meters, and hands the load to the job's
 // policy (Tick) under the engine's lock, then publishes the policy's
 // Advice to the pool. TickCost does the same, with the same pieces: a
@@ -107,7 +106,7 @@ func TickCost(ctx context.Context, cfg TickConfig, fib Fib) (Tick, error) {
 
 	// A pool that has run, so that BusyTime reads workers' idle times
 	// rather than returning at once as before any run.
-	rt := tsys.New(tsys.Workers(cfg.Workers))
+	rt := runtimecore.New(runtimecore.Config{Workers: cfg.Workers, Inline: inline.Default()})
 	rctx, cancel := context.WithTimeout(ctx, spawnTimeout)
 	err = fib(rctx, rt, spawnMinN)
 	cancel()
@@ -141,7 +140,7 @@ func TickCost(ctx context.Context, cfg TickConfig, fib Fib) (Tick, error) {
 // tickEngine is what cluster's engine does on a tick (engine.measure and
 // advise), with the same parts.
 type tickEngine struct {
-	rt     *tsys.Runtime
+	rt     *runtimecore.Runtime
 	mu     sync.Mutex // the engine's: the policy runs under it
 	policy clusterpolicy.Policy
 
@@ -154,9 +153,9 @@ type tickEngine struct {
 // newTickEngine gives policy peers peers, as an engine gives a new
 // policy the members it knows, each with a load report: a third of them
 // out of work, as in a job under way.
-func newTickEngine(rt *tsys.Runtime, policy clusterpolicy.Policy, peers int) *tickEngine {
+func newTickEngine(rt *runtimecore.Runtime, policy clusterpolicy.Policy, peers int) *tickEngine {
 	now := time.Now()
-	workers := runtimeseam.Inspect(rt).Main.Workers()
+	workers := rt.Workers()
 	for i := range peers {
 		id := clusterpolicy.NodeID(fmt.Sprintf("peer-%d", i))
 		policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Joined: true})
@@ -171,18 +170,18 @@ func newTickEngine(rt *tsys.Runtime, policy clusterpolicy.Policy, peers int) *ti
 func (e *tickEngine) tick() {
 	now := time.Now()
 	cpu, cpuOK := cputime.Process()
-	pool := runtimeseam.Inspect(e.rt).Main
-	l := pool.Load()
-	busy := pool.BusyTime(now)
+	pool := e.rt.Main()
+	l := pool.Port().Load()
+	busy := pool.Port().BusyTime(now)
 	useful := e.useful.Add(busy, cpu, cpuOK)
 	l.Rate = e.rate.Observe(now, useful)
 	l.Busy = e.busy.Observe(now, busy)
-	l.TaskTime = e.taskTime.Observe(now, useful, pool.TasksDone())
+	l.TaskTime = e.taskTime.Observe(now, useful, pool.Port().TasksDone())
 	e.mu.Lock()
 	e.policy.Tick(time.Now(), l)
 	a := e.policy.Advice()
-	pool.SetExpose(a.Expose)
-	pool.SetReserve(a.Reserve)
-	pool.SetWanted(a.Deferred > 0)
+	pool.Port().SetExpose(a.Expose)
+	pool.Port().SetReserve(a.Reserve)
+	pool.Port().SetWanted(a.Deferred > 0)
 	e.mu.Unlock()
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsys-go/tsys/internal/cluster"
+	"github.com/tsys-go/tsys/internal/clusterpolicy"
 )
 
 func TestTickCost(t *testing.T) {
@@ -25,7 +25,7 @@ func TestTickCost(t *testing.T) {
 		if tick.PerTick <= 0 || tick.PerTick >= 100*time.Millisecond {
 			t.Errorf("%s: PerTick %v: want more than 0 and less than 100ms", sched, tick.PerTick)
 		}
-		if tick.Every != cluster.DefaultTickEvery || tick.CPUFraction != float64(tick.PerTick)/float64(tick.Every) {
+		if tick.Every != clusterpolicy.DefaultTickEvery || tick.CPUFraction != float64(tick.PerTick)/float64(tick.Every) {
 			t.Errorf("%s: Every %v, CPUFraction %v for PerTick %v", sched, tick.Every, tick.CPUFraction, tick.PerTick)
 		}
 		if tick.Peers != cfg.Peers || tick.Sched != sched {

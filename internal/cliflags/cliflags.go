@@ -2,8 +2,11 @@
 // flags, whether the verb lives in package cli (run) or in the lab
 // (advise, which a program plugs in through cli.Config.Commands): one
 // spelling of a flag's help and one way to merge two sets, so that every
-// verb's -h reads alike. It is internal so that cli need not export these
-// for the lab's sake.
+// verb's -h reads alike; and one way from a program's options, bound to a
+// flag set, to its job, with the --inline a run of it gets by default
+// (program.go), so that advise reads a program as run does. It is
+// internal so that cli need not export these for the lab's sake, and it
+// imports nothing of cli, which imports it.
 package cliflags
 
 import (

@@ -17,7 +17,7 @@ import (
 // printedStart is a job's start from a root of this very build, listing
 // double, the test binary's task that may cross nodes.
 func printedStart(job uint64, replyTo string) *jobStart {
-	tasks := []string{double.Name()}
+	tasks := []string{doubleKind}
 	return &jobStart{Job: job, ReplyTo: replyTo, Tasks: tasks, Binary: "tester (example.com/tester)",
 		Printed: true, Prints: printsOf(tasks), Build: buildinfo.Current()}
 }
@@ -33,11 +33,11 @@ func otherBuild() buildinfo.Build {
 // TestTaskTypesAreFingerprinted: a task that may cross carries its types'
 // description, which another binary's types do not match.
 func TestTaskTypesAreFingerprinted(t *testing.T) {
-	k, ok := sched.LookupKind(double.Name())
+	k, ok := sched.LookupKind(doubleKind)
 	if !ok || k.Types != "func(int64) int64" {
 		t.Fatalf("double's types: %q", k.Types)
 	}
-	p := printsOf([]string{double.Name()})
+	p := printsOf([]string{doubleKind})
 	if len(p) != 1 || p[0].Hash != typedesc.Hash(k.Types) {
 		t.Fatalf("fingerprints %+v", p)
 	}
@@ -56,10 +56,10 @@ func TestNodeOfOtherTypesRefuses(t *testing.T) {
 		start.AcceptBuilds = accept
 		root.send(node, start)
 		r, ok := root.next("a job whose task takes other types").(*jobRefused)
-		if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{double.Name()}) {
-			t.Fatalf("accept %v: reply %+v: want a refusal of job %d naming %s", accept, r, job, double.Name())
+		if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{doubleKind}) {
+			t.Fatalf("accept %v: reply %+v: want a refusal of job %d naming %s", accept, r, job, doubleKind)
 		}
-		for _, want := range []string{"task " + double.Name() + " takes other types", "here func(int64) int64", "at the root func(int32) int32", "tester (example.com/tester)", "start every node from the job's program's own binary"} {
+		for _, want := range []string{"task " + doubleKind + " takes other types", "here func(int64) int64", "at the root func(int32) int32", "tester (example.com/tester)", "start every node from the job's program's own binary"} {
 			if !strings.Contains(r.Reason, want) {
 				t.Errorf("accept %v: reason %q does not say %q", accept, r.Reason, want)
 			}
@@ -116,7 +116,7 @@ func TestNodeOfOtherBuildRefuses(t *testing.T) {
 func TestOlderRootIsRefused(t *testing.T) {
 	node := testNode(t, Config{AcceptBuilds: true})
 	root := newBarePeer(t, "older-root")
-	root.send(node, &jobStart{Job: 97, ReplyTo: root.addr(), Tasks: []string{double.Name()}, Binary: "old (example.com/old)"})
+	root.send(node, &jobStart{Job: 97, ReplyTo: root.addr(), Tasks: []string{doubleKind}, Binary: "old (example.com/old)"})
 	r, ok := root.next("a job of an older root").(*jobRefused)
 	if !ok || !r.OtherBuild || !strings.Contains(r.Reason, "older tsys") {
 		t.Fatalf("reply %+v: want a refusal naming an older tsys", r)
@@ -150,7 +150,7 @@ func TestUnrunnableLoansAreSaidOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := job.e.lender
-	kind, _ := sched.LookupKind(double.Name())
+	kind, _ := sched.LookupKind(doubleKind)
 	const loans = 20
 	for id := range uint64(loans) {
 		h, err := kind.Codec.NewFromArg(encodeInt64(int64(id)))
@@ -194,7 +194,7 @@ func TestUnrunnableLoansAreSaidOnce(t *testing.T) {
 	lender.send(borrower, printedStart(99, lender.addr()))
 	waitUntil(t, "the borrower serves the job", func() bool { return borrower.jobs.of(99) != nil })
 	for i := range uint64(3) {
-		lender.send(borrower, &stealReply{Job: 99, Tasks: []taskRecord{{ID: 50 + 2*i, Kind: double.Name(), Arg: []byte{1}}, {ID: 51 + 2*i, Kind: double.Name(), Arg: []byte{2}}}, ReplyTo: lender.addr()})
+		lender.send(borrower, &stealReply{Job: 99, Tasks: []taskRecord{{ID: 50 + 2*i, Kind: doubleKind, Arg: []byte{1}}, {ID: 51 + 2*i, Kind: doubleKind, Arg: []byte{2}}}, ReplyTo: lender.addr()})
 	}
 	for range 6 {
 		if m, ok := lender.next("a task the borrower cannot decode").(*result); !ok || !m.Rerun {

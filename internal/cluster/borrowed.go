@@ -24,7 +24,7 @@ type loan struct {
 //
 // The rule: a task stays in the book until its result, or the task handed
 // back, is on its way to the lender (Return, handBack). A lender's query
-// (answerLoans) is answered from the book, so an answer never says a task
+// (onLoanQuery) is answered from the book, so an answer never says a task
 // is gone before what settles its loan went ahead of that answer on the
 // same connection. Every task of a job served here descends from a
 // borrowed one, so an empty book means the node holds nothing of the job.

@@ -20,7 +20,7 @@ func init() {
 	benchPolling = tsys.Register("cluster.bench.polling", func(c *tsys.Ctx, _ int) int {
 		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
 			select {
-			case <-c.Done():
+			case <-c.Context().Done():
 				return 0
 			case <-time.After(time.Millisecond):
 			}
@@ -69,7 +69,7 @@ func BenchmarkCancelAcrossNodes(b *testing.B) {
 			cancelled <- time.Now()
 			cancel()
 		}()
-		_, _, err = tsys.Run(ctx, root.Runtime(), benchPollingFan, 1000)
+		_, _, err = tsys.Run(ctx, (*tsys.Runtime)(root.Runtime()), benchPollingFan, 1000)
 		returned := time.Now()
 		root.EndJob(job)
 		ended := time.Now()

@@ -5,24 +5,41 @@
 //
 // # Parts
 //
-// Each part is a type with its contract written on it, and a lock of its
-// own where it keeps state:
+// Each part is a type with its contract written on it (who calls it, on
+// which goroutine, under which lock), and a lock of its own where it
+// keeps state. A part reaches the others by named fields, most through
+// one back to its node or its engine: no part embeds another, whose
+// methods would be its own unseen.
 //
 //   - Node (node.go): what its user calls (Start, BeginJob, EndJob, Drain,
-//     Snapshot, Close) and the tick (node.go) that drives the rest.
-//   - inbox (inbox.go): what the node does on others' word, the
-//     transport's and gossip's handlers: answering, admitting a job or
-//     refusing it, inviting a newcomer.
+//     Snapshot, Close), and the parts that do the work.
+//   - ticker (tick.go): the tick that drives the rest, and dozes while
+//     nothing can change but on an event (idletick.go).
+//   - inbox (inbox.go): what the node does on others' word over the
+//     transport, one handler for each message type; gossipInbox
+//     (gossipinbox.go) on gossip's: a member joining, coming back or
+//     leaving.
 //   - peerBook (peers.go): the members' addresses and gossiped metadata.
 //   - outbox (send.go): where every message leaves, counted by type and by
 //     job.
 //   - jobTable (jobs.go): the jobs the node roots or serves, their engines
 //     and runtimes; sharing (sharing.go) deals the workers out between them.
-//   - engine (engine.go): one job here, its pool and its policy; its lent
-//     tasks are a lender (lender.go, over the ledger, ledger.go), its
-//     borrowed ones a borrowBook (borrowed.go), its timeline a jobTimeline
-//     (timeline.go), its root's state a rootWatch (suspect.go). A task's
-//     bytes are made and read in codec.go alone.
+//   - Job (job.go): a job this node roots, its invitations and its peers'
+//     reports; server (serve.go): the node's part in other roots' jobs,
+//     admitting one or refusing it, serving, stopping and reporting it;
+//     orphans (suspect.go): the jobs served here whose root gossip lost.
+//   - drainer (drain.go): taking the node out of the cluster; gatherer
+//     (snapshot.go): the cluster's snapshots, asked of every member.
+//   - engine (engine.go): one job here, its pool and its policy, which it
+//     drives; its lending side is a lender (lender.go, lend.go, over the
+//     ledger, ledger.go), its borrowing side a borrower (borrower.go, over
+//     a borrowBook, borrowed.go), what the pool's workers call a remote
+//     (remote.go); its timeline is a jobTimeline (timeline.go), its root's
+//     state a rootWatch (suspect.go). A task's bytes are made and read in
+//     codec.go alone.
+//
+// No type has more than 25 methods (methods_test.go): one that outgrows
+// that has more than one concern, which go in parts of their own.
 //
 // Lock order: sharing, then the job table, then an engine's, then a
 // lender's; the others are leaves. No lock is held while sending.
@@ -123,14 +140,15 @@
 // The root of a job serves no other job, and neither does a client
 // (Config.Client, tsys run): roots do not invite one, and one declines an
 // invitation, so that it can always begin its own job; the policies of
-// other jobs are not told of it (engine.hears).
+// other jobs are not told of it, nor sent their presence or load
+// (engine.hears, peerBook.listFor).
 //
 // # Lending
 //
 // A policy's Fish action becomes a stealRequest to the chosen node. The
 // node asks its policy how many tasks to give (or to hold the request for
 // its next push) and takes that many of its oldest ready tasks
-// (sched.Pool.Lend), records each under an id, and sends them as
+// (sched.Port.Lend), records each under an id, and sends them as
 // (registered name, encoded argument) in a stealReply. The borrower
 // rebuilds each task from its kind's codec, marks it with a loan, and puts
 // it in its pool; when it completes, the result goes back in a result
@@ -165,12 +183,15 @@
 // hands back the borrowed tasks it has not started (a result marked
 // Leaving, which the lender runs without counting it as a re-run),
 // finishes the ones it has, reports to the job's root and leaves
-// memberlist. A lender gives a node that left gracefully LeaveGrace for
-// its results in flight before it runs anything again; one that died, it
-// runs again at once (tasks_rerun). Commands talk to a node without
-// joining (ask.go): tsys drain, and tsys jobs through a stats request
-// that gathers every member's Snapshot (snapshot.go), as the dashboard
-// does.
+// memberlist. A client leaves memberlist as its job ends (Close). From
+// gossip's word that a member is leaving, it is no peer (peers.go): no
+// job invites it and nothing goes to it unasked, for it may be gone
+// before its leave arrives. A lender gives a node that left gracefully
+// LeaveGrace for its results in flight before it runs anything again; one
+// that died, it runs again at once (tasks_rerun). Commands talk to a node
+// without joining (ask.go): tsys drain, and tsys jobs through a stats
+// request that gathers every member's Snapshot (snapshot.go), as the
+// dashboard does.
 //
 // # Counters
 //

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
-	"github.com/tsys-go/tsys/internal/sched"
 )
 
 // DrainReport is what a Drain did: the borrowed tasks it handed back
@@ -36,38 +35,45 @@ type DrainReport struct {
 // Close it (its lenders then run again what it held, as for a crash). The
 // root of a running job does not drain: its job ends with it.
 func (n *Node) Drain(ctx context.Context) (DrainReport, error) {
-	rep, err := n.empty(ctx)
+	rep, err := n.drainer.empty(ctx)
 	if err != nil {
 		return rep, err
 	}
 	return rep, n.Close()
 }
 
+// drainer takes the node out of the cluster, for its user (Drain) or
+// for a peer that asks (drainFor, a drainRequest, on a goroutine of its
+// own). Its methods wait for the borrowed tasks running here, so they
+// never run on a connection's reader nor on the tick. The first drain
+// sets the node's draining flag, which every part that takes work reads.
+type drainer struct{ n *Node }
+
 // empty is Drain up to leaving: steps 1 to 4.
-func (n *Node) empty(ctx context.Context) (DrainReport, error) {
+func (d *drainer) empty(ctx context.Context) (DrainReport, error) {
 	began := time.Now()
-	if j := n.jobs.rooted(); j != nil {
+	if j := d.n.jobs.rooted(); j != nil {
 		// Its job's root task runs here, and its borrowers report here.
-		return DrainReport{}, fmt.Errorf("node %s is the root of a running job; it can leave when the job ends", n.name)
+		return DrainReport{}, fmt.Errorf("node %s is the root of a running job; it can leave when the job ends", d.n.name)
 	}
-	if n.draining.CompareAndSwap(false, true) {
-		n.log.Info("draining: taking no more work, handing back what has not started")
+	if d.n.draining.CompareAndSwap(false, true) {
+		d.n.log.Info("draining: taking no more work, handing back what has not started")
 		// The peers' policies stop giving it work (MemberEvent.Leaving);
 		// a balancing peer would otherwise keep pushing to a node that
 		// reports it has none, only to have it handed back. Fishing
 		// peers still ask it for what it holds.
 		tm := encodeMessage(&leaving{})
-		for id, addr := range n.peers.list() {
-			if err := n.out.transmitEncoded(addr, &leaving{}, tm, false, nil); err != nil {
-				n.log.Debug("a peer did not hear this node is leaving", "peer", id, "err", err)
+		for id, addr := range d.n.peers.list() {
+			if err := d.n.out.transmitEncoded(addr, &leaving{}, tm, false, nil); err != nil {
+				d.n.log.Debug("a peer did not hear this node is leaving", "peer", id, "err", err)
 			}
 		}
 	}
-	engines := n.jobs.list()
+	engines := d.n.jobs.list()
 	for _, e := range engines {
 		e.withdraw()
 		// Every worker, whatever the sharing: what it holds goes first.
-		e.pool.SetShare(e.pool.Workers())
+		e.pool.Port().SetShare(e.pool.Workers())
 	}
 	handedBack := func() (sum int64) {
 		for _, e := range engines {
@@ -75,82 +81,53 @@ func (n *Node) empty(ctx context.Context) (DrainReport, error) {
 		}
 		return sum
 	}
-	finished := int64(n.jobs.holding())
+	finished := int64(d.n.jobs.holding())
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	for n.jobs.holding() > 0 {
+	for d.n.jobs.holding() > 0 {
 		select {
 		case <-ctx.Done():
 			return DrainReport{Returned: handedBack(), Took: time.Since(began)},
-				fmt.Errorf("node %s is still running %d borrowed tasks: %w", n.name, n.jobs.holding(), ctx.Err())
+				fmt.Errorf("node %s is still running %d borrowed tasks: %w", d.n.name, d.n.jobs.holding(), ctx.Err())
 		case <-tick.C:
 		}
 	}
 	for _, e := range engines {
-		if end, ok := n.stopEngine(e); ok {
-			n.sendReport(e.root(), e.rootWatch.addr, e.info.ID, end)
+		if end, ok := d.n.server.stopEngine(e); ok {
+			d.n.server.sendReport(e.root(), e.rootWatch.addr, e.info.ID, end)
 		}
 	}
 	rep := DrainReport{Returned: handedBack(), Finished: finished, Took: time.Since(began)}
-	n.log.Info("drained; leaving the cluster", "returned", rep.Returned, "finished", rep.Finished, "took", rep.Took)
+	d.n.log.Info("drained; leaving the cluster", "returned", rep.Returned, "finished", rep.Finished, "took", rep.Took)
 	return rep, nil
 }
 
 // drainFor drains the node as a drainRequest from peer asks, answers it,
 // and leaves; the process that runs the node hears ShutdownRequested.
-func (n inbox) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
+func (d *drainer) drainFor(peer clusterpolicy.NodeID, m *drainRequest) {
 	timeout := m.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	n.netLog.Info("asked to drain", "by", peer)
-	rep, err := n.empty(ctx)
+	d.n.netLog.Info("asked to drain", "by", peer)
+	rep, err := d.empty(ctx)
 	answer := &drained{Returned: rep.Returned, Finished: rep.Finished}
 	if err != nil {
 		answer.Err = err.Error()
 	}
-	if err := n.out.transmit(m.ReplyTo, answer, true, nil); err != nil {
-		n.netLog.Warn("could not answer the drain request", "by", peer, "err", err)
+	if err := d.n.out.transmit(m.ReplyTo, answer, true, nil); err != nil {
+		d.n.netLog.Warn("could not answer the drain request", "by", peer, "err", err)
 	}
 	if answer.Err == "" {
-		n.Close()
-		n.requestShutdown()
+		d.n.Close()
+		d.n.requestShutdown()
 	}
 }
 
 // Draining reports whether Drain has begun.
 func (n *Node) Draining() bool { return n.draining.Load() }
-
-// handBackUnstarted returns to their lenders the borrowed tasks of e's job
-// no worker has started. Tasks of the job's own that wait there (lent
-// tasks taken back) stay.
-func (e *engine) handBackUnstarted() {
-	var own []*sched.Header
-	for _, h := range e.pool.WithdrawInjected() {
-		l, ok := e.borrowed.loanOf(h)
-		if !ok {
-			own = append(own, h)
-			continue
-		}
-		// Held until handed back, as a result is until sent: a query
-		// meanwhile must not hear it is gone.
-		e.handBack(l)
-		e.borrowed.settled(h)
-	}
-	e.pool.Inject(own...)
-}
-
-// handBack tells task id's lender to run it itself: this node is leaving
-// the job and never started it.
-func (e *engine) handBack(l loan) {
-	e.handedBack.Add(1)
-	m := &result{Job: e.info.ID, Task: l.id, Rerun: true, Leaving: true, Err: fmt.Sprintf("node %s is leaving the job", e.n.name)}
-	if err := e.n.out.send(l.node, l.addr, m, e); err != nil {
-		e.n.log.Warn("a task could not be handed back; its lender will run it when this node has left", "peer", l.node, "err", err)
-	}
-}
 
 // RequestDrain asks the node whose task transport listens at addr to drain
 // (Node.Drain) within timeout, and waits for its answer: what tsys drain

@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"context"
-	"errors"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -11,9 +9,9 @@ import (
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/net/membership"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/sched"
 	"github.com/tsys-go/tsys/internal/share"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // engine is one job on this node: the pool its tasks run in, the
@@ -22,42 +20,43 @@ import (
 // for each job it serves (jobTable); a message of a job goes to the job's
 // engine, and results, counters and failures stay with it.
 //
-// Its parts: the policy, a pure state machine, is driven under mu; the
-// lent tasks (lender), the borrowed ones (borrowBook), the timeline
-// (jobTimeline) and the root's state (rootWatch) each have a lock of
-// their own, taken after mu if at all. Lock order: the job table's mu before an engine's
-// mu; no lock is held while sending.
+// The engine itself drives the policy, a pure state machine, under mu:
+// it hands it each event and carries out its actions (event, act), and
+// publishes its advice (advise); it also carries out the sharing
+// policy's grants (sharing.go), watches the root of a job served here
+// (suspect.go), tells the tick whether it may rest (idletick.go), and
+// reports the job's counters (counters, report). Its sides have types of
+// their own: the lending side (lender: lender.go, lend.go), the
+// borrowing side (borrower.go), and what the pool's workers call
+// (remote.go). The lent tasks' ledger (in the lender), the borrowed ones
+// (borrowBook), the timeline (jobTimeline) and the root's state
+// (rootWatch) each have a lock of their own, taken after mu if at all.
+// Lock order: the job table's mu before an engine's mu; no lock is held
+// while sending.
 type engine struct {
 	n    *Node
 	info share.Job
 	// rooted is the job when this node is its root; nil when it serves.
 	rooted *Job
-	rt     *tsys.Runtime
+	rt     *runtimecore.Runtime
 	pool   *sched.Pool
 	began  time.Time // when this node began its part in the job
 
-	lender    *lender      // the tasks lent to other nodes (lender.go)
+	lender    *lender      // the lending side: the tasks lent to other nodes (lender.go, lend.go)
+	borrower  *borrower    // the borrowing side: asking for work, taking it in (borrower.go)
 	borrowed  *borrowBook  // the tasks borrowed from other nodes (borrowed.go)
 	timeline  *jobTimeline // the job's timeline here (timeline.go)
 	rootWatch *rootWatch   // the root of a job served here, beyond gossip (suspect.go)
 	// failServing fails the run of a job served here with the root's
 	// failure, through its context, even when the failure came before the
-	// run began (Pool.Fail drops a failure before any run); set before
+	// run began (Port.Fail drops a failure before any run); set before
 	// the engine is entered in the job table, nil for a job rooted here.
 	failServing context.CancelCauseFunc
-	// unrunnable are the lenders that lent a task this node could not
-	// run, which it says once each (their lender stops lending).
-	unrunnable firsts
 
-	// mu orders the policy's events and guards what follows, and the
-	// fields of a rooted job (Job).
+	// mu orders the policy's events and guards what follows, the
+	// borrower's maps, and the fields of a rooted job (Job).
 	mu     sync.Mutex
 	policy clusterpolicy.Policy
-	// fishedAt is when the request in flight to each peer was sent, for
-	// the round-trip counters.
-	fishedAt map[clusterpolicy.NodeID]time.Time
-	// links are what the job borrowed from each peer (links.go).
-	links linkBook
 	// measured is the load the last tick measured; its rates go with the
 	// ready count of the moment into load reports.
 	measured clusterpolicy.Load
@@ -91,6 +90,8 @@ type engine struct {
 	taskTime  clusterpolicy.TaskTimeMeter
 	usefulNow atomic.Int64
 
+	// The job's network counters here (NetStats), which every side adds
+	// to and counters reads.
 	stealRequests atomic.Int64
 	stealAnswers  atomic.Int64
 	stealWait     atomic.Int64
@@ -110,19 +111,19 @@ type engine struct {
 // own that has heard of every peer, as if each had just joined. What the
 // policy answers to that is dropped: the engine holds no task yet, and
 // its first tick acts on the same knowledge.
-func newEngine(n *Node, job share.Job, rooted *Job, rt *tsys.Runtime) *engine {
+func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *engine {
 	e := &engine{
-		n: n, info: job, rooted: rooted, rt: rt, pool: runtimeseam.Inspect(rt).Main, began: time.Now(),
+		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Main(), began: time.Now(),
 		policy:    n.makePolicy(),
 		borrowed:  newBorrowBook(),
-		fishedAt:  map[clusterpolicy.NodeID]time.Time{},
 		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
 	e.lender = &lender{e: e, ledger: newLedger()}
+	e.borrower = &borrower{e: e, fishedAt: map[clusterpolicy.NodeID]time.Time{}}
 	n.jobsTotal.Add(1)
-	e.pool.SetRemote(e)
-	e.pool.SetShare(e.pool.Workers())
+	e.pool.Port().SetRemote(remote{e})
+	e.pool.Port().SetShare(e.pool.Workers())
 	now := time.Now()
 	e.mu.Lock()
 	for id, m := range n.peers.members() {
@@ -188,81 +189,11 @@ func (e *engine) advise() {
 	default:
 		e.hungryAfter.Store(a.HungryAfter.UnixNano())
 	}
-	e.pool.SetExpose(a.Expose)
-	e.pool.SetReserve(a.Reserve)
-	e.pool.SetWanted(a.Deferred > 0)
+	e.pool.Port().SetExpose(a.Expose)
+	e.pool.Port().SetReserve(a.Reserve)
+	e.pool.Port().SetWanted(a.Deferred > 0)
 	e.notePrefetch()
-	e.n.rouse() // the event may have given the node work, or its policy a time
-}
-
-// Hungry implements sched.Remote: a worker found no work at home. The
-// policy hears of it only when its advice says it could act on it.
-func (e *engine) Hungry() {
-	if e.leaving() {
-		return
-	}
-	if g := e.hungryAfter.Load(); g == math.MaxInt64 || (g != 0 && time.Now().UnixNano() < g) {
-		// The policy would not act on it now, but a tick dozing while
-		// every worker was at work must look again: the node is at work
-		// no longer (idletick.go).
-		e.n.rouse()
-		return
-	}
-	e.event(e.policy.Hungry)
-}
-
-// Failed implements sched.Remote: the job failed on this node. The root
-// tells every node serving the job, a serving node tells the root (which
-// tells the rest), so that no node starts the job's tasks for longer than
-// a message takes; a failure that a root's word caused here goes back to
-// nobody. Called under the pool's lock, so the sends go on their own
-// goroutine.
-func (e *engine) Failed(err error) {
-	if e.rooted == nil && errors.As(err, new(*failedAtRoot)) {
-		return
-	}
-	m := &jobFailed{Job: e.info.ID, Err: err.Error()}
-	go func() {
-		for _, addr := range e.failureRecipients() {
-			if err := e.n.out.transmit(addr, m, false, e); err != nil {
-				e.n.log.Debug("could not tell a node the job failed", "addr", addr, "err", err)
-			}
-		}
-	}()
-}
-
-// failureRecipients are the nodes to tell of a failure here: a root's
-// peers, or a serving node's root.
-func (e *engine) failureRecipients() []string {
-	var to []string
-	if j := e.rooted; j != nil {
-		e.mu.Lock()
-		for _, addr := range j.peers {
-			to = append(to, addr)
-		}
-		e.mu.Unlock()
-	} else if addr, err := e.n.peers.addressOf(e.root(), e.rootWatch.addr); err == nil {
-		to = append(to, addr)
-	}
-	return to
-}
-
-// failedAtRoot is what fails a serving node's run when the job's root says
-// the job failed: a *sched.ErrRemote naming the root, which Failed does
-// not echo back.
-type failedAtRoot struct{ sched.ErrRemote }
-
-func (e *failedAtRoot) Unwrap() error { return &e.ErrRemote }
-
-// Pushed implements sched.Remote: a worker made a task ready while a
-// request waits for one. It only signals the tick goroutine, which asks the
-// policy: the worker goes on spawning.
-func (e *engine) Pushed() {
-	e.pushed.Store(true)
-	select {
-	case e.n.pushed <- struct{}{}:
-	default:
-	}
+	e.n.tick.rouse() // the event may have given the node work, or its policy a time
 }
 
 // act carries out policy actions that leave the node.
@@ -271,28 +202,49 @@ func (e *engine) act(acts []clusterpolicy.Action) {
 		switch a.Kind {
 		case clusterpolicy.Fish, clusterpolicy.Lifeline:
 			if !e.leaving() {
-				e.fish(a.Node, a.Count, a.Kind == clusterpolicy.Lifeline)
+				e.borrower.fish(a.Node, a.Count, a.Kind == clusterpolicy.Lifeline)
 			}
 		case clusterpolicy.Give:
-			e.push(a.Node, a.Count)
+			e.lender.push(a.Node, a.Count)
 		case clusterpolicy.Refuse:
-			e.refuse(a.Node)
+			e.lender.refuse(a.Node)
 		case clusterpolicy.Report:
 			e.reportLoad()
 		}
 	}
 }
 
+// reportLoad sends this node's load to every peer its policy hears of (a
+// policy's Report), counted as status traffic, apart from tasks.
+func (e *engine) reportLoad() {
+	e.mu.Lock()
+	l := e.measured
+	e.mu.Unlock()
+	now := e.pool.Port().Load()
+	l.Ready, l.Idle = now.Ready, now.Idle
+	m := &loadReport{Job: e.info.ID, Load: l}
+	tm := encodeMessage(m)
+	size := int64(messageBytes(tm))
+	for id, addr := range e.n.peers.listFor(e.hears) {
+		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
+			e.n.log.Debug("load report not sent", "peer", id, "err", err)
+			continue
+		}
+		e.statusSent.Add(1)
+		e.statusBytes.Add(size)
+	}
+}
+
 // measure gives the policy the time and the load the tick measured; the
 // tick goroutine calls it, with the process's CPU time.
 func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpolicy.Load {
-	l := e.pool.Load()
-	busy := e.pool.BusyTime(now)
+	l := e.pool.Port().Load()
+	busy := e.pool.Port().BusyTime(now)
 	useful := e.useful.Add(busy, cpu, cpuOK)
 	e.usefulNow.Store(int64(useful))
 	l.Rate = e.rate.Observe(now, useful)
 	l.Busy = e.busy.Observe(now, busy)
-	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.TasksDone())
+	l.TaskTime = e.taskTime.Observe(now, useful, e.pool.Port().TasksDone())
 	e.ticked = l
 	e.event(func(now time.Time) []clusterpolicy.Action {
 		e.measured = l
@@ -329,5 +281,5 @@ func (e *engine) counters() NetStats {
 // report is the engine's report of its job, given its pool's counters.
 func (e *engine) report(pool sched.Stats) NodeReport {
 	return NodeReport{Node: string(e.n.name), Workers: e.pool.Workers(), Stats: JobStats{pool, e.counters()},
-		PerWorker: WorkerStats(e.pool.WorkerStats()), FirstWorkNs: e.firstWork.Load()}
+		PerWorker: WorkerStats(e.pool.View().WorkerStats()), FirstWorkNs: e.firstWork.Load()}
 }

@@ -25,10 +25,10 @@ func TestAFailureElsewhereIsATsysErrRemote(t *testing.T) {
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := tsys.Do(context.Background(), node.Runtime(), func(c *tsys.Ctx) int {
+		_, _, err := tsys.Do(context.Background(), (*tsys.Runtime)(node.Runtime()), func(c *tsys.Ctx) int {
 			close(started)
 			select { // bounded: a regression fails instead of hanging
-			case <-c.Done():
+			case <-c.Context().Done():
 			case <-time.After(30 * time.Second):
 			}
 			return 0

@@ -14,12 +14,20 @@ import (
 	"github.com/tsys-go/tsys/tsys"
 )
 
+// The names of the test's tasks, as a task record names its kind.
+const (
+	failingKind  = "cluster.test.fail"
+	blockingKind = "cluster.test.block"
+	gatedKind    = "cluster.test.gated"
+)
+
 var (
-	failing = tsys.RegisterErr("cluster.test.fail", func(_ *tsys.Ctx, x int64) (int64, error) {
-		return 0, errors.New("bad input " + string(rune('0'+x%10)))
+	failing = tsys.Register(failingKind, func(c *tsys.Ctx, x int64) int64 {
+		c.Fail(errors.New("bad input " + string(rune('0'+x%10))))
+		return 0
 	})
 	// blocking runs until its test lets it go, deaf to its job's end.
-	blocking = tsys.Register("cluster.test.block", func(_ *tsys.Ctx, x int64) int64 {
+	blocking = tsys.Register(blockingKind, func(_ *tsys.Ctx, x int64) int64 {
 		release.wait()
 		return x
 	})
@@ -93,8 +101,8 @@ func TestFailureReachesTheRootAtOnce(t *testing.T) {
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
 	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{
-		{ID: 1, Kind: blocking.Name(), Arg: encodeInt64(1)},
-		{ID: 2, Kind: failing.Name(), Arg: encodeInt64(7)},
+		{ID: 1, Kind: blockingKind, Arg: encodeInt64(1)},
+		{ID: 2, Kind: failingKind, Arg: encodeInt64(7)},
 	}})
 	m := await[*jobFailed](root, "a report of the failure")
 	if m.Job != job || !strings.Contains(m.Err, `task "cluster.test.fail": bad input 7`) {
@@ -166,7 +174,7 @@ func TestRootsFailureBeforeTheRunBegins(t *testing.T) {
 
 var (
 	gate  gateKeeper // holds cluster.test.gated's tasks
-	gated = tsys.Register("cluster.test.gated", func(_ *tsys.Ctx, x int64) int64 {
+	gated = tsys.Register(gatedKind, func(_ *tsys.Ctx, x int64) int64 {
 		gate.wait()
 		return 2 * x
 	})
@@ -190,7 +198,7 @@ func TestAnswersReachALenderGossipDropped(t *testing.T) {
 	const job = 96
 	lender.send(node, &jobStart{Job: job, ReplyTo: lender.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(21)}}})
+	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 1, Kind: gatedKind, Arg: encodeInt64(21)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	forget(node, "lender")
 	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 2, Kind: "no.such.task"}}})

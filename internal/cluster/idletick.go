@@ -57,7 +57,7 @@ func (it *idleTick) wake() {
 
 // doze sets the clock to fire d from now, when the policies next need the
 // time; d <= 0 stops it, as nothing is due. The tick that fires, or an
-// event before it (Node.rouse), decides again.
+// event before it (ticker.rouse), decides again.
 func (it *idleTick) doze(d time.Duration) {
 	if d <= 0 {
 		it.sleep()
@@ -91,7 +91,7 @@ func (it *idleTick) doze(d time.Duration) {
 //
 // Every policy event and every message rouses a dozing tick at once, and
 // so does a worker that runs dry while the policy's advice holds its
-// Hungry back (engine.Hungry).
+// Hungry back (remote.Hungry).
 
 // maxBusyDoze bounds a doze while every worker is at work: a quarter of
 // the period of the tick's own checks.
@@ -99,10 +99,10 @@ const maxBusyDoze = checkEvery / 4
 
 // rouse wakes the tick if it dozes: an event may have given the node
 // work, or its policy something to time.
-func (n *Node) rouse() {
-	if n.dozing.Load() {
+func (t *ticker) rouse() {
+	if t.dozing.Load() {
 		select {
-		case n.jobs.wake <- struct{}{}:
+		case t.n.jobs.wake <- struct{}{}:
 		default:
 		}
 	}
@@ -112,20 +112,20 @@ func (n *Node) rouse() {
 // and for how long (0: until an event). It sets dozing first, so that an
 // event from then on rouses the tick, and clears it when the node must
 // tick on.
-func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
-	if len(jobs) == 0 || n.draining.Load() || !allRest(jobs, func(e *engine) clusterpolicy.Load { return e.ticked }) {
+func (t *ticker) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
+	if len(jobs) == 0 || t.n.draining.Load() || !allRest(jobs, func(e *engine) clusterpolicy.Load { return e.ticked }) {
 		return 0, false // a node at work among jobs, or with work ready, looks no further
 	}
-	n.dozing.Store(true)
+	t.dozing.Store(true)
 	// Counted again: an event may have come since the tick measured, and
 	// the policies say when they are due at the load they were told.
 	if !allRest(jobs, func(e *engine) clusterpolicy.Load {
-		if l := e.pool.Load(); l.Waiting() == e.ticked.Waiting() {
+		if l := e.pool.Port().Load(); l.Waiting() == e.ticked.Waiting() {
 			return l
 		}
 		return clusterpolicy.Load{} // waiting then, at work now, or the reverse: tick on
 	}) {
-		n.dozing.Store(false)
+		t.dozing.Store(false)
 		return 0, false
 	}
 	due, limit := clusterpolicy.Never, time.Duration(0)
@@ -144,11 +144,11 @@ func (n *Node) dozeFor(now time.Time, jobs []*engine) (time.Duration, bool) {
 	if limit > 0 && (wait == 0 || wait > limit) {
 		wait = limit
 	}
-	if wait == 0 || wait >= 2*n.cfg.TickEvery {
+	if wait == 0 || wait >= 2*t.n.cfg.TickEvery {
 		return wait, true
 	}
 	// Due within a tick or two: ticking on costs no more.
-	n.dozing.Store(false)
+	t.dozing.Store(false)
 	return 0, false
 }
 

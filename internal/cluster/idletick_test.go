@@ -87,7 +87,7 @@ func TestIdleNodeSleeps(t *testing.T) {
 			t.Fatalf("tick %d taken by a node with no job", i)
 		}
 	}
-	if w := node.wakeups.Load(); w != 1 {
+	if w := node.tick.wakeups.Load(); w != 1 {
 		t.Errorf("an idle node woke %d times for 101 ticks, want 1", w)
 	}
 
@@ -101,7 +101,7 @@ func TestIdleNodeSleeps(t *testing.T) {
 			t.Fatalf("tick %d refused by a node serving a job", i)
 		}
 	}
-	waitUntil(t, "the node handles its ticks", func() bool { return node.wakeups.Load() == 4 })
+	waitUntil(t, "the node handles its ticks", func() bool { return node.tick.wakeups.Load() == 4 })
 	if clock.isStopped() {
 		t.Error("the clock stopped while the node serves a job")
 	}
@@ -136,13 +136,13 @@ func TestServingNodeDozes(t *testing.T) {
 		clock.fire(t)
 		return clock.isStopped()
 	})
-	woke := node.wakeups.Load()
+	woke := node.tick.wakeups.Load()
 	for i := range 100 {
 		if clock.fire(t) {
 			t.Fatalf("tick %d taken by a node with nothing to do", i)
 		}
 	}
-	if w := node.wakeups.Load(); w != woke {
+	if w := node.tick.wakeups.Load(); w != woke {
 		t.Errorf("a dozing node woke %d times for 100 ticks, want 0", w-woke)
 	}
 
@@ -167,7 +167,7 @@ func TestServingNodeDozes(t *testing.T) {
 
 	// Gossip declares the root dead: the tick, which times an orphaned
 	// job, runs again.
-	inbox{node}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: "root"}})
+	gossipInbox{node}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: "root"}})
 	waitUntil(t, "the root's death rouses the clock", func() bool { return !clock.isStopped() })
 }
 
@@ -182,12 +182,12 @@ func TestBusyNodeDozes(t *testing.T) {
 	defer gate.open()
 	const job = 95
 	clock, node, root := servingOnAHandClock(t, job)
-	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(21)}}})
-	waitUntil(t, "the node's worker is at work", func() bool { return node.jobs.of(job).pool.Load().AtWork() })
+	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gatedKind, Arg: encodeInt64(21)}}})
+	waitUntil(t, "the node's worker is at work", func() bool { return node.jobs.of(job).pool.Port().Load().AtWork() })
 	waitUntil(t, "the busy node's ticks slow its clock", func() bool {
 		clock.fire(t)
 		on, d := clock.running()
-		return on && d == maxBusyDoze && node.dozing.Load()
+		return on && d == maxBusyDoze && node.tick.dozing.Load()
 	})
 	if every := node.cfg.TickEvery; maxBusyDoze < 2*every {
 		t.Fatalf("maxBusyDoze %v is not above two ticks of %v: a busy doze would never begin", maxBusyDoze, every)
@@ -197,7 +197,7 @@ func TestBusyNodeDozes(t *testing.T) {
 	for range 5 {
 		clock.fire(t)
 	}
-	waitUntil(t, "the node handles its ticks", func() bool { return node.dozing.Load() })
+	waitUntil(t, "the node handles its ticks", func() bool { return node.tick.dozing.Load() })
 	if on, d := clock.running(); !on || d != maxBusyDoze {
 		t.Fatalf("after more ticks the clock runs %v at %v, want at %v", on, d, maxBusyDoze)
 	}

@@ -8,13 +8,15 @@ import (
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
-// inbox is what the node does on the word of others: the transport's
-// handler (handle) and gossip's (onMember), and what each message or
-// membership event sets off. Its methods run on a connection's reader
-// goroutine or on memberlist's, so they only queue, answer from what is at
-// hand, or start a goroutine; none waits for work. What the node's own
-// user calls is on Node; what a job does is on its engine.
-type inbox struct{ *Node }
+// inbox is what the node does on the word of others over the transport:
+// its handler (handle), and one handler for each message type of the
+// vocabulary (messages.go), which handle calls. Its methods run on a
+// connection's reader goroutine, so they only queue, answer from what is
+// at hand, or start a goroutine; none waits for work. A handler whose
+// work is more than a line or two hands it to the part it is of (the
+// job's engine, the server, the orphans). Gossip's word goes to
+// gossipInbox; what the node's own user calls is on Node.
+type inbox struct{ n *Node }
 
 // handle is the transport's handler: it runs on a connection's reader
 // goroutine, so it only queues, never waits for work. A message that does
@@ -24,77 +26,77 @@ type inbox struct{ *Node }
 // (messages.go), which handle calls. A message of a job goes to the job's
 // engine; one of a job this node does not serve gets the answer that
 // costs nothing: no task, or the task back.
-func (n inbox) handle(from string, tm *transport.Message) {
+func (in inbox) handle(from string, tm *transport.Message) {
 	peer := clusterpolicy.NodeID(from)
 	msg, err := decodeMessage(tm)
 	if err != nil {
-		n.netLog.Warn("dropping a message that does not decode", "peer", peer, "err", err)
+		in.n.netLog.Warn("dropping a message that does not decode", "peer", peer, "err", err)
 		return
 	}
-	n.trustReplyTo(peer, msg, tm)
+	in.trustReplyTo(peer, msg, tm)
 	// A message of a job (its end, a task, a query) may end a doze: rouse
 	// once it has taken effect, so that a tick that looks at the node
 	// after the rouse sees it.
-	defer n.rouse()
-	vocabulary[msg.msgType()-msgStealRequest].handle(n, peer, msg)
+	defer in.n.tick.rouse()
+	vocabulary[msg.msgType()-msgStealRequest].handle(in, peer, msg)
 }
 
 // The handlers of the messages whose work is no more than a line or two
 // here; the others' are where their work is (vocabulary names each).
 
-func (n inbox) onStealRequest(peer clusterpolicy.NodeID, m *stealRequest) {
-	n.peers.learn(peer, m.ReplyTo)
-	if e := n.jobs.of(m.Job); e != nil {
-		e.answerSteal(peer, m)
+func (in inbox) onStealRequest(peer clusterpolicy.NodeID, m *stealRequest) {
+	in.n.peers.learn(peer, m.ReplyTo)
+	if e := in.n.jobs.of(m.Job); e != nil {
+		e.lender.answerSteal(peer, m)
 	} else {
-		n.out.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: n.trAddr}, nil)
+		in.n.out.send(peer, m.ReplyTo, &stealReply{Job: m.Job, ID: m.ID, ReplyTo: in.n.trAddr}, nil)
 	}
 }
 
-func (n inbox) onStealReply(peer clusterpolicy.NodeID, m *stealReply) {
-	n.peers.learn(peer, m.ReplyTo)
-	if e := n.jobs.of(m.Job); e != nil {
-		e.borrow(peer, m)
+func (in inbox) onStealReply(peer clusterpolicy.NodeID, m *stealReply) {
+	in.n.peers.learn(peer, m.ReplyTo)
+	if e := in.n.jobs.of(m.Job); e != nil {
+		e.borrower.borrow(peer, m)
 		return
 	}
 	for _, r := range m.Tasks {
-		n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, n.netLog)
+		in.n.out.notServing(loan{node: peer, id: r.ID, addr: m.ReplyTo}, m.Job, in.n.netLog)
 	}
 }
 
-func (n inbox) onResult(peer clusterpolicy.NodeID, m *result) {
-	if e := n.jobs.of(m.Job); e != nil {
+func (in inbox) onResult(peer clusterpolicy.NodeID, m *result) {
+	if e := in.n.jobs.of(m.Job); e != nil {
 		e.lender.resultArrived(peer, m)
 	} else {
-		n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
+		in.n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Task)
 	}
 }
 
-func (n inbox) onJobStart(peer clusterpolicy.NodeID, m *jobStart) {
-	n.peers.learn(peer, m.ReplyTo)
-	n.startServing(peer, m)
+func (in inbox) onJobStart(peer clusterpolicy.NodeID, m *jobStart) {
+	in.n.peers.learn(peer, m.ReplyTo)
+	in.n.server.startServing(peer, m)
 }
 
-func (n inbox) onJobEnd(peer clusterpolicy.NodeID, m *jobEnd) {
-	n.answerClock(peer, m, time.Now().UnixNano())
-	go n.endServing(peer, m.Job)
+func (in inbox) onJobEnd(peer clusterpolicy.NodeID, m *jobEnd) {
+	in.n.server.answerClock(peer, m, time.Now().UnixNano())
+	go in.n.server.endServing(peer, m.Job)
 }
 
-func (n inbox) onClockReading(peer clusterpolicy.NodeID, m *clockReading) {
-	if e := n.jobs.of(m.Job); e != nil {
+func (in inbox) onClockReading(peer clusterpolicy.NodeID, m *clockReading) {
+	if e := in.n.jobs.of(m.Job); e != nil {
 		e.timeline.clockArrived(peer, m)
 	}
 }
 
-func (n inbox) onJobFailed(peer clusterpolicy.NodeID, m *jobFailed) {
-	switch e := n.jobs.of(m.Job); {
+func (in inbox) onJobFailed(peer clusterpolicy.NodeID, m *jobFailed) {
+	switch e := in.n.jobs.of(m.Job); {
 	case e == nil:
 	case e.rooted != nil:
-		e.pool.Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
+		e.pool.Port().Fail(&sched.ErrRemote{Node: peer, Err: m.Err})
 	case peer == clusterpolicy.NodeID(e.info.Root):
 		// The job failed elsewhere: stop starting its tasks here too.
 		err := &failedAtRoot{sched.ErrRemote{Node: peer, Err: m.Err}}
-		e.pool.Fail(err)
+		e.pool.Port().Fail(err)
 		// A run that has not begun yet drops Fail: its context fails
 		// it as it begins.
 		if e.failServing != nil {
@@ -103,45 +105,37 @@ func (n inbox) onJobFailed(peer clusterpolicy.NodeID, m *jobFailed) {
 	}
 }
 
-func (n inbox) onLoadReport(peer clusterpolicy.NodeID, m *loadReport) {
-	if e := n.jobs.of(m.Job); e != nil {
+func (in inbox) onLoadReport(peer clusterpolicy.NodeID, m *loadReport) {
+	if e := in.n.jobs.of(m.Job); e != nil {
 		e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.LoadReport(now, peer, m.Load) })
 	}
 }
 
-func (n inbox) onLoanQuery(peer clusterpolicy.NodeID, m *loanQuery) {
-	n.peers.learn(peer, m.ReplyTo)
-	n.answerLoans(peer, m)
-}
-
-func (n inbox) onLoanStatus(peer clusterpolicy.NodeID, m *loanStatus) {
-	if e := n.jobs.of(m.Job); e != nil {
+func (in inbox) onLoanStatus(peer clusterpolicy.NodeID, m *loanStatus) {
+	if e := in.n.jobs.of(m.Job); e != nil {
 		e.lender.heard(peer, m)
 	}
 }
 
-func (n inbox) onJobAsk(peer clusterpolicy.NodeID, m *jobAsk) {
-	n.peers.learn(peer, m.ReplyTo)
-	n.jobAsked(peer, m)
+func (in inbox) onShutdown(_ clusterpolicy.NodeID, m *shutdown) {
+	in.n.dismissed.CompareAndSwap(nil, m)
+	in.n.requestShutdown()
 }
 
-func (n inbox) onShutdown(_ clusterpolicy.NodeID, m *shutdown) {
-	n.dismissed.CompareAndSwap(nil, m)
-	n.requestShutdown()
+func (in inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) {
+	go in.n.drainer.drainFor(peer, m)
 }
-
-func (n inbox) onDrain(peer clusterpolicy.NodeID, m *drainRequest) { go n.drainFor(peer, m) }
 
 // onLeaving: its policies stop giving it work now; the lent records stay
 // until it has left memberlist, so its results still count.
-func (n inbox) onLeaving(peer clusterpolicy.NodeID, _ *leaving) {
-	for _, e := range n.jobs.list() {
+func (in inbox) onLeaving(peer clusterpolicy.NodeID, _ *leaving) {
+	for _, e := range in.n.jobs.list() {
 		e.event(func(now time.Time) []clusterpolicy.Action {
 			return e.policy.Membership(now, clusterpolicy.MemberEvent{Node: peer, Leaving: true})
 		})
 	}
 }
 
-func (n inbox) onDrained(peer clusterpolicy.NodeID, _ *drained) {
-	n.netLog.Warn("an answer to a drain request this node did not make", "peer", peer)
+func (in inbox) onDrained(peer clusterpolicy.NodeID, _ *drained) {
+	in.n.netLog.Warn("an answer to a drain request this node did not make", "peer", peer)
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/tsys-go/tsys/internal/buildinfo"
 	"github.com/tsys-go/tsys/internal/jobid"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -37,12 +35,6 @@ type NodeReport struct {
 	// got its first task from another node (0: none).
 	JoinedAtNs  int64 `json:"joined_at_ns,omitempty"`
 	FirstWorkNs int64 `json:"first_work_ns,omitempty"`
-}
-
-// serving is the run of an engine's pool for a job of another root.
-type serving struct {
-	stop chan struct{}
-	done chan servingEnd
 }
 
 // Job is a job this node is the root of.
@@ -75,7 +67,7 @@ type Job struct {
 	inviting sync.Mutex
 	// Timelines are the peers' timelines, when the job records them,
 	// each with its clock's offset from this node's; EndJob fills it.
-	// This node's own is its pool's (sched.Pool.TimelineData).
+	// This node's own is its pool's (sched.View.TimelineData).
 	Timelines []NodeTimeline
 }
 
@@ -127,7 +119,7 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 	}
 	if !n.jobs.takeLocked(n.jobs.main) {
 		n.jobs.mu.Unlock()
-		if n.stopping.Load() > 0 {
+		if n.server.stopping.Load() > 0 {
 			return nil, fmt.Errorf("node %s is still stopping a job it served; begin the job again in a moment", n.name)
 		}
 		invariant.Throw("cluster: the node's runtime is taken, and no engine has it")
@@ -147,12 +139,13 @@ func (n *Node) BeginJob(o JobOptions) (*Job, error) {
 }
 
 // invite asks node id to serve job j, unless it already does, j has
-// ended, or it is a client (which serves no job but its own); late says it
-// joined the cluster during the job. A node that cannot be reached is left
-// out of the job.
+// ended, it is a client (which serves no job but its own), or gossip says
+// it left or is leaving (inviteLate runs on after the event that called
+// it); late says it joined the cluster during the job. A node that cannot
+// be reached is left out of the job.
 func (j *Job) invite(id clusterpolicy.NodeID, addr string, late bool) {
 	n := j.e.n
-	if m, _ := n.peers.meta(id); m.Client {
+	if m, _ := n.peers.meta(id); m.Client || n.peers.away(id) {
 		return
 	}
 	e := j.e
@@ -245,13 +238,13 @@ func (j *Job) reinviteSilent(now time.Time) {
 // member seen before the job began was in BeginJob's list: it is not one
 // that joined during the job, though this may invite it before BeginJob
 // does.
-func (n inbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
-	j := n.jobs.rooted()
+func (g gossipInbox) inviteLate(id clusterpolicy.NodeID, meta membership.Meta, seen time.Time) {
+	j := g.n.jobs.rooted()
 	if j == nil {
 		return
 	}
-	if meta.Scheduler != n.schedulerName {
-		n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", n.schedulerName)
+	if meta.Scheduler != g.n.schedulerName {
+		g.n.log.Warn("a node of another scheduler joined during the job; it is left out", "peer", id, "its", meta.Scheduler, "ours", g.n.schedulerName)
 		return
 	}
 	j.invite(id, meta.Transport, seen.After(j.e.began))
@@ -443,142 +436,10 @@ func (n *Node) Own(pool sched.Stats) NodeReport {
 	return NodeReport{Node: string(n.name), Workers: n.jobs.main.Workers(), Stats: JobStats{Stats: pool}}
 }
 
-// startServing begins work for another node's job, if this node's sharing
-// policy admits it (jobRefused says why not).
-func (n inbox) startServing(from clusterpolicy.NodeID, m *jobStart) {
-	info := share.Job{ID: m.Job, Root: string(from), Began: m.Began, Min: int(m.MinNodes), Max: int(m.MaxNodes)}
-	// Checked and claimed in one critical section: two roots' starts come
-	// on two connections at once.
-	n.jobs.mu.Lock()
-	if e, ok := n.jobs.engines[m.Job]; ok {
-		n.jobs.mu.Unlock()
-		// Its root invites it again: it is alive, whatever gossip said.
-		e.rootIsBack()
-		return
-	}
-	old, reason := n.admit(info)
-	if reason != "" {
-		n.jobs.mu.Unlock()
-		n.refuse(from, &jobRefused{Job: m.Job, Reason: reason})
-		return
-	}
-	// After admit: a node that would not serve the job anyway (a client,
-	// a draining node, one its sharing policy keeps for other jobs) says
-	// why it would not, not which tasks it lacks.
-	check := checkStart(n.name, m, n.cfg.AcceptBuilds)
-	if check.reason != "" {
-		n.jobs.mu.Unlock()
-		n.refuse(from, &jobRefused{Job: m.Job, Reason: check.reason, Lacks: check.lacks, OtherBuild: check.otherBuild})
-		return
-	}
-	for _, o := range old {
-		delete(n.jobs.engines, o.info.ID)
-	}
-	rt := n.jobs.idleRuntimeLocked()
-	e := newEngine(n.Node, info, nil, rt)
-	e.rootWatch.addr = m.ReplyTo
-	// s, not e.serving, from here on: once e is in n.engines, stopEngine
-	// may take e.serving away under e.mu.
-	s := &serving{stop: make(chan struct{}), done: make(chan servingEnd, 1)}
-	e.serving = s
-	serveCtx, failServing := context.WithCancelCause(context.Background())
-	e.failServing = failServing
-	n.jobs.enterLocked(e)
-	n.jobs.mu.Unlock()
-	// Not on this connection's reader: stopping waits for the tasks
-	// running.
-	go func() {
-		for _, o := range old {
-			if _, alive := n.peers.addr(o.root()); alive {
-				// Its root has moved on to a job of its own.
-				n.stopEngine(o)
-			} else {
-				// Its root is gone, perhaps only slow: as at the end
-				// of RootGrace.
-				n.abandon(o)
-			}
-		}
-	}()
-	n.netLog.Info("serving a job", "root", from, "job", jobid.ID(m.Job))
-	if check.warning != "" {
-		n.netLog.Warn("serving another build", "root", from, "job", jobid.ID(m.Job), "why", check.warning)
-	}
-	e.pool.SetWorkSpan(m.MeasureWorkSpan)
-	e.timeline.record(e.timeline.capFor(m.TimelineCap))
-	n.sharing.apply()
-	e.event(e.policy.JobStarted)
-	go func() {
-		defer failServing(nil)
-		if hook := beforeServe.Load(); hook != nil {
-			(*hook)(e)
-		}
-		// A failure here reached the root as it happened (engine.Failed).
-		st, err := e.pool.Serve(serveCtx, s.stop)
-		if err != nil && !errors.As(err, new(*failedAtRoot)) {
-			n.log.Warn("a task of the job failed here", "err", err)
-		}
-		s.done <- servingEnd{report: e.report(st), timeline: e.timeline.encode()}
-	}()
-}
-
-// beforeServe, when set, is called on the goroutine that serves a job
-// just before its run begins: a test's seam into the window between the
-// job entering the node's table (its messages are handled from then on)
-// and the run's start. Nil outside tests.
-var beforeServe atomic.Pointer[func(*engine)]
-
-// refuse tells a job's root that this node will not serve the job, and
-// why.
-func (n inbox) refuse(root clusterpolicy.NodeID, m *jobRefused) {
-	switch {
-	case len(m.Lacks) > 0:
-		n.netLog.Warn("refusing a job whose tasks this binary lacks", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
-	case m.OtherBuild:
-		n.netLog.Warn("refusing a job of another build of this program", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
-	default:
-		n.netLog.Info("refusing a job", "root", root, "job", jobid.ID(m.Job), "why", m.Reason)
-	}
-	if err := n.out.send(root, "", m, nil); err != nil {
-		n.netLog.Warn("could not refuse a job", "root", root, "err", err)
-	}
-}
-
-// admit says why this node cannot serve job j now (empty: it can), and
-// which jobs j replaces: those whose root is gone, and the root's own
-// earlier job (a root runs one job at a time, so the old one is over even
-// if its end did not arrive). n.jobs.mu held.
-func (n inbox) admit(j share.Job) (replaced []*engine, why string) {
-	if n.draining.Load() {
-		return nil, fmt.Sprintf("node %s is leaving the cluster", n.name)
-	}
-	if n.cfg.Client {
-		// A client that served a job invited as it joined could not
-		// then begin its own (BeginJob).
-		return nil, fmt.Sprintf("node %s is a client (a run): it roots its own job and serves no other", n.name)
-	}
-	var keep []share.Job
-	for _, e := range n.jobs.engines {
-		if e.rooted != nil {
-			return nil, fmt.Sprintf("node %s is the root of job %s; it serves no other job", n.name, jobid.ID(e.info.ID))
-		}
-		_, alive := n.peers.addr(e.root())
-		if e.info.Root == j.Root || !alive {
-			replaced = append(replaced, e)
-			continue
-		}
-		keep = append(keep, e.info)
-	}
-	share.Sort(keep)
-	if ok, why := n.sharing.admits(j, keep); !ok {
-		return nil, why
-	}
-	return replaced, ""
-}
-
 // refused: a node will not serve job j (admit says why); j runs without
 // it.
-func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
-	e := n.jobs.of(m.Job)
+func (in inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
+	e := in.n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return
 	}
@@ -593,64 +454,32 @@ func (n inbox) refused(peer clusterpolicy.NodeID, m *jobRefused) {
 		if len(m.Lacks) == 0 {
 			what = "a node runs another build of this program; the job runs without it"
 		}
-		n.netLog.Warn(what, "peer", peer, "why", m.Reason)
+		in.n.netLog.Warn(what, "peer", peer, "why", m.Reason)
 		return
 	}
-	n.netLog.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
+	in.n.netLog.Info("a node will not serve this job; it runs without it", "peer", peer, "why", m.Reason)
 }
 
-// stopEngine ends this node's part in a job of another root, drops what it
-// still holds of it, and returns its report; ok is false when another
-// caller stopped it (and reports).
-func (n *Node) stopEngine(e *engine) (end servingEnd, ok bool) {
-	n.jobs.forget(e)
-	e.mu.Lock()
-	s := e.serving
-	e.serving = nil
-	e.mu.Unlock()
-	e.lender.close()
-	e.borrowed.clear()
-	if s == nil {
-		return servingEnd{}, false
-	}
-	n.stopping.Add(1)
-	defer n.stopping.Add(-1)
-	close(s.stop)
-	end = <-s.done
-	n.jobs.release(e.rt)
-	n.sharing.apply()
-	return end, true
-}
-
-// endServing answers the root's jobEnd with this node's report and
-// timeline.
-func (n inbox) endServing(from clusterpolicy.NodeID, job uint64) {
-	e := n.jobs.of(job)
-	if e == nil || e.rooted != nil || e.root() != from {
+// reportArrived collects a peer's end-of-job report, and its timeline.
+func (in inbox) reportArrived(from clusterpolicy.NodeID, m *jobReport) {
+	var r peerReport
+	if err := json.Unmarshal(m.Report, &r.NodeReport); err != nil {
+		in.n.netLog.Warn("a peer's job report does not decode", "peer", from, "err", err)
 		return
 	}
-	if end, ok := n.stopEngine(e); ok {
-		n.sendReport(from, e.rootWatch.addr, job, end)
+	e := in.n.jobs.of(m.Job)
+	if e == nil || e.rooted == nil {
+		in.n.log.Debug("a job report for no job of this node", "peer", from)
+		return
 	}
-}
-
-// sendReport sends this node's part in a job to the job's root.
-func (n *Node) sendReport(root clusterpolicy.NodeID, rootAddr string, job uint64, end servingEnd) {
-	payload, _ := json.Marshal(end.report)
-	rep := &jobReport{Job: job, Report: payload, Timeline: end.timeline}
-	addr, err := n.peers.addressOf(root, rootAddr)
+	tl, err := e.timeline.decode(from, m.Timeline)
 	if err != nil {
-		n.log.Warn("the job's root is gone; the report is dropped", "root", root, "err", err)
-		return
+		in.n.netLog.Warn("a peer's timeline is left out", "peer", from, "err", err)
 	}
-	if err := n.out.transmit(addr, rep, true, nil); err != nil {
-		n.log.Warn("could not report to the job's root", "root", root, "err", err)
-	}
-}
-
-// servingEnd is what serving a job leaves: the node's report, and its
-// timeline encoded (nil when it kept none).
-type servingEnd struct {
-	report   NodeReport
-	timeline []byte
+	r.timeline = tl
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.rooted
+	j.reports[from] = r
+	notify(j.reported)
 }

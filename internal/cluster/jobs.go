@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/share"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // jobTable is the jobs a node roots or serves, each with its engine, and
@@ -23,8 +23,8 @@ type jobTable struct {
 	// main is the node's own runtime (Node.Runtime): a job's root runs on
 	// it, and the first job the node serves; a job served beside another
 	// gets a runtime of its own (idleRuntimeLocked).
-	main       *tsys.Runtime
-	newRuntime func() *tsys.Runtime
+	main       *runtimecore.Runtime
+	newRuntime func() *runtimecore.Runtime
 
 	mu      sync.Mutex
 	engines map[uint64]*engine
@@ -33,15 +33,15 @@ type jobTable struct {
 	home *engine
 	// idle are the runtimes no engine uses now, main among them when it
 	// is free.
-	idle []*tsys.Runtime
+	idle []*runtimecore.Runtime
 	// wake (cap 1) tells the node's tick that a job arrived, in case it
 	// stopped its clock for want of one (idletick.go).
 	wake chan struct{}
 }
 
-func newJobTable(newRuntime func() *tsys.Runtime) *jobTable {
+func newJobTable(newRuntime func() *runtimecore.Runtime) *jobTable {
 	rt := newRuntime()
-	return &jobTable{main: rt, newRuntime: newRuntime, engines: map[uint64]*engine{}, idle: []*tsys.Runtime{rt}, wake: make(chan struct{}, 1)}
+	return &jobTable{main: rt, newRuntime: newRuntime, engines: map[uint64]*engine{}, idle: []*runtimecore.Runtime{rt}, wake: make(chan struct{}, 1)}
 }
 
 // of is the engine of job, or nil when the node neither roots nor serves
@@ -100,7 +100,7 @@ func (t *jobTable) homeEngine() (e *engine, current bool) {
 
 // idleRuntimeLocked takes a runtime no engine uses, main first, or makes
 // one. mu held.
-func (t *jobTable) idleRuntimeLocked() *tsys.Runtime {
+func (t *jobTable) idleRuntimeLocked() *runtimecore.Runtime {
 	if t.takeLocked(t.main) {
 		return t.main
 	}
@@ -113,7 +113,7 @@ func (t *jobTable) idleRuntimeLocked() *tsys.Runtime {
 }
 
 // takeLocked takes rt from the idle runtimes, if it is there. mu held.
-func (t *jobTable) takeLocked(rt *tsys.Runtime) bool {
+func (t *jobTable) takeLocked(rt *runtimecore.Runtime) bool {
 	i := slices.Index(t.idle, rt)
 	if i < 0 {
 		return false
@@ -139,11 +139,11 @@ func (t *jobTable) forget(e *engine) {
 		delete(t.engines, e.info.ID)
 	}
 	t.mu.Unlock()
-	e.stopWaiting()
+	e.borrower.stopWaiting()
 }
 
 // release frees rt, whose run has stopped, for the next job.
-func (t *jobTable) release(rt *tsys.Runtime) {
+func (t *jobTable) release(rt *runtimecore.Runtime) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !slices.Contains(t.idle, rt) {

@@ -11,9 +11,11 @@ import (
 
 // lender is the lending side of one job on this node: the ledger of the
 // tasks lent to other nodes (ledger.go), under a lock of its own, and
-// what carries out its transitions: taking tasks out of the pool and
-// sending them, running them here again, completing them with the results
-// that come back, asking borrowers about the loans they hold quietly.
+// what carries out its transitions: answering requests for work as the
+// policy says (answerSteal, push, refuse: lend.go), taking tasks out of
+// the pool and sending them, running them here again, completing them
+// with the results that come back, asking borrowers about the loans they
+// hold quietly.
 //
 // Lock order: an engine's mu before the lender's (answerSteal decides how
 // many to lend under the engine's and lends them in the same critical
@@ -70,12 +72,12 @@ func (l *lender) lend(to clusterpolicy.NodeID, addr string, count int) []taskRec
 	}
 	var recs []taskRecord
 	now := time.Now()
-	for _, h := range l.e.pool.Lend(count, lendable) {
+	for _, h := range l.e.pool.Port().Lend(count, lendable) {
 		id := l.e.n.nextID.Add(1)
 		r, err := lentRecord(id, h)
 		if err != nil {
 			l.e.n.log.Warn("cannot encode a task's argument; keeping it", "task", h.Kind().Name, "err", err)
-			l.e.pool.Inject(h)
+			l.e.pool.Port().Inject(h)
 			continue
 		}
 		l.mu.Lock()
@@ -113,7 +115,7 @@ func (l *lender) takeBack(node clusterpolicy.NodeID, recs []taskRecord) {
 		}
 	}
 	l.mu.Unlock()
-	l.e.pool.Inject(back...)
+	l.e.pool.Port().Inject(back...)
 }
 
 // lentTo lists the tasks lent to node id whose results have not come back.
@@ -138,7 +140,7 @@ func (l *lender) rerun(peer clusterpolicy.NodeID, back []*sched.Header, why stri
 		return
 	}
 	l.e.n.log.Warn("running lent tasks here again; a result the borrower still sends is dropped", "peer", peer, "tasks", len(back), "why", why)
-	l.e.pool.Inject(back...)
+	l.e.pool.Port().Inject(back...)
 }
 
 // resultArrived completes a lent task with the result its borrower sent,
@@ -164,7 +166,7 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 	case m.Rerun && m.Leaving:
 		l.e.n.log.Debug("a node leaving or not serving the job handed a task back; running it here", "peer", from)
 		l.e.tasksReturned.Add(1)
-		l.e.pool.Inject(h)
+		l.e.pool.Port().Inject(h)
 	case m.Rerun:
 		if l.cannotRun.first(from) {
 			l.e.n.netLog.Warn("the borrower could not run a task; running it here, and lending it no more of this job", "peer", from, "why", m.Err)
@@ -172,17 +174,17 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 			l.e.n.log.Debug("the borrower could not run a task; running it here", "peer", from, "why", m.Err)
 		}
 		l.e.tasksReturned.Add(1)
-		l.e.pool.Inject(h)
+		l.e.pool.Port().Inject(h)
 	case m.Err != "":
-		l.e.pool.Fail(&sched.ErrRemote{Node: from, Err: m.Err})
+		l.e.pool.Port().Fail(&sched.ErrRemote{Node: from, Err: m.Err})
 	default:
 		if err := completeWith(h, m.Value); err != nil {
 			l.e.n.netLog.Warn("a result does not decode; running the task here", "peer", from, "err", err)
-			l.e.pool.Inject(h)
+			l.e.pool.Port().Inject(h)
 			return
 		}
 		h.SetSpanClock(m.Span)
-		l.e.pool.Complete(h)
+		l.e.pool.Port().Complete(h)
 	}
 }
 

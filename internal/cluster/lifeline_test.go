@@ -65,7 +65,7 @@ func TestLifelineWaitsForWork(t *testing.T) {
 	const n = 6
 	done := make(chan int64, 1)
 	go func() {
-		v, _, err := tsys.Run(context.Background(), node.Runtime(), gatedFan, int64(n))
+		v, _, err := tsys.Run(context.Background(), (*tsys.Runtime)(node.Runtime()), gatedFan, int64(n))
 		if err != nil {
 			t.Error(err)
 		}
@@ -76,8 +76,8 @@ func TestLifelineWaitsForWork(t *testing.T) {
 		t.Fatalf("the lifeline's answer: %+v, want tasks, pushed (ID 0)", push)
 	}
 	for _, r := range push.Tasks {
-		if r.Kind != gated.Name() {
-			t.Fatalf("a task %q pushed, want %q", r.Kind, gated.Name())
+		if r.Kind != gatedKind {
+			t.Fatalf("a task %q pushed, want %q", r.Kind, gatedKind)
 		}
 		thief.send(node, &result{Job: job.ID, Task: r.ID, Value: encodeInt64(2 * decodeInt64(r.Arg))})
 	}

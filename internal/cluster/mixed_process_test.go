@@ -21,7 +21,7 @@ func buildVariant(t *testing.T, dir, name string, flags ...string) string {
 	if os.Getenv("TSYS_TEST_RACE") != "" {
 		args = append(args, "-race")
 	}
-	if out, err := exec.Command("go", append(args, "github.com/tsys-go/tsys/internal/cluster/internal/testnode")...).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", append(args, "github.com/tsys-go/tsys/internal/testnode")...).CombinedOutput(); err != nil {
 		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}
 	return bin

@@ -15,11 +15,10 @@ import (
 	"github.com/hashicorp/go-sockaddr"
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
-	"github.com/tsys-go/tsys/internal/cputime"
 	"github.com/tsys-go/tsys/internal/net/membership"
 	"github.com/tsys-go/tsys/internal/net/transport"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/share"
-	"github.com/tsys-go/tsys/tsys"
 )
 
 // Config describes one node.
@@ -49,7 +48,7 @@ type Config struct {
 	// Key is the cluster key (32 bytes, see ReadKeyFile); nil binds to
 	// loopback only.
 	Key []byte
-	// Workers, Inline: as for a tsys.Runtime.
+	// Workers, Inline: as for a runtime (runtimecore.Config).
 	Workers int
 	Inline  inline.Policy
 	// Policy makes the node's cluster scheduler policy; nil makes a node
@@ -65,7 +64,7 @@ type Config struct {
 	// noticed in about a second instead of several.
 	Fast bool
 	// TickEvery is how often the policy hears the time (default
-	// DefaultTickEvery).
+	// clusterpolicy.DefaultTickEvery).
 	TickEvery time.Duration
 	// LeaveGrace is how long a node that left gracefully has for its
 	// results in flight to arrive before its lenders run again what it
@@ -87,12 +86,11 @@ type Config struct {
 	newTicker func(time.Duration) tickClock
 }
 
-// DefaultTickEvery is Config.TickEvery's default: how often a node's
-// policies hear the time and its load is measured, which is also what a
-// tick's cost is a share of (package internal/calibrate).
-const DefaultTickEvery = 2 * time.Millisecond
-
-// Node is a runtime that is part of a cluster.
+// Node is a runtime that is part of a cluster. Its methods are what its
+// user calls, safe from any goroutine; the work is its parts' (doc.go,
+// "Parts"), which it makes in Start and which reach one another through
+// it. Its own fields are set in Start and read-only after, but for the
+// atomics and the shutdown's.
 type Node struct {
 	cfg  Config
 	name clusterpolicy.NodeID
@@ -111,47 +109,37 @@ type Node struct {
 	// out is where the node's messages leave (send.go).
 	out *outbox
 
-	// sharing carries out the sharing policy's grants (share.go).
+	// sharing carries out the sharing policy's grants (sharing.go).
 	sharing *sharing
 	// jobs are the jobs this node roots or serves, with their engines and
 	// runtimes (jobs.go).
 	jobs *jobTable
-	// mu guards the snapshot waiters and the dropped jobs.
-	mu sync.Mutex
-	// snapshotWaiters are ClusterSnapshot calls waiting for their peers'
-	// answers, by request id.
-	snapshotWaiters map[uint64]chan Snapshot
-	// dropped are jobs this node dropped when their root stayed gone for
-	// RootGrace, with their roots, to ask about if a root comes back
-	// (suspect.go); at most maxDropped.
-	dropped map[uint64]clusterpolicy.NodeID
+	// tick drives the policies and the node's own checks (tick.go).
+	tick *ticker
+	// server is the node's part in other roots' jobs (serve.go).
+	server *server
+	// orphans are the jobs served here whose root gossip lost
+	// (suspect.go).
+	orphans *orphans
+	// gatherer gathers the cluster's snapshots (snapshot.go).
+	gatherer *gatherer
+	// drainer takes the node out of the cluster (drain.go).
+	drainer *drainer
 
 	nextID atomic.Uint64
-	// wakeups counts the ticks the node handled: an idle one handles none.
-	wakeups atomic.Int64
-	// dozing: the tick stopped its clock, or set it to the policies' next
-	// due, while every job's workers wait (idletick.go); an event rouses it.
-	dozing atomic.Bool
 	// jobsTotal counts the engines the node has made: the jobs it served
 	// or rooted, on any runtime (Snapshot.JobsTotal).
 	jobsTotal atomic.Int64
 	// draining is set by Drain: the node asks for no work, takes none,
 	// and hands back what it has not started.
 	draining atomic.Bool
-	// stopping counts the engines whose runs are stopping: their runtimes
-	// are taken, though no engine has them.
-	stopping atomic.Int32
 
-	// pushed carries the workers' Pushed signals to the tick goroutine.
-	pushed    chan struct{}
 	shutdown  chan struct{}
 	closeOnce sync.Once
 	// shutdownOnce closes shutdown: a peer's request and a drain may both.
 	shutdownOnce sync.Once
 	// dismissed is the first shutdown a peer sent (Dismissed).
 	dismissed atomic.Pointer[shutdown]
-	tickStop  chan struct{}
-	tickDone  chan struct{}
 }
 
 // Start makes a node: it binds the transport, joins the cluster and starts
@@ -169,7 +157,7 @@ func Start(cfg Config) (*Node, error) {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.TickEvery <= 0 {
-		cfg.TickEvery = DefaultTickEvery
+		cfg.TickEvery = clusterpolicy.DefaultTickEvery
 	}
 	if cfg.newTicker == nil {
 		cfg.newTicker = newRealTicker
@@ -201,14 +189,14 @@ func Start(cfg Config) (*Node, error) {
 		netLog: transport.NewLimitedLog(cfg.Logger.With("node", cfg.Name)),
 		peers:  newPeerBook(clusterpolicy.NodeID(cfg.Name)),
 
-		snapshotWaiters: map[uint64]chan Snapshot{},
-		dropped:         map[uint64]clusterpolicy.NodeID{},
-		pushed:          make(chan struct{}, 1),
-		shutdown:        make(chan struct{}),
-		tickStop:        make(chan struct{}),
-		tickDone:        make(chan struct{}),
+		shutdown: make(chan struct{}),
 	}
 	n.jobs = newJobTable(n.newRuntime)
+	n.tick = &ticker{n: n, pushed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	n.server = &server{n: n}
+	n.gatherer = &gatherer{n: n, waiters: map[uint64]chan Snapshot{}}
+	n.drainer = &drainer{n: n}
+	n.orphans = &orphans{n: n, dropped: map[uint64]clusterpolicy.NodeID{}}
 	n.sharing = &sharing{self: n.name, workers: n.jobs.main.Workers(), policy: cfg.Share, jobs: n.jobs, peers: n.peers}
 	n.schedulerName = n.makePolicy().Name()
 
@@ -229,17 +217,17 @@ func Start(cfg Config) (*Node, error) {
 		JoinTimeout: cfg.JoinTimeout, ProbeInterval: cfg.ProbeInterval, SuspicionMult: cfg.SuspicionMult,
 		Meta: membership.Meta{Transport: n.trAddr, Zone: cfg.Zone, Version: membership.ProtocolVersion,
 			Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Client: cfg.Client},
-	}, inbox{n}.onMember)
+	}, gossipInbox{n}.onMember)
 	if err != nil {
 		n.tr.Close()
 		return nil, err
 	}
 	for _, m := range n.ml.Members() {
 		if m.Name != cfg.Name {
-			inbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: m})
+			gossipInbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: m})
 		}
 	}
-	go n.tick()
+	go n.tick.run()
 	return n, nil
 }
 
@@ -278,8 +266,9 @@ func (n *Node) GossipAddr() string { return n.ml.Addr() }
 func (n *Node) TransportAddr() string { return n.trAddr }
 
 // Runtime is the node's runtime: run the root task of a job on it between
-// BeginJob and EndJob.
-func (n *Node) Runtime() *tsys.Runtime { return n.jobs.main }
+// BeginJob and EndJob (a program's job runs on it as a *tsys.Runtime,
+// the same runtime under its public name).
+func (n *Node) Runtime() *runtimecore.Runtime { return n.jobs.main }
 
 // Members returns the names of the cluster's live members, this node
 // included.
@@ -308,11 +297,11 @@ func (n *Node) requestShutdown() {
 func (n *Node) Close() error {
 	var err error
 	n.closeOnce.Do(func() {
-		close(n.tickStop)
-		<-n.tickDone
+		close(n.tick.stop)
+		<-n.tick.done
 		for _, e := range n.jobs.list() {
 			if e.rooted == nil {
-				n.stopEngine(e)
+				n.server.stopEngine(e)
 			}
 		}
 		err = errors.Join(n.ml.Leave(time.Second), n.ml.Shutdown(), n.tr.Close())
@@ -329,161 +318,8 @@ func (n *Node) makePolicy() clusterpolicy.Policy {
 }
 
 // newRuntime makes a runtime as the node's configuration says.
-func (n *Node) newRuntime() *tsys.Runtime {
-	return tsys.New(tsys.Workers(n.cfg.Workers), tsys.Inline(n.cfg.Inline))
-}
-
-// onMember hears membership changes. Each rouses a dozing tick once it
-// has taken effect: a job's root that gossip no longer lists is timed by
-// the tick (suspect.go), whether or not the job's policy hears of it.
-func (n inbox) onMember(ev membership.Event) {
-	defer n.rouse()
-	id := clusterpolicy.NodeID(ev.Member.Name)
-	if id == n.name {
-		return
-	}
-	meta := ev.Member.Meta
-	switch ev.Kind {
-	case membership.Joined, membership.Updated:
-		known := !n.peers.joined(id, meta)
-		if !known {
-			n.memberBack(id)
-		}
-		for _, e := range n.jobs.list() {
-			if !e.hears(id, meta) {
-				continue
-			}
-			e.event(func(now time.Time) []clusterpolicy.Action {
-				var acts []clusterpolicy.Action
-				if !known {
-					acts = e.policy.Membership(now, clusterpolicy.MemberEvent{Node: id, Zone: meta.Zone, Joined: true})
-				}
-				return append(acts, e.policy.LoadReport(now, id, meta.Load)...)
-			})
-		}
-		if !known {
-			// Not on memberlist's goroutine: inviting dials the newcomer.
-			go n.inviteLate(id, meta, time.Now())
-		}
-	case membership.Left:
-		n.peers.left(id)
-		for _, e := range n.jobs.list() {
-			n.memberLeft(e, id, meta, ev.Failed)
-		}
-	}
-}
-
-// memberLeft tells e's job that node id left or died.
-func (n inbox) memberLeft(e *engine, id clusterpolicy.NodeID, meta membership.Meta, failed bool) {
-	var acts []clusterpolicy.Action
-	if e.hears(id, meta) {
-		e.mu.Lock()
-		acts = e.policy.Membership(time.Now(), clusterpolicy.MemberEvent{Node: id, Zone: meta.Zone, Joined: false})
-		e.advise()
-		e.mu.Unlock()
-	}
-	if e.rooted != nil {
-		e.rooted.peerGone(id)
-	}
-	if failed {
-		e.lender.rerunLent(id, e.lender.lentTo(id), "gossip declared the borrower dead")
-	} else {
-		// A node that leaves gracefully sent its results before it
-		// left, but gossip may bring the news first: give them time.
-		// Only what it holds now: a node of the same name may come
-		// back and borrow anew meanwhile.
-		held := e.lender.lentTo(id)
-		time.AfterFunc(n.cfg.LeaveGrace, func() { e.lender.rerunLent(id, held, "the borrower left holding them") })
-	}
-	if e.rooted == nil && e.root() == id {
-		if failed {
-			e.rootGone(time.Now(), meta.Transport)
-		} else {
-			// A root leaves gracefully after its job's end, so the job
-			// is over; this node missed the end (gossip had it dead).
-			n.log.Info("the job's root left the cluster; the job is over here", "root", id)
-			go n.dropServed(e) // not on gossip's goroutine: stopping waits for the tasks running
-			return
-		}
-	}
-	e.act(acts)
-}
-
-// tick gives the policies the time, shares the workers between the jobs,
-// and gossips the node's load. With no job it publishes the load once and
-// stops its clock until a job arrives; with jobs whose work is all
-// elsewhere it dozes until its policies next need the time or an event
-// comes (idletick.go).
-func (n *Node) tick() {
-	defer close(n.tickDone)
-	it := &idleTick{clock: n.cfg.newTicker(n.cfg.TickEvery), every: n.cfg.TickEvery, running: true, period: n.cfg.TickEvery}
-	defer it.sleep()
-	lastGossip, lastCheck := time.Time{}, time.Time{}
-	var gossiped clusterpolicy.Load
-	for {
-		select {
-		case <-n.tickStop:
-			return
-		case <-n.jobs.wake:
-			n.dozing.Store(false)
-			it.wake()
-		case <-n.pushed:
-			for _, e := range n.jobs.list() {
-				if e.pushed.Swap(false) {
-					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Lendable()) })
-				}
-			}
-		case <-it.clock.C():
-			n.dozing.Store(false) // the policies' events during this tick need not rouse it
-			n.wakeups.Add(1)
-			now := time.Now()
-			jobs := n.jobs.list()
-			total := n.measure(now, jobs)
-			n.sharing.apply()
-			if now.Sub(lastCheck) > checkEvery {
-				lastCheck = now
-				for _, e := range jobs {
-					e.lender.check(now)
-					if e.rooted != nil {
-						e.rooted.reinviteSilent(now)
-					}
-				}
-				n.dropOrphans(now)
-			}
-			wait, doze := n.dozeFor(now, jobs)
-			if len(jobs) == 0 || doze || now.Sub(lastGossip) > 100*time.Millisecond {
-				// Unchanged, the load is not gossiped again (membership).
-				lastGossip, gossiped = now, steadyLoad(total, gossiped)
-				n.ml.SetLoad(gossiped)
-			}
-			switch {
-			case len(jobs) == 0:
-				it.sleep()
-			case doze:
-				it.doze(wait)
-			default:
-				it.wake()
-			}
-		}
-	}
-}
-
-// measure measures each job's load at now and sums them up: the node's.
-func (n *Node) measure(now time.Time, jobs []*engine) clusterpolicy.Load {
-	total := clusterpolicy.Load{Workers: n.jobs.main.Workers()}
-	if len(jobs) == 0 {
-		return total
-	}
-	cpu, cpuOK := cputime.Process()
-	for _, e := range jobs {
-		l := e.measure(now, cpu, cpuOK)
-		total.Ready += l.Ready
-		total.Idle += l.Idle
-		total.Rate += l.Rate
-		total.Busy += l.Busy
-		total.TaskTime = max(total.TaskTime, l.TaskTime)
-	}
-	return total
+func (n *Node) newRuntime() *runtimecore.Runtime {
+	return runtimecore.New(runtimecore.Config{Workers: n.cfg.Workers, Inline: n.cfg.Inline})
 }
 
 // noPolicy is the policy of a node that moves no work: it never fishes and

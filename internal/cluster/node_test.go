@@ -128,7 +128,10 @@ func TestUnknownTaskIsSentBack(t *testing.T) {
 	}
 }
 
-var double = tsys.Register("cluster.test.double", func(_ *tsys.Ctx, x int64) int64 { return 2 * x })
+// doubleKind is double's name, as a task record names its kind.
+const doubleKind = "cluster.test.double"
+
+var double = tsys.Register(doubleKind, func(_ *tsys.Ctx, x int64) int64 { return 2 * x })
 
 // TestResultOfAPushFromAStranger: tasks pushed by a node this node has not
 // heard of through gossip (a balancing scheduler pushes unasked) come back
@@ -142,7 +145,7 @@ func TestResultOfAPushFromAStranger(t *testing.T) {
 	if double.WhyLocal() != nil {
 		t.Fatal("the test task cannot cross nodes")
 	}
-	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: double.Name(), Arg: encodeInt64(21)}}, ReplyTo: peer.addr()}
+	push := &stealReply{Job: job, Tasks: []taskRecord{{ID: 8, Kind: doubleKind, Arg: encodeInt64(21)}}, ReplyTo: peer.addr()}
 	peer.send(node, push)
 	m := peer.next("a pushed task")
 	if r, ok := m.(*result); !ok || r.Task != 8 || r.Err != "" || decodeInt64(r.Value) != 42 {
@@ -207,7 +210,7 @@ func TestNodeLackingTheJobsTasksRefuses(t *testing.T) {
 	node := testNode(t, Config{})
 	root := newBarePeer(t, "other-binary")
 	const job = 92
-	root.send(node, &jobStart{Job: job, ReplyTo: root.addr(), Tasks: []string{double.Name(), "sort.merge", "sort.split"}, Binary: "sorter (example.com/sorter)"})
+	root.send(node, &jobStart{Job: job, ReplyTo: root.addr(), Tasks: []string{doubleKind, "sort.merge", "sort.split"}, Binary: "sorter (example.com/sorter)"})
 	m := root.next("a job whose tasks the node lacks")
 	r, ok := m.(*jobRefused)
 	if !ok || r.Job != job || !slices.Equal(r.Lacks, []string{"sort.merge", "sort.split"}) {
@@ -338,8 +341,8 @@ func TestMemberSeenBeforeTheJobIsNoLateJoiner(t *testing.T) {
 	}
 	// Not ended: EndJob would wait for reports from the bare transports.
 	early, late := newBarePeer(t, "early"), newBarePeer(t, "late")
-	inbox{node}.inviteLate("early", membership.Meta{Transport: early.addr(), Scheduler: node.schedulerName}, seenBefore)
-	inbox{node}.inviteLate("late", membership.Meta{Transport: late.addr(), Scheduler: node.schedulerName}, time.Now())
+	gossipInbox{node}.inviteLate("early", membership.Meta{Transport: early.addr(), Scheduler: node.schedulerName}, seenBefore)
+	gossipInbox{node}.inviteLate("late", membership.Meta{Transport: late.addr(), Scheduler: node.schedulerName}, time.Now())
 	for _, p := range []*barePeer{early, late} {
 		if m, ok := p.next("an invitation").(*jobStart); !ok || m.Job != job.ID {
 			t.Fatalf("%+v: want an invitation to job %x", m, job.ID)
@@ -362,7 +365,7 @@ func servedBy(t *testing.T, node *Node, name string, job uint64) *barePeer {
 	root := newBarePeer(t, name)
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	inbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
+	gossipInbox{node}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{
 		Name: name, Meta: membership.Meta{Transport: root.addr()},
 	}})
 	return root

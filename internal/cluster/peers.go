@@ -20,6 +20,13 @@ import (
 // or a steal request often beats gossip. Whoever tells a job's policy of
 // its peers asks joined, never "has an address".
 //
+// A member on its way out (gossip says it is leaving: a node that
+// drains, a client whose job ended) keeps its address and metadata, so
+// that what it still sends is answered, but is no longer a peer: no job
+// invites it, and nothing goes to it unasked (list, members). A client
+// leaves as its process exits: a word sent to it then would be a dial to
+// a closed port.
+//
 // Safe for concurrent use; its lock is taken after every other lock of
 // the node and held for no call out.
 type peerBook struct {
@@ -30,6 +37,9 @@ type peerBook struct {
 	// gone are members that left or died: a late message of theirs must
 	// not make them peers again (learn) until gossip brings them back.
 	gone map[clusterpolicy.NodeID]bool
+	// leaving are members that gossip says are leaving, until they are
+	// gone.
+	leaving map[clusterpolicy.NodeID]bool
 }
 
 func newPeerBook(self clusterpolicy.NodeID) *peerBook {
@@ -38,6 +48,8 @@ func newPeerBook(self clusterpolicy.NodeID) *peerBook {
 		addrs: map[clusterpolicy.NodeID]string{},
 		metas: map[clusterpolicy.NodeID]membership.Meta{},
 		gone:  map[clusterpolicy.NodeID]bool{},
+
+		leaving: map[clusterpolicy.NodeID]bool{},
 	}
 }
 
@@ -63,18 +75,50 @@ func (b *peerBook) addressOf(id clusterpolicy.NodeID, fallback string) (string, 
 	return fallback, nil
 }
 
-// list is every reachable member's transport address, a copy.
+// list is every reachable member's transport address, a copy: not those
+// leaving.
 func (b *peerBook) list() map[clusterpolicy.NodeID]string {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return maps.Clone(b.addrs)
+	out := maps.Clone(b.addrs)
+	for id := range b.leaving {
+		delete(out, id)
+	}
+	return out
 }
 
-// reachable is how many members have a known address.
+// listFor is list less the members keep refuses, by their metadata (zero
+// for an address only a message brought): a job's word goes to those its
+// policy hears of (engine.hears), not to a client of another job, which
+// has no use for it and may be gone before gossip says so.
+func (b *peerBook) listFor(keep func(clusterpolicy.NodeID, membership.Meta) bool) map[clusterpolicy.NodeID]string {
+	out := b.list()
+	metas := make(map[clusterpolicy.NodeID]membership.Meta, len(out))
+	b.mu.RLock()
+	for id := range out {
+		metas[id] = b.metas[id]
+	}
+	b.mu.RUnlock()
+	for id, m := range metas {
+		if !keep(id, m) {
+			delete(out, id)
+		}
+	}
+	return out
+}
+
+// reachable is how many members have a known address, not counting those
+// leaving.
 func (b *peerBook) reachable() int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return len(b.addrs)
+	n := len(b.addrs)
+	for id := range b.leaving {
+		if _, ok := b.addrs[id]; ok {
+			n--
+		}
+	}
+	return n
 }
 
 // meta is member id's metadata, if gossip has brought it.
@@ -85,11 +129,16 @@ func (b *peerBook) meta(id clusterpolicy.NodeID) (membership.Meta, bool) {
 	return m, ok
 }
 
-// members are the metadata of every member gossip has brought, a copy.
+// members are the metadata of every member gossip has brought, a copy:
+// not those leaving.
 func (b *peerBook) members() map[clusterpolicy.NodeID]membership.Meta {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return maps.Clone(b.metas)
+	out := maps.Clone(b.metas)
+	for id := range b.leaving {
+		delete(out, id)
+	}
+	return out
 }
 
 // learn keeps the address a message of id carried (see trustReplyTo:
@@ -115,14 +164,20 @@ func (b *peerBook) hasMeta(id clusterpolicy.NodeID) bool {
 }
 
 // joined records gossip's word on member id (it joined, or its metadata
-// changed) and says whether gossip had not brought it before.
-func (b *peerBook) joined(id clusterpolicy.NodeID, meta membership.Meta) (isNew bool) {
+// changed, and whether it is leaving) and says whether it is a newcomer:
+// gossip had not brought it before, and it is not on its way out. A
+// member stays leaving until it is gone (left): an older word may come
+// later.
+func (b *peerBook) joined(id clusterpolicy.NodeID, meta membership.Meta, leaving bool) (isNew bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	_, known := b.metas[id]
 	delete(b.gone, id)
 	b.addrs[id], b.metas[id] = meta.Transport, meta
-	return !known
+	if leaving {
+		b.leaving[id] = true
+	}
+	return !known && !b.leaving[id]
 }
 
 // left records that member id left or died.
@@ -131,6 +186,7 @@ func (b *peerBook) left(id clusterpolicy.NodeID) {
 	defer b.mu.Unlock()
 	delete(b.addrs, id)
 	delete(b.metas, id)
+	delete(b.leaving, id)
 	b.gone[id] = true
 }
 
@@ -140,6 +196,13 @@ func (b *peerBook) isGone(id clusterpolicy.NodeID) bool {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	return b.gone[id]
+}
+
+// away says whether member id is gone or leaving: no job invites it.
+func (b *peerBook) away(id clusterpolicy.NodeID) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.gone[id] || b.leaving[id]
 }
 
 // disagreement returns an error naming the first member whose scheduler

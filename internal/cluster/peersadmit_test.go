@@ -13,12 +13,12 @@ import (
 // (never resolved), or this node's own name.
 func TestPeerBookMember(t *testing.T) {
 	b := newPeerBook("self")
-	b.joined("a", membership.Meta{Transport: "127.0.0.1:7000"})
-	b.joined("named", membership.Meta{Transport: "localhost:7000"})
-	b.joined("gone", membership.Meta{Transport: "127.0.0.3:7000"})
+	b.joined("a", membership.Meta{Transport: "127.0.0.1:7000"}, false)
+	b.joined("named", membership.Meta{Transport: "localhost:7000"}, false)
+	b.joined("gone", membership.Meta{Transport: "127.0.0.3:7000"}, false)
 	b.left("gone")
 	b.learn("told", "127.0.0.4:7000")
-	b.joined("self", membership.Meta{Transport: "127.0.0.1:7001"})
+	b.joined("self", membership.Meta{Transport: "127.0.0.1:7001"}, false)
 	lo := net.IPv4(127, 0, 0, 1)
 	for _, tc := range []struct {
 		name string

@@ -97,7 +97,7 @@ func nodeBinary(t testing.TB) string {
 	testnode.once.Do(func() {
 		began := time.Now()
 		if testnode.dir, testnode.err = os.MkdirTemp("", "cluster-testnode"); testnode.err == nil {
-			testnode.bin, testnode.err = proctest.Build("github.com/tsys-go/tsys/internal/cluster/internal/testnode", testnode.dir, os.Getenv("TSYS_TEST_RACE") != "")
+			testnode.bin, testnode.err = proctest.Build("github.com/tsys-go/tsys/internal/testnode", testnode.dir, os.Getenv("TSYS_TEST_RACE") != "")
 		}
 		t.Logf("built the node binary in %.1f s", time.Since(began).Seconds())
 	})

@@ -52,7 +52,7 @@ func TestNodeTellsARootGossipDoesNotList(t *testing.T) {
 func TestRootInvitesASilentNodeAgain(t *testing.T) {
 	root := testNode(t, Config{})
 	member := newBarePeer(t, "member")
-	root.peers.joined("member", membership.Meta{Transport: member.addr(), Scheduler: root.schedulerName, Share: root.sharing.policy.Name()})
+	root.peers.joined("member", membership.Meta{Transport: member.addr(), Scheduler: root.schedulerName, Share: root.sharing.policy.Name()}, false)
 	job, err := root.BeginJob(JobOptions{MinNodes: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -31,15 +31,15 @@ type replyAddressed interface {
 
 // trustReplyTo replaces the reply address msg, received from peer as tm,
 // names by one this node may dial or send to (see above).
-func (n inbox) trustReplyTo(peer clusterpolicy.NodeID, msg message, tm *transport.Message) {
+func (in inbox) trustReplyTo(peer clusterpolicy.NodeID, msg message, tm *transport.Message) {
 	r, ok := msg.(replyAddressed)
 	if !ok {
 		return
 	}
 	p := r.replyAddr()
-	if meta, ok := n.peers.meta(peer); ok && meta.Transport != "" {
+	if meta, ok := in.n.peers.meta(peer); ok && meta.Transport != "" {
 		*p = meta.Transport
 		return
 	}
-	*p = n.tr.ReplyAddr(tm)
+	*p = in.n.tr.ReplyAddr(tm)
 }

@@ -76,7 +76,7 @@ func TestLoadReportsCarryTheMeasuredRates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := tsys.Run(context.Background(), root.Runtime(), spin, 400*time.Millisecond); err != nil {
+	if _, _, err := tsys.Run(context.Background(), (*tsys.Runtime)(root.Runtime()), spin, 400*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	root.EndJob(job)

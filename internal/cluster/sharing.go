@@ -16,7 +16,7 @@ import (
 // every tick asks the policy for each job's grant and carries it out:
 //
 //   - Workers: how many of the job's pool's workers may run tasks
-//     (sched.Pool.SetShare). The rest wait between tasks, off the CPU.
+//     (sched.Port.SetShare). The rest wait between tasks, off the CPU.
 //   - Active: whether the node takes part in the job. A node that stops
 //     taking part leaves the job as a draining node leaves the cluster:
 //     it tells the job's nodes (jobPresence; their policies hear Leaving,
@@ -56,8 +56,8 @@ func (s *sharing) apply() {
 		}
 		served = append(served, e)
 		v.Jobs = append(v.Jobs, e.info)
-		l := e.pool.Load()
-		v.Busy = append(v.Busy, min(e.pool.Share(), l.Workers-l.Idle))
+		l := e.pool.Port().Load()
+		v.Busy = append(v.Busy, min(e.pool.Port().Share(), l.Workers-l.Idle))
 	}
 	if len(served) == 0 {
 		return
@@ -97,7 +97,7 @@ func (s *sharing) admits(j share.Job, keep []share.Job) (bool, string) {
 // again: it is on its way out (Drain).
 func (e *engine) grant(g share.Grant) {
 	if e.n.draining.Load() {
-		e.pool.SetShare(e.pool.Workers())
+		e.pool.Port().SetShare(e.pool.Workers())
 		return
 	}
 	presence := presenceInactive
@@ -109,12 +109,12 @@ func (e *engine) grant(g share.Grant) {
 		e.setActive(g.Active)
 	}
 	workers := g.Workers
-	if !g.Active && (e.borrowed.len() > 0 || e.pool.Load().Ready > 0) {
+	if !g.Active && (e.borrowed.len() > 0 || e.pool.Port().Load().Ready > 0) {
 		// It runs what it started to the end, and what comes back to it:
 		// a task it lent to a node that died, or could not send.
 		workers = e.pool.Workers()
 	}
-	e.pool.SetShare(workers)
+	e.pool.Port().SetShare(workers)
 }
 
 // withdraw tells the workers the engine takes no more work (its advice:
@@ -125,7 +125,7 @@ func (e *engine) withdraw() {
 	e.mu.Lock()
 	e.advise()
 	e.mu.Unlock()
-	e.handBackUnstarted()
+	e.borrower.handBackUnstarted()
 }
 
 // setActive makes the node take part in e's job, or leave it (presence is
@@ -141,7 +141,7 @@ func (e *engine) setActive(on bool) {
 	e.n.netLog.Info("taking part in a job", "job", jobid.ID(e.info.ID), "root", e.info.Root, "active", on)
 	m := &jobPresence{Job: e.info.ID, Active: on}
 	tm := encodeMessage(m)
-	peers := e.n.peers.list()
+	peers := e.n.peers.listFor(e.hears)
 	for id, addr := range peers {
 		if err := e.n.out.transmitEncoded(addr, m, tm, false, e); err != nil {
 			e.n.log.Debug("a peer did not hear whether this node takes part in the job", "peer", id, "err", err)
@@ -177,12 +177,12 @@ func (e *engine) tellRoot() {
 // counts it; every engine of the job tells its policy, once gossip has
 // brought the peer (with its address: until then a policy could not reach
 // it, and it hears the peer join when gossip comes).
-func (n inbox) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
-	e := n.jobs.of(m.Job)
+func (in inbox) presenceArrived(peer clusterpolicy.NodeID, m *jobPresence) {
+	e := in.n.jobs.of(m.Job)
 	if e == nil {
 		return
 	}
-	meta, member := n.peers.meta(peer)
+	meta, member := in.n.peers.meta(peer)
 	e.event(func(now time.Time) []clusterpolicy.Action {
 		if j := e.rooted; j != nil {
 			j.active[peer] = m.Active
@@ -222,7 +222,7 @@ func (s *sharing) shares() []JobShare {
 		held := e.borrowed.len()
 		out = append(out, JobShare{
 			Job: jobid.ID(e.info.ID).String(), Root: e.info.Root, Began: e.info.Began, Rooted: e.rooted != nil, Active: active,
-			Workers: e.pool.Share(), Ready: e.pool.Load().Ready, Holding: held, TasksRun: e.pool.TasksDone(), Progress: e.pool.Progress(),
+			Workers: e.pool.Port().Share(), Ready: e.pool.Port().Load().Ready, Holding: held, TasksRun: e.pool.Port().TasksDone(), Progress: e.pool.View().Progress(),
 		})
 	}
 	return out

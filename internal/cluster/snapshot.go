@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/tsys-go/tsys/internal/jobid"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"sync"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -25,12 +25,12 @@ type Snapshot struct {
 	Members   int     `json:"members"`
 	Draining  bool    `json:"draining"`
 	Job       string  `json:"job,omitempty"`  // the job served or rooted, hex; empty when idle
-	Run       uint64  `json:"run"`            // the pool's run (sched.Pool.Runs): Workers and Net restart when it changes
+	Run       uint64  `json:"run"`            // the pool's run (sched.View.Runs): Workers and Net restart when it changes
 	Root      string  `json:"root,omitempty"` // the node its root task runs on
 	Ready     int     `json:"ready"`          // ready tasks now
 	Idle      int     `json:"idle"`           // parked workers now
 	Rate      float64 `json:"rate"`           // useful worker-seconds per second, filtered
-	// Workers are the workers' counters (sched.Pool.Live); Net the node's
+	// Workers are the workers' counters (sched.View.Live); Net the node's
 	// network counters for the job (lent, borrowed, requests, re-runs).
 	Workers   []sched.Stats   `json:"workers"`
 	Net       NetStats        `json:"net"`
@@ -80,14 +80,14 @@ type MessageCount struct {
 // takes the node's locks only to copy a few fields.
 func (n *Node) Snapshot() Snapshot {
 	now := time.Now()
-	pool := runtimeseam.Inspect(n.jobs.main).Main
-	run := pool.Runs() // before the counters, which are then this run's or later
+	pool := n.jobs.main.Main()
+	run := pool.View().Runs() // before the counters, which are then this run's or later
 	s := Snapshot{Run: run,
 		Node: string(n.name), AtNs: now.UnixNano(), Gossip: n.GossipAddr(), Tasks: n.trAddr,
 		Scheduler: n.schedulerName, Share: n.sharing.policy.Name(), Members: len(n.Members()), Draining: n.draining.Load(),
-		Workers: pool.Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(), Memory: readMemory(),
+		Workers: pool.View().Live(now), Transport: n.tr.Stats(), JobsTotal: n.jobsTotal.Load(), Jobs: n.sharing.shares(), Memory: readMemory(),
 	}
-	l := pool.Load()
+	l := pool.Port().Load()
 	s.Ready, s.Idle = l.Ready, l.Idle
 	s.Sent = make(map[string]MessageCount, len(vocabulary))
 	for i := range n.out.byType {
@@ -99,7 +99,7 @@ func (n *Node) Snapshot() Snapshot {
 		s.Net = home.counters()
 		home.mu.Lock()
 		s.Rate = home.measured.Rate
-		s.Links = home.links.list()
+		s.Links = home.borrower.links.list()
 		home.mu.Unlock()
 		if current {
 			s.Job, s.Root = jobid.ID(home.info.ID).String(), home.info.Root
@@ -111,32 +111,46 @@ func (n *Node) Snapshot() Snapshot {
 // ClusterSnapshot returns this node's snapshot and those of the other
 // members that answer within timeout, asked over the task transport.
 func (n *Node) ClusterSnapshot(ctx context.Context, timeout time.Duration) []Snapshot {
-	return n.gather(ctx, timeout, 0, 0)
+	return n.gatherer.gather(ctx, timeout, 0, 0)
+}
+
+// gatherer gathers the cluster's snapshots (ClusterSnapshot,
+// ClusterStream): it asks every peer for its own over the transport, and
+// waits, within a bound, for the answers, which the inbox delivers by
+// request id. Safe for concurrent use; mu guards waiters alone and is a
+// leaf.
+type gatherer struct {
+	n *Node
+
+	mu sync.Mutex
+	// waiters are the gathers waiting for their peers' answers, by
+	// request id.
+	waiters map[uint64]chan Snapshot
 }
 
 // gather is ClusterSnapshot, with each node's task stream of the last
 // stream (drawn to res) when stream is positive.
-func (n *Node) gather(ctx context.Context, timeout, stream, res time.Duration) []Snapshot {
-	peers := n.peers.list()
-	id := n.nextID.Add(1)
+func (g *gatherer) gather(ctx context.Context, timeout, stream, res time.Duration) []Snapshot {
+	peers := g.n.peers.list()
+	id := g.n.nextID.Add(1)
 	replies := make(chan Snapshot, len(peers))
-	n.mu.Lock()
-	n.snapshotWaiters[id] = replies
-	n.mu.Unlock()
+	g.mu.Lock()
+	g.waiters[id] = replies
+	g.mu.Unlock()
 	defer func() {
-		n.mu.Lock()
-		delete(n.snapshotWaiters, id)
-		n.mu.Unlock()
+		g.mu.Lock()
+		delete(g.waiters, id)
+		g.mu.Unlock()
 	}()
 	asked := 0
 	for peer, addr := range peers {
-		if err := n.out.transmit(addr, &statsRequest{ID: id, ReplyTo: n.trAddr, Stream: stream, StreamRes: res}, false, nil); err != nil {
-			n.log.Debug("a peer was not asked for its state", "peer", peer, "err", err)
+		if err := g.n.out.transmit(addr, &statsRequest{ID: id, ReplyTo: g.n.trAddr, Stream: stream, StreamRes: res}, false, nil); err != nil {
+			g.n.log.Debug("a peer was not asked for its state", "peer", peer, "err", err)
 			continue
 		}
 		asked++
 	}
-	out := []Snapshot{n.streamSnapshot(stream, res)}
+	out := []Snapshot{g.streamSnapshot(stream, res)}
 	wait := time.NewTimer(timeout)
 	defer wait.Stop()
 	for range asked {
@@ -155,18 +169,18 @@ func (n *Node) gather(ctx context.Context, timeout, stream, res time.Duration) [
 // answerStats sends this node's snapshot, or with m.All the cluster's, to
 // whoever asked; gathering the cluster's waits for the peers, so it is
 // not done on the transport's reader.
-func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
+func (in inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 	answer := func(snaps []Snapshot) {
 		b, _ := json.Marshal(snaps)
-		if err := n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
-			n.log.Debug("a state request was not answered", "peer", peer, "err", err)
+		if err := in.n.out.send(peer, m.ReplyTo, &statsReply{ID: m.ID, Snapshots: b}, nil); err != nil {
+			in.n.log.Debug("a state request was not answered", "peer", peer, "err", err)
 		}
 	}
 	if !m.All {
-		answer([]Snapshot{n.streamSnapshot(m.Stream, m.StreamRes)})
+		answer([]Snapshot{in.n.gatherer.streamSnapshot(m.Stream, m.StreamRes)})
 		return
 	}
-	go answer(n.ClusterSnapshot(context.Background(), gatherTimeout))
+	go answer(in.n.ClusterSnapshot(context.Background(), gatherTimeout))
 }
 
 // gatherTimeout is how long a node gathering the cluster's snapshots waits
@@ -174,18 +188,24 @@ func (n inbox) answerStats(peer clusterpolicy.NodeID, m *statsRequest) {
 const gatherTimeout = 500 * time.Millisecond
 
 // statsArrived hands a peer's snapshot to whoever asked for it.
-func (n inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
+func (in inbox) statsArrived(peer clusterpolicy.NodeID, m *statsReply) {
 	var snaps []Snapshot
 	if err := json.Unmarshal(m.Snapshots, &snaps); err != nil || len(snaps) != 1 {
-		n.netLog.Warn("a peer's state does not decode", "peer", peer, "err", err)
+		in.n.netLog.Warn("a peer's state does not decode", "peer", peer, "err", err)
 		return
 	}
-	n.mu.Lock()
-	c := n.snapshotWaiters[m.ID]
-	n.mu.Unlock()
+	in.n.gatherer.deliver(m.ID, snaps[0])
+}
+
+// deliver hands snapshot s, the answer to request id, to the gather
+// that asked, if it still waits.
+func (g *gatherer) deliver(id uint64, s Snapshot) {
+	g.mu.Lock()
+	c := g.waiters[id]
+	g.mu.Unlock()
 	if c != nil {
 		select {
-		case c <- snaps[0]:
+		case c <- s:
 		default:
 		}
 	}

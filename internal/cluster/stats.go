@@ -73,7 +73,7 @@ func (s JobStats) StealRatio() float64 {
 	return float64(s.LocalSteals+s.RemoteSteals) / float64(s.TasksRun)
 }
 
-// WorkerStats are workers' counters (sched.Pool.WorkerStats) as JobStats,
+// WorkerStats are workers' counters (sched.View.WorkerStats) as JobStats,
 // for the per_worker entries of a report. A worker has no network
 // counters of its own (its node's are its NodeReport's Stats), so their
 // NetStats are zero; they are there because every object of counters in

@@ -3,8 +3,6 @@ package cluster
 import (
 	"context"
 	"time"
-
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 )
 
 // The task stream (sched.Stream) of a node's workers costs the job only
@@ -25,12 +23,12 @@ const (
 
 // streamSnapshot is the node's Snapshot, with its task stream of the last
 // window, drawn to res, when window is positive.
-func (n *Node) streamSnapshot(window, res time.Duration) Snapshot {
-	s := n.Snapshot()
+func (g *gatherer) streamSnapshot(window, res time.Duration) Snapshot {
+	s := g.n.Snapshot()
 	if window > 0 {
-		pool := runtimeseam.Inspect(n.jobs.main).Main
-		pool.WatchStream(streamLinger)
-		d := pool.StreamData(string(n.name), time.Now(), window, res)
+		pool := g.n.jobs.main.Main()
+		pool.View().WatchStream(streamLinger)
+		d := pool.View().StreamData(string(g.n.name), time.Now(), window, res)
 		s.Stream = &d
 	}
 	return s
@@ -43,5 +41,5 @@ func (n *Node) streamSnapshot(window, res time.Duration) Snapshot {
 func (n *Node) ClusterStream(ctx context.Context, timeout, window, res time.Duration) []Snapshot {
 	window = min(max(window, time.Millisecond), maxStreamWindow)
 	res = max(res, minStreamRes)
-	return n.gather(ctx, timeout, window, res)
+	return n.gatherer.gather(ctx, timeout, window, res)
 }

@@ -41,7 +41,7 @@ func TestStreamShowsWaitingForWork(t *testing.T) {
 		// Refused once, the node does not ask again during the test.
 		return fishing.New(self, zone, fishing.Params{RetryBackoff: time.Hour, MaxBackoff: time.Hour})
 	}})
-	read := func() *sched.StreamData { return node.streamSnapshot(time.Minute, minStreamRes).Stream }
+	read := func() *sched.StreamData { return node.gatherer.streamSnapshot(time.Minute, minStreamRes).Stream }
 	read() // switches the stream on before the request goes out
 	const job = 12
 	root := servedBy(t, node, "root-answering-late", job)

@@ -171,28 +171,44 @@ func (e *engine) rootIsBack() {
 	e.tellRoot()
 }
 
+// orphans are the jobs served here whose root gossip lost: it times
+// them (dropOrphans, on the tick), drops those whose root stays gone
+// (abandon) and remembers them, and when a root is back, tells the jobs
+// of its served here and asks it about those dropped (memberBack, on
+// gossip's word). Safe for concurrent use; mu guards dropped alone and is
+// a leaf.
+type orphans struct {
+	n *Node
+
+	mu sync.Mutex
+	// dropped are jobs this node dropped when their root stayed gone for
+	// RootGrace, with their roots, to ask about if a root comes back; at
+	// most maxDropped.
+	dropped map[uint64]clusterpolicy.NodeID
+}
+
 // memberBack: node id is a member again, after gossip said it left or
 // died. Jobs it roots that this node serves go on; jobs of its that this
 // node dropped are asked about.
-func (n inbox) memberBack(id clusterpolicy.NodeID) {
-	for _, e := range n.jobs.list() {
+func (o *orphans) memberBack(id clusterpolicy.NodeID) {
+	for _, e := range o.n.jobs.list() {
 		if e.rooted == nil && e.root() == id {
 			e.rootIsBack()
 		}
 	}
-	n.mu.Lock()
+	o.mu.Lock()
 	var ask []uint64
-	for job, root := range n.dropped {
+	for job, root := range o.dropped {
 		if root == id {
 			ask = append(ask, job)
-			delete(n.dropped, job)
+			delete(o.dropped, job)
 		}
 	}
-	n.mu.Unlock()
+	o.mu.Unlock()
 	for _, job := range ask {
-		n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", jobid.ID(job))
-		if err := n.out.send(id, "", &jobAsk{Job: job, ReplyTo: n.trAddr}, nil); err != nil {
-			n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
+		o.n.log.Info("the root of a job dropped here is back; asking whether the job still runs", "root", id, "job", jobid.ID(job))
+		if err := o.n.out.send(id, "", &jobAsk{Job: job, ReplyTo: o.n.trAddr}, nil); err != nil {
+			o.n.log.Warn("could not ask a job's root whether the job still runs", "root", id, "err", err)
 		}
 	}
 }
@@ -200,21 +216,21 @@ func (n inbox) memberBack(id clusterpolicy.NodeID) {
 // dropOrphans drops the jobs whose root has been gone for RootGrace: each
 // borrowed task goes back to its lender (a lender alive runs it; one dead
 // no longer needs it), and the job is remembered, to ask its root about.
-func (n *Node) dropOrphans(now time.Time) {
-	for _, e := range n.jobs.list() {
-		if _, back := n.peers.addr(e.root()); back {
+func (o *orphans) dropOrphans(now time.Time) {
+	for _, e := range o.n.jobs.list() {
+		if _, back := o.n.peers.addr(e.root()); back {
 			e.rootListed()
 			continue
 		}
-		due, refused, since := e.rootWatch.due(now, n.cfg.RootGrace)
+		due, refused, since := e.rootWatch.due(now, o.n.cfg.RootGrace)
 		switch {
 		case due && refused:
-			n.log.Warn("the job's root refuses connections: its process is gone; dropping the job and handing its borrowed tasks back", "root", e.root())
+			o.n.log.Warn("the job's root refuses connections: its process is gone; dropping the job and handing its borrowed tasks back", "root", e.root())
 		case due:
-			n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
+			o.n.log.Warn("the job's root has not come back; dropping the job and handing its borrowed tasks back", "root", e.root(), "after", now.Sub(since).Round(time.Millisecond))
 		}
 		if due {
-			n.abandon(e)
+			o.abandon(e)
 		}
 	}
 }
@@ -223,42 +239,31 @@ func (n *Node) dropOrphans(now time.Time) {
 // remembered, to ask the root about should it come back, and dropped
 // (dropServed) off the caller's goroutine, as stopping waits for the tasks
 // running here.
-func (n *Node) abandon(e *engine) {
+func (o *orphans) abandon(e *engine) {
 	root := e.root()
-	n.jobs.forget(e) // its job's messages, and the root's return, are no longer its
-	n.mu.Lock()
-	if len(n.dropped) >= maxDropped {
-		for job := range n.dropped {
-			delete(n.dropped, job)
+	o.n.jobs.forget(e) // its job's messages, and the root's return, are no longer its
+	o.mu.Lock()
+	if len(o.dropped) >= maxDropped {
+		for job := range o.dropped {
+			delete(o.dropped, job)
 			break
 		}
 	}
-	n.dropped[e.info.ID] = root
-	n.mu.Unlock()
+	o.dropped[e.info.ID] = root
+	o.mu.Unlock()
 	// A root that came back before the job was remembered found nothing
 	// to be asked about: ask now.
-	if _, back := n.peers.addr(root); back {
-		inbox{n}.memberBack(root)
+	if _, back := o.n.peers.addr(root); back {
+		o.memberBack(root)
 	}
-	go n.dropServed(e)
+	go o.n.server.dropServed(e)
 }
 
-// dropServed ends this node's part in a job of another root that may
-// still run: each borrowed task goes back to its lender first, and stays
-// held until it is on its way, so that a lender's query meanwhile does not
-// hear it is gone and run it again.
-func (n *Node) dropServed(e *engine) {
-	for h, l := range e.borrowed.held() {
-		e.handBack(l)
-		e.borrowed.settled(h)
-	}
-	n.stopEngine(e)
-}
-
-// jobAsked answers a node that dropped job m.Job: a job this node still
+// onJobAsk answers a node that dropped job m.Job: a job this node still
 // roots invites it again.
-func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
-	e := n.jobs.of(m.Job)
+func (in inbox) onJobAsk(from clusterpolicy.NodeID, m *jobAsk) {
+	in.n.peers.learn(from, m.ReplyTo)
+	e := in.n.jobs.of(m.Job)
 	if e == nil || e.rooted == nil {
 		return // over: the asker has nothing to do
 	}
@@ -268,16 +273,17 @@ func (n inbox) jobAsked(from clusterpolicy.NodeID, m *jobAsk) {
 		delete(j.peers, from)
 	}
 	e.mu.Unlock()
-	n.netLog.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
+	in.n.netLog.Info("a node that dropped the job asks whether it runs; inviting it again", "peer", from)
 	j.invite(from, m.ReplyTo, true)
 }
 
-// answerLoans tells a lender which of the loans it asks about this node
+// onLoanQuery tells a lender which of the loans it asks about this node
 // holds. A job over here holds none.
-func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
+func (in inbox) onLoanQuery(from clusterpolicy.NodeID, m *loanQuery) {
+	in.n.peers.learn(from, m.ReplyTo)
 	st := &loanStatus{Job: m.Job}
 	var held map[uint64]bool
-	if e := n.jobs.of(m.Job); e != nil {
+	if e := in.n.jobs.of(m.Job); e != nil {
 		held = e.borrowed.heldFrom(from)
 	}
 	for _, id := range m.IDs {
@@ -287,8 +293,8 @@ func (n inbox) answerLoans(from clusterpolicy.NodeID, m *loanQuery) {
 			st.Gone = append(st.Gone, id)
 		}
 	}
-	if err := n.out.send(from, m.ReplyTo, st, nil); err != nil {
-		n.log.Debug("a loan status was not sent", "peer", from, "err", err)
+	if err := in.n.out.send(from, m.ReplyTo, st, nil); err != nil {
+		in.n.log.Debug("a loan status was not sent", "peer", from, "err", err)
 	}
 }
 
@@ -318,7 +324,7 @@ func (j *Job) Waiting() string {
 		slices.Sort(unreported)
 		parts = append(parts, "the end-of-job reports of "+strings.Join(unreported, ", "))
 	}
-	l := e.pool.Load()
+	l := e.pool.Port().Load()
 	parts = append(parts, fmt.Sprintf("on this node %d ready tasks and %d of %d workers busy", l.Ready, l.Workers-l.Idle, l.Workers))
 	return strings.Join(parts, "; ")
 }

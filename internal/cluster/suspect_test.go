@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"github.com/tsys-go/tsys/internal/runtimeseam"
 	"slices"
 	"testing"
 	"time"
@@ -12,13 +11,13 @@ import (
 
 // declareDead tells n what gossip tells a node when it declares peer dead.
 func declareDead(n *Node, peer string) {
-	inbox{n}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: peer}})
+	gossipInbox{n}.onMember(membership.Event{Kind: membership.Left, Failed: true, Member: membership.Member{Name: peer}})
 }
 
 // comesBack tells n what gossip tells a node when peer, declared dead,
 // refutes it: it is a member again, at its transport address.
 func comesBack(n *Node, peer, transport string) {
-	inbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{Name: peer, Meta: membership.Meta{Transport: transport}}})
+	gossipInbox{n}.onMember(membership.Event{Kind: membership.Joined, Member: membership.Member{Name: peer, Meta: membership.Meta{Transport: transport}}})
 }
 
 // TestSuspectedRootKeepsItsJob: a node whose job's root gossip declares
@@ -32,7 +31,7 @@ func TestSuspectedRootKeepsItsJob(t *testing.T) {
 	const job = 97
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(4)}}})
+	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 1, Kind: gatedKind, Arg: encodeInt64(4)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	declareDead(node, "root")
 	if node.jobs.of(job) == nil {
@@ -62,7 +61,7 @@ func TestOrphanedJobHandsBackAndAsks(t *testing.T) {
 	const job = 98
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 3, Kind: gated.Name(), Arg: encodeInt64(5)}}})
+	root.send(node, &stealReply{Job: job, ReplyTo: root.addr(), Tasks: []taskRecord{{ID: 3, Kind: gatedKind, Arg: encodeInt64(5)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	declareDead(node, "root")
 	if r := await[*result](root, "the task handed back"); r.Task != 3 || !r.Rerun || !r.Leaving {
@@ -86,7 +85,7 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 	const job = 99
 	lender.send(node, &jobStart{Job: job, ReplyTo: lender.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })
-	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 5, Kind: gated.Name(), Arg: encodeInt64(1)}}})
+	lender.send(node, &stealReply{Job: job, ReplyTo: lender.addr(), Tasks: []taskRecord{{ID: 5, Kind: gatedKind, Arg: encodeInt64(1)}}})
 	waitUntil(t, "the node holds the task", func() bool { return borrowing(node, job) })
 	lender.send(node, &loanQuery{Job: job, IDs: []uint64{5, 6}, ReplyTo: lender.addr()})
 	if st := await[*loanStatus](lender, "a loan query"); !slices.Equal(st.Held, []uint64{5}) || !slices.Equal(st.Gone, []uint64{6}) {
@@ -103,7 +102,7 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 // counted again.
 func TestLateResultIsCountedOnce(t *testing.T) {
 	e := &engine{n: testNode(t, Config{})}
-	e.pool = runtimeseam.Inspect(e.n.jobs.main).Main
+	e.pool = e.n.jobs.main.Main()
 	e.lender = &lender{e: e, ledger: newLedger()}
 	e.lender.ledger.lend(1, new(sched.Header), "b", "", time.Now())
 	e.lender.ledger.rerunAll([]uint64{1})
@@ -126,7 +125,7 @@ func TestJobStoppingKeepsItsRuntime(t *testing.T) {
 	first.send(node, &jobStart{Job: jobA, ReplyTo: first.addr()})
 	waitUntil(t, "the node serves the first job", func() bool { return node.jobs.of(jobA) != nil })
 	a := node.jobs.of(jobA)
-	first.send(node, &stealReply{Job: jobA, ReplyTo: first.addr(), Tasks: []taskRecord{{ID: 1, Kind: gated.Name(), Arg: encodeInt64(1)}}})
+	first.send(node, &stealReply{Job: jobA, ReplyTo: first.addr(), Tasks: []taskRecord{{ID: 1, Kind: gatedKind, Arg: encodeInt64(1)}}})
 	waitUntil(t, "the node holds the first job's task", func() bool { return borrowing(node, jobA) })
 	first.send(node, &jobEnd{Job: jobA})
 	waitUntil(t, "the first job is stopping", func() bool { return node.jobs.of(jobA) == nil })
@@ -136,7 +135,7 @@ func TestJobStoppingKeepsItsRuntime(t *testing.T) {
 		gate.open() // so that the node can close
 		t.Fatal("the second job was given the runtime of the job still stopping")
 	}
-	second.send(node, &stealReply{Job: jobB, ReplyTo: second.addr(), Tasks: []taskRecord{{ID: 2, Kind: double.Name(), Arg: encodeInt64(21)}}})
+	second.send(node, &stealReply{Job: jobB, ReplyTo: second.addr(), Tasks: []taskRecord{{ID: 2, Kind: doubleKind, Arg: encodeInt64(21)}}})
 	gate.open()
 	if r := await[*result](second, "the second job's task"); r.Task != 2 || decodeInt64(r.Value) != 42 {
 		t.Errorf("reply %+v: want task 2's result, 42", r)

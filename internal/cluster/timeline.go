@@ -61,7 +61,7 @@ func (t *jobTimeline) record(capacity int) {
 }
 
 // recording says whether the pool records a timeline.
-func (t *jobTimeline) recording() bool { return t.pool.Timeline() != nil }
+func (t *jobTimeline) recording() bool { return t.pool.View().Timeline() != nil }
 
 // capFor is the events per worker a node keeps for a root that asked for
 // want: no more than its report can carry.
@@ -87,14 +87,14 @@ func clockOffset(m *clockReading, arrival int64) time.Duration {
 
 // answerClock sends the root the readings that align this node's timeline,
 // at once on its jobEnd (which arrived at endAt).
-func (n inbox) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
-	e := n.jobs.of(m.Job)
+func (sv *server) answerClock(root clusterpolicy.NodeID, m *jobEnd, endAt int64) {
+	e := sv.n.jobs.of(m.Job)
 	if e == nil || e.rooted != nil || !e.timeline.recording() {
 		return
 	}
 	r := &clockReading{Job: m.Job, EndSentAt: m.SentAt, EndAt: endAt, At: time.Now().UnixNano()}
-	if err := n.out.send(root, "", r, e); err != nil {
-		n.log.Warn("clock reading not sent; the timeline may be misaligned", "err", err)
+	if err := sv.n.out.send(root, "", r, e); err != nil {
+		sv.n.log.Warn("clock reading not sent; the timeline may be misaligned", "err", err)
 	}
 }
 
@@ -109,7 +109,7 @@ func (t *jobTimeline) clockArrived(from clusterpolicy.NodeID, m *clockReading) {
 
 // sent records a message on the timeline, if one records.
 func (t *jobTimeline) sent(to string, m message, size int) {
-	if tl := t.pool.Timeline(); tl != nil {
+	if tl := t.pool.View().Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: messageName(m), To: to, Bytes: size})
 	}
 }
@@ -122,7 +122,7 @@ func lendFlow(lender clusterpolicy.NodeID, id uint64) string {
 
 // lent records tasks lent to node, each the start of an arrow.
 func (t *jobTimeline) lent(to clusterpolicy.NodeID, recs []taskRecord) {
-	tl := t.pool.Timeline()
+	tl := t.pool.View().Timeline()
 	if tl == nil {
 		return
 	}
@@ -133,7 +133,7 @@ func (t *jobTimeline) lent(to clusterpolicy.NodeID, recs []taskRecord) {
 
 // borrowed records a task borrowed from node, the end of its arrow.
 func (t *jobTimeline) borrowed(from clusterpolicy.NodeID, r taskRecord) {
-	if tl := t.pool.Timeline(); tl != nil {
+	if tl := t.pool.View().Timeline(); tl != nil {
 		tl.Note(sched.Note{Name: "borrowed " + r.Kind, Flow: lendFlow(from, r.ID), From: string(from)})
 	}
 }
@@ -144,7 +144,7 @@ func (t *jobTimeline) encode() []byte {
 	if !t.recording() {
 		return nil
 	}
-	b, err := json.Marshal(t.pool.TimelineData(string(t.self)))
+	b, err := json.Marshal(t.pool.View().TimelineData(string(t.self)))
 	if err != nil || len(b) > maxPayload {
 		t.log.Warn("the timeline does not fit the report; it is left out", "bytes", len(b), "err", err)
 		return nil

@@ -158,6 +158,13 @@ type LifelineHolder interface {
 	LifelineRequest(now time.Time, from NodeID, want int, self Load) Action
 }
 
+// DefaultTickEvery is how often a node ticks its policies unless told
+// otherwise (cluster.Config.TickEvery): how often they hear the time and
+// the node's load is measured, and so what a tick's cost is a share of
+// (internal/calibrate). It lives here, with the Tick it paces, so that
+// calibration reads it without linking the cluster.
+const DefaultTickEvery = 2 * time.Millisecond
+
 // Sleeper is a Policy that can say when it next needs the time, so that a
 // node whose load alone cannot make it act stops its tick between events
 // rather than waking every few milliseconds for a Tick that does nothing.

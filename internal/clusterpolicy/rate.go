@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// RateMeter turns a node's growing busy time (Pool.BusyTime) into Load.Rate:
+// RateMeter turns a node's growing busy time (Port.BusyTime) into Load.Rate:
 // busy worker-seconds per second, smoothed over about its time constant so
 // that one long task or one short gap does not swing the signal. It is fed
 // the time by its caller and reads no clock, so a simulator drives it the

@@ -31,9 +31,11 @@ const deprecatedTable, deprecatedSection = "docs/API.md", "## Deprecated, kept o
 func TestNoDeprecatedNames(t *testing.T) {
 	m := module(t)
 	live, deprecated := m.publicNames(t)
-	if len(deprecated) == 0 {
-		t.Fatal("no deprecated name found in the public packages: the check would pass on anything")
-	}
+	// None is a state of the module, right after a release removed them
+	// (v0.1.0 did); TestNamesFindsTheDeprecated and
+	// TestProseFindsTheSpellingGoDocUses show, on names made for them, that
+	// the check finds what it looks for, and the counts at the end that it
+	// read the module.
 	t.Logf("%d deprecated names: %v", len(deprecated), deprecated)
 
 	// In code, what the type checker resolves.

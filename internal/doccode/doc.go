@@ -3,7 +3,10 @@
 // comment is compiled, by go/types against the packages' export data,
 // and no current doc, example or app may name a deprecated identifier.
 // Its tests (docs_test.go, deprecated_test.go) check the whole module;
-// the package itself only extracts, assembles and checks.
+// the package itself only extracts, assembles and checks. Its tests also
+// hold README.md to the repository (readme_test.go): its ways to use tsys
+// from a checkout run, as written, in a module outside the repository,
+// and its layout table has a row for every folder.
 //
 // # How a block is compiled
 //

@@ -118,19 +118,19 @@ func TestUsesReachTheGenericMethod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lendable := Name{Pkg: pkg.Path(), PkgName: "tsys", Recv: "Task", Name: "Lendable"}.Object(pkg)
-	if lendable == nil {
-		t.Fatal("no tsys.Task.Lendable")
+	whyLocal := Name{Pkg: pkg.Path(), PkgName: "tsys", Recv: "Task", Name: "WhyLocal"}.Object(pkg)
+	if whyLocal == nil {
+		t.Fatal("no tsys.Task.WhyLocal")
 	}
-	r, errs := check(t, Block{File: "X.md", Line: 1, Markdown: true, Text: "var T *tsys.Task[int, int]\n\nfmt.Println(T.Lendable())"})
+	r, errs := check(t, Block{File: "X.md", Line: 1, Markdown: true, Text: "var T *tsys.Task[int, int]\n\nfmt.Println(T.WhyLocal())"})
 	if errs != "" {
 		t.Fatal(errs)
 	}
 	found := false
 	for _, u := range r.Uses {
-		found = found || Origin(u.Object) == lendable && u.Pos.Line == 3
+		found = found || Origin(u.Object) == whyLocal && u.Pos.Line == 3
 	}
 	if !found {
-		t.Errorf("the use of T.Lendable on line 3 is not found among %d uses", len(r.Uses))
+		t.Errorf("the use of T.WhyLocal on line 3 is not found among %d uses", len(r.Uses))
 	}
 }

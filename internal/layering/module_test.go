@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +55,50 @@ func TestModuleKeepsItsLayers(t *testing.T) {
 	}
 	for _, v := range Check(pkgs, Rules) {
 		t.Error(v)
+	}
+}
+
+// TestNoHookSetAtInit: no init function of the library sets a variable
+// of another package of the module or calls one of its functions, the
+// way tsys once handed its runtime's insides to the layers below it
+// (runtimecore's doc says what they import instead). Code of the kind a
+// program has (IsProgramCode) registers its tasks at init, as programs
+// do.
+func TestNoHookSetAtInit(t *testing.T) {
+	args := []string{"list", "-json=ImportPath,Dir,GoFiles", Module + "/..."}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+	}
+	fset := token.NewFileSet()
+	library := 0
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p struct {
+			ImportPath, Dir string
+			GoFiles         []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go list's output: %v", err)
+		}
+		rel := Rel(p.ImportPath)
+		if !IsLibrary(rel) || IsProgramCode(rel) { // a program's init registers its tasks
+			continue
+		}
+		library++
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range InitHooks(fset, rel, f) {
+				t.Errorf("%s: the layer above imports what it needs, and what two layers share moves below both", h)
+			}
+		}
+	}
+	if library < 20 {
+		t.Fatalf("found %d packages of the library: is the module where the test runs?", library)
 	}
 }
 

@@ -40,6 +40,19 @@ var Rules = []Rule{
 		Fix:  "a command is a main package and the top of the stack: move the code both need into a package the command imports",
 	},
 	{
+		Name: "the runtime imports its facade",
+		From: func(p string) bool { return under(p, "internal") && !IsProgramCode(p) },
+		To:   func(p string) bool { return p == "tsys" || p == "cli" },
+		Fix: "tsys and cli are the facade a program imports, and the runtime's layers sit below them: take the runtime core (internal/runtimecore; a *tsys.Runtime is a *runtimecore.Runtime converted, at no cost) " +
+			"and move what cli would share below it (internal/cliflags, internal/cluster), never a hook that the facade sets at init",
+	},
+	{
+		Name: "calibration links the cluster",
+		From: func(p string) bool { return under(p, "internal/calibrate") },
+		To:   func(p string) bool { return p == "internal/cluster" },
+		Fix:  "calibration times the cluster's pieces (the transport, membership, a policy's tick) on their own: move what it reads of the cluster below it (clusterpolicy.DefaultTickEvery)",
+	},
+	{
 		Name: "a package imports a test helper",
 		From: func(p string) bool { return !isTestHelper(p) },
 		To:   isTestHelper,
@@ -72,10 +85,25 @@ func IsLibrary(p string) bool {
 	return false
 }
 
-// isTestHelper reports whether p is a package only tests may import.
+// isTestHelper reports whether p is a package only tests may import, or
+// a program only tests build (internal/testnode).
 func isTestHelper(p string) bool {
 	switch p {
-	case "internal/proctest", "internal/clitest", "internal/promtest", "internal/stranger", "internal/doccode", "internal/netem", "internal/netnstest", "internal/slurmtest":
+	case "internal/proctest", "internal/clitest", "internal/promtest", "internal/stranger", "internal/doccode", "internal/netem", "internal/netnstest", "internal/slurmtest", "internal/testnode":
+		return true
+	}
+	return false
+}
+
+// IsProgramCode reports whether p, though under internal/, is code of
+// the kind a user writes, and so imports tsys or cli as a program does:
+// the node program of the cluster's process tests (internal/testnode),
+// the helper that runs a program's command line in a test's process
+// (internal/clitest), and the task code the clone generator is tested on
+// (internal/clonegen/clonetest). No other internal package may.
+func IsProgramCode(p string) bool {
+	switch p {
+	case "internal/testnode", "internal/clitest", "internal/clonegen/clonetest":
 		return true
 	}
 	return false

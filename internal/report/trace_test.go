@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/tsys-go/tsys/internal/runtimeseam"
+	"github.com/tsys-go/tsys/internal/runtimecore"
 	"io"
 	"math"
 	"runtime"
@@ -57,13 +57,13 @@ func TestTimelineMemoryBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := liveHeap()
-	pool := runtimeseam.Inspect(rt).Main
+	pool := (*runtimecore.Runtime)(rt).Main()
 	pool.SetTimeline(sched.NewTimeline(limit))
 	defer pool.SetTimeline(nil)
 	if _, _, err := tsys.Run(context.Background(), rt, tree, depth); err != nil {
 		t.Fatal(err)
 	}
-	d := pool.TimelineData("")
+	d := pool.View().TimelineData("")
 	recorded := int64(liveHeap()) - int64(before)
 	var out countingWriter
 	start := allocated()

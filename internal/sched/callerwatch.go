@@ -20,9 +20,8 @@ import (
 // (endedBy): a caller that gave up gets what it gave up for.
 
 // callerEvery is how many spawns that become tasks an executor makes
-// between two readings of the clock for the caller's deadline, on top of
-// every grant of credit, which reads it anyway; the Done channel it looks
-// at on every one, a load.
+// between two looks at the caller's context, on top of every grant of
+// credit, which reads the clock anyway.
 const callerEvery = 8
 
 // callerWatch is what the executors read of the run's caller's context,
@@ -88,14 +87,17 @@ func (x *Executor) watchCaller(now time.Duration) {
 	}
 }
 
-// watchCallerOnTCall is watchCaller on a spawn that becomes a task: Done
-// at every one, the clock at every callerEvery-th.
+// watchCallerOnTCall is watchCaller on every callerEvery-th spawn that
+// becomes a task: an increment and a test, inlined, on the others.
 func (x *Executor) watchCallerOnTCall() {
-	w := &x.pool.caller
-	if w.done == nil {
-		return
+	if x.tcalls++; x.tcalls%callerEvery == 0 {
+		x.lookAtCaller()
 	}
-	if x.tcalls++; w.doneNow() || w.until != 0 && x.tcalls%callerEvery == 0 && w.pastDeadline(sinceEpoch()) {
+}
+
+// lookAtCaller is watchCaller when the caller's context can end.
+func (x *Executor) lookAtCaller() {
+	if x.pool.caller.done != nil {
 		x.watchCaller(sinceEpoch())
 	}
 }

@@ -61,6 +61,9 @@ type Ctx struct {
 	// depth is the Ctx's place in its executor's stack (0: the
 	// executor's own).
 	depth int
+	// child is the Ctx of the bodies entered from this one (newChild);
+	// a body's parent, below, is fixed too: the Ctx whose child it is.
+	child *Ctx
 	// A body's: the Ctx around it, the name of the form that runs it
 	// ("tsys.For"), the frame the executor ran when it began, and the
 	// forks not yet joined then, which must be so again when it returns.
@@ -71,8 +74,6 @@ type Ctx struct {
 	// inside is the form of the body that suspended c, for Check's
 	// message; written before the state says so.
 	inside string
-	// unwound: c is a body's Ctx that a panic unwound through (Unwind).
-	unwound bool
 }
 
 // ctxPoison is the Ending flag of a Ctx that is not active: always set,
@@ -107,12 +108,11 @@ func (c *Ctx) init(x *Executor, depth int) {
 }
 
 // activate makes c usable: its token (for its current generation), an
-// empty Spawned, and the pool's Ending flag. Its credit is the caller's
-// to set.
-func (c *Ctx) activate() {
-	c.Fast.Token = tagFrame(&c.hdr)
-	c.Fast.Spawned = c.Fast.Token
-	c.Fast.Ending = &c.x.pool.ending.bits
+// empty Spawned, the pool's Ending flag (ending, the caller's copy of the
+// pointer) and credit.
+func (c *Ctx) activate(ending *atomic.Uint64, credit uint) {
+	t := tagFrame(&c.hdr)
+	c.Fast.Token, c.Fast.Spawned, c.Fast.Ending, c.Fast.Credit = t, t, ending, credit
 	setState(&c.state, ctxActive)
 }
 
@@ -124,9 +124,6 @@ func (c *Ctx) deactivate(state uint32) {
 	setState(&c.state, state)
 }
 
-// Executor returns the executor c belongs to.
-func (c *Ctx) Executor() *Executor { return c.x }
-
 // Check panics, naming the mistake and its fix, unless c may be used
 // here and now: it is its executor's active Ctx, on the executor's
 // goroutine, during its run. Every exported method of Ctx that reaches
@@ -134,9 +131,27 @@ func (c *Ctx) Executor() *Executor { return c.x }
 // method does nothing else the check would see (Fail, AddProgress) and,
 // under the race detector, before its inlined paths touch the Ctx.
 func (c *Ctx) Check() {
+	if c == nil || !c.usable() {
+		c.refuse()
+	}
+}
+
+// usable is Check's test, small enough to inline where it runs on a
+// spawn's or a join's slow path: c is active, on its executor's
+// goroutine. Where goroutines cannot be told apart, Current and the
+// executor's g are both 0.
+func (c *Ctx) usable() bool {
+	return stateOf(&c.state) == ctxActive && c.x.g == goroutine.Current()
+}
+
+// refuse panics with the mistake of using c here and now.
+//
+//go:noinline
+func (c *Ctx) refuse() {
 	if why := c.misuse(true); why != "" {
 		panic(why)
 	}
+	throwf("a Ctx refused that may be used")
 }
 
 // misuse says why c may not be used here and now, or "" if it may: live,
@@ -148,7 +163,7 @@ func (c *Ctx) misuse(live bool) string {
 		return errNilCtx
 	case stateOf(&c.state) != ctxActive:
 		return c.misplaced(stateOf(&c.state), live)
-	case c.x.g != 0 && c.x.g != goroutine.Current():
+	case c.x.g != goroutine.Current():
 		return errOtherGoroutine
 	}
 	return ""
@@ -201,19 +216,10 @@ func misuseMessage(state uint32, form string) string {
 // A Ctx is the panic value of a cancellation point in package tsys, which
 // found its Ending flag set, inline, where a call to check it would cost
 // too much (tsys's stopIfEnded): its run has failed or ended, or it is
-// used where it does not belong. runTop tells which (stopped), from
-// states that nothing changes before runTop has failed the run (Unwind);
-// on a goroutine of the program's own the panic goes unrecovered, and Go
-// prints Error.
-
-// stopped is what a task that unwound with c as the panic value stopped
-// for: abortRun if its run is ending, else the misuse.
-func (c *Ctx) stopped() any {
-	if why := c.misuse(false); why != "" {
-		return why
-	}
-	return abortRun
-}
+// used where it does not belong. runTop tells which, from states that
+// nothing changes before runTop has failed the run (Unwind): the misuse,
+// if misuse names one, else the run's end. On a goroutine of the
+// program's own the panic goes unrecovered, and Go prints Error.
 
 // Error says why a cancellation point unwound with c: the misuse, or the
 // end of its run.
@@ -229,24 +235,35 @@ func (c *Ctx) Error() string {
 // suspended until the body's Leave. The caller runs the body with the
 // Ctx returned, calls Leave when it returns, and defers Unwind, which
 // restores c if the body panics instead.
+//
+// Enter and Leave run once per closure form, which at the finest grain is
+// once per few nanoseconds of work: the body's Ctx is found by a link from
+// c, not through the executor's list, and the pool's Ending flag is
+// copied from the Ctx that holds it.
 func (c *Ctx) Enter(form string) *Ctx {
 	c.Check()
 	x := c.x
-	d := c.depth + 1
-	if d == len(x.views) {
-		b := new(Ctx)
-		b.init(x, d)
-		x.views = append(x.views, b)
+	b := c.child
+	if b == nil {
+		b = newChild(c)
 	}
-	b := x.views[d]
 	b.hdr.Gen++
-	b.unwound = false
-	b.parent, b.form, b.frame, b.forks = c, form, x.cur, x.forks
-	b.activate()
-	b.Fast.Credit = c.Fast.Credit
+	b.form, b.frame, b.forks = form, x.cur, x.forks
+	b.activate(c.Fast.Ending, c.Fast.Credit) // c is active: its Ending is the pool's
 	c.inside = form
 	c.deactivate(ctxSuspended)
 	x.v = b
+	return b
+}
+
+// newChild makes the Ctx of the bodies entered from c, the next in its
+// executor's stack.
+func newChild(c *Ctx) *Ctx {
+	x := c.x
+	b := new(Ctx)
+	b.init(x, c.depth+1)
+	b.parent, c.child = c, b
+	x.views = append(x.views, b)
 	return b
 }
 
@@ -263,17 +280,25 @@ func (b *Ctx) Leave() {
 		// A body inside returned by a panic that this body recovered.
 		panic(b.misplaced(stateOf(&b.state), true))
 	}
-	x.culprit = "" // noted by a body inside whose panic the program recovered
+	if x.culprit != "" {
+		x.culprit = "" // noted by a body inside whose panic the program recovered
+	}
 	if x.forks != b.forks {
 		panic(fmt.Sprintf("tsys: a %s body returned without joining a Forked: "+
 			"join every Fork in the body that made it, before it returns "+
 			"(or use Spawn, whose Future needs no Get)", b.form))
 	}
-	b.resumeParent()
+	// The parent is the active Ctx again, with the credit b left.
+	p := b.parent
+	credit, ending := b.Fast.Credit, b.Fast.Ending
+	b.deactivate(ctxEnded)
+	b.frame = nil
+	p.activate(ending, credit) // b was active: its Ending is the pool's
+	x.v = p
 }
 
-// Unwind, deferred by the caller of Enter, marks the body b unwound when
-// a panic leaves it, and makes the Ctx around it the executor's again,
+// Unwind, deferred by the caller of Enter, notes b as the body a panic
+// left (noteCulprit), and makes the Ctx around it the executor's again,
 // still suspended: every state stays as the panic found it until runTop
 // resets them, after it has failed the run, so that what another
 // goroutine's use of these Ctxs names (a Ctx captured by a stolen body)
@@ -283,21 +308,17 @@ func (b *Ctx) Leave() {
 // returns. After Leave, Unwind does nothing.
 func (b *Ctx) Unwind() {
 	if x := b.x; x.v == b {
-		x.noteCulprit(b)
-		b.unwound = true
-		x.v = b.parent
+		unwind(b)
 	}
 }
 
-// resumeParent makes b's parent the active Ctx again, with b's credit.
-func (b *Ctx) resumeParent() {
-	p := b.parent
-	credit := b.Fast.Credit
-	b.deactivate(ctxEnded)
-	b.parent, b.frame = nil, nil
-	p.activate()
-	p.Fast.Credit = credit
-	b.x.v = p
+// unwind is Unwind's work, out of line so that Unwind's test, which a
+// body's return runs, inlines into it.
+//
+//go:noinline
+func unwind(b *Ctx) {
+	b.x.noteCulprit(b)
+	b.x.v = b.parent
 }
 
 // endCtxs ends every Ctx of the executor: its run is over, and a Ctx a
@@ -319,12 +340,8 @@ func (x *Executor) resetCtxs() {
 		}
 	}
 	x.v = &x.base
-	x.base.activate()
+	x.base.activate(&x.pool.ending.bits, 0)
 }
-
-// Form is the name of the closure form whose body c is given to
-// ("tsys.For"), or "" for an executor's own Ctx.
-func (c *Ctx) Form() string { return c.form }
 
 // token is the tagged pointer a Forked of a plain call carries (see the
 // top of this file); nil tokens are never made.

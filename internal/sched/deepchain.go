@@ -37,5 +37,5 @@ func (x *Executor) deepAndUnwanted(expose int) bool {
 		return false
 	}
 	p := x.pool
-	return p.nSpinning.Load() == 0 && p.nIdle.Load() == 0 && !p.wanted.Load()
+	return p.crew.nSpinning.Load() == 0 && p.crew.nIdle.Load() == 0 && !p.port.wanted.Load()
 }

@@ -15,7 +15,31 @@
 // owns the workers of a node and the executors of the current run, and
 // steals between them by itself (local.go, idle.go). Across nodes, a
 // Policy hears the node's events and answers with Actions, which package
-// cluster carries out; the pool reaches the cluster through Remote.
+// cluster carries out through the pool's Port; the pool reaches the
+// cluster through Remote.
+//
+// # The pool's sides
+//
+// A pool has three kinds of caller, and a type for each, with its own
+// concurrency contract, so that a reader holds one side at a time:
+//
+//   - Pool, its owner's: make it, set it up between runs, run jobs on it
+//     (Run, RunSolo, Serve), one at a time (pool.go, run.go, solo.go).
+//   - Port, the cluster engine's (Pool.Port): lend, inject, complete and
+//     fail tasks, publish the policy's advice and the node's share,
+//     measure the node's load; from the engine's goroutines, at any time,
+//     while the workers run (port.go).
+//   - View, its readers' (Pool.View): the workers' counters, progress,
+//     work and span, the timeline and the live stream (view.go).
+//
+// A fourth side, crew, is the executors' own: the queues through which a
+// worker passes from one executor to another, and the idle protocol
+// (crew.go, idle.go). The sides split by caller rather than by data,
+// because who calls a method is what says which goroutines it races with
+// and which lock it may take. They are fields of the Pool, not pointers
+// to other objects, so that what the workers read on their spawn path
+// (the Port's advice, the crew's idle counts, the ending flag) costs one
+// load from the pool, as it would from one struct.
 //
 // A task frame starts with a Header (state, kind, waiters, deque slot) that
 // package tsys embeds in a typed frame holding the argument and result, so
@@ -27,13 +51,13 @@
 // K ready tasks in this worker's deque (K + Advice.Expose while other nodes
 // want work)? If so the call runs inline, as an ordinary Go call. The question costs a decrement and a compare on the
 // fast path (FastPath.Credit, in tsys's Spawn and Ctx.AllowCCall); the
-// slow path (Executor.AskSpawn) asks the policy exactly and
+// slow path (Ctx.AskSpawn) asks the policy exactly and
 // grants credit sized to ~10 us of work, and a pop drops the credit so that
 // a shrunken deque is noticed at once. A no stands until the next push. A fork
 // chain, whose deque never holds K ready tasks, inlines once deepNesting of
 // its tasks run nested on one stack while nobody wants work
 // (deepchain.go). Otherwise the
-// frame is pushed on the worker's deque (Executor.Push), and a parked idle
+// frame is pushed on the worker's deque (Ctx.Push), and a parked idle
 // worker is woken if no other worker is already looking for work.
 //
 // # Waiting
@@ -41,11 +65,11 @@
 // Get of a finished task returns its result. Get of a task still in this
 // worker's deque pops and runs it here, after the tasks pushed above it,
 // which this same stack of tasks spawned later, so none of them can depend
-// on the waiting task (Executor.Await). Get of a task running elsewhere
+// on the waiting task (Ctx.Await). Get of a task running elsewhere
 // (stolen, lent to another node) blocks: the executor links itself to the
 // task's waiters, hands its worker to an executor that is ready to resume,
 // or to a new one, and parks (Executor.block). When the task completes its
-// waiters queue for a worker (Pool.resume); an executor passes its worker
+// waiters queue for a worker (crew.resume); an executor passes its worker
 // to the longest-waiting of them each time it returns to its loop, and an
 // idle worker is woken to do so. So:
 //
@@ -64,7 +88,7 @@
 //
 // # Joining
 //
-// Executor.JoinForked is Await for a task whose result only one reader
+// Ctx.JoinForked is Await for a task whose result only one reader
 // takes, once, before its task returns (tsys's Fork; fork.go gives the
 // protocol that lets Fork's inlined fast path skip clearing the frame it
 // reads, and the check that every fork is joined). When the task is still
@@ -89,13 +113,13 @@
 // and a crowd of them made a job's cost grow with the square of the
 // workers (bench/README.md "Many workers"). idle.go names the transitions and gives the argument why no push goes
 // unseen. The time a worker spends looking or parked is its idle time
-// (Stats.IdleNanos); the rest of a run is busy time (Pool.BusyTime), which a
+// (Stats.IdleNanos); the rest of a run is busy time (Port.BusyTime), which a
 // RateMeter turns into Load.Rate.
 //
 // # Sharing a node between jobs
 //
 // A node serving several jobs runs a pool per job, and its sharing policy
-// sets how many of each pool's workers may run tasks (Pool.SetShare,
+// sets how many of each pool's workers may run tasks (Port.SetShare,
 // workershare.go): the others wait between tasks, off the CPU.
 //
 // # The cluster seam
@@ -113,8 +137,8 @@
 //
 // # Counters
 //
-// Stats are what this node's scheduler counts, per worker (Pool.WorkerStats,
-// Pool.Live) or summed over the pool for a run (Pool.Run's result, which
+// Stats are what this node's scheduler counts, per worker (View.WorkerStats,
+// View.Live) or summed over the pool for a run (Pool.Run's result, which
 // package tsys returns as tsys.Stats): spawns and inlined calls, tasks
 // run, steals between the workers, waits, idle, busy and work time. What a
 // node does for a job across nodes (tasks lent and borrowed, messages,
@@ -125,13 +149,13 @@
 //
 // Pool.Run pushes the root task and starts one executor per worker; it
 // ends when the root is done, a task panics (a TaskPanic naming the task,
-// with its stack) or fails (Executor.FailTask), or the context is
+// with its stack) or fails (Ctx.FailTask), or the context is
 // cancelled. The first failure is the run's error: it sets the ending flag
 // at once, so no task starts after it (the loop, AskSpawn, Await,
 // JoinForked and Unfork check the flag), and only then cancels the run's
 // context (context.go), which running tasks poll, and tells the cluster
 // (Remote.Failed); a failure on another node reaches this pool through
-// Pool.Fail, which sets the same flag. Nor does a plain call that a spawn
+// Port.Fail, which sets the same flag. Nor does a plain call that a spawn
 // became start after it: an inlined spawn asks AskSpawn when its credit
 // is spent, and a grant, sized on the pace of the last one, grows at
 // most twofold a grant from 1, and is none for spawns coarser than

@@ -2,19 +2,17 @@ package sched
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/tsys-go/tsys/internal/goroutine"
 	"github.com/tsys-go/tsys/internal/invariant"
 )
 
 // Executor is a goroutine that runs tasks on behalf of the worker it holds.
-// A task receives its executor as its context (tsys.Ctx) and spawns and
-// waits through it.
+// A task reaches it through a Ctx (ctx.go), and spawns and waits through
+// that.
 //
 // An executor holds at most one worker. When a task it runs must wait for a
 // result that is being computed elsewhere, the executor gives its worker to
@@ -23,6 +21,11 @@ import (
 // running tasks never exceeds the number of workers, a wait never leaves a
 // worker idle (NewTS's non-blocking execution mode), and every task keeps its
 // own Go stack: no task is ever buried under an unrelated one.
+//
+// Concurrency: an executor, its Ctxs, its credit (spawn.go) and its
+// frameTrack are its own goroutine's. Other goroutines touch only wake,
+// to hand it a worker or rouse it (crew), and blocked, to claim the right
+// to; Ctx.Check reads its Ctxs' state words from any goroutine.
 type Executor struct {
 	// w is written only by the executor's own goroutine: another executor
 	// hands it a worker through wake, never by assignment, so a worker can
@@ -79,42 +82,48 @@ type Executor struct {
 	// cur is the innermost task frame this goroutine is running; it names
 	// the task when a panic reaches the executor's loop.
 	cur *Header
-	// open are the frames this goroutine is running, outermost first,
-	// while tracking is set: a timeline records (see suspendFrames) or
-	// work and span are measured (workspan.go).
-	open     []openFrame
-	tracking bool
-	// traced: tracking is on for the whole run (a timeline, or work and
-	// span measured); otherwise it follows the pool's stream (retrack).
-	traced bool
+	// track follows the frames this goroutine runs while a timeline,
+	// the stream or work and span want them (track.go).
+	track frameTrack
 	// blocked is 1 while the executor waits in block and nobody has yet
 	// claimed the right to wake it.
 	blocked atomic.Uint32
+}
+
+// newExecutor makes an executor of p, which has yet to measure its pace.
+func newExecutor(p *Pool) *Executor {
+	x := &Executor{pool: p, wake: make(chan *Worker, 1), pace: -1, lastGrant: 1}
+	x.track.x = x
+	return x
+}
+
+// begin readies x, new or left by an earlier run, to run the current run
+// on worker w. One left by an earlier run keeps the pace it measured, a
+// good first guess at the next run's (a solo executor's).
+func (x *Executor) begin(w *Worker) {
+	p := x.pool
+	x.w = w
+	x.measure, x.checkCopies, x.runCtx = p.measure, p.checkCopies, p.runCtx
+	if len(x.views) == 0 {
+		x.base.init(x, 0)
+		x.views = append(x.views, &x.base)
+	}
+	x.base.Fast.Measure, x.base.Fast.CheckCopies = x.measure, x.checkCopies
+	for _, b := range x.views[1:] {
+		b.Fast.Measure, b.Fast.CheckCopies = x.measure, x.checkCopies
+	}
+	x.base.activate(&x.pool.ending.bits, 0)
+	x.v = &x.base
+	x.track.start(p.measure || p.view.timeline.Load() != nil)
 }
 
 // Worker returns the worker the executor holds. It changes only across a
 // blocking Await.
 func (c *Ctx) Worker() *Worker { return c.x.w }
 
-// Workers returns the number of workers of the executor's pool.
-func (c *Ctx) Workers() int { return len(c.x.pool.workers) }
-
-// MayBeStolen reports whether a task pushed now could be taken by anyone
-// but this executor: the pool has other workers, or, for a task that may
-// cross nodes (lendable), other nodes want work from it. A loop with
-// nobody to lend to runs whole.
-func (c *Ctx) MayBeStolen(lendable bool) bool {
-	p := c.x.pool
-	return len(p.workers) > 1 || lendable && p.expose.Load() > 0
-}
-
-// Hungry returns how many workers of the pool are looking for work or
-// parked for want of it, at this moment: a loop about to begin gives each
-// a piece of its range.
-func (c *Ctx) Hungry() int {
-	p := c.x.pool
-	return int(p.nSpinning.Load() + p.nIdle.Load())
-}
+// View is the readers' side of the pool the executor serves: what a
+// loop asks of the workers around it (View.Hungry, View.MayBeStolen).
+func (c *Ctx) View() *View { return &c.x.pool.view }
 
 // Push puts a task frame in the executor's deque: the slow half of a spawn,
 // after AskSpawn (the cancellation point, which checked c) said no.
@@ -125,9 +134,9 @@ func (c *Ctx) Push(h *Header) {
 	if x.measure {
 		// Before the push, which may publish the task: a thief reads its
 		// clock and its tree id as soon as it begins it.
-		h.SetSpanClock(x.strandClock())
-		if r := x.pool.recorder; r != nil && len(x.open) > 0 {
-			r.spawned(h, x.open[len(x.open)-1].id)
+		h.SetSpanClock(x.track.strandClock())
+		if r := x.pool.recorder; r != nil && len(x.track.open) > 0 {
+			r.spawned(h, x.track.open[len(x.track.open)-1].id)
 		}
 	}
 	// Deque.Push in two halves, so that PushOwn's is inlined: a call less
@@ -156,7 +165,7 @@ func (c *Ctx) Push(h *Header) {
 // consistent stores (deque.go).
 func (x *Executor) offerWork(pushed bool) {
 	p := x.pool
-	if p.nIdle.Load() == 0 && p.nSpinning.Load() == 0 && !p.wanted.Load() {
+	if p.crew.nIdle.Load() == 0 && p.crew.nSpinning.Load() == 0 && !p.port.wanted.Load() {
 		return
 	}
 	x.publishWork(pushed)
@@ -180,9 +189,9 @@ func (x *Executor) publishWork(pushed bool) {
 		return
 	}
 	p := x.pool
-	p.notifyWork()
-	if p.wanted.Load() {
-		p.remote.Pushed()
+	p.crew.notifyWork()
+	if p.port.wanted.Load() {
+		p.port.remote.Pushed()
 	}
 }
 
@@ -192,11 +201,13 @@ func (x *Executor) publishWork(pushed bool) {
 // Otherwise the task is running elsewhere, and the executor blocks, handing
 // its worker to another executor.
 func (c *Ctx) Await(h *Header) {
-	c.Check()
+	if !c.usable() {
+		c.refuse()
+	}
 	x := c.x
 	x.await(h)
 	if x.measure {
-		x.waited(h)
+		x.track.waited(h)
 	}
 }
 
@@ -238,158 +249,20 @@ func (x *Executor) run(h *Header, publish bool) {
 	// No defer here: a deferred call in every task frame is a sixth of a
 	// spawn and Get (BenchmarkSpawnGet). A task that panics just leaves no
 	// timeline event.
-	if x.tracking {
-		x.beginFrame(h)
+	if x.track.on {
+		x.track.begin(h)
 	}
 	prev := x.cur
 	x.cur = h
 	h.kind.Run(h, x.v)
 	x.cur = prev
 	x.w.stats.TasksRun++
-	if x.tracking {
-		x.endFrame(h)
+	if x.track.on {
+		x.track.end(h)
 	}
 	if publish {
 		h.complete(x.pool)
 	}
-}
-
-// JoinForked waits for the forked task whose frame p points into (tagged
-// with its generation, fork.go), whose result only the forking task
-// reads, and returns the frame. A frame joined before carries a newer
-// generation than p: a second Join of one Fork panics.
-//
-// In the common case the task is still the newest of this executor's
-// deque: it is popped and run here, its result is never published (nobody
-// else may read it), and the frame is kept for the next fork of its kind
-// (AskSpawn hands it out). The caller reads the result before it forks
-// again. Otherwise JoinForked waits as Await does, and the frame is left
-// to the garbage collector: a thief that ran it may still be inside
-// complete, touching the frame after it set the done bit. That is the
-// rare case by design: tasks are stolen far less often than they are
-// spawned.
-//
-// Either way the join counts a generation in h.Gen, after which the
-// forking task's handle no longer matches the frame. The completer never
-// touches Gen, a field of its own.
-func (c *Ctx) JoinForked(p unsafe.Pointer) *Header {
-	c.Check()
-	x := c.x
-	if p == nil {
-		panic(errZeroForked)
-	}
-	h, gen := untagFrame(p)
-	if isToken(h) {
-		panic(errForkedElsewhere)
-	}
-	if h.Gen&genTag != gen {
-		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
-	}
-	if x.pool.ending.Load() {
-		// A cancellation point: a task that forked many others and joins
-		// them one by one would otherwise run every one of them here
-		// after the run failed (TestJoinForkedIsACancellationPoint).
-		panic(abortRun)
-	}
-	// Deque.PopIf in two halves, so that PopOwnIf's is inlined.
-	popped := x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)
-	if popped {
-		x.offerWork(false)
-		x.flushCredit()
-		// x.run(h, false), written out (see run).
-		if x.tracking {
-			x.beginFrame(h)
-		}
-		prev := x.cur
-		x.cur = h
-		x.nested++
-		h.kind.Run(h, c)
-		x.nested--
-		x.cur = prev
-		x.w.stats.TasksRun++
-		if x.tracking {
-			x.endFrame(h)
-		}
-	} else {
-		x.await(h)
-	}
-	if x.measure {
-		x.waited(h)
-	}
-	h.Gen++
-	if popped {
-		x.recycle(h)
-	}
-	c.Fast.Spawned = c.Fast.Token
-	x.forks--
-	return h
-}
-
-// Unfork takes back a forked task that nobody has taken, without running
-// it: if the frame p points into is still the newest in this worker's
-// deque, it is popped and recycled, and Unfork reports true; the Forked
-// is then spent, as by a Join, and its work is the caller's to do (a loop
-// runs the piece itself, on its own result). Otherwise nothing changes,
-// and the caller joins it. It is JoinForked without the run, so it keeps
-// the same books: the fork is uncounted, Spawned cleared, the credit
-// dropped, and the spawn counted as inlined, which in effect it was.
-// While work and span are measured, every fork must run as a task, and
-// Unfork declines.
-func (c *Ctx) Unfork(p unsafe.Pointer) bool {
-	c.Check()
-	x := c.x
-	if p == nil {
-		panic(errZeroForked)
-	}
-	h, gen := untagFrame(p)
-	if isToken(h) {
-		panic(errForkedElsewhere)
-	}
-	if h.Gen&genTag != gen {
-		panic(fmt.Sprintf("tsys: a Forked of task %q taken back after its Join", h.kind.Name))
-	}
-	if x.pool.ending.Load() {
-		panic(abortRun) // a cancellation point, as in JoinForked
-	}
-	if x.measure || !(x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)) {
-		return false
-	}
-	x.offerWork(false)
-	x.flushCredit()
-	if counting {
-		x.w.stats.Spawns--
-		x.w.stats.Inlined++
-	}
-	h.Gen++
-	x.recycle(h)
-	c.Fast.Spawned = c.Fast.Token
-	x.forks--
-	return true
-}
-
-// maxReusable bounds the joined frames a worker keeps per kind. A fork
-// tree keeps at most its depth times its fan-out pending on a worker.
-const maxReusable = 256
-
-// recycle keeps a joined frame for reuse.
-func (x *Executor) recycle(h *Header) {
-	if pk := x.w.PerKind(h.kind); len(pk.reusable) < maxReusable {
-		pk.reusable = append(pk.reusable, h)
-	}
-}
-
-// reuseFrame returns a joined frame of kind k, or nil if the worker keeps
-// none. Its Header is ready for a push; the rest of the frame holds the
-// last task's argument and result until the caller overwrites them.
-func (x *Executor) reuseFrame(k *Kind) *Header {
-	pk := x.w.PerKind(k)
-	n := len(pk.reusable)
-	if n == 0 {
-		return nil
-	}
-	h := pk.reusable[n-1]
-	pk.reusable = pk.reusable[:n-1]
-	return h
 }
 
 // block parks the executor until h is done, lending its worker to another
@@ -397,14 +270,14 @@ func (x *Executor) reuseFrame(k *Kind) *Header {
 func (x *Executor) block(h *Header) {
 	p := x.pool
 	x.blocked.Store(1)
-	if !p.registerBlocked(x) {
+	if !p.crew.registerBlocked(x) {
 		x.blocked.Store(0)
 		panic(abortRun)
 	}
 	wt := &waiter{x: x}
 	if !h.addWaiter(wt) && x.blocked.CompareAndSwap(1, 0) {
 		// Done before we parked, and nobody will wake us.
-		p.unregisterBlocked(x)
+		p.crew.unregisterBlocked(x)
 		return
 	}
 	x.flushCredit()
@@ -412,106 +285,15 @@ func (x *Executor) block(h *Header) {
 	if counting {
 		w.stats.BlockedWaits++
 	}
-	x.suspendFrames(w)
+	x.track.suspend(w)
 	x.publishWork(false)
 	x.w = nil
-	p.handOff(w)
+	p.crew.handOff(w)
 	if x.w = <-x.wake; x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
 	}
-	x.resumeFrames()
-}
-
-// openFrame is a task frame this executor is running, while a timeline
-// records or work and span are measured: since is when its current stretch
-// on a worker began; clock and strand are its place on the critical path
-// (workspan.go).
-type openFrame struct {
-	h      *Header
-	kind   *Kind
-	since  time.Time
-	clock  time.Duration
-	strand time.Time
-	id     int32 // the task's id in the tree being recorded (tree.go); -1 if none
-}
-
-// beginFrame starts tracking frame h: the frame it runs inside stops
-// computing while h runs (it waits for h, or for a task h is part of).
-func (x *Executor) beginFrame(h *Header) {
-	now := time.Now()
-	if x.measure {
-		x.pauseStrand(now)
-	}
-	f := openFrame{h: h, kind: h.kind, since: now, clock: h.SpanClock(), strand: now, id: -1}
-	if r := x.pool.recorder; x.measure && r != nil {
-		f.id = r.id(h)
-	}
-	x.open = append(x.open, f)
-}
-
-// endFrame ends the tracking of frame h: its last stretch goes to the
-// timeline, its last strand to the work, and the frame around it
-// computes again.
-func (x *Executor) endFrame(h *Header) {
-	n := len(x.open)
-	if n == 0 || x.open[n-1].h != h {
-		// Begun before the stream switched tracking on (retrack): not
-		// tracked. Never so while traced.
-		return
-	}
-	f := x.open[n-1]
-	x.open = x.open[:n-1]
-	now := time.Now()
-	if tl := x.pool.timeline.Load(); tl != nil {
-		tl.record(x.w, f.kind, f.since, now)
-	}
-	if s := x.pool.stream.Load(); s != nil {
-		s.add(x.w, eventFrame, int32(f.kind.ID), f.since, now)
-	}
-	if x.measure {
-		x.endStrand(h, f, now)
-		x.resumeStrand(now)
-	}
-}
-
-// suspendFrames ends the stretch every open frame ran on w, and the
-// running frame's strand: the executor is about to give w away and wait,
-// and the frames will go on, later, on whichever worker it gets back. So a
-// worker's timeline shows what really ran on it, and waiting is not work.
-func (x *Executor) suspendFrames(w *Worker) {
-	if !x.tracking {
-		return
-	}
-	now := time.Now()
-	if tl := x.pool.timeline.Load(); tl != nil {
-		for _, f := range x.open {
-			tl.record(w, f.kind, f.since, now)
-		}
-	}
-	if s := x.pool.stream.Load(); s != nil {
-		for _, f := range x.open {
-			s.add(w, eventFrame, int32(f.kind.ID), f.since, now)
-		}
-	}
-	if x.measure {
-		x.pauseStrand(now)
-	}
-}
-
-// resumeFrames starts a new stretch of every open frame, and the running
-// frame's next strand.
-func (x *Executor) resumeFrames() {
-	if !x.tracking {
-		return
-	}
-	now := time.Now()
-	for i := range x.open {
-		x.open[i].since = now
-	}
-	if x.measure {
-		x.resumeStrand(now)
-	}
+	x.track.resume()
 }
 
 // abortRun unwinds a task whose run has ended (failed, cancelled, or its
@@ -525,11 +307,11 @@ type abortSignal struct{}
 // has passed the worker on it waits as a spare for the next hand-off, until
 // the run ends.
 func (x *Executor) live() {
-	defer x.pool.wg.Done()
+	defer x.pool.crew.wg.Done()
 	x.g = goroutine.Current()
 	for {
 		x.loop()
-		if !x.pool.waitAsSpare(x) {
+		if !x.pool.crew.waitAsSpare(x) {
 			break
 		}
 	}
@@ -543,7 +325,7 @@ func (x *Executor) loop() {
 	p := x.pool
 	defer x.flushCredit()
 	for !p.ending.Load() {
-		if p.nResumable.Load() > 0 && p.passToResumable(x) {
+		if p.crew.nResumable.Load() > 0 && p.crew.passToResumable(x) {
 			return
 		}
 		if x.heldBack() {
@@ -556,7 +338,7 @@ func (x *Executor) loop() {
 		} else if h = x.findWork(); h == nil {
 			continue
 		}
-		x.retrack()
+		x.track.retrack(p)
 		if !x.runTop(h) {
 			return
 		}
@@ -573,14 +355,19 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 				panic(b)
 			}
 			if c, ok := r.(*Ctx); ok {
-				r = c.stopped() // a cancellation point of package tsys
+				// A cancellation point of package tsys (ctx.go): the
+				// run is ending, or c is misused.
+				r = abortRun
+				if why := c.misuse(false); why != "" {
+					r = why
+				}
 			}
 			if r != abortRun {
 				x.pool.fail(&TaskPanic{Task: x.culpritName(h), Value: r, Stack: debug.Stack()})
 			}
 			x.cur, x.culprit = nil, ""
 			x.resetCtxs()
-			x.open = x.open[:0]
+			x.track.open = x.track.open[:0]
 			x.forks = forks
 			x.nested = 0
 			holdsWorker = x.w != nil

@@ -31,7 +31,7 @@ func TestServeEndsWithoutFailing(t *testing.T) {
 	p := NewPool(1, inline.Default())
 	stop := make(chan struct{})
 	running := make(chan struct{})
-	p.Inject(newFrame(func(x *Ctx) {
+	p.Port().Inject(newFrame(func(x *Ctx) {
 		close(running)
 		<-x.Context().Done()
 		x.FailTask(context.Cause(x.Context()))
@@ -53,7 +53,7 @@ func TestServeFailsWithTheTasksError(t *testing.T) {
 	boom := errors.New("boom")
 	cause := make(chan error, 1)
 	waiting := make(chan struct{})
-	p.Inject(newFrame(func(x *Ctx) {
+	p.Port().Inject(newFrame(func(x *Ctx) {
 		close(waiting)
 		<-x.Context().Done()
 		cause <- context.Cause(x.Context())
@@ -77,7 +77,7 @@ func TestJoinForkedIsACancellationPoint(t *testing.T) {
 	root := newFrame(func(x *Ctx) {
 		x.Push(newFrame(func(*Ctx) { ran = true }))
 		forked := x.Fast.Spawned
-		p.Fail(errors.New("failed elsewhere"))
+		p.Port().Fail(errors.New("failed elsewhere"))
 		x.JoinForked(forked)
 	})
 	_, err := p.Run(context.Background(), root)
@@ -93,7 +93,7 @@ func TestFailAfterTheRunIsDropped(t *testing.T) {
 	if _, err := p.Run(context.Background(), newFrame(func(*Ctx) {})); err != nil {
 		t.Fatal(err)
 	}
-	p.Fail(errors.New("late"))
+	p.Port().Fail(errors.New("late"))
 	if p.Failed() {
 		t.Error("a failure after the run counted")
 	}
@@ -117,7 +117,7 @@ func TestFailAfterTheRunIsDropped(t *testing.T) {
 // job failed elsewhere: nothing breaks, and its first run starts clean.
 func TestFailBeforeAnyRunIsDropped(t *testing.T) {
 	p := NewPool(1, inline.Default())
-	p.Fail(errors.New("the job failed on another node"))
+	p.Port().Fail(errors.New("the job failed on another node"))
 	if p.Failed() {
 		t.Error("a failure before any run counted")
 	}

@@ -88,6 +88,123 @@ func (c *Ctx) CheckFork() unsafe.Pointer {
 	return p
 }
 
+// JoinForked waits for the forked task whose frame p points into (tagged
+// with its generation, fork.go), whose result only the forking task
+// reads, and returns the frame. A frame joined before carries a newer
+// generation than p: a second Join of one Fork panics.
+//
+// In the common case the task is still the newest of this executor's
+// deque: it is popped and run here, its result is never published (nobody
+// else may read it), and the frame is kept for the next fork of its kind
+// (AskSpawn hands it out). The caller reads the result before it forks
+// again. Otherwise JoinForked waits as Await does, and the frame is left
+// to the garbage collector: a thief that ran it may still be inside
+// complete, touching the frame after it set the done bit. That is the
+// rare case by design: tasks are stolen far less often than they are
+// spawned.
+//
+// Either way the join counts a generation in h.Gen, after which the
+// forking task's handle no longer matches the frame. The completer never
+// touches Gen, a field of its own.
+func (c *Ctx) JoinForked(p unsafe.Pointer) *Header {
+	if !c.usable() {
+		c.refuse()
+	}
+	x := c.x
+	if p == nil {
+		panic(errZeroForked)
+	}
+	h, gen := untagFrame(p)
+	if isToken(h) {
+		panic(errForkedElsewhere)
+	}
+	if h.Gen&genTag != gen {
+		panic(fmt.Sprintf("tsys: a Forked of task %q joined twice: Join takes the result once (use Spawn and Future.Get to read it more often)", h.kind.Name))
+	}
+	if x.pool.ending.Load() {
+		// A cancellation point: a task that forked many others and joins
+		// them one by one would otherwise run every one of them here
+		// after the run failed (TestJoinForkedIsACancellationPoint).
+		panic(abortRun)
+	}
+	// Deque.PopIf in two halves, so that PopOwnIf's is inlined.
+	popped := x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)
+	if popped {
+		x.offerWork(false)
+		x.flushCredit()
+		// x.run(h, false), written out (see run).
+		if x.track.on {
+			x.track.begin(h)
+		}
+		prev := x.cur
+		x.cur = h
+		x.nested++
+		h.kind.Run(h, c)
+		x.nested--
+		x.cur = prev
+		x.w.stats.TasksRun++
+		if x.track.on {
+			x.track.end(h)
+		}
+	} else {
+		x.await(h)
+	}
+	if x.measure {
+		x.track.waited(h)
+	}
+	h.Gen++
+	if popped {
+		x.w.recycle(h)
+	}
+	c.Fast.Spawned = c.Fast.Token
+	x.forks--
+	return h
+}
+
+// Unfork takes back a forked task that nobody has taken, without running
+// it: if the frame p points into is still the newest in this worker's
+// deque, it is popped and recycled, and Unfork reports true; the Forked
+// is then spent, as by a Join, and its work is the caller's to do (a loop
+// runs the piece itself, on its own result). Otherwise nothing changes,
+// and the caller joins it. It is JoinForked without the run, so it keeps
+// the same books: the fork is uncounted, Spawned cleared, the credit
+// dropped, and the spawn counted as inlined, which in effect it was.
+// While work and span are measured, every fork must run as a task, and
+// Unfork declines.
+func (c *Ctx) Unfork(p unsafe.Pointer) bool {
+	if !c.usable() {
+		c.refuse()
+	}
+	x := c.x
+	if p == nil {
+		panic(errZeroForked)
+	}
+	h, gen := untagFrame(p)
+	if isToken(h) {
+		panic(errForkedElsewhere)
+	}
+	if h.Gen&genTag != gen {
+		panic(fmt.Sprintf("tsys: a Forked of task %q taken back after its Join", h.kind.Name))
+	}
+	if x.pool.ending.Load() {
+		panic(abortRun) // a cancellation point, as in JoinForked
+	}
+	if x.measure || !(x.w.dq.PopOwnIf(h) || x.w.dq.PopPublicIf(h)) {
+		return false
+	}
+	x.offerWork(false)
+	x.flushCredit()
+	if counting {
+		x.w.stats.Spawns--
+		x.w.stats.Inlined++
+	}
+	h.Gen++
+	x.w.recycle(h)
+	c.Fast.Spawned = c.Fast.Token
+	x.forks--
+	return true
+}
+
 // unjoinedFork is what a frame that forked a task it never joined panics
 // with (the fork protocol's rule 3).
 func unjoinedFork(h *Header) string {

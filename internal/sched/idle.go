@@ -53,8 +53,8 @@ import (
 //     the pusher sees nIdle > 0 with nobody looking and wakes a parked
 //     executor, or the parker sees the task and withdraws.
 //
-// The same holds for Inject and resume, which store under mu, then load
-// nIdle.
+// The same holds for Port.Inject and resume, which store their queue's
+// count (nInjected, nResumable), then load nIdle.
 
 // spinFor is how long an idle worker keeps trying to steal before it parks.
 // Parking and waking cost a few microseconds each; spinning a little longer
@@ -73,8 +73,8 @@ const spinFor = 50 * time.Microsecond
 
 // othersAtWork says whether a worker of p other than the looking caller
 // is at work, neither looking nor parked.
-func (p *Pool) othersAtWork() bool {
-	return int32(len(p.workers))-p.nIdle.Load()-p.nSpinning.Load() > 0
+func (xs *crew) othersAtWork() bool {
+	return int32(len(xs.pool.workers))-xs.nIdle.Load()-xs.nSpinning.Load() > 0
 }
 
 // findWork looks for a task while the executor's deque is empty. It returns
@@ -82,29 +82,30 @@ func (p *Pool) othersAtWork() bool {
 // waiter wants the worker).
 func (x *Executor) findWork() *Header {
 	p, w := x.pool, x.w
-	looking := p.startLooking()
+	xs := &p.crew
+	looking := xs.startLooking()
 	began := w.beginIdle()
 	defer w.endIdle(began, p)
 	if !looking {
-		x.parkAside()
+		xs.parkAside(x)
 	}
 	tries := 0
 	var spinUntil time.Time
 	for {
-		if p.ending.Load() || p.nResumable.Load() > 0 {
-			p.stopLooking()
+		if p.ending.Load() || xs.nResumable.Load() > 0 {
+			xs.stopLooking()
 			return nil
 		}
 		h := w.dq.Pop()
-		if h == nil && p.nInjected.Load() > 0 {
-			h = p.takeInjected()
+		if h == nil && p.port.nInjected.Load() > 0 {
+			h = p.port.takeInjected()
 		}
 		if h == nil && tries < p.localTries {
 			tries++
-			h = p.stealLocal(w)
+			h = xs.stealLocal(w)
 		}
 		if h != nil {
-			p.foundWork()
+			xs.foundWork()
 			return h
 		}
 		if tries < p.localTries {
@@ -112,17 +113,17 @@ func (x *Executor) findWork() *Header {
 		}
 		// Nothing at home for this worker: a round of local attempts has
 		// failed.
-		if p.remote != nil {
-			p.remote.Hungry()
+		if p.port.remote != nil {
+			p.port.remote.Hungry()
 		}
 		now := time.Now()
 		if spinUntil.IsZero() {
 			spinUntil = now.Add(spinFor)
 		}
-		if now.Before(spinUntil) && p.othersAtWork() {
+		if now.Before(spinUntil) && xs.othersAtWork() {
 			runtime.Gosched()
 		} else {
-			x.park()
+			xs.park(x)
 			spinUntil = time.Time{}
 		}
 		tries = 0
@@ -131,17 +132,17 @@ func (x *Executor) findWork() *Header {
 
 // startLooking: the executor's deque is empty and it begins to look,
 // unless maxLooking executors look already (false: it must parkAside).
-func (p *Pool) startLooking() bool {
-	if !p.capLooking {
-		p.nSpinning.Add(1)
+func (xs *crew) startLooking() bool {
+	if !xs.capLooking {
+		xs.nSpinning.Add(1)
 		return true
 	}
 	for {
-		n := p.nSpinning.Load()
-		if n >= p.maxLooking {
+		n := xs.nSpinning.Load()
+		if n >= xs.maxLooking {
 			return false
 		}
-		if p.nSpinning.CompareAndSwap(n, n+1) {
+		if xs.nSpinning.CompareAndSwap(n, n+1) {
 			return true
 		}
 	}
@@ -150,56 +151,55 @@ func (p *Pool) startLooking() bool {
 // stopLooking: the executor leaves off looking without a task. If it was
 // the last one looking, an executor parked aside may be relying on it
 // (parkAside): wake one, which looks in its stead.
-func (p *Pool) stopLooking() {
-	n := p.nSpinning.Add(-1)
-	p.checkCount("looking", n)
-	if p.capLooking && n == 0 && p.nIdle.Load() > 0 {
-		p.wakeOne()
+func (xs *crew) stopLooking() {
+	n := xs.nSpinning.Add(-1)
+	checkCount("looking", n)
+	if xs.capLooking && n == 0 && xs.nIdle.Load() > 0 {
+		xs.wakeOne()
 	}
 }
 
 // foundWork: the executor found a task. If it was the last one looking and
 // some are parked, there may be more work where it came from: wake one.
-func (p *Pool) foundWork() {
-	n := p.nSpinning.Add(-1)
-	p.checkCount("looking", n)
-	if n == 0 && p.nIdle.Load() > 0 {
-		p.wakeOne()
+func (xs *crew) foundWork() {
+	n := xs.nSpinning.Add(-1)
+	checkCount("looking", n)
+	if n == 0 && xs.nIdle.Load() > 0 {
+		xs.wakeOne()
 	}
 }
 
 // notifyWork is called after a task became visible (a push): wake a parked
 // executor when nobody is looking. Step 1 of the push-versus-park argument.
-func (p *Pool) notifyWork() {
-	if p.nIdle.Load() > 0 && p.nSpinning.Load() == 0 {
-		p.wakeOne()
+func (xs *crew) notifyWork() {
+	if xs.nIdle.Load() > 0 && xs.nSpinning.Load() == 0 {
+		xs.wakeOne()
 	}
 }
 
-// park sleeps until woken. The executor counts as looking when it enters
-// and when it returns: the waker counts it on its behalf (unpark).
-func (x *Executor) park() {
-	p := x.pool
-	p.mu.Lock()
-	if p.ending.Load() || p.nResumable.Load() > 0 {
-		p.mu.Unlock()
+// park sleeps x until woken. It counts as looking when it enters and when
+// it returns: the waker counts it on its behalf (unpark).
+func (xs *crew) park(x *Executor) {
+	xs.mu.Lock()
+	if xs.pool.ending.Load() || xs.nResumable.Load() > 0 {
+		xs.mu.Unlock()
 		return
 	}
-	p.idle = append(p.idle, x)
-	p.checkCount("parked", p.nIdle.Add(1))
-	p.checkCount("looking", p.nSpinning.Add(-1))
-	p.mu.Unlock()
+	xs.idle = append(xs.idle, x)
+	checkCount("parked", xs.nIdle.Add(1))
+	checkCount("looking", xs.nSpinning.Add(-1))
+	xs.mu.Unlock()
 	// Step 2: advertised as parked; look once more so that a push that
 	// missed the advertisement is not left waiting.
-	if p.hasWork() && p.withdraw(x) {
+	if xs.hasWork() && xs.withdraw(x) {
 		return
 	}
 	<-x.wake
 }
 
-// parkAside parks an executor that found maxLooking executors looking
-// already, without looking itself: one looking executor finds a new task
-// as well as a thousand, and a thousand of them on a few cores cost a job
+// parkAside parks x, which found maxLooking executors looking already,
+// without looking itself: one looking executor finds a new task as well
+// as a thousand, and a thousand of them on a few cores cost a job
 // O(W^2) (bench/README.md "Many workers"). It returns counted as looking,
 // as park does.
 //
@@ -209,18 +209,17 @@ func (x *Executor) park() {
 // stop looking, wakes a parked executor (foundWork, stopLooking), or it
 // parks itself and its own scan, made after this store, sees the task
 // (park, step 2). If nobody is looking, the executor scans as park does.
-func (x *Executor) parkAside() {
-	p := x.pool
-	p.mu.Lock()
-	if p.ending.Load() || p.nResumable.Load() > 0 {
-		p.nSpinning.Add(1)
-		p.mu.Unlock()
+func (xs *crew) parkAside(x *Executor) {
+	xs.mu.Lock()
+	if xs.pool.ending.Load() || xs.nResumable.Load() > 0 {
+		xs.nSpinning.Add(1)
+		xs.mu.Unlock()
 		return
 	}
-	p.idle = append(p.idle, x)
-	p.checkCount("parked", p.nIdle.Add(1))
-	p.mu.Unlock()
-	if p.nSpinning.Load() == 0 && p.hasWork() && p.withdraw(x) {
+	xs.idle = append(xs.idle, x)
+	checkCount("parked", xs.nIdle.Add(1))
+	xs.mu.Unlock()
+	if xs.nSpinning.Load() == 0 && xs.hasWork() && xs.withdraw(x) {
 		return
 	}
 	<-x.wake
@@ -228,39 +227,40 @@ func (x *Executor) parkAside() {
 
 // withdraw takes a parking executor back from the idle list, unless a
 // waker already took it (then a wake is on its way and must be received).
-func (p *Pool) withdraw(x *Executor) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	i := slices.Index(p.idle, x)
+func (xs *crew) withdraw(x *Executor) bool {
+	xs.mu.Lock()
+	defer xs.mu.Unlock()
+	i := slices.Index(xs.idle, x)
 	if i < 0 {
 		return false
 	}
-	p.idle = slices.Delete(p.idle, i, i+1)
-	p.checkCount("parked", p.nIdle.Add(-1))
-	p.nSpinning.Add(1)
+	xs.idle = slices.Delete(xs.idle, i, i+1)
+	checkCount("parked", xs.nIdle.Add(-1))
+	xs.nSpinning.Add(1)
 	return true
 }
 
 // wakeOne wakes one parked executor (unpark), counting it as looking on
 // its behalf so that concurrent pushes do not wake a crowd.
-func (p *Pool) wakeOne() {
-	p.mu.Lock()
-	n := len(p.idle)
+func (xs *crew) wakeOne() {
+	xs.mu.Lock()
+	n := len(xs.idle)
 	if n == 0 {
-		p.mu.Unlock()
+		xs.mu.Unlock()
 		return
 	}
-	x := p.idle[n-1]
-	p.idle = p.idle[:n-1]
-	p.checkCount("parked", p.nIdle.Add(-1))
-	p.nSpinning.Add(1)
-	p.mu.Unlock()
+	x := xs.idle[n-1]
+	xs.idle = xs.idle[:n-1]
+	checkCount("parked", xs.nIdle.Add(-1))
+	xs.nSpinning.Add(1)
+	xs.mu.Unlock()
 	x.wake <- nil
 }
 
 // hasWork reports whether a parking executor should look again.
-func (p *Pool) hasWork() bool {
-	if p.ending.Load() || p.nResumable.Load() > 0 || p.nInjected.Load() > 0 {
+func (xs *crew) hasWork() bool {
+	p := xs.pool
+	if p.ending.Load() || xs.nResumable.Load() > 0 || p.port.nInjected.Load() > 0 {
 		return true
 	}
 	for _, w := range p.workers {
@@ -274,14 +274,14 @@ func (p *Pool) hasWork() bool {
 // checkCount throws when a count of the idle protocol went negative: a
 // transition was made twice, or from the wrong state, and executors would
 // then sleep through work or spin forever.
-func (p *Pool) checkCount(what string, n int32) {
+func checkCount(what string, n int32) {
 	if n < 0 {
 		invariant.Throw(fmt.Sprintf("sched: %d executors %s: a transition of the idle protocol was made from the wrong state", n, what))
 	}
 }
 
 // idleClock is the idle time of one worker, readable while it runs: the
-// rate of useful work is measured from it (Pool.BusyTime).
+// rate of useful work is measured from it (Port.BusyTime).
 type idleClock struct {
 	total atomic.Int64 // nanoseconds of idle stretches that ended
 	since atomic.Int64 // start of the current stretch (UnixNano), 0 if none
@@ -301,10 +301,10 @@ func (w *Worker) endIdle(began time.Time, p *Pool) {
 	now := time.Now()
 	w.idle.total.Add(int64(now.Sub(began)))
 	w.idle.since.Store(0)
-	if tl := p.timeline.Load(); tl != nil {
+	if tl := p.view.timeline.Load(); tl != nil {
 		tl.recordIdle(w, began, now)
 	}
-	if s := p.stream.Load(); s != nil {
+	if s := p.view.stream.Load(); s != nil {
 		s.add(w, eventIdle, 0, began, now)
 	}
 }

@@ -20,7 +20,7 @@ func TestIdleProtocolThrowsOnAWrongTransition(t *testing.T) {
 			t.Fatalf("recovered %v, want a broken invariant about looking executors", r)
 		}
 	}()
-	p.startLooking()
-	p.foundWork()
-	p.stopLooking() // one transition too many
+	p.crew.startLooking()
+	p.crew.foundWork()
+	p.crew.stopLooking() // one transition too many
 }

@@ -30,15 +30,16 @@ func (w *Worker) publish() {
 // Runs counts the pool's runs so far, the current one included: the
 // counters Live reads start from zero when it goes up, and a reader that
 // sees a run number sees that run's counts or later ones.
-func (p *Pool) Runs() uint64 { return p.runs.Load() }
+func (v *View) Runs() uint64 { return v.runs.Load() }
 
 // Live returns each worker's counters of the current or last run as last
 // published, with its idle and busy time up to now. Safe from any
 // goroutine at any time; each run starts them from zero.
-func (p *Pool) Live(now time.Time) []Stats {
-	span, end, ran := p.runSpan(now)
-	out := make([]Stats, len(p.workers))
-	for i, w := range p.workers {
+func (v *View) Live(now time.Time) []Stats {
+	span, end, ran := v.runSpan(now)
+	workers := v.pool.workers
+	out := make([]Stats, len(workers))
+	for i, w := range workers {
 		var idle time.Duration
 		if ran {
 			idle = w.idleTime(end)

@@ -12,23 +12,24 @@ func localTries(workers int) int { return 2 * (workers - 1) }
 
 // stealLocal makes one steal attempt from a random other worker of the
 // pool on behalf of w.
-func (p *Pool) stealLocal(w *Worker) *Header {
-	v := w.rng.Below(len(p.workers) - 1)
+func (xs *crew) stealLocal(w *Worker) *Header {
+	workers := xs.pool.workers
+	v := w.rng.Below(len(workers) - 1)
 	if v >= w.ID {
 		v++
 	}
 	if counting {
 		w.stealAttempts.Add(1)
 	}
-	h, _ := p.workers[v].dq.Steal()
+	h, _ := workers[v].dq.Steal()
 	if h == nil {
 		return nil
 	}
 	if counting {
 		w.localSteals.Add(1)
-		p.workers[v].stolenFrom.Add(1)
+		workers[v].stolenFrom.Add(1)
 	}
-	if tl := p.timeline.Load(); tl != nil {
+	if tl := xs.pool.view.timeline.Load(); tl != nil {
 		tl.recordSteal(w, v)
 	}
 	return h

@@ -15,7 +15,7 @@ import (
 // once, the tightest bound parkAside allows, whatever the machine's cores.
 func fewLookers(n int) *Pool {
 	p := NewPool(n, inline.Never())
-	p.maxLooking, p.capLooking = 1, true
+	p.crew.maxLooking, p.crew.capLooking = 1, true
 	return p
 }
 
@@ -79,7 +79,7 @@ func TestFewLookersWakeEveryWorkerForQueuedWork(t *testing.T) {
 				// Every other worker idle first, so that the pushes below
 				// are public at once (a private task would wait for this
 				// one's next push or pop, which never comes: it blocks).
-				for x.Hungry() < workers-1 && !stuck.Load() {
+				for x.View().Hungry() < workers-1 && !stuck.Load() {
 					runtime.Gosched()
 				}
 				n := workers - 1
@@ -120,7 +120,7 @@ func TestFewLookersWakeEveryWorkerForQueuedWork(t *testing.T) {
 func parkedAside(x *Executor) <-chan struct{} {
 	back := make(chan struct{})
 	go func() {
-		x.parkAside()
+		x.pool.crew.parkAside(x)
 		close(back)
 	}()
 	return back
@@ -129,9 +129,9 @@ func parkedAside(x *Executor) <-chan struct{} {
 // waitParked waits, bounded, until n executors are parked.
 func waitParked(t *testing.T, p *Pool, n int32) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); p.nIdle.Load() < n; {
+	for deadline := time.Now().Add(30 * time.Second); p.crew.nIdle.Load() < n; {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d executors parked, want %d", p.nIdle.Load(), n)
+			t.Fatalf("%d executors parked, want %d", p.crew.nIdle.Load(), n)
 		}
 		runtime.Gosched()
 	}
@@ -166,15 +166,15 @@ func idleSteps() (p *Pool, a, b *Executor) {
 // itself and come back rather than sleep beside it.
 func TestParkAsideScansWhenTheLookerLeft(t *testing.T) {
 	p, _, b := idleSteps()
-	if !p.startLooking() {
+	if !p.crew.startLooking() {
 		t.Fatal("the first looker found no slot")
 	}
-	if p.startLooking() {
+	if p.crew.startLooking() {
 		t.Fatal("a second looker found a slot past maxLooking 1")
 	}
-	p.stopLooking() // the looker leaves between b's try and b's park
+	p.crew.stopLooking() // the looker leaves between b's try and b's park
 	mustReturn(t, parkedAside(b), "an executor parked aside beside a queued task, nobody looking")
-	if n := p.nSpinning.Load(); n != 1 {
+	if n := p.crew.nSpinning.Load(); n != 1 {
 		t.Errorf("%d looking after b came back, want b alone", n)
 	}
 }
@@ -184,11 +184,11 @@ func TestParkAsideScansWhenTheLookerLeft(t *testing.T) {
 // worker): b must be woken to look in its stead, the task still queued.
 func TestLastLookerToLeaveWakesOneParkedAside(t *testing.T) {
 	p, _, b := idleSteps()
-	if !p.startLooking() {
+	if !p.crew.startLooking() {
 		t.Fatal("the first looker found no slot")
 	}
 	back := parkedAside(b)
 	waitParked(t, p, 1)
-	p.stopLooking()
+	p.crew.stopLooking()
 	mustReturn(t, back, "the last looker left without a task and nobody woke the executor parked aside")
 }

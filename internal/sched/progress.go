@@ -44,18 +44,18 @@ func (c *Ctx) AddProgress(units, total int64) {
 	x := c.x
 	x.w.progress.Add(units)
 	if total > 0 {
-		x.pool.progressTotal.raise(total)
+		x.pool.view.progressTotal.raise(total)
 	}
 }
 
 // Progress is the current or last run's progress as its tasks reported it
 // so far. Safe from any goroutine at any time; each run starts it from
 // zero.
-func (p *Pool) Progress() Progress {
+func (v *View) Progress() Progress {
 	var out Progress
-	for _, w := range p.workers {
+	for _, w := range v.pool.workers {
 		out.Done += w.progress.Load()
 	}
-	out.Total = p.progressTotal.v.Load()
+	out.Total = v.progressTotal.v.Load()
 	return out
 }

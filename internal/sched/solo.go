@@ -30,7 +30,7 @@ import (
 // TryRunSolo is RunSolo if the pool is free and no cluster drives it;
 // otherwise it returns at once with ran false, having run nothing.
 func (p *Pool) TryRunSolo(ctx context.Context, root *Header) (ran bool, st Stats, err error) {
-	if p.remote != nil || !p.runMu.TryLock() {
+	if p.port.remote != nil || !p.runMu.TryLock() {
 		return false, Stats{}, nil
 	}
 	defer p.runMu.Unlock()
@@ -41,7 +41,7 @@ func (p *Pool) TryRunSolo(ctx context.Context, root *Header) (ran bool, st Stats
 // RunSolo is Run on the calling goroutine, with one worker (see the top
 // of this file). The pool must not be driven by a cluster.
 func (p *Pool) RunSolo(ctx context.Context, root *Header) (Stats, error) {
-	if p.remote != nil {
+	if p.port.remote != nil {
 		throwf("RunSolo on a pool that a cluster drives")
 	}
 	p.runMu.Lock()
@@ -52,14 +52,14 @@ func (p *Pool) RunSolo(ctx context.Context, root *Header) (Stats, error) {
 // soloLocked is RunSolo with runMu held.
 func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 	p.reset()
-	p.ended.Store(0)
-	p.began.Store(time.Now().UnixNano())
-	p.lastSpan = 0
+	p.view.ended.Store(0)
+	p.view.began.Store(time.Now().UnixNano())
+	p.view.lastSpan = 0
 	p.alone = true
 	defer func() { p.alone = false }()
 	p.beginRun(ctx, root)
 	if ctx.Done() != nil {
-		run := p.runs.Load()
+		run := p.view.runs.Load()
 		stop := context.AfterFunc(ctx, func() { p.failRun(run, cancelled(ctx)) })
 		defer stop()
 	}
@@ -75,7 +75,7 @@ func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 	x.begin(p.workers[0])
 	x.g = goroutine.Current()
 	if !p.ending.Load() {
-		x.retrack()
+		x.track.retrack(p)
 		x.runTop(root)
 		x.flushCredit()
 	}
@@ -86,8 +86,8 @@ func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 	}
 	// A cyclic wait may have handed the worker to an executor of the
 	// pool's (block): end them as any run's end does.
-	p.stop()
-	p.wg.Wait()
+	p.crew.stop()
+	p.crew.wg.Wait()
 	return p.endSession(root, err), err
 }
 

@@ -56,7 +56,7 @@ func TestDeepChainRule(t *testing.T) {
 	const deep, shallow = 20_000, deepNesting - 56
 	clustered := func() *Pool {
 		p := NewPool(1, inline.Default())
-		p.SetRemote(&hungerCount{})
+		p.Port().SetRemote(&hungerCount{})
 		return p
 	}
 	if got := runChainOn(t, clustered(), deep); got < deep-300 {
@@ -78,7 +78,7 @@ func TestSoloRunsOnTheCaller(t *testing.T) {
 	if inlined != 500 {
 		t.Errorf("a solo chain of 500 inlined %d forks, want all: nobody could take one", inlined)
 	}
-	if n := p.ExecutorsStarted(); n != 0 {
+	if n := p.View().ExecutorsStarted(); n != 0 {
 		t.Errorf("a solo run started %d executor goroutines, want none", n)
 	}
 	if got := runChainOn(t, p, 500); got == 500 {

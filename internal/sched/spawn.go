@@ -100,7 +100,9 @@ func (w *Worker) setFloor(expose int) {
 // A no stands until the next push: only a push makes the deque longer. So
 // the Spawn that follows a no from Ctx.AllowCCall does not ask again.
 func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
-	c.Check()
+	if !c.usable() {
+		c.refuse()
+	}
 	x := c.x
 	// Every grant of credit passes here: a Fork's fast path may then
 	// trust that Spawned is clear when it begins (fork.go).
@@ -119,11 +121,11 @@ func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 		if k == nil {
 			return nil, false
 		}
-		return x.reuseFrame(k), false
+		return x.w.reuseFrame(k), false
 	}
 	if !x.refused {
 		w := x.w
-		expose := int(x.pool.expose.Load())
+		expose := int(x.pool.port.expose.Load())
 		w.setFloor(expose)
 		if w.inline.AllowCCallKeeping(w.dq.OwnerLen(), expose) || x.deepAndUnwanted(expose) || x.alone() {
 			return nil, x.grant()
@@ -142,7 +144,7 @@ func (c *Ctx) AskSpawn(k *Kind) (reuse *Header, ccall bool) {
 	if k == nil {
 		return nil, false
 	}
-	return x.reuseFrame(k), false
+	return x.w.reuseFrame(k), false
 }
 
 // grant counts a yes of the policy and grants credit.
@@ -163,8 +165,8 @@ func (x *Executor) grant() bool {
 	// Published with each grant, which spans ~maxStaleness of work, rather
 	// than with every task: a no here is asked at every spawn (live.go).
 	w.publish()
-	x.retrack()
-	if s := x.pool.stream.Load(); s != nil && x.cur != nil {
+	x.track.retrack(x.pool)
+	if s := x.pool.view.stream.Load(); s != nil && x.cur != nil {
 		s.sample(w, x.cur.kind, now)
 	}
 	switch {

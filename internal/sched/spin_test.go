@@ -23,7 +23,7 @@ func (h *hungerCount) Failed(error)   {}
 func serving(t *testing.T, p *Pool) *hungerCount {
 	t.Helper()
 	h := &hungerCount{}
-	p.SetRemote(h)
+	p.Port().SetRemote(h)
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -55,14 +55,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestALoneWorkerParksWithoutSpinning(t *testing.T) {
 	p := NewPool(1, inline.Default())
 	h := serving(t, p)
-	waitFor(t, "the worker parks", func() bool { return p.nIdle.Load() == 1 })
+	waitFor(t, "the worker parks", func() bool { return p.crew.nIdle.Load() == 1 })
 	if n := h.n.Load(); n != 1 {
 		t.Fatalf("the lone worker searched %d rounds before parking, want 1: it spun", n)
 	}
 	// Woken by a task from outside, it runs it and parks again at once.
 	var ran atomic.Bool
-	p.Inject(newFrame(func(*Ctx) { ran.Store(true) }))
-	waitFor(t, "the injected task runs and the worker parks again", func() bool { return ran.Load() && p.nIdle.Load() == 1 })
+	p.Port().Inject(newFrame(func(*Ctx) { ran.Store(true) }))
+	waitFor(t, "the injected task runs and the worker parks again", func() bool { return ran.Load() && p.crew.nIdle.Load() == 1 })
 	if n := h.n.Load(); n != 2 {
 		t.Fatalf("after one more task the worker searched %d rounds in all, want 2", n)
 	}
@@ -76,16 +76,16 @@ func TestAWorkerSpinsWhileAnotherWorks(t *testing.T) {
 	h := serving(t, p)
 	release, started := make(chan struct{}), make(chan struct{})
 	defer close(release)
-	p.Inject(newFrame(func(*Ctx) {
+	p.Port().Inject(newFrame(func(*Ctx) {
 		close(started)
 		<-release
 	}))
 	<-started
-	waitFor(t, "the other worker parks", func() bool { return p.nIdle.Load() == 1 })
+	waitFor(t, "the other worker parks", func() bool { return p.crew.nIdle.Load() == 1 })
 	before := h.n.Load()
 	var ran atomic.Bool
-	p.Inject(newFrame(func(*Ctx) { ran.Store(true) }))
-	waitFor(t, "the injected task runs and its worker parks again", func() bool { return ran.Load() && p.nIdle.Load() == 1 })
+	p.Port().Inject(newFrame(func(*Ctx) { ran.Store(true) }))
+	waitFor(t, "the injected task runs and its worker parks again", func() bool { return ran.Load() && p.crew.nIdle.Load() == 1 })
 	if n := h.n.Load() - before; n < 2 {
 		t.Fatalf("beside a worker at work, the worker that ran dry searched %d rounds before parking, want at least 2 (it spins)", n)
 	}

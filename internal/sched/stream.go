@@ -14,7 +14,7 @@ import (
 // a fixed ring per worker, read by any goroutine while the worker writes.
 //
 // Nothing of it costs a task frame while it is off: an executor looks at
-// the switch (retrack) once per task its loop takes and with each
+// the switch (frameTrack.retrack) once per task its loop takes and with each
 // inlining grant (spawn.go, about every maxStaleness of work), never per
 // spawn or per frame. Switched on inside a frame, the executor tracks the
 // frames that begin from then on; the frames already running, which it
@@ -139,19 +139,6 @@ func (r *streamRing) read(out []streamEvent) []streamEvent {
 	return out
 }
 
-// retrack makes the executor track frames while the pool's stream is on
-// (always, while traced). Switched off, it forgets the frames it was
-// tracking: only the stream read them.
-func (x *Executor) retrack() {
-	on := x.traced || x.pool.stream.Load() != nil
-	if on != x.tracking {
-		x.tracking = on
-		if !on {
-			x.open = x.open[:0]
-		}
-	}
-}
-
 // streamSwitch turns the pool's stream on when watched and off once
 // nobody has watched for a while.
 type streamSwitch struct {
@@ -163,44 +150,44 @@ type streamSwitch struct {
 // WatchStream switches the pool's stream on, if it is off, and keeps it
 // on until linger after the last call: a page that stops asking stops
 // costing the job. Any goroutine, during a run or between runs.
-func (p *Pool) WatchStream(linger time.Duration) {
-	p.streamSw.mu.Lock()
-	defer p.streamSw.mu.Unlock()
-	if p.stream.Load() == nil {
-		p.stream.Store(newStream(len(p.workers)))
+func (v *View) WatchStream(linger time.Duration) {
+	v.streamSw.mu.Lock()
+	defer v.streamSw.mu.Unlock()
+	if v.stream.Load() == nil {
+		v.stream.Store(newStream(len(v.pool.workers)))
 	}
-	p.streamSw.until = time.Now().Add(linger)
-	if p.streamSw.timer == nil {
-		p.streamSw.timer = time.AfterFunc(linger, p.lingerStream)
+	v.streamSw.until = time.Now().Add(linger)
+	if v.streamSw.timer == nil {
+		v.streamSw.timer = time.AfterFunc(linger, v.lingerStream)
 	}
 }
 
 // lingerStream stops the stream if nobody watched it in its linger, or
 // looks again when that ends.
-func (p *Pool) lingerStream() {
-	p.streamSw.mu.Lock()
-	defer p.streamSw.mu.Unlock()
-	if p.streamSw.timer == nil {
+func (v *View) lingerStream() {
+	v.streamSw.mu.Lock()
+	defer v.streamSw.mu.Unlock()
+	if v.streamSw.timer == nil {
 		return
 	}
-	if left := time.Until(p.streamSw.until); left > 0 {
-		p.streamSw.timer.Reset(left)
+	if left := time.Until(v.streamSw.until); left > 0 {
+		v.streamSw.timer.Reset(left)
 		return
 	}
-	p.streamSw.timer = nil
-	p.stream.Store(nil)
+	v.streamSw.timer = nil
+	v.stream.Store(nil)
 }
 
 // StopStream switches the pool's stream off now, dropping what it kept.
-func (p *Pool) StopStream() {
-	p.streamSw.mu.Lock()
-	defer p.streamSw.mu.Unlock()
-	if p.streamSw.timer != nil {
-		p.streamSw.timer.Stop()
-		p.streamSw.timer = nil
+func (v *View) StopStream() {
+	v.streamSw.mu.Lock()
+	defer v.streamSw.mu.Unlock()
+	if v.streamSw.timer != nil {
+		v.streamSw.timer.Stop()
+		v.streamSw.timer = nil
 	}
-	p.stream.Store(nil)
+	v.stream.Store(nil)
 }
 
 // Streaming reports whether the pool's stream is on.
-func (p *Pool) Streaming() bool { return p.stream.Load() != nil }
+func (v *View) Streaming() bool { return v.stream.Load() != nil }

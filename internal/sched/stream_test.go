@@ -22,13 +22,10 @@ var streamKind = func() *Kind {
 
 // streamPool is a pool of workers, driven by hand, whose stream is on.
 func streamPool(t *testing.T, workers int) (*Pool, *Stream) {
-	p := &Pool{}
-	for i := range workers {
-		p.workers = append(p.workers, &Worker{ID: i})
-	}
-	p.WatchStream(time.Hour)
-	t.Cleanup(p.StopStream)
-	return p, p.stream.Load()
+	p := NewPool(workers, inline.Default())
+	p.View().WatchStream(time.Hour)
+	t.Cleanup(p.View().StopStream)
+	return p, p.view.stream.Load()
 }
 
 // TestStreamRingKeepsTheNewest: past its size, a worker's ring gives its
@@ -154,7 +151,7 @@ func TestStreamDataDrawsToResolution(t *testing.T) {
 	}
 	s.add(w, eventFrame, o, ms(160), ms(190)) // wide
 	now := ms(200)
-	d := p.StreamData("n1", now, 120*time.Millisecond, time.Millisecond)
+	d := p.View().StreamData("n1", now, 120*time.Millisecond, time.Millisecond)
 	if !d.On || d.Workers != 1 || d.Node != "n1" {
 		t.Fatalf("header %+v", d)
 	}
@@ -198,17 +195,17 @@ func TestStreamSwitchesOnDuringARun(t *testing.T) {
 				}
 			}}
 			f.Init(streamKind)
-			p.Inject(&f.Header)
+			p.Port().Inject(&f.Header)
 		}
 		ran.Wait()
 	}
 	inject(20)
-	if p.Streaming() || p.StreamData("n", time.Now(), time.Minute, time.Millisecond).On {
+	if p.View().Streaming() || p.View().StreamData("n", time.Now(), time.Minute, time.Millisecond).On {
 		t.Fatal("the stream is on before anyone watched")
 	}
-	p.WatchStream(time.Hour)
+	p.View().WatchStream(time.Hour)
 	frames := func() (n int64) {
-		for _, r := range p.StreamData("n", time.Now(), time.Minute, time.Microsecond).Rects {
+		for _, r := range p.View().StreamData("n", time.Now(), time.Minute, time.Microsecond).Rects {
 			if r.Name == streamKind.Name {
 				n += r.Frames
 			}
@@ -222,9 +219,9 @@ func TestStreamSwitchesOnDuringARun(t *testing.T) {
 		}
 		inject(20)
 	}
-	p.StopStream()
+	p.View().StopStream()
 	inject(20)
-	if p.Streaming() || len(p.StreamData("n", time.Now(), time.Minute, time.Millisecond).Rects) != 0 {
+	if p.View().Streaming() || len(p.View().StreamData("n", time.Now(), time.Minute, time.Millisecond).Rects) != 0 {
 		t.Error("the stream still keeps events once stopped")
 	}
 	close(stop)
@@ -237,9 +234,9 @@ func TestStreamSwitchesOnDuringARun(t *testing.T) {
 // once its linger has passed since the last watch.
 func TestStreamLingers(t *testing.T) {
 	p := NewPool(1, inline.Default())
-	p.WatchStream(time.Millisecond)
+	p.View().WatchStream(time.Millisecond)
 	deadline := time.Now().Add(10 * time.Second)
-	for p.Streaming() {
+	for p.View().Streaming() {
 		if time.Now().After(deadline) {
 			t.Fatal("the stream is still on 10s after its 1ms linger")
 		}
@@ -276,7 +273,7 @@ func TestStreamSamplesAFrameBegunBeforeIt(t *testing.T) {
 	began := make(chan struct{})
 	watched := make(chan struct{})
 	sampled := func() bool {
-		for _, r := range p.StreamData("n", time.Now(), time.Minute, time.Microsecond).Rects {
+		for _, r := range p.View().StreamData("n", time.Now(), time.Minute, time.Microsecond).Rects {
 			if r.Name == streamKind.Name {
 				return true
 			}
@@ -297,13 +294,13 @@ func TestStreamSamplesAFrameBegunBeforeIt(t *testing.T) {
 	root.Init(streamKind)
 	go func() {
 		<-began
-		p.WatchStream(time.Hour)
+		p.View().WatchStream(time.Hour)
 		close(watched)
 	}()
 	if _, err := p.Run(context.Background(), &root.Header); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	p.StopStream()
+	p.View().StopStream()
 	if !saw {
 		t.Fatal("20s of grants inside a frame begun before the stream left no sample of it")
 	}

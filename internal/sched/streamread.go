@@ -45,10 +45,10 @@ const maxStreamRects = 2048
 // one task, or idle ones, less than res apart become one; stretches
 // narrower than res that follow each other become one Mixed batch. Any
 // goroutine, at any time.
-func (p *Pool) StreamData(node string, now time.Time, window, res time.Duration) StreamData {
+func (v *View) StreamData(node string, now time.Time, window, res time.Duration) StreamData {
 	res = max(res, time.Microsecond)
-	d := StreamData{Node: node, AtNs: now.UnixNano(), Window: int64(window), Res: int64(res), Workers: len(p.workers)}
-	s := p.stream.Load()
+	d := StreamData{Node: node, AtNs: now.UnixNano(), Window: int64(window), Res: int64(res), Workers: len(v.pool.workers)}
+	s := v.stream.Load()
 	if s == nil {
 		return d
 	}
@@ -66,7 +66,7 @@ func (p *Pool) StreamData(node string, now time.Time, window, res time.Duration)
 	var buf []streamEvent
 	for w := range s.rings {
 		buf = s.rings[w].read(buf[:0])
-		buf = p.idleNow(buf, w, s, now)
+		buf = v.idleNow(buf, w, s, now)
 		var rects []StreamRect
 		for _, e := range buf {
 			if e.end < from || e.what != eventFrame && e.what != eventIdle {
@@ -91,11 +91,12 @@ func (p *Pool) StreamData(node string, now time.Time, window, res time.Duration)
 // idleNow appends to buf the idle stretch worker w is in at now, if any,
 // which its ring gets only when it ends: a worker that waits for an
 // answer from another node shows so while it waits.
-func (p *Pool) idleNow(buf []streamEvent, w int, s *Stream, now time.Time) []streamEvent {
-	if w >= len(p.workers) {
+func (v *View) idleNow(buf []streamEvent, w int, s *Stream, now time.Time) []streamEvent {
+	workers := v.pool.workers
+	if w >= len(workers) {
 		return buf
 	}
-	since := p.workers[w].idle.since.Load()
+	since := workers[w].idle.since.Load()
 	if since == 0 || since >= now.UnixNano() {
 		return buf
 	}

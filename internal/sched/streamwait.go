@@ -184,16 +184,16 @@ func piece(r StreamRect, b, e int64, wait bool) StreamRect {
 // asked peer for work at t: until the answer (StreamWaitEnded), its idle
 // workers wait on the network rather than idle. One call per request,
 // not per task; any goroutine.
-func (p *Pool) StreamWaitBegan(peer string, t time.Time) {
-	if s := p.stream.Load(); s != nil {
+func (pt *Port) StreamWaitBegan(peer string, t time.Time) {
+	if s := pt.pool.view.stream.Load(); s != nil {
 		s.waits.began(peer, int64(t.Sub(s.start)))
 	}
 }
 
 // StreamWaitEnded notes that the request to peer was answered, or given
 // up, at t. Any goroutine.
-func (p *Pool) StreamWaitEnded(peer string, t time.Time) {
-	if s := p.stream.Load(); s != nil {
+func (pt *Port) StreamWaitEnded(peer string, t time.Time) {
+	if s := pt.pool.view.stream.Load(); s != nil {
 		s.waits.ended(peer, int64(t.Sub(s.start)))
 	}
 }

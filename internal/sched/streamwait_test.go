@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tsys-go/tsys/inline"
 )
 
 // TestSplitIdle: an idle rectangle cut by the waits: the parts inside a
@@ -116,11 +118,11 @@ func TestStreamDataShowsWaiting(t *testing.T) {
 	p, s := streamPool(t, 2)
 	ms := func(n int) time.Time { return s.start.Add(time.Duration(n) * time.Millisecond) }
 	s.add(p.workers[0], eventIdle, 0, ms(10), ms(50))
-	p.StreamWaitBegan("n2", ms(30))
-	p.StreamWaitEnded("n2", ms(40))
-	p.StreamWaitBegan("n2", ms(70))
+	p.Port().StreamWaitBegan("n2", ms(30))
+	p.Port().StreamWaitEnded("n2", ms(40))
+	p.Port().StreamWaitBegan("n2", ms(70))
 	p.workers[1].idle.since.Store(ms(60).UnixNano()) // idle from 60 ms on, still at the read
-	d := p.StreamData("n1", ms(100), time.Second, time.Millisecond)
+	d := p.View().StreamData("n1", ms(100), time.Second, time.Millisecond)
 	at := func(n int) int64 { return ms(n).UnixNano() }
 	want := []StreamRect{
 		{Worker: 0, Begin: at(10), End: at(30)},
@@ -145,13 +147,10 @@ func BenchmarkStreamDataWaits(b *testing.B) {
 			name = "full"
 		}
 		b.Run(name, func(b *testing.B) {
-			p := &Pool{}
-			for i := range 4 {
-				p.workers = append(p.workers, &Worker{ID: i})
-			}
-			p.WatchStream(time.Hour)
-			defer p.StopStream()
-			s := p.stream.Load()
+			p := NewPool(4, inline.Default())
+			p.View().WatchStream(time.Hour)
+			defer p.View().StopStream()
+			s := p.view.stream.Load()
 			us := func(n int) time.Time { return s.start.Add(time.Duration(n) * time.Microsecond) }
 			for _, w := range p.workers {
 				for i := range streamSlots {
@@ -163,13 +162,13 @@ func BenchmarkStreamDataWaits(b *testing.B) {
 				}
 			}
 			for i := 0; waits && i < streamWaitSlots; i++ {
-				p.StreamWaitBegan("n2", us(400*i+110))
-				p.StreamWaitEnded("n2", us(400*i+160))
+				p.Port().StreamWaitBegan("n2", us(400*i+110))
+				p.Port().StreamWaitEnded("n2", us(400*i+160))
 			}
 			now := us(100 * streamSlots)
 			b.ResetTimer()
 			for range b.N {
-				p.StreamData("n1", now, time.Minute, 10*time.Microsecond)
+				p.View().StreamData("n1", now, time.Minute, 10*time.Microsecond)
 			}
 		})
 	}

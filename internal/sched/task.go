@@ -68,7 +68,7 @@ const (
 // a *Header and its frame share an address.
 type Header struct {
 	state atomic.Uint32
-	// Gen counts the joins of a frame (Executor.JoinForked), which checks
+	// Gen counts the joins of a frame (Ctx.JoinForked), which checks
 	// it against the generation a Forked's pointer carries to refuse a
 	// second Join of one Fork (fork.go). It shares the state's word.
 	Gen  uint32
@@ -142,15 +142,15 @@ func (h *Header) complete(p *Pool) {
 	// Only the executor that ran the task writes its state now.
 	s := h.state.Load()
 	h.state.Store(s | stateDone)
-	if s&flagBorrowed != 0 && p.remote != nil {
-		p.remote.Return(h)
+	if s&flagBorrowed != 0 && p.port.remote != nil {
+		p.port.remote.Return(h)
 	}
 	if h.waiters.Load() == nil {
 		return
 	}
 	for w := h.waiters.Swap(closed()); w != nil && w != closed(); w = w.next {
 		if w.x != nil {
-			p.resume(w.x)
+			p.crew.resume(w.x)
 		} else {
 			close(w.ch)
 		}

@@ -68,12 +68,9 @@ func NewTimeline(maxPerWorker int) *Timeline {
 // maxNotes is how many notes the node keeps.
 func (tl *Timeline) maxNotes() int { return max(1, tl.maxPerWorker/NoteEvents) }
 
-// SetTimeline makes the pool record its next runs into tl (nil: stop).
-// Not during a run.
-func (p *Pool) SetTimeline(tl *Timeline) { p.timeline.Store(tl) }
-
-// Timeline is the pool's timeline, nil when none records.
-func (p *Pool) Timeline() *Timeline { return p.timeline.Load() }
+// Timeline is the pool's timeline (Pool.SetTimeline), nil when none
+// records.
+func (v *View) Timeline() *Timeline { return v.timeline.Load() }
 
 // What a worker's timeline event is.
 const (
@@ -179,7 +176,7 @@ func (tl *Timeline) Note(n Note) {
 }
 
 // TimelineData is what a node's timeline recorded. A pool's own
-// (Pool.TimelineData) reads its records where they are, without a copy;
+// (View.TimelineData) reads its records where they are, without a copy;
 // its JSON form crosses nodes, and decodes into one that holds them.
 // Times are nanoseconds from Start, a wall clock reading.
 type TimelineData struct {
@@ -321,14 +318,15 @@ func (d TimelineData) kindName(id int32) string {
 // TimelineData returns what the pool's timeline recorded in its last run,
 // for node: its records themselves, read until the pool's next run. Not
 // during a run.
-func (p *Pool) TimelineData(node string) TimelineData {
-	tl := p.timeline.Load()
+func (v *View) TimelineData(node string) TimelineData {
+	tl := v.timeline.Load()
 	if tl == nil {
 		return TimelineData{Node: node}
 	}
-	d := TimelineData{Node: node, Start: tl.start.UnixNano(), Workers: len(p.workers), CapPerWorker: tl.maxPerWorker, Dropped: tl.dropped.Load()}
-	d.events = make([]chunkLog[timelineEvent], len(p.workers))
-	for i, w := range p.workers {
+	workers := v.pool.workers
+	d := TimelineData{Node: node, Start: tl.start.UnixNano(), Workers: len(workers), CapPerWorker: tl.maxPerWorker, Dropped: tl.dropped.Load()}
+	d.events = make([]chunkLog[timelineEvent], len(workers))
+	for i, w := range workers {
 		d.events[i] = w.events
 	}
 	registry.RLock()

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/tsys-go/tsys/inline"
 )
 
 // timelineKind is a registered kind for the timeline's tests, whose
@@ -21,10 +23,7 @@ var timelineKind = func() *Kind {
 // timelinePool is a pool of workers that record into a timeline of
 // capacity limit, driven by hand, without a run.
 func timelinePool(workers, limit int) (*Pool, *Timeline) {
-	p := &Pool{}
-	for i := range workers {
-		p.workers = append(p.workers, &Worker{ID: i})
-	}
+	p := NewPool(workers, inline.Default())
 	tl := NewTimeline(limit)
 	p.SetTimeline(tl)
 	return p, tl
@@ -53,7 +52,7 @@ func TestTimelineKeepsItsCap(t *testing.T) {
 	for i := range notes {
 		tl.Note(Note{Name: "lent x", Flow: "n/" + strconv.Itoa(i), To: "n2"})
 	}
-	d := p.TimelineData("n1")
+	d := p.View().TimelineData("n1")
 	if want := int64(made - limit + 10); d.Dropped != want {
 		t.Errorf("dropped %d, want %d", d.Dropped, want)
 	}
@@ -96,7 +95,7 @@ func TestTimelineKeepsItsCap(t *testing.T) {
 	// The next run starts afresh; what was read is left as it was.
 	w.resetStats()
 	tl.record(w, timelineKind, at(0), at(1))
-	if got := count(p.TimelineData("n1").AllSpans()); got != 1 {
+	if got := count(p.View().TimelineData("n1").AllSpans()); got != 1 {
 		t.Errorf("the next run reads %d spans, want 1", got)
 	}
 	if got := count(d.AllSpans()); got != spans {
@@ -140,7 +139,7 @@ func TestTimelineMemory(t *testing.T) {
 		tl.Note(Note{Name: "lent " + timelineKind.Name, Flow: "127.0.0.1:40000/" + strconv.Itoa(1e6+i), Start: true, To: "127.0.0.1:40001"})
 	}
 	noted := live()
-	d := p.TimelineData("n")
+	d := p.View().TimelineData("n")
 	read := live()
 	perEvent := float64(recorded-before) / events
 	perNote := float64(noted-recorded) / (events / NoteEvents)

@@ -34,11 +34,6 @@ func (r *TreeRecorder) Overflowed() bool {
 // NewTreeRecorder makes an empty recorder.
 func NewTreeRecorder() *TreeRecorder { return &TreeRecorder{ids: map[*Header]int32{}} }
 
-// SetTreeRecorder makes the pool record its next runs' task trees into r
-// (nil: stop). It takes effect only while work and span are measured. Not
-// during a run.
-func (p *Pool) SetTreeRecorder(r *TreeRecorder) { p.recorder = r }
-
 // root starts a run's tree at h.
 func (r *TreeRecorder) root(h *Header) {
 	r.mu.Lock()

@@ -52,7 +52,7 @@ type PerKind struct {
 	// Slab is the task layer's current frame slab for the kind (package
 	// tsys knows its type).
 	Slab any
-	// reusable are joined frames of forked tasks (Executor.JoinForked),
+	// reusable are joined frames of forked tasks (Ctx.JoinForked),
 	// for the next spawn of the kind.
 	reusable []*Header
 }
@@ -63,6 +63,31 @@ func (w *Worker) PerKind(k *Kind) *PerKind {
 		w.kinds = append(w.kinds, make([]PerKind, k.ID+1-len(w.kinds))...)
 	}
 	return &w.kinds[k.ID]
+}
+
+// maxReusable bounds the joined frames a worker keeps per kind. A fork
+// tree keeps at most its depth times its fan-out pending on a worker.
+const maxReusable = 256
+
+// recycle keeps a joined frame for reuse. Holder only.
+func (w *Worker) recycle(h *Header) {
+	if pk := w.PerKind(h.kind); len(pk.reusable) < maxReusable {
+		pk.reusable = append(pk.reusable, h)
+	}
+}
+
+// reuseFrame returns a joined frame of kind k, or nil if the worker keeps
+// none. Holder only. Its Header is ready for a push; the rest of the frame holds the
+// last task's argument and result until the caller overwrites them.
+func (w *Worker) reuseFrame(k *Kind) *Header {
+	pk := w.PerKind(k)
+	n := len(pk.reusable)
+	if n == 0 {
+		return nil
+	}
+	h := pk.reusable[n-1]
+	pk.reusable = pk.reusable[:n-1]
+	return h
 }
 
 // Stats returns the worker's counters, its busy time out of a run that

@@ -19,17 +19,9 @@ import "time"
 // inside a wait, is not its own.
 //
 // Measuring reads the clock at each start and end of a task frame (the
-// same reads a timeline takes, shared when both are on) and once more
-// around a wait that blocks; it is off unless Pool.SetWorkSpan turns it on
-// (tsys run --workspan).
-
-// SetWorkSpan turns the measuring of work and span on or off for the
-// pool's next runs. Not during a run.
-func (p *Pool) SetWorkSpan(on bool) { p.measure = on }
-
-// Span is the critical path of the last run that measured it: the clock
-// its root task finished at.
-func (p *Pool) Span() time.Duration { return p.lastSpan }
+// same reads a timeline takes, shared when both are on: frameTrack, in
+// track.go) and once more around a wait that blocks; it is off unless
+// Pool.SetWorkSpan turns it on (tsys run --workspan).
 
 // SpanClock is the task's clock on the critical path: when it became
 // ready, or, once done, when it finished. The cluster sends it with a lent
@@ -43,26 +35,27 @@ func (h *Header) SetSpanClock(d time.Duration) { h.span = float32(d.Seconds()) }
 
 func seconds(s float32) time.Duration { return time.Duration(float64(s) * 1e9) }
 
-// strandClock is the clock of the frame this executor runs, now.
-func (x *Executor) strandClock() time.Duration {
-	if len(x.open) == 0 {
+// strandClock is the clock of the frame the executor runs, now.
+func (t *frameTrack) strandClock() time.Duration {
+	if len(t.open) == 0 {
 		return 0
 	}
-	f := &x.open[len(x.open)-1]
+	f := &t.open[len(t.open)-1]
 	return f.clock + time.Since(f.strand)
 }
 
 // pauseStrand ends the running frame's strand at now, before it stops
 // computing (it runs a frame inside a wait, or blocks): its time so far
 // is work, and its clock moves on by it.
-func (x *Executor) pauseStrand(now time.Time) {
-	if len(x.open) == 0 {
+func (t *frameTrack) pauseStrand(now time.Time) {
+	if len(t.open) == 0 {
 		return
 	}
-	f := &x.open[len(x.open)-1]
+	f := &t.open[len(t.open)-1]
 	d := now.Sub(f.strand)
 	f.clock += d
 	f.strand = now
+	x := t.x
 	x.w.stats.WorkNanos += int64(d)
 	if r := x.pool.recorder; r != nil {
 		r.worked(f.id, d)
@@ -70,25 +63,26 @@ func (x *Executor) pauseStrand(now time.Time) {
 }
 
 // resumeStrand starts the running frame's next strand at now.
-func (x *Executor) resumeStrand(now time.Time) {
-	if len(x.open) > 0 {
-		x.open[len(x.open)-1].strand = now
+func (t *frameTrack) resumeStrand(now time.Time) {
+	if len(t.open) > 0 {
+		t.open[len(t.open)-1].strand = now
 	}
 }
 
 // waited joins the running frame's clock with that of h, which it waited
 // for: it cannot go on before h finished.
-func (x *Executor) waited(h *Header) {
-	if len(x.open) > 0 {
-		f := &x.open[len(x.open)-1]
+func (t *frameTrack) waited(h *Header) {
+	if len(t.open) > 0 {
+		f := &t.open[len(t.open)-1]
 		f.clock = max(f.clock, h.SpanClock())
 	}
 }
 
 // endStrand ends frame f of task h at now: its last strand is work, and
 // h's clock is where it finished.
-func (x *Executor) endStrand(h *Header, f openFrame, now time.Time) {
+func (t *frameTrack) endStrand(h *Header, f openFrame, now time.Time) {
 	d := now.Sub(f.strand)
+	x := t.x
 	x.w.stats.WorkNanos += int64(d)
 	h.SetSpanClock(f.clock + d)
 	if r := x.pool.recorder; r != nil {

@@ -5,7 +5,7 @@
 // A Policy is a pure function of what the node knows (View): the jobs it
 // serves in order of arrival, the cluster's nodes, and how many of its
 // workers each job keeps busy. Its answer (a Grant per job) says how many
-// workers the job may run here (sched.Pool.SetShare) and whether the node
+// workers the job may run here (sched.Port.SetShare) and whether the node
 // takes part in the job at all (Active: it asks for and accepts the job's
 // work). Package cluster asks it on every tick and carries it out; the
 // tests drive it with views of their own. No clock, socket or goroutine is

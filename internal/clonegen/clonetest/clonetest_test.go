@@ -19,12 +19,13 @@ func TestClonesGiveTheSerialAnswers(t *testing.T) {
 		for _, pol := range policies {
 			rt := tsys.New(tsys.Workers(w), tsys.Inline(pol))
 			name := fmt.Sprintf("workers=%d/inline=%v", w, pol)
-			check(t, name, rt, Sum3, Tree{Depth: 9}, Sum3Serial(Tree{Depth: 9}))
-			check(t, name, rt, Bits, 0x3f5, BitsSerial(0x3f5))
-			check(t, name, rt, Futures, 24, FuturesSerial(24))
-			check(t, name, rt, Pair, 60, PairSerial(60))
-			check(t, name, rt, Mixed, 18, MixedSerial(18))
+			check(t, name+" sum3", rt, Sum3, Tree{Depth: 9}, Sum3Serial(Tree{Depth: 9}))
+			check(t, name+" bits", rt, Bits, 0x3f5, BitsSerial(0x3f5))
+			check(t, name+" futures", rt, Futures, 24, FuturesSerial(24))
+			check(t, name+" pair", rt, Pair, 60, PairSerial(60))
+			check(t, name+" mixed", rt, Mixed, 18, MixedSerial(18))
 			do(t, name, rt, "Halves", func(c *tsys.Ctx) any { return Halves(c, 0, 5000) }, HalvesSerial(0, 5000))
+			do(t, name, rt, "Pairs", func(c *tsys.Ctx) any { return Pairs(c, 0, 5000) }, HalvesSerial(0, 5000))
 			do(t, name, rt, "Weigh", func(c *tsys.Ctx) any { return Weigh(c, nodes) }, WeighSerial(nodes, 1))
 			do(t, name, rt, "Spread", func(c *tsys.Ctx) any { return Spread(c, 3000) }, SpreadSerial(3000))
 			do(t, name, rt, "Early", func(c *tsys.Ctx) any { a, b := Early(c, 18); return [2]int64{a, b} }, earlySerial(18))
@@ -108,6 +109,6 @@ func check[A any](t *testing.T, name string, rt *tsys.Runtime, task *tsys.Task[A
 	t.Helper()
 	got, _, err := tsys.Run(context.Background(), rt, task, arg)
 	if err != nil || got != want {
-		t.Errorf("%s %s(%v): %d, %v; want %d", name, task.Name(), arg, got, err, want)
+		t.Errorf("%s(%v): %d, %v; want %d", name, arg, got, err, want)
 	}
 }

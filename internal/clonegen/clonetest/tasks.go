@@ -81,8 +81,8 @@ func BitsSerial(m uint32) int64 {
 	return total
 }
 
-// Futures spawns into an array, gets the futures newest first, folds in
-// those already ready, and passes a value through tsys.Value.
+// Futures spawns into an array and gets the futures newest first, and
+// forks a third child that it joins at once if it is ready.
 var Futures *tsys.Task[int, int64]
 
 func init() { Futures = tsys.Register("clonetest.futures", futuresClone) }
@@ -91,20 +91,20 @@ func futures(c *tsys.Ctx, n int) int64 {
 	if n < 3 {
 		return int64(n)
 	}
-	var fs [3]tsys.Future[int64]
+	var fs [2]tsys.Future[int64]
 	fs[0] = Futures.Spawn(c, n-1)
 	fs[1] = Futures.Spawn(c, n-2)
-	fs[2] = tsys.Value(int64(n))
-	var total int64
-	if fs[0].Ready() {
-		total += fs[0].Get(c)
+	third := Futures.Fork(c, n/3)
+	total := int64(n)
+	if third.Ready() {
+		total += third.Join(c)
 	} else {
-		total += fs[0].Get(c) + 0
+		total += third.Join(c) + 0
 	}
-	for k := len(fs) - 1; k > 0; k-- {
+	for k := len(fs) - 1; k >= 0; k-- {
 		total ^= fs[k].Get(c)
 	}
-	return total + futures(c, n/3)
+	return total
 }
 
 // FuturesSerial is Futures as plain Go.
@@ -112,10 +112,9 @@ func FuturesSerial(n int) int64 {
 	if n < 3 {
 		return int64(n)
 	}
-	total := FuturesSerial(n - 1)
-	total ^= int64(n)
+	total := int64(n) + FuturesSerial(n/3)
 	total ^= FuturesSerial(n - 2)
-	return total + FuturesSerial(n/3)
+	return total ^ FuturesSerial(n-1)
 }
 
 // Pair forks a task of another cloned function and joins it at once.

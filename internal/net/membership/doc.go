@@ -90,11 +90,15 @@
 // mutates concurrently).
 //
 // Left carries Failed: memberlist does not tell its hooks whether a node left
-// or was declared dead, so Leave first gossips a "leaving" mark in the node's
-// metadata (peers see an Updated event with Member.Leaving) and only then
-// memberlist's leave message. A Left without the mark is reported as
-// Failed=true. In a large cluster a peer that receives the leave before the
-// mark may report a graceful leave as failed.
+// or was declared dead, so Leave first marks the node "leaving" (peers see
+// an Updated event with Member.Leaving): it tells each live member so over
+// memberlist's stream and gossips the mark in its metadata
+// (leavenotice.go), and only then sends memberlist's leave message. The
+// mark stands until the member is gone, whatever metadata gossip brings
+// meanwhile; a member told before gossip brought the node reports it
+// leaving from its Joined. A Left without the mark is reported as Failed=true: a peer
+// that neither word reached before the leave (lost packets, a member that
+// could not be dialled) reports a graceful leave as failed.
 //
 // # Timing
 //

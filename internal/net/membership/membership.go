@@ -150,6 +150,10 @@ type Membership struct {
 	warn logLimiter
 
 	lost lostPeers // peers declared dead, asked to join again (reconnect.go)
+
+	// early are leave notices of nodes not known yet (leavenotice.go);
+	// mu guards it.
+	early earlyLeaves
 }
 
 // Start creates the local node and joins the cluster through cfg.Join.
@@ -574,10 +578,11 @@ func (m *Membership) flags() byte {
 // are no longer gossiped afterwards. Call Shutdown afterwards.
 //
 // memberlist does not tell its event delegate whether a node left or was
-// declared dead, so the "leaving" mark rides in this node's metadata: Leave
-// gossips it (up to half the timeout), then sends memberlist's leave. A peer
-// that hears the leave before the mark (large clusters, lost packets)
-// reports Failed=true.
+// declared dead, so Leave marks this node "leaving": it tells each live
+// member so directly (leavenotice.go) and gossips the mark in its
+// metadata, both within half the timeout, then sends memberlist's leave. A
+// peer that hears the leave before either (lost packets, a member that
+// could not be reached) reports Failed=true.
 func (m *Membership) Leave(timeout time.Duration) error {
 	m.life.Lock()
 	defer m.life.Unlock()
@@ -592,11 +597,17 @@ func (m *Membership) Leave(timeout time.Duration) error {
 		}
 	}
 	m.mu.Unlock()
+	told := make(chan struct{})
+	go func() {
+		defer close(told)
+		m.tellLeaving(timeout / 2) // leavenotice.go
+	}()
 	m.bcast.Lock()
 	// Wait until the mark has been gossiped: the leave message would
 	// otherwise replace it in memberlist's broadcast queue.
 	_ = m.ml.UpdateNode(timeout / 2) // a timeout here is not fatal
 	m.bcast.Unlock()
+	<-told
 	rest := time.Duration(0)
 	if timeout > 0 {
 		rest = max(timeout-time.Since(start), time.Millisecond)
@@ -732,7 +743,13 @@ func (d *delegate) NodeMeta(limit int) []byte {
 	return b
 }
 
-func (d *delegate) NotifyMsg([]byte)                {}
+// NotifyMsg takes the user messages: a member's word that it leaves.
+func (d *delegate) NotifyMsg(b []byte) {
+	if name, gossip, ok := readLeaveNotice(b); ok && name != d.m.name {
+		d.m.heardLeaving(name, gossip, time.Now())
+	}
+}
+
 func (d *delegate) GetBroadcasts(int, int) [][]byte { return nil }
 func (d *delegate) LocalState(bool) []byte          { return nil }
 func (d *delegate) MergeRemoteState([]byte, bool)   {}
@@ -752,16 +769,27 @@ func (d *delegate) event(k EventKind, n *memberlist.Node) {
 		}
 		return
 	}
-	e := Event{Kind: k, Member: mb}
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	// A member that said it leaves (heardLeaving), even before it was
+	// known, stays leaving until it is gone: gossip may still bring its
+	// metadata without the mark.
+	if prev, ok := m.peers[n.Name]; ok && prev.Leaving || k != Left && m.early.take(n.Name, mb.Gossip, time.Now()) {
+		mb.Leaving = true
+	}
+	e := Event{Kind: k, Member: mb}
 	if k == Left {
 		e.Failed = !mb.Leaving
 		delete(m.peers, n.Name)
+		if e.Failed {
+			m.log.Info("membership: a member was declared dead: it stopped answering without leaving", "peer", n.Name, "gossip", mb.Gossip)
+		}
 	} else {
 		m.peers[n.Name] = mb
 	}
-	m.mu.Unlock()
 	m.lost.note(e, time.Now())
+	// Pushed under m.mu, as heardLeaving pushes: the queue's order is
+	// the order of the changes to peers.
 	m.events.push(e)
 }
 

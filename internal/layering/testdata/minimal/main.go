@@ -13,13 +13,16 @@ import (
 
 var double = tsys.Register("minimal.double", func(_ *tsys.Ctx, n int) int { return 2 * n })
 
+// options are the program's one option, -n.
+type options struct{ n int }
+
+func (o *options) Flags(fs *flag.FlagSet) { fs.IntVar(&o.n, "n", 21, "the number to double") }
+func (o *options) Job() (cli.Job, error)  { return cli.TaskJob(double, o.n, nil), nil }
+
 func main() {
 	cli.Main(cli.Config{Name: "minimal", Programs: []cli.Program{{
 		Name:    "double",
 		Summary: "twice N (-n N)",
-		Flags: func(fs *flag.FlagSet) func() (cli.Job, error) {
-			n := fs.Int("n", 21, "the number to double")
-			return func() (cli.Job, error) { return cli.TaskJob(double, *n, nil), nil }
-		},
+		Options: func() cli.Options { return new(options) },
 	}}})
 }

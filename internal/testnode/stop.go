@@ -60,7 +60,7 @@ type Stop struct {
 // StopTask is the program's task: a range halved down to single leaves.
 var StopTask *tsys.Task[Stop, int64]
 
-func init() { StopTask = tsys.RegisterErr("cluster.testnode.stop", stop) }
+func init() { StopTask = tsys.Register("cluster.testnode.stop", failing(stop)) }
 
 // stopBegun counts the leaves begun in this process, a counter per job's
 // tag: a serving node runs one job after another.
@@ -98,7 +98,7 @@ func stop(c *tsys.Ctx, s Stop) (int64, error) {
 // stopLeaf begins a leaf: it writes down whether the job had ended here
 // before it began, sleeps, and fails if it is the one.
 func stopLeaf(c *tsys.Ctx, s Stop) error {
-	ended := c.Err() != nil
+	ended := c.Context().Err() != nil
 	n := begun(s.Tag)
 	if err := record(s.Ledger, fmt.Sprintf("%s begin %s %d %t %d\n", s.Tag, role, s.Lo, ended, time.Now().UnixNano())); err != nil {
 		return err

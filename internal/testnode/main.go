@@ -1,8 +1,13 @@
 // Command testnode is the node process of package cluster's process
-// tests (cluster/process_test.go): the command line every tsys program
-// has (package cli: node, run --join, drain, jobs), with two programs:
-// sum, whose work a test can pace and check leaf by leaf, and stop, a
-// recursion of leaves that never poll, one of which fails (stop.go).
+// tests (internal/cluster/process_test.go): a tsys program like any
+// user's, so it imports tsys for its tasks and cli for the command line
+// every program has (node, run --join, drain, jobs), which the tests
+// drive it through. It sits here, with the test helpers, rather than
+// under internal/cluster, so that no package of the cluster's tree
+// imports the program's entry package (internal/layering). Its two
+// programs: sum, whose work a test can pace and check leaf by leaf, and
+// stop, a recursion of leaves that never poll, one of which fails
+// (stop.go).
 //
 //	testnode node --bind 127.0.0.1:0 [--join SEED] [--workers W] [--sched S] [--share P]
 //	testnode run sum -n N --leaf L --pace D --hold FILE --ledger DIR --tag T --join SEED --json
@@ -42,7 +47,19 @@ var body string
 // Sum is the task: a range halved down to leaves.
 var Sum *tsys.Task[Span, int64]
 
-func init() { Sum = tsys.RegisterErr("cluster.testnode.sum", sum) }
+func init() { Sum = tsys.Register("cluster.testnode.sum", failing(sum)) }
+
+// failing makes a task of a function that returns an error: a non-nil
+// error fails the job (Ctx.Fail).
+func failing[A, R any](fn func(*tsys.Ctx, A) (R, error)) func(*tsys.Ctx, A) R {
+	return func(c *tsys.Ctx, a A) R {
+		v, err := fn(c, a)
+		if err != nil {
+			c.Fail(err)
+		}
+		return v
+	}
+}
 
 func sum(c *tsys.Ctx, s Span) (int64, error) {
 	if s.Hi-s.Lo <= s.Leaf {
