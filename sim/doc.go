@@ -39,7 +39,11 @@
 //   - Lending as sched.Port.Lend does it: the oldest tasks of the longest
 //     deques. A lent task's whole subtree runs where it went; when its last
 //     task is done a result goes back, and the job ends when the root's
-//     tree is done with every result home (groups).
+//     tree is done with every result home (groups). Results go as the
+//     runtime sends them: the node's returns.Batcher holds a result while
+//     other tasks of the same lender run there, and sends them in one
+//     message, at the latest when a worker runs dry or Model.ResultHold
+//     has passed (package returns).
 //   - Messages: delay = 2 x Overhead + latency (Latency inside a zone,
 //     CrossLatency between zones) + bytes / Bandwidth, with TaskBytes per
 //     lent task, ResultBytes per result and MessageBytes of framing.

@@ -21,6 +21,7 @@ const (
 	evDrain                    // a node starts to leave gracefully
 	evForget                   // the others' policies hear a draining node is leaving
 	evStatus                   // a status broadcast reaches the receivers it arrives at now
+	evReturn                   // a node's held results are due (package returns)
 )
 
 // event is one thing that happens at a virtual time; seq breaks ties in
@@ -106,7 +107,9 @@ type message struct {
 	lifeline bool
 	tasks    []Task
 	load     clusterpolicy.Load
-	group    int32
+	// groups are the lent groups whose results a result message takes
+	// home.
+	groups []int32
 	// reach says which of a status broadcast's receivers its evStatus
 	// event stands for (sim.broadcast).
 	reach reach

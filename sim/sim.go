@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/returns"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/internal/xorshift"
 )
@@ -154,6 +155,11 @@ type node struct {
 	costN                    int64
 	counts                   NodeResult
 	acct                     account // where its time goes (account.go)
+	// returns holds the results of its borrowed groups, by lender, until
+	// they go home together (package returns); returnAt is when its
+	// evReturn is posted for (0: none).
+	returns  *returns.Batcher[int32]
+	returnAt time.Duration
 }
 
 // ready is how many tasks are ready on the node: on its workers' deques
@@ -240,7 +246,8 @@ func (s *sim) start() {
 	for i := range m.Nodes {
 		s.zoneSize[m.zone(i)]++
 		n := &node{i: i, id: clusterpolicy.NodeID(fmt.Sprintf("n%d", i)), ws: make([]worker, m.Workers),
-			rng: xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1)}
+			rng:     xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1),
+			returns: returns.New[int32](returns.Params{Hold: m.ResultHold})}
 		if s.cfg.Sched != nil {
 			n.pol = s.cfg.Sched(n.id, fmt.Sprintf("z%d", m.zone(i)))
 		}
@@ -333,7 +340,9 @@ func (s *sim) handBack(n *node, tasks []Task) {
 			continue
 		}
 		n.counts.Returned++
-		s.send(n, s.groups.at(t.group).lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
+		lender := s.groups.at(t.group).lender
+		n.returns.Dropped(s.nodes[lender].id, 1)
+		s.send(n, lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
 	}
 	if kept > 0 {
 		s.arrived(n, kept)
@@ -343,7 +352,7 @@ func (s *sim) handBack(n *node, tasks []Task) {
 // maybeLeave: a draining node leaves once it runs nothing, holds nothing,
 // and every task it borrowed or lent has its result home.
 func (s *sim) maybeLeave(n *node) {
-	if !n.draining || n.gone || n.parked != len(n.ws) || len(n.injected) > 0 {
+	if !n.draining || n.gone || n.parked != len(n.ws) || len(n.injected) > 0 || n.returns.Held() > 0 {
 		return
 	}
 	for i := range n.ws {
@@ -449,6 +458,8 @@ func (s *sim) handle(e *event) {
 		s.drain(n)
 	case evForget:
 		s.left(n)
+	case evReturn:
+		s.due(n)
 	}
 }
 
@@ -479,6 +490,9 @@ func (s *sim) look(n *node, wi int) {
 	}
 	if !ok {
 		s.park(n, wi)
+		if n.returns.Held() > 0 {
+			s.sendResults(n, n.returns.Idle(s.at()))
+		}
 		s.hungry(n)
 		s.maybeLeave(n)
 		return
@@ -715,14 +729,42 @@ func (s *sim) give(n *node, to, count int) {
 }
 
 // groupDone: every task of group g is done. The root's ends the job; a
-// lent one's result goes back to its lender.
+// lent one's result goes back to its lender, with others to the same
+// lender when its node's Batcher says.
 func (s *sim) groupDone(g int32) {
 	gr := s.groups.at(g)
 	if gr.parent < 0 {
 		s.done = true
 		return
 	}
-	s.send(s.nodes[gr.home], gr.lender, &message{kind: msgResult, group: g}, s.m.ResultBytes)
+	home := s.nodes[gr.home]
+	s.sendResults(home, home.returns.Done(s.at(), s.nodes[gr.lender].id, g))
+}
+
+// sendResults sends node n's batches of results, one message each, and
+// posts its evReturn for the results still held.
+func (s *sim) sendResults(n *node, bs []returns.Batch[int32]) {
+	for _, b := range bs {
+		s.send(n, s.byID[b.Lender], &message{kind: msgResult, groups: b.Results}, len(b.Results)*s.m.ResultBytes)
+	}
+	next, ok := n.returns.Next()
+	if !ok {
+		return
+	}
+	at := max(next.Sub(epoch), s.now)
+	if n.returnAt == 0 || at < n.returnAt {
+		n.returnAt = at
+		s.post(&event{at: at, kind: evReturn, node: n.i})
+	}
+}
+
+// due: node n's evReturn; it sends the results held long enough. An
+// event superseded by an earlier one finds nothing due, or is the one.
+func (s *sim) due(n *node) {
+	if s.now >= n.returnAt {
+		n.returnAt = 0
+	}
+	s.sendResults(n, n.returns.Due(s.at()))
 }
 
 // send puts a message on its way from n to node to.
@@ -859,6 +901,7 @@ func (s *sim) deliver(n *node, msg *message) {
 		s.act(n, []clusterpolicy.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))
+		n.returns.Borrowed(from, len(msg.tasks))
 		if n.draining {
 			if n.pol != nil {
 				s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
@@ -878,14 +921,19 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.act(n, n.pol.LoadReport(s.at(), from, msg.load))
 		}
 	case msgResult:
-		lent := s.groups.at(msg.group)
-		if lent.lost {
-			return // its lender runs it again already
-		}
-		gr := s.groups.at(lent.parent)
-		gr.pending--
-		if gr.pending == 0 {
-			s.groupDone(lent.parent)
+		for _, g := range msg.groups {
+			lent := s.groups.at(g)
+			if lent.lost {
+				continue // its lender runs it again already
+			}
+			gr := s.groups.at(lent.parent)
+			gr.pending--
+			if gr.pending == 0 {
+				s.groupDone(lent.parent)
+				if s.done {
+					return
+				}
+			}
 		}
 		s.maybeLeave(n)
 	case msgHandBack:
@@ -927,6 +975,7 @@ func (s *sim) fail(n *node) {
 func (s *sim) detect(dead *node) {
 	for _, n := range s.nodes {
 		n.acct.forget(s.now, dead.i)
+		n.returns.Forget(dead.id) // its results would be lost with it
 		if n.dead || n.pol == nil {
 			continue
 		}

@@ -50,6 +50,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&m.Tick, "tick", m.Tick, "how often a node's policy hears the time")
 	fs.DurationVar(&m.Wake, "wake", m.Wake, "how long a parked worker takes to wake")
 	fs.DurationVar(&m.Spawn, "spawn", m.Spawn, "what a child costs when it runs as a task rather than an inlined call (push, pop or steal, frame)")
+	fs.DurationVar(&m.ResultHold, "result-hold", m.ResultHold, "the longest a borrower holds a result for others to the same lender, to send them together (0: the runtime's default, negative: each alone)")
 	inlining := fs.String("inline", m.Inline.String(), "inlining policy, as tsys run --inline: load:K, off or always")
 	speed := fs.String("speed", "", "node speeds, comma-separated from node 0 (missing: 1)")
 	hogs := fs.String("hog", "", "competing load: NODE=F[:ON/OFF],... as tsys run --hog")
