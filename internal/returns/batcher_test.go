@@ -20,19 +20,19 @@ func TestBatchGoesWithTheLastTask(t *testing.T) {
 	b := New[int](Params{})
 	b.Borrowed("a", 3)
 	b.Borrowed("b", 1)
-	if got := b.Done(at(1), "a", 10); got != nil {
+	if got := b.Done(at(1), "a", 10, t0); got != nil {
 		t.Fatalf("the first of a's 3 tasks: %v sent, want it held", got)
 	}
-	if got := b.Done(at(2), "b", 20); len(got) != 1 || got[0].Lender != "b" || !slices.Equal(got[0].Results, []int{20}) {
+	if got := b.Done(at(2), "b", 20, t0); len(got) != 1 || got[0].Lender != "b" || !slices.Equal(got[0].Results, []int{20}) {
 		t.Fatalf("b's only task: %v, want its result sent alone", got)
 	}
-	if got := b.Done(at(3), "a", 11); got != nil {
+	if got := b.Done(at(3), "a", 11, t0); got != nil {
 		t.Fatalf("the second of a's: %v sent, want it held", got)
 	}
 	if b.Held() != 2 {
 		t.Fatalf("held %d, want 2", b.Held())
 	}
-	got := b.Done(at(4), "a", 12)
+	got := b.Done(at(4), "a", 12, t0)
 	if len(got) != 1 || got[0].Lender != "a" || !slices.Equal(got[0].Results, []int{10, 11, 12}) {
 		t.Fatalf("a's last task: %v, want a's three results together", got)
 	}
@@ -46,7 +46,7 @@ func TestBatchGoesWithTheLastTask(t *testing.T) {
 func TestHoldBoundsTheWait(t *testing.T) {
 	b := New[int](Params{Hold: 100 * time.Microsecond})
 	b.Borrowed("a", 2)
-	b.Done(at(10), "a", 1)
+	b.Done(at(10), "a", 1, t0)
 	next, ok := b.Next()
 	if !ok || !next.Equal(at(110)) {
 		t.Fatalf("Next: %v %v, want %v", next, ok, at(110))
@@ -61,8 +61,23 @@ func TestHoldBoundsTheWait(t *testing.T) {
 		t.Fatal("Next says something is due with nothing held")
 	}
 	// The long task still counts: its result, alone, goes at once.
-	if got := b.Done(at(500), "a", 2); len(got) != 1 || !slices.Equal(got[0].Results, []int{2}) {
+	if got := b.Done(at(500), "a", 2, t0); len(got) != 1 || !slices.Equal(got[0].Results, []int{2}) {
 		t.Fatalf("the long task's result: %v, want it sent at once", got)
+	}
+}
+
+// TestCoarseTaskGoesAtOnce: the result of a task that was here longer
+// than Hold goes at once, with those held for its lender, although
+// others of that lender still run.
+func TestCoarseTaskGoesAtOnce(t *testing.T) {
+	b := New[int](Params{Hold: 100 * time.Microsecond})
+	b.Borrowed("a", 3)
+	if got := b.Done(at(50), "a", 1, at(0)); got != nil {
+		t.Fatalf("a task of 50 us: %v sent, want it held", got)
+	}
+	got := b.Done(at(300), "a", 2, at(150))
+	if len(got) != 1 || !slices.Equal(got[0].Results, []int{1, 2}) {
+		t.Fatalf("a task of 150 us: %v, want it sent at once with the one held", got)
 	}
 }
 
@@ -72,8 +87,8 @@ func TestIdleSendsEverything(t *testing.T) {
 	b := New[int](Params{})
 	b.Borrowed("b", 2)
 	b.Borrowed("a", 2)
-	b.Done(at(1), "b", 1)
-	b.Done(at(2), "a", 2)
+	b.Done(at(1), "b", 1, t0)
+	b.Done(at(2), "a", 2, t0)
 	got := b.Idle(at(3))
 	if len(got) != 2 || got[0].Lender != "a" || got[1].Lender != "b" {
 		t.Fatalf("idle: %v, want a's batch, then b's", got)
@@ -87,8 +102,8 @@ func TestIdleSendsEverything(t *testing.T) {
 func TestMaxResults(t *testing.T) {
 	b := New[int](Params{MaxResults: 2})
 	b.Borrowed("a", 5)
-	b.Done(at(1), "a", 1)
-	if got := b.Done(at(2), "a", 2); len(got) != 1 || len(got[0].Results) != 2 {
+	b.Done(at(1), "a", 1, t0)
+	if got := b.Done(at(2), "a", 2, t0); len(got) != 1 || len(got[0].Results) != 2 {
 		t.Fatalf("the second result with MaxResults 2: %v, want both sent", got)
 	}
 }
@@ -98,7 +113,7 @@ func TestNoHold(t *testing.T) {
 	b := New[int](Params{Hold: -1})
 	b.Borrowed("a", 3)
 	for i := range 3 {
-		if got := b.Done(at(i), "a", i); len(got) != 1 || !slices.Equal(got[0].Results, []int{i}) {
+		if got := b.Done(at(i), "a", i, t0); len(got) != 1 || !slices.Equal(got[0].Results, []int{i}) {
 			t.Fatalf("result %d: %v, want it alone", i, got)
 		}
 	}
@@ -109,13 +124,13 @@ func TestNoHold(t *testing.T) {
 func TestDroppedAndForget(t *testing.T) {
 	b := New[int](Params{})
 	b.Borrowed("a", 3)
-	b.Done(at(1), "a", 1)
+	b.Done(at(1), "a", 1, t0)
 	b.Dropped("a", 1)
-	if got := b.Done(at(2), "a", 2); len(got) != 1 || len(got[0].Results) != 2 {
+	if got := b.Done(at(2), "a", 2, t0); len(got) != 1 || len(got[0].Results) != 2 {
 		t.Fatalf("after one task handed back, the last: %v, want both results", got)
 	}
 	b.Borrowed("c", 2)
-	b.Done(at(3), "c", 3)
+	b.Done(at(3), "c", 3, t0)
 	if got := b.Forget("c"); !slices.Equal(got, []int{3}) || b.Held() != 0 {
 		t.Fatalf("Forget: %v, held %d, want [3] and nothing held", got, b.Held())
 	}
@@ -176,7 +191,7 @@ func TestProperties(t *testing.T) {
 				running[id]--
 				next++
 				doneAt[next], lenderOf[next] = now, id
-				check(b.Done(now, id, next))
+				check(b.Done(now, id, next, arrivedAt(rng, t0, now)))
 			case k == 9:
 				check(b.Idle(now))
 				if b.Held() != 0 {
@@ -200,4 +215,9 @@ func TestProperties(t *testing.T) {
 			}
 		}
 	}
+}
+
+// arrivedAt is a random time from t0 to now.
+func arrivedAt(rng *rand.Rand, t0, now time.Time) time.Time {
+	return t0.Add(time.Duration(rng.Int64N(int64(now.Sub(t0)) + 1)))
 }
