@@ -184,8 +184,9 @@ type group struct {
 	parent  int32 // the lender's group of the lent task; -1 for the root's
 	lender  int
 	home    int
-	task    Task // the lent task, to run again if its home dies
-	lost    bool // the lender runs the task itself: its home died, or handed it back unstarted
+	task    Task          // the lent task, to run again if its home dies
+	arrived time.Duration // when the lent task reached its home
+	lost    bool          // the lender runs the task itself: its home died, or handed it back unstarted
 }
 
 // Run simulates cfg and returns what happened.
@@ -738,7 +739,7 @@ func (s *sim) groupDone(g int32) {
 		return
 	}
 	home := s.nodes[gr.home]
-	s.sendResults(home, home.returns.Done(s.at(), s.nodes[gr.lender].id, g))
+	s.sendResults(home, home.returns.Done(s.at(), s.nodes[gr.lender].id, g, epoch.Add(gr.arrived)))
 }
 
 // sendResults sends node n's batches of results, one message each, and
@@ -902,6 +903,9 @@ func (s *sim) deliver(n *node, msg *message) {
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))
 		n.returns.Borrowed(from, len(msg.tasks))
+		for _, t := range msg.tasks {
+			s.groups.at(t.group).arrived = s.now
+		}
 		if n.draining {
 			if n.pol != nil {
 				s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
