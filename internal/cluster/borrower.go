@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -29,6 +30,9 @@ type borrower struct {
 	// unrunnable are the lenders that lent a task this node could not
 	// run, which it says once each (their lender stops lending).
 	unrunnable firsts
+	// returnTimer is set while a timer will send the results held
+	// (returns.go).
+	returnTimer atomic.Bool
 }
 
 // fish asks node for up to count tasks (a policy's Fish action), or with
@@ -99,7 +103,7 @@ func (b *borrower) borrow(from clusterpolicy.NodeID, m *stealReply) {
 	var hs []*sched.Header
 	leaving := b.e.leaving()
 	for _, r := range m.Tasks {
-		l := loan{node: from, id: r.ID, addr: m.ReplyTo}
+		l := loan{node: from, id: r.ID, addr: m.ReplyTo, at: now}
 		if leaving {
 			b.handBack(l)
 			continue

@@ -115,7 +115,7 @@ func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *en
 	e := &engine{
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Main(), began: time.Now(),
 		policy:    n.makePolicy(),
-		borrowed:  newBorrowBook(),
+		borrowed:  newBorrowBook(n.cfg.returns),
 		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)

@@ -93,7 +93,7 @@ func (pt *Port) takeInjected() *Header {
 		return nil
 	}
 	if left < pt.reserve.Load() && pt.remote != nil {
-		pt.remote.Hungry()
+		pt.remote.Hungry(false)
 	}
 	return h
 }
