@@ -52,8 +52,6 @@ type Batcher[R any] struct {
 	p       Params
 	lenders map[clusterpolicy.NodeID]*lender[R]
 	held    int // results held, over every lender
-	// lastDone is when the last borrowed task finished here.
-	lastDone time.Time
 }
 
 // lender is what this node holds of one lender's: the tasks borrowed
@@ -101,18 +99,12 @@ func (b *Batcher[R]) Dropped(id clusterpolicy.NodeID, n int) {
 // Done: a task borrowed from id, which arrived here at arrived, finished
 // at now with result r. The answer is the batch to send now, if any:
 // id's results, once none of its tasks runs here any more, MaxResults
-// wait, or this one ran longer than Hold. A task that long is worth its
-// message, and its lender may wait for it: its result goes at once, and
-// those held for the same lender go with it. It ran from the later of its
-// arrival and the last task's end here: what the Batcher can know of its
-// start, exact on a node of one worker, and short of it on more, which
-// only lets its result wait (at most Hold).
+// wait, or this one's task was here longer than Hold. A task that long
+// is worth its message, and its lender may wait for it: its result goes
+// at once, and those held for the same lender go with it. (Its time here
+// from its arrival, not from its start, which only the node's workers
+// know: a small task that waited behind a long one goes at once too.)
 func (b *Batcher[R]) Done(now time.Time, id clusterpolicy.NodeID, r R, arrived time.Time) []Batch[R] {
-	began := arrived
-	if b.lastDone.After(began) {
-		began = b.lastDone
-	}
-	b.lastDone = now
 	l := b.of(id)
 	l.pending = max(0, l.pending-1)
 	if b.p.Hold < 0 {

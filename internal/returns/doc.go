@@ -21,10 +21,10 @@
 //   - with the last task borrowed from the same lender that this node
 //     still runs (Done): the lender needs them all before its own task
 //     is done, in the common case of a batch lent to one request;
-//   - with a result whose task ran longer than Params.Hold: it is worth
-//     its message, and a lender may wait for it, so it goes at once (a
-//     coarse task's result never waits), and takes along those held for
-//     the same lender;
+//   - with a result whose task was on the node longer than Params.Hold:
+//     it is worth its message, and a lender may wait for it, so it goes
+//     at once (a coarse task's result never waits), and takes along those
+//     held for the same lender;
 //   - when Params.MaxResults are held for a lender;
 //   - when the node runs out of work (Idle), so that no result waits on
 //     a node that is only looking for more;
