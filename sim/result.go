@@ -29,7 +29,8 @@ type Result struct {
 	Bytes          int64   `json:"bytes"`
 	StatusMessages int64   `json:"status_messages"`
 	// Refusals are the answers to requests for work that brought no
-	// task, Results the messages that took a lent task's result home.
+	// task, Results the messages that took lent tasks' results home (one
+	// or more each: package returns).
 	Refusals int64 `json:"refusals"`
 	Results  int64 `json:"results"`
 	// Lifelines are the lifelines the nodes sent (fishing's lifelines=N):
@@ -80,7 +81,7 @@ type NodeResult struct {
 	Returned       int64         `json:"returned"`   // borrowed tasks handed back unstarted as the node drained
 	Refusals       int64         `json:"refusals"`   // answers to requests for work with no task
 	Lifelines      int64         `json:"lifelines"`  // lifelines sent, apart from Requests
-	Results        int64         `json:"results"`    // results of borrowed tasks sent home
+	Results        int64         `json:"results"`    // messages that took borrowed tasks' results home, one or more each
 	Busy           time.Duration `json:"busy_ns"`
 	Idle           time.Duration `json:"idle_ns"`
 	// MessageCPU is the part of Busy that paid for messages, Stealing the
