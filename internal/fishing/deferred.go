@@ -40,7 +40,7 @@ func (l *lender) pushed(now time.Time, ready int) []clusterpolicy.Action {
 		batch := l.p.TasksPerAnswer
 		if a := l.askers[d.from]; a != nil {
 			batch = l.batch(a, d.want)
-		} else if l.p.Half {
+		} else if l.half {
 			batch = d.want
 		}
 		n := min(budget, d.want, batch)

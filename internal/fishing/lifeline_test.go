@@ -366,7 +366,7 @@ func TestLifelineSequences(t *testing.T) {
 	names := []clusterpolicy.NodeID{"p", "q", "r", "s", "t", "u"}
 	for seed := range uint64(300) {
 		rng := xorshift.Seed(seed)
-		s := New("self", "a", Params{Lifelines: 1 + rng.Below(3), MaxInFlight: rng.Below(4), Half: rng.Below(2) == 0, RetryBackoff: []time.Duration{-1, 0}[rng.Below(2)]})
+		s := New("self", "a", Params{Lifelines: 1 + rng.Below(3), MaxInFlight: rng.Below(4), Lend: []Lending{LendHalf, LendAdaptive}[rng.Below(2)], RetryBackoff: []time.Duration{-1, 0}[rng.Below(2)]})
 		now := epoch
 		live, flying, holds := map[clusterpolicy.NodeID]bool{}, map[clusterpolicy.NodeID]bool{}, map[clusterpolicy.NodeID]bool{}
 		check := func(ev string, as []clusterpolicy.Action) {

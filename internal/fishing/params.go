@@ -45,6 +45,30 @@ func ParseVictim(s string) (Victim, error) {
 	return 0, fmt.Errorf("unknown fishing victim choice %q: want random, load or zone", s)
 }
 
+// Lending says how much a node lends (Params.Lend).
+type Lending int
+
+const (
+	// LendAuto lends half on clusters of autoHalfFrom nodes or more, the
+	// adaptive batch on smaller ones.
+	LendAuto Lending = iota
+	// LendAdaptive lends the asker's batch, grown while it comes back
+	// quickly.
+	LendAdaptive
+	// LendHalf lends half of what is ready (steal-half).
+	LendHalf
+)
+
+var lendingNames = [...]string{LendAuto: "auto", LendAdaptive: "adaptive", LendHalf: "half"}
+
+// String gives the name lend= takes.
+func (l Lending) String() string {
+	if l < 0 || int(l) >= len(lendingNames) {
+		return fmt.Sprintf("Lending(%d)", int(l))
+	}
+	return lendingNames[l]
+}
+
 // The defaults of Params; doc.go says why.
 const (
 	DefaultMaxInFlight    = 0 // auto: inFlightFor
@@ -142,9 +166,11 @@ type Params struct {
 	// after a worker ran dry. 0 (the default) or negative: a node asks
 	// only once a worker has nothing.
 	LowWater int
-	// Half makes a node lend half its ready tasks, rounded up, up to what
-	// the asker wants (steal-half), rather than the asker's adaptive batch.
-	Half bool
+	// Lend is what a node lends: the asker's adaptive batch, or half its
+	// ready tasks, rounded up, up to what the asker wants (steal-half);
+	// by default (LendAuto) half on clusters of autoHalfFrom nodes or
+	// more (lender.go).
+	Lend Lending
 	// Lifelines is how many answers in a row without tasks (refusals and
 	// timeouts) make a hungry node, starved (fewer than one answer in 8
 	// brings tasks), stop asking at random and wait on its lifelines, the
@@ -224,6 +250,9 @@ func (p Params) withDefaults() Params {
 		p.DeferFor = DefaultDeferFor
 	}
 	p.LowWater = max(p.LowWater, 0)
+	if p.Lend < LendAuto || p.Lend > LendHalf {
+		p.Lend = LendAuto
+	}
 	p.Lifelines = max(p.Lifelines, -1)
 	return p
 }
@@ -239,7 +268,7 @@ func (p Params) withDefaults() Params {
 //	expose=N     Expose             hold=D      DemandHold
 //	defer=D      DeferFor           low=N       LowWater
 //	idlebackoff=D IdleBackoff
-//	lend=adaptive|half  Half
+//	lend=auto|adaptive|half  Lend
 //	lifelines=N|auto|off  Lifelines
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
@@ -288,12 +317,13 @@ func ParseParams(s string) (Params, error) {
 // set applies one key=value setting of ParseParams.
 func (p *Params) set(key, val string) error {
 	if key == "lend" {
-		switch val {
-		case "adaptive", "half":
-			p.Half = val == "half"
-			return nil
+		for l, name := range lendingNames {
+			if val == name {
+				p.Lend = Lending(l)
+				return nil
+			}
 		}
-		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly) or half (half of what is ready)", val)
+		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly), half (half of what is ready) or auto (half on clusters of %d nodes or more)", val, autoHalfFrom)
 	}
 	if key == "inflight" && val == "auto" {
 		p.MaxInFlight = 0

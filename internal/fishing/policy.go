@@ -63,7 +63,7 @@ func New(self clusterpolicy.NodeID, zone string, p Params) *Policy {
 		limit:    inFlightLimit{fixed: p.MaxInFlight, lifelines: p.Lifelines, answered: 1},
 		backoffs: backoffs{retry: p.RetryBackoff, most: p.MaxBackoff, idleMax: p.IdleBackoff},
 		lifeline: lifelines{after: p.Lifelines},
-		lender:   lender{p: p, askers: make(map[clusterpolicy.NodeID]*asker)},
+		lender:   lender{p: p, half: halfFor(p.Lend, 0), askers: make(map[clusterpolicy.NodeID]*asker)},
 		demand:   demand{hold: p.DemandHold, expose: p.Expose},
 		index:    make(map[clusterpolicy.NodeID]int),
 	}
@@ -228,6 +228,7 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 		s.peers = s.peers[:last]
 		delete(s.index, ev.Node)
 	}
+	s.lender.half = halfFor(s.p.Lend, len(s.peers))
 	return s.refill(now)
 }
 

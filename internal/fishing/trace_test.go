@@ -100,7 +100,7 @@ func traceRun(w io.Writer, seed uint64) Params {
 		DemandHold:        pick(0, ms, 5*ms),
 		DeferFor:          pick(0, -1, 500*us, 5*ms),
 		LowWater:          max(0, rng.Below(10)-4),
-		Half:              rng.Below(3) == 0,
+		Lend:              []Lending{LendHalf, LendAdaptive, LendAdaptive}[rng.Below(3)],
 		Lifelines:         []int{0, -1, 1, 2, 5}[rng.Below(5)],
 	}
 	// From 2 to 40 peers, so that the default count in flight ranges
