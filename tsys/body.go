@@ -18,12 +18,11 @@ package tsys
 
 // The names of the closure forms, as a body's failure names them.
 const (
-	formBoth   = "tsys.Both"
-	formPair   = "tsys.Pair"
-	formPairOf = "tsys.PairOf" // whose halves have no body of their own
-	formDo     = "tsys.Do"
-	formFor    = "tsys.For"
-	formFold   = "tsys.Fold"
+	formBoth = "tsys.Both"
+	formPair = "tsys.Pair"
+	formDo   = "tsys.Do"
+	formFor  = "tsys.For"
+	formFold = "tsys.Fold"
 )
 
 // runBody runs f as a body of form inside the code that holds c.

@@ -58,10 +58,12 @@
 // identity as a function, called once per piece. RegisterFold is Fold's
 // shape with an environment, for a loop whose pieces may cross nodes.
 // Where Go cannot make a result optional, a form comes twice: Both and
-// Pair, For and Fold, RegisterAction and Register. And where Go makes a
-// closure cost an allocation at every call, a recursion split to its
-// leaves may pass functions and their arguments instead: PairOf is Pair
-// at a fork's price (Both's doc says what the closures cost).
+// Pair, For and Fold, RegisterAction and Register. Go makes a closure
+// that may become a task on the heap at every call, so a recursion split
+// with Both or Pair down to tiny leaves pays for its closures each time
+// (Both's doc says what they cost); at a fork's price, such a recursion
+// either uses Fork of a registered task, or runs go generate
+// (cmd/tsysclone), which writes the cutoff for Both and Pair.
 //
 // # When a job fails
 //

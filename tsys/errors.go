@@ -22,8 +22,8 @@ import (
 // task the program registered on the stack of the function that called
 // Fail; or, in a closure body with no registered task running inside it,
 // the body's form: "tsys.Both", "tsys.Pair", "tsys.Do", "tsys.For",
-// "tsys.Fold", or a registered loop's name; "tsys.PairOf" in PairOf's
-// halves; the same wherever the body ran. Func names the function that called Fail ("main.search.func2").
+// "tsys.Fold", or a registered loop's name; the same wherever the body
+// ran. Func names the function that called Fail ("main.search.func2").
 type TaskError struct {
 	Task string // the registered name of the task that failed
 	Func string // the function that called Ctx.Fail; "" when a task's error result failed the job
@@ -47,8 +47,7 @@ func (e *TaskError) Unwrap() error { return e.Err }
 // task the program registered on the stack where the panic was raised;
 // or, in a closure body with no registered task running inside it, the
 // body's form: "tsys.Both", "tsys.Pair", "tsys.Do", "tsys.For",
-// "tsys.Fold", or a registered loop's name; "tsys.PairOf" in PairOf's
-// halves. Func names the program's
+// "tsys.Fold", or a registered loop's name. Func names the program's
 // function, as the stack does ("main.search.func2"): where the runtime
 // panicked on the program's behalf (a Ctx used where it does not belong,
 // a nil function given to a closure form), the function that called it.

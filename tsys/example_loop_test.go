@@ -87,40 +87,6 @@ func ExamplePair() {
 	// Output: 832040
 }
 
-// PairOf is Pair with functions and their arguments: at the finest grain,
-// a recursion that splits down to single nodes with no cutoff, at the
-// price of a registered task's Fork.
-func ExamplePairOf() {
-	var next int64
-	tree := exampleTree(16, &next) // 2^16-1 nodes, numbered 1 up
-	v, _, _ := tsys.Do(context.Background(), tsys.New(), func(c *tsys.Ctx) int64 { return treeSum(c, tree) })
-	fmt.Println(v)
-	// Output: 2147450880
-}
-
-type exampleNode struct {
-	V    int64
-	L, R *exampleNode
-}
-
-func treeSum(c *tsys.Ctx, t *exampleNode) int64 {
-	if t == nil {
-		return 0
-	}
-	l, r := tsys.PairOf(c, treeSum, t.L, treeSum, t.R)
-	return t.V + l + r
-}
-
-func exampleTree(depth int, next *int64) *exampleNode {
-	if depth == 0 {
-		return nil
-	}
-	*next++
-	n := &exampleNode{V: *next}
-	n.L, n.R = exampleTree(depth-1, next), exampleTree(depth-1, next)
-	return n
-}
-
 // Both runs two closures for their effects: here, sorting two halves in
 // place before merging them.
 func ExampleBoth() {

@@ -46,9 +46,6 @@ func innerTask(fn string) (task string, done bool) {
 	if t, ok := taskFuncs.Load(fn); ok {
 		return t.(string), true
 	}
-	if strings.HasPrefix(fn, pairOfFrame) || strings.HasPrefix(fn, runPairOfFrame) {
-		return formPairOf, true // PairOf's halves have no body of their own
-	}
 	return "", strings.HasPrefix(fn, thisPackage)
 }
 

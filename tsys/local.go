@@ -35,11 +35,11 @@ import (
 // runs tens of times slower than the same recursion with Fork; one whose
 // leaves allocate anyway (a merge sort into new memory) less than twice
 // (bench/README.md, "The closure forms as users write them"). Two ways
-// back to a fork's time, with no cutoff to write: go generate writes the
-// cutoff (cmd/tsysclone) in the clone of each function the program calls
-// by its clone's name (sum as sumClone), whose forms ask first and make
-// their closures only on a no; or PairOf, whose halves are functions and
-// their arguments. The cutoff the generator writes is, by hand:
+// back to a fork's time: a Fork of a registered task, which makes
+// nothing; or, with no cutoff to write, go generate (cmd/tsysclone),
+// which writes the cutoff in the clone of each function the program
+// calls by its clone's name (sum as sumClone), whose forms ask first and
+// make their closures only on a no. The cutoff it writes is, by hand:
 //
 //	func sum(c *tsys.Ctx, t *Tree) int64 {
 //		if t == nil {
@@ -90,8 +90,7 @@ var bothTask = register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 // returns instead: g is made on the heap at every call, so that a
 // recursion split with Pair down to tiny leaves, with no cutoff, runs
 // tens of times slower than with Fork, unless go generate writes its
-// cutoff (Both's doc says how). PairOf is Pair with functions and their
-// arguments, at a fork's price without generated code.
+// cutoff (Both's doc says how).
 func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
 	needCtx(c, formPair)
 	needFunc(f == nil, formPair, "f")
@@ -232,7 +231,7 @@ func nextClosure[R any](c *Ctx, l *closureLoop[R], lo, hi int, acc R) R {
 }
 
 // closureTasks holds the tasks that run closures, one per shape and
-// argument type, registered on first use: a generic function cannot
+// result type, registered on first use: a generic function cannot
 // register at init for every type it will be instantiated with. Their
 // names only need be unique on this node, since their tasks never leave
 // it, and no failure shows them: a body's failure names its form.
@@ -244,11 +243,11 @@ var closureTasks struct {
 
 type closureKey struct {
 	shape string
-	arg   reflect.Type // the task's argument's, which determines its result's
+	typ   reflect.Type
 }
 
 func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R] {
-	key := closureKey{shape, reflect.TypeFor[A]()}
+	key := closureKey{shape, reflect.TypeFor[R]()}
 	if t, ok := closureTasks.byShape.Load(key); ok {
 		return t.(*Task[A, R])
 	}
@@ -258,7 +257,7 @@ func registerClosureTask[A, R any](shape string, fn func(*Ctx, A) R) *Task[A, R]
 		return t.(*Task[A, R])
 	}
 	closureTasks.n++
-	t := register(fmt.Sprintf("%s[%v]#%d", shape, reflect.TypeFor[R](), closureTasks.n), fn, []TaskOption{own()})
+	t := register(fmt.Sprintf("%s[%v]#%d", shape, key.typ, closureTasks.n), fn, []TaskOption{own()})
 	if t.kind.Lendable() {
 		// Its name depends on the order of first uses, which differs
 		// between nodes: it must never be sent.

@@ -73,10 +73,6 @@ var misuses = []misuse{
 			func(*tsys.Ctx) int { return misuseFib.Call(c, 12) })
 		return a + b
 	}, []string{"tsys.Pair body " + wantCaptured}},
-	{"a PairOf half is a func literal that forks with the enclosing task's Ctx", func(c *tsys.Ctx) int {
-		a, b := tsys.PairOf(c, misuseFibBody, 12, func(_ *tsys.Ctx, n int) int { return misuseFib.Fork(c, n).Join(c) }, 12)
-		return a + b
-	}, []string{"tsys.PairOf: g is a func literal"}},
 	{"a Both closure asks AllowCCall of the enclosing task's Ctx", func(c *tsys.Ctx) int {
 		n := 0
 		tsys.Both(c, func(*tsys.Ctx) {
@@ -180,8 +176,14 @@ func TestPanicRecoveredAroundABody(t *testing.T) {
 		_, _, err = doBounded(t, rt, func(c *tsys.Ctx) int {
 			return misuseRecoverer.Call(c, 0)
 		})
-		checkNamed(t, fmt.Sprintf("workers=%d: a task that returns after a recovered panic", w), err,
-			[]string{"tsys.For body used after a panic out of the body was recovered"})
+		// On 2 workers the other may take a piece of the For and panic
+		// there first: a panic on another worker fails the job itself,
+		// with the body's own value, before the task's recover sees one.
+		want := []string{"tsys.For body used after a panic out of the body was recovered"}
+		if w > 1 {
+			want = append(want, "inside")
+		}
+		checkNamed(t, fmt.Sprintf("workers=%d: a task that returns after a recovered panic", w), err, want)
 		v, _, err := doBounded(t, rt, func(c *tsys.Ctx) int {
 			n := 0
 			tsys.Both(c, func(c *tsys.Ctx) {

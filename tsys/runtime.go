@@ -15,7 +15,7 @@ import (
 // what the node did for a job across nodes is counted apart, in the
 // command line's report.
 type Stats struct {
-	Spawns        int64 `json:"spawns"`         // spawn calls (Fork, Spawn, Both, Pair, PairOf), inlined or not
+	Spawns        int64 `json:"spawns"`         // spawn calls (Fork, Spawn, Both, Pair), inlined or not
 	Inlined       int64 `json:"inlined"`        // spawns that ran as a direct call
 	TasksRun      int64 `json:"tasks_run"`      // task frames run to completion here
 	LocalSteals   int64 `json:"local_steals"`   // tasks taken from another worker of this node

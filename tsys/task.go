@@ -182,7 +182,11 @@ func ByValue() TaskOption { return TaskOption{func(o *taskOptions) { o.byValue =
 // Forked.Join, Future.Get and Call return struct{}, which a program
 // ignores. Register's rules hold: its name, which tasks cross nodes (an
 // action whose argument refers to memory stays on its node, since what it
-// writes there would be lost), and how it fails (Ctx.Fail).
+// writes there would be lost), and how it fails (Ctx.Fail). An action
+// lent to another node may run twice: its lender starts it again when
+// that node falls silent (cut off, stopped) or is declared dead, and the
+// first to finish counts. One that acts outside its node, as a file
+// written or a message sent, should do so idempotently.
 //
 //	var Render = tsys.RegisterAction("render", func(c *tsys.Ctx, t Tile) {
 //		writeTile(t, shade(t))

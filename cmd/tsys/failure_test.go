@@ -46,15 +46,17 @@ func failureApps() []failureApp {
 	}
 }
 
-// logTime is when a node logged a line (slog's text format).
-var logTime = regexp.MustCompile(`time=(\S+) level=\S+ msg="running lent tasks here again; a result the borrower still sends is dropped"`)
+// rerunLine is a node's line (slog's text format) saying it runs lent
+// tasks again: a borrower's loans backed up when it fell silent, or run
+// again when gossip declared it dead.
+var rerunLine = regexp.MustCompile(`time=(\S+) level=\S+ msg="(running lent tasks here again; a result the borrower still sends is dropped|a borrower has said nothing for a while; running its loans here too, the first result wins)"`)
 
 // firstRerun is the earliest time any of logs says it ran lent tasks
 // again.
 func firstRerun(logs ...string) (time.Time, bool) {
 	var first time.Time
 	for _, l := range logs {
-		for _, m := range logTime.FindAllStringSubmatch(l, -1) {
+		for _, m := range rerunLine.FindAllStringSubmatch(l, -1) {
 			if at, err := time.Parse(time.RFC3339Nano, m[1]); err == nil && (first.IsZero() || at.Before(first)) {
 				first = at
 			}
@@ -145,8 +147,8 @@ func TestKillANodeAnyTime(t *testing.T) {
 			if at, ok := firstRerun(logs...); ok {
 				recovery = "first re-run " + at.Sub(killed).Round(time.Millisecond).String() + " after the kill"
 			}
-			t.Logf("%s run %d: node %d killed %v after the job reached it; %v tasks re-run, %s; wall %.3f s",
-				app.name, run, victim, wait.Round(time.Millisecond), stat(obj, "tasks_rerun"), recovery, obj["wall_seconds"])
+			t.Logf("%s run %d: node %d killed %v after the job reached it; %v tasks re-run, %v backed up, %s; wall %.3f s",
+				app.name, run, victim, wait.Round(time.Millisecond), stat(obj, "tasks_rerun"), stat(obj, "backups"), recovery, obj["wall_seconds"])
 			for _, n := range nodes {
 				n.Stop()
 			}

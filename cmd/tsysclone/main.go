@@ -9,9 +9,8 @@
 // *tsys.Ctx whose clone the package calls, fooClone, and writes fooClone,
 // generated from foo, to tsys_clone.go. In a clone, each closure form
 // (tsys.Both, Pair, For, Fold) the generator can prove safe runs its
-// closures' bodies as plain code while enough tasks are ready, and each
-// tsys.PairOf calls its functions directly: the cutoff a program would
-// otherwise write by hand. With -v it says, naming the
+// closures' bodies as plain code while enough tasks are ready: the cutoff
+// a program would otherwise write by hand. With -v it says, naming the
 // line, which forms it rewrote and why it left each other one as written.
 // Package internal/clonegen says what a clone is and what it refuses.
 package main

@@ -5,17 +5,15 @@
 //
 //	go run ./examples/treesum run sum --tree range -n 10000000 --form pair
 //	go run ./examples/treesum run sum --tree pointer --depth 20 --form both
-//	go run ./examples/treesum run sum --tree sort -n 1000000 --form pairof
+//	go run ./examples/treesum run sum --tree sort -n 1000000 --form pair
 //	go run ./examples/treesum run sum --tree pointer --depth 20 --form fork
 //
 // The range tree sums a leaf of a few nanoseconds over [0, n); the
 // pointer tree sums the values of a complete binary tree; the sort sorts n
-// random ints into new memory and answers with a checksum. --form pair,
-// both and pairof run Pair, Both and PairOf (whose halves are functions
-// and their arguments) through the cutoff go generate writes
+// random ints into new memory and answers with a checksum. --form pair
+// and both run Pair and Both through the cutoff go generate writes
 // (cmd/tsysclone); --as-written runs them without it, to show what it
-// saves, which for PairOf is little. --form fork runs the same recursions
-// as registered tasks.
+// saves. --form fork runs the same recursions as registered tasks.
 package main
 
 import (
@@ -32,7 +30,7 @@ func main() { cli.Main(config) }
 
 var config = cli.Config{Name: "treesum", Programs: []cli.Program{{
 	Name:    "sum",
-	Summary: "a recursion of tiny leaves with Pair, Both, PairOf or Fork (--tree range -n N | --tree pointer --depth D | --tree sort -n N; --form pair|both|pairof|fork; --as-written)",
+	Summary: "a recursion of tiny leaves with Pair, Both or Fork (--tree range -n N | --tree pointer --depth D | --tree sort -n N; --form pair|both|fork; --as-written)",
 	Options: func() cli.Options { return new(options) },
 }}}
 
@@ -47,16 +45,16 @@ func (o *options) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.tree, "tree", "range", "range (a range halved down to single leaves), pointer (a complete binary tree) or sort (a merge sort down to single elements)")
 	fs.IntVar(&o.n, "n", 10_000_000, "leaves of the range tree, or ints to sort")
 	fs.IntVar(&o.depth, "depth", 20, "depth of the pointer tree: 2^depth-1 nodes")
-	fs.StringVar(&o.form, "form", "pair", "pair or both (closures), pairof (functions and their arguments), their cutoff generated, or fork (a registered task)")
-	fs.BoolVar(&o.asWritten, "as-written", false, "run pair, both or pairof as written, without the generated cutoff")
+	fs.StringVar(&o.form, "form", "pair", "pair or both (closures), their cutoff generated, or fork (a registered task)")
+	fs.BoolVar(&o.asWritten, "as-written", false, "run pair or both as written, without the generated cutoff")
 }
 
 func (o *options) Job() (cli.Job, error) {
 	switch {
 	case o.tree != "range" && o.tree != "pointer" && o.tree != "sort":
 		return nil, fmt.Errorf("--tree %q: want range, pointer or sort", o.tree)
-	case o.form != "pair" && o.form != "both" && o.form != "pairof" && o.form != "fork":
-		return nil, fmt.Errorf("--form %q: want pair, both, pairof or fork", o.form)
+	case o.form != "pair" && o.form != "both" && o.form != "fork":
+		return nil, fmt.Errorf("--form %q: want pair, both or fork", o.form)
 	case o.asWritten && o.form == "fork":
 		return nil, fmt.Errorf("--as-written with --form fork: a registered task has no generated cutoff to leave out; drop one of them")
 	case o.tree == "range" && o.n < 1:
@@ -122,61 +120,36 @@ func run(ctx context.Context, rt *tsys.Runtime, tree, form string, asWritten boo
 		if form == "fork" {
 			return tsys.Run(ctx, rt, RangeFork, Span{0, n})
 		}
-		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
-			switch {
-			case form == "pairof" && gen:
-				return rangeOfClone(c, Span{0, n})
-			case form == "pairof":
-				return rangeOf(c, Span{0, n})
-			case form == "pair" && gen:
-				return rangePairClone(c, 0, n)
-			case form == "pair":
-				return rangePair(c, 0, n)
-			case gen:
-				return rangeBothClone(c, 0, n)
-			}
-			return rangeBoth(c, 0, n)
-		})
+		f := inForm(form, gen, rangePair, rangePairClone, rangeBoth, rangeBothClone)
+		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return f(c, 0, n) })
 	case "pointer":
 		if form == "fork" {
 			v, st, err := tsys.Run(ctx, rt, TreeFork, in.root)
 			return uint64(v), st, err
 		}
-		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
-			switch {
-			case form == "pairof" && gen:
-				return uint64(treeOfClone(c, in.root))
-			case form == "pairof":
-				return uint64(treeOf(c, in.root))
-			case form == "pair" && gen:
-				return uint64(treePairClone(c, in.root))
-			case form == "pair":
-				return uint64(treePair(c, in.root))
-			case gen:
-				return uint64(treeBothClone(c, in.root))
-			}
-			return uint64(treeBoth(c, in.root))
-		})
+		f := inForm(form, gen, treePair, treePairClone, treeBoth, treeBothClone)
+		return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return uint64(f(c, in.root)) })
 	}
 	if form == "fork" {
 		xs, st, err := tsys.Run(ctx, rt, SortFork, in.xs)
 		return checksum(xs), st, err
 	}
-	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 {
-		switch {
-		case form == "pairof" && gen:
-			return checksum(sortOfClone(c, in.xs))
-		case form == "pairof":
-			return checksum(sortOf(c, in.xs))
-		case form == "pair" && gen:
-			return checksum(sortPairClone(c, in.xs))
-		case form == "pair":
-			return checksum(sortPair(c, in.xs))
-		case gen:
-			return checksum(sortBothClone(c, in.xs))
-		}
-		return checksum(sortBoth(c, in.xs))
-	})
+	f := inForm(form, gen, sortPair, sortPairClone, sortBoth, sortBothClone)
+	return tsys.Do(ctx, rt, func(c *tsys.Ctx) uint64 { return checksum(f(c, in.xs)) })
+}
+
+// inForm is a recursion written with Pair (form "pair") or with Both,
+// through the cutoff go generate wrote (gen) or as written.
+func inForm[F any](form string, gen bool, pair, pairClone, both, bothClone F) F {
+	switch {
+	case form == "pair" && gen:
+		return pairClone
+	case form == "pair":
+		return pair
+	case gen:
+		return bothClone
+	}
+	return both
 }
 
 // serial is run's answer by the plain recursion.

@@ -25,8 +25,8 @@ func TestSumsAreVerified(t *testing.T) {
 		{"--tree", "sort", "-n", "0"}, {"--tree", "sort", "-n", "20011"},
 	}
 	forms := [][]string{
-		{"--form", "pair"}, {"--form", "both"}, {"--form", "pairof"}, {"--form", "fork"},
-		{"--form", "pair", "--as-written"}, {"--form", "both", "--as-written"}, {"--form", "pairof", "--as-written"},
+		{"--form", "pair"}, {"--form", "both"}, {"--form", "fork"},
+		{"--form", "pair", "--as-written"}, {"--form", "both", "--as-written"},
 	}
 	for _, tree := range trees {
 		for _, form := range forms {
@@ -74,9 +74,8 @@ func TestBadFlags(t *testing.T) {
 // as users write them"): the plain recursion (serial), goroutines split by
 // hand to a depth (goroutines), a registered task's Fork (fork), Pair and
 // Both as written (pair, both) and through go generate's cutoff
-// (pair-generated, both-generated), and PairOf, as written and so
-// (pairof, pairof-generated). goroutines runs
-// with GOMAXPROCS at the workers' count; serial is the same under both.
+// (pair-generated, both-generated). goroutines runs with GOMAXPROCS at
+// the workers' count; serial is the same under both.
 func BenchmarkForms(b *testing.B) {
 	const leaves, depth, ints = 10_000_000, 20, 1 << 18
 	sizes := map[string][2]int{"range": {leaves, 0}, "pointer": {0, depth}, "sort": {ints, 0}}
@@ -88,7 +87,7 @@ func BenchmarkForms(b *testing.B) {
 		want := sync.OnceValue(func() uint64 { return serial(tree, n, in()) })
 		for _, workers := range []int{1, 2} {
 			rt := tsys.New(tsys.Workers(workers), tsys.Inline(inline.Default()))
-			for _, form := range []string{"serial", "goroutines", "fork", "pair", "both", "pairof", "pair-generated", "both-generated", "pairof-generated"} {
+			for _, form := range []string{"serial", "goroutines", "fork", "pair", "both", "pair-generated", "both-generated"} {
 				b.Run(fmt.Sprintf("tree=%s/form=%s/workers=%d", tree, form, workers), func(b *testing.B) {
 					if form == "goroutines" {
 						defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))

@@ -9,9 +9,9 @@ import (
 
 // The merge sort of examples/mergesort, which returns a sorted copy of
 // its slice, written in every form with no cutoff: each recursion halves
-// the slice down to single elements. Pair, Both and PairOf get their
-// cutoff from go generate (sortPairClone, sortBothClone and sortOfClone in
-// tsys_clone.go), as the sums do.
+// the slice down to single elements. Pair and Both get their cutoff from
+// go generate (sortPairClone and sortBothClone in tsys_clone.go), as the
+// sums do.
 
 // sortPair sorts xs into new memory, the halves' sorted copies returned
 // by Pair.
@@ -34,16 +34,6 @@ func sortBoth(c *tsys.Ctx, xs []int) []int {
 	mid := len(xs) / 2
 	var a, b []int
 	tsys.Both(c, func(c *tsys.Ctx) { a = sortBoth(c, xs[:mid]) }, func(c *tsys.Ctx) { b = sortBoth(c, xs[mid:]) })
-	return merge(a, b)
-}
-
-// sortOf is sortPair with PairOf.
-func sortOf(c *tsys.Ctx, xs []int) []int {
-	if len(xs) <= 1 {
-		return slices.Clone(xs)
-	}
-	mid := len(xs) / 2
-	a, b := tsys.PairOf(c, sortOf, xs[:mid], sortOf, xs[mid:])
 	return merge(a, b)
 }
 

@@ -74,28 +74,6 @@ func treePair(c *tsys.Ctx, n *Node) int64 {
 	return n.V + l + r
 }
 
-// rangeOf is rangePair with PairOf, whose halves are a function declared
-// at the package level and its argument: nothing is made on the heap even
-// as written; in rangeOfClone go generate writes its cutoff, which calls
-// the halves directly while enough tasks are ready.
-func rangeOf(c *tsys.Ctx, s Span) uint64 {
-	if s.Hi-s.Lo == 1 {
-		return leaf(s.Lo)
-	}
-	mid := s.Lo + (s.Hi-s.Lo)/2
-	a, b := tsys.PairOf(c, rangeOf, Span{s.Lo, mid}, rangeOf, Span{mid, s.Hi})
-	return a + b
-}
-
-// treeOf is treePair with PairOf.
-func treeOf(c *tsys.Ctx, n *Node) int64 {
-	if n == nil {
-		return 0
-	}
-	l, r := tsys.PairOf(c, treeOf, n.L, treeOf, n.R)
-	return n.V + l + r
-}
-
 // The same sums as registered tasks that Fork, the form the closures are
 // measured against (bench/README.md): no cutoff either, and no clone.
 

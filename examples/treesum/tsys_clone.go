@@ -56,29 +56,6 @@ func sortBothClone(c *tsys.Ctx, xs []int) []int {
 	return merge(a, b)
 }
 
-// sortOfClone is sortOf, from sort.go:41, with the cutoff written: each
-// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
-// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
-// its closures are not made and their bodies run as plain code, on a no the
-// form runs as written. Each call of a function the package clones is a
-// call of its clone.
-func sortOfClone(c *tsys.Ctx, xs []int) []int {
-	if len(xs) <= 1 {
-		return slices.Clone(xs)
-	}
-	mid := len(xs) / 2
-	var x1 []int = xs[:mid]
-	var y1 []int = xs[mid:]
-	var a, b []int
-	if c.AllowCCall() {
-		a = sortOfClone(c, x1)
-		b = sortOfClone(c, y1)
-	} else {
-		a, b = tsys.PairOf(c, sortOfClone, x1, sortOfClone, y1)
-	}
-	return merge(a, b)
-}
-
 // rangePairClone is rangePair, from sum.go:27, with the cutoff written:
 // each closure form (tsys.Both, Pair, For, Fold) the generator could prove
 // safe asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on
@@ -169,51 +146,6 @@ func treePairClone(c *tsys.Ctx, n *Node) int64 {
 		l, r = tsys.Pair(c,
 			func(c *tsys.Ctx) int64 { return treePairClone(c, n.L) },
 			func(c *tsys.Ctx) int64 { return treePairClone(c, n.R) })
-	}
-	return n.V + l + r
-}
-
-// rangeOfClone is rangeOf, from sum.go:81, with the cutoff written: each
-// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
-// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
-// its closures are not made and their bodies run as plain code, on a no the
-// form runs as written. Each call of a function the package clones is a
-// call of its clone.
-func rangeOfClone(c *tsys.Ctx, s Span) uint64 {
-	if s.Hi-s.Lo == 1 {
-		return leaf(s.Lo)
-	}
-	mid := s.Lo + (s.Hi-s.Lo)/2
-	var x1 Span = Span{s.Lo, mid}
-	var y1 Span = Span{mid, s.Hi}
-	var a, b uint64
-	if c.AllowCCall() {
-		a = rangeOfClone(c, x1)
-		b = rangeOfClone(c, y1)
-	} else {
-		a, b = tsys.PairOf(c, rangeOfClone, x1, rangeOfClone, y1)
-	}
-	return a + b
-}
-
-// treeOfClone is treeOf, from sum.go:91, with the cutoff written: each
-// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
-// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
-// its closures are not made and their bodies run as plain code, on a no the
-// form runs as written. Each call of a function the package clones is a
-// call of its clone.
-func treeOfClone(c *tsys.Ctx, n *Node) int64 {
-	if n == nil {
-		return 0
-	}
-	var x1 *Node = n.L
-	var y1 *Node = n.R
-	var l, r int64
-	if c.AllowCCall() {
-		l = treeOfClone(c, x1)
-		r = treeOfClone(c, y1)
-	} else {
-		l, r = tsys.PairOf(c, treeOfClone, x1, treeOfClone, y1)
 	}
 	return n.V + l + r
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/gosrc"
 )
 
 // deprecatedNames returns the exported names of the package in dir whose
@@ -42,7 +44,7 @@ func deprecatedIn(f *ast.File) map[string]bool {
 	out := map[string]bool{}
 	mark := func(name string, docs ...*ast.CommentGroup) {
 		for _, d := range docs {
-			if isDeprecated(d) {
+			if d != nil && gosrc.Deprecated(d.Text()) {
 				out[name] = true
 			}
 		}
@@ -53,7 +55,7 @@ func deprecatedIn(f *ast.File) map[string]bool {
 			if !d.Name.IsExported() {
 				continue
 			}
-			if r := receiverName(d); r != "" {
+			if r := gosrc.Receiver(d); token.IsExported(r) {
 				mark(r+"."+d.Name.Name, d.Doc)
 			} else if d.Recv == nil {
 				mark(d.Name.Name, d.Doc)
@@ -107,36 +109,4 @@ func fieldsDeprecated(s *ast.TypeSpec, mark func(string, ...*ast.CommentGroup)) 
 			}
 		}
 	}
-}
-
-// receiverName is the type a method is declared on, without its type
-// parameters or pointer: Loop for func (l *Loop[E, R]) Range.
-func receiverName(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		return ""
-	}
-	t := d.Recv.List[0].Type
-	if st, ok := t.(*ast.StarExpr); ok {
-		t = st.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	if id, ok := t.(*ast.Ident); ok && id.IsExported() {
-		return id.Name
-	}
-	return ""
-}
-
-// isDeprecated says whether a doc comment has a paragraph that starts
-// "Deprecated:", the form go doc and gopls recognise.
-func isDeprecated(doc *ast.CommentGroup) bool {
-	if doc == nil {
-		return false
-	}
-	text := doc.Text()
-	return strings.HasPrefix(text, "Deprecated:") || strings.Contains(text, "\n\nDeprecated:")
 }

@@ -93,15 +93,6 @@
 // is sliced or has a field or method selected, stays captured: a copy
 // would not keep what points into it; -v says so.
 //
-// tsys.PairOf takes functions and their arguments, not closures: it makes
-// nothing on the heap, but calls its halves through func values. In a
-// clone, a PairOf whose functions are functions of the package, neither
-// generic nor shadowed, asks the question first too, and on a yes calls
-// them directly (their clones, where the package clones them); on a no it
-// runs with their clones. Its arguments are evaluated first, into
-// variables of its functions' parameter types, as the form evaluates
-// them before it runs f.
-//
 // A For or Fold runs its body once over the whole range on a yes: one
 // piece, which its contract allows. But the form itself asks again between
 // chunks and cuts pieces for idle workers, which one plain call cannot,
@@ -121,10 +112,9 @@
 // a closure is no func literal (the generator cannot see what it runs),
 // uses a Ctx captured from around the form (which panics inside a body),
 // or the form's Ctx is not the parameter of the function or closure it is
-// in; when a PairOf's function is not one of the package's; when the form
-// is in a go or defer statement (or a closure one runs), or is not a
-// statement of its own in a block, or, for Pair, PairOf and Fold, not the
-// whole right side of an assignment to names, a var or a
+// in; when the form is in a go or defer statement (or a closure one
+// runs), or is not a statement of its own in a block, or, for Pair and
+// Fold, not the whole right side of an assignment to names, a var or a
 // return (the rewrite would move it before the statement's other parts);
 // when a Fold's identity or combine is a call; and when the form is
 // already in the else of an if that asks.

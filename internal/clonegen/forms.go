@@ -45,9 +45,8 @@ import (
 // itself), and a copy would not keep that; it stays captured as written.
 
 // formArgs is the number of arguments of each closure form the rewrite
-// knows, without loop options; Join is Both's deprecated name. PairOf
-// takes functions and their arguments, not closures (pairOf).
-var formArgs = map[string]int{"Both": 3, "Join": 3, "Pair": 3, "PairOf": 5, "For": 4, "Fold": 6}
+// knows, without loop options; Join is Both's deprecated name.
+var formArgs = map[string]int{"Both": 3, "Join": 3, "Pair": 3, "For": 4, "Fold": 6}
 
 // Note says what became of one closure form, or why a function's forms
 // were not rewritten: tsysclone -v prints them.
@@ -247,9 +246,6 @@ func (f *formPass) rewrite(call *ast.CallExpr, form string) (from, to int, code,
 	if why != "" {
 		return 0, 0, "", why
 	}
-	if form == "PairOf" {
-		return f.pairOf(stmt, call, ctx)
-	}
 	if form == "Join" {
 		form = "Both"
 	}
@@ -373,88 +369,6 @@ func (f *formPass) rewrite(call *ast.CallExpr, form string) (from, to int, code,
 	return f.off(stmt.Pos()), f.off(stmt.End()), b.String(), why
 }
 
-// pairOf returns the code that replaces stmt, which holds a PairOf, or
-// why it is left as written. PairOf's halves are functions and their
-// arguments, not closures: nothing is made on the heap, but each half is
-// a call through a func value. So on a yes its functions are called here,
-// directly (and so are their clones, as every call of a function the
-// package clones is), and on a no the form runs with their clones.
-// l, r := tsys.PairOf(c, sum, t.L, sum, t.R) becomes, in sumClone,
-//
-//	func sumClone(c *tsys.Ctx, t *Tree) int64 {
-//		if t == nil {
-//			return 0
-//		}
-//		var x1 *Tree = t.L
-//		var y1 *Tree = t.R
-//		var l, r int64
-//		if c.AllowCCall() {
-//			l = sumClone(c, x1)
-//			r = sumClone(c, y1)
-//		} else {
-//			l, r = tsys.PairOf(c, sumClone, x1, sumClone, y1)
-//		}
-//		return t.V + l + r
-//	}
-//
-// The arguments are evaluated first, into variables of the parameters'
-// types (which a constant argument takes in the form's call), as the form
-// evaluates them before it runs f.
-func (f *formPass) pairOf(stmt ast.Stmt, call *ast.CallExpr, ctx string) (from, to int, code, why string) {
-	var fns, types, params []string
-	edits := []edit{}
-	for i, a := range []ast.Expr{call.Args[1], call.Args[3]} {
-		arg := []string{"f", "g"}[i]
-		id, ok := a.(*ast.Ident)
-		var fd *ast.FuncDecl
-		if ok && f.res.uses[id] == nil {
-			fd = f.p.funcs[id.Name]
-		}
-		if fd == nil || fd.Type.TypeParams != nil || count(fd.Type.Params) != 2 || count(fd.Type.Results) != 1 {
-			what := exprString(a)
-			if _, lit := a.(*ast.FuncLit); lit {
-				what = "a func literal"
-			}
-			return 0, 0, "", fmt.Sprintf("its %s, %s, is not a function of this package of two parameters and one result (nor generic), so the generator cannot call it here", arg, what)
-		}
-		typ, param := fd.Type.Results.List[0].Type, fd.Type.Params.List[len(fd.Type.Params.List)-1].Type
-		if f.p.fset.Position(fd.Pos()).Filename != f.at.Filename && (f.qualified(typ) || f.qualified(param)) {
-			return 0, 0, "", fmt.Sprintf("its %s, %s, is declared in another file and takes or returns a type of another package, which this file may import by another name", arg, id.Name)
-		}
-		fns, types, params = append(fns, id.Name), append(types, exprString(typ)), append(params, exprString(param))
-		if clone, ok := f.p.cloneOf[id.Name]; ok {
-			edits = append(edits, edit{id, clone})
-		}
-	}
-	targets, decl, after, why := f.results(stmt, call, types)
-	if why != "" {
-		return 0, 0, "", why
-	}
-	x, y := f.fresh("x"), f.fresh("y")
-	edits = append(edits, edit{call.Args[2], x}, edit{call.Args[4], y})
-	var b strings.Builder
-	fmt.Fprintf(&b, "var %s %s = %s\nvar %s %s = %s\n%s", x, params[0], f.src(call.Args[2]), y, params[1], f.src(call.Args[4]), decl)
-	fmt.Fprintf(&b, "if %s.AllowCCall() {\n%s = %s(%s, %s)\n%s = %s(%s, %s)\n} else {\n", ctx, targets[0], fns[0], ctx, x, targets[1], fns[1], ctx, y)
-	fmt.Fprintf(&b, "%s, %s = %s\n}", targets[0], targets[1], f.srcEdited(call, edits))
-	if after != "" {
-		b.WriteString("\n" + strings.TrimSuffix(after, "\n"))
-	}
-	return f.off(stmt.Pos()), f.off(stmt.End()), b.String(), "while enough tasks are ready its functions are called here, directly; otherwise the form runs with their clones"
-}
-
-// qualified reports whether a type expression names a type of another
-// package.
-func (f *formPass) qualified(typ ast.Expr) bool {
-	found := false
-	ast.Inspect(typ, func(n ast.Node) bool {
-		if _, ok := n.(*ast.SelectorExpr); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // statement returns the statement that holds the form call, of a shape
 // the rewrite keeps the meaning of, or why not.
 func (f *formPass) statement(call *ast.CallExpr, form string) (ast.Stmt, string) {
@@ -462,27 +376,26 @@ func (f *formPass) statement(call *ast.CallExpr, form string) (ast.Stmt, string)
 		return nil, "it is in a go or defer statement, or in a closure one runs"
 	}
 	var stmt ast.Stmt
-	pair := form == "Pair" || form == "PairOf" // forms of two values
 	switch p := f.parent[call].(type) {
 	case *ast.ExprStmt:
-		if !pair {
+		if form != "Pair" {
 			stmt = p
 		}
 	case *ast.AssignStmt:
-		if (pair || form == "Fold") && len(p.Rhs) == 1 && idents(p.Lhs) && (form == "Fold" || p.Tok == token.DEFINE || p.Tok == token.ASSIGN) {
+		if (form == "Pair" || form == "Fold") && len(p.Rhs) == 1 && idents(p.Lhs) && (form == "Fold" || p.Tok == token.DEFINE || p.Tok == token.ASSIGN) {
 			stmt = p
 		}
 	case *ast.ReturnStmt:
-		if (pair || form == "Fold") && len(p.Results) == 1 {
+		if (form == "Pair" || form == "Fold") && len(p.Results) == 1 {
 			stmt = p
 		}
 	case *ast.ValueSpec:
-		if gd, ok := f.parent[p].(*ast.GenDecl); ok && len(gd.Specs) == 1 && len(p.Values) == 1 && (pair || form == "Fold") {
+		if gd, ok := f.parent[p].(*ast.GenDecl); ok && len(gd.Specs) == 1 && len(p.Values) == 1 && (form == "Pair" || form == "Fold") {
 			stmt, _ = f.parent[gd].(*ast.DeclStmt)
 		}
 	}
 	if stmt == nil {
-		if pair || form == "Fold" {
+		if form == "Pair" || form == "Fold" {
 			return nil, "it is not the whole right side of an assignment to names, a var or a return: the rewrite would change when the statement's other parts run; assign its results to names first"
 		}
 		return nil, "it is not a statement of its own"

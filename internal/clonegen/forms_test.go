@@ -104,16 +104,6 @@ func TestFormsLeftAsWritten(t *testing.T) {
 }
 
 func zero() func() int { return func() int { return 0 }`, "its identity is neither a func literal nor a name"},
-		{"PairOf with a func literal", `	a, b := tsys.PairOf(c, sum, n-1, func(c *tsys.Ctx, n int) int { return sum(c, n) }, n-2) // here
-	return a + b`, "its g, a func literal, is not a function of this package of two parameters and one result"},
-		{"PairOf with a generic function", `	a, b := tsys.PairOf(c, sum, n-1, twice[int], n-2) // here
-	return a + b
-}
-
-func twice[T int | int64](c *tsys.Ctx, n T) T { return 2 * n`, "its g, twice[int], is not a function of this package"},
-		{"PairOf with a function a local shadows", `	leaf := func(c *tsys.Ctx, n int) int { return n }
-	a, b := tsys.PairOf(c, sum, n-1, leaf, n-2) // here
-	return a + b`, "its g, leaf, is not a function of this package"},
 		{"a cutoff written by hand", `	if c.AllowCCall() {
 		return sum(c, n-1) + sum(c, n-2)
 	} else {
@@ -169,11 +159,6 @@ func TestFormsRewritten(t *testing.T) {
 		a = sum(c, n-1)
 	}, func(c *tsys.Ctx) { b = sum(c, n-2) })
 	return a + b`, []string{"if c.AllowCCall() {\n\t\tfunc(c *tsys.Ctx) {", "defer func() { sink = a }()", "}(c)\n\t\tb = sumClone(c, n-2)\n\t} else {"}, "plain code"},
-		{"PairOf, its functions called here and their clones on a no, its arguments typed by the parameters", `	a, b := tsys.PairOf(c, sum, n-1, other, 2) // here
-	return a + int(b)
-}
-
-func other(c *tsys.Ctx, n int64) int64 { return n`, []string{"var x1 int = n - 1\n\tvar y1 int64 = 2\n\tvar a int\n\tvar b int64\n", "if c.AllowCCall() {\n\t\ta = sumClone(c, x1)\n\t\tb = other(c, y1)\n\t} else {\n\t\ta, b = tsys.PairOf(c, sumClone, x1, other, y1)\n\t}"}, "its functions are called here, directly; otherwise the form runs with their clones"},
 		{"a loop that asks again, bounds that are calls", `	return tsys.Fold(c, leaf(0), n, func() int { return 0 }, func(c *tsys.Ctx, lo, hi, acc int) int { // here
 		return acc + sum(c, hi-lo-1)
 	}, func(a, b int) int { return a + b })`, []string{"lo1 := leaf(0)\n", "var r1 int\n", "if c.AllowCCall() {\n\t\tr1 = 0\n\t\tif lo1 < n {\n\t\t\tr1 = func(c *tsys.Ctx, lo, hi, acc int) int {", "}(c, lo1, n, r1)", "r1 = tsys.Fold(c, lo1, n, func() int { return 0 }", "return r1"}, "its body is called once, here, over the whole range"},

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/gosrc"
 )
 
 // Plain clones: the clone of a function that is no task.
@@ -29,22 +31,8 @@ func (p *pkg) plainClones(files []*ast.File) {
 			continue // a test's declarations are not the package's
 		}
 		for _, d := range f.Decls {
-			switch x := d.(type) {
-			case *ast.FuncDecl:
-				if x.Recv == nil {
-					declared[x.Name.Name] = true
-				}
-			case *ast.GenDecl:
-				for _, s := range x.Specs {
-					switch sp := s.(type) {
-					case *ast.ValueSpec:
-						for _, id := range sp.Names {
-							declared[id.Name] = true
-						}
-					case *ast.TypeSpec:
-						declared[sp.Name.Name] = true
-					}
-				}
+			for _, name := range gosrc.Declares(d) {
+				declared[name] = true
 			}
 		}
 	}

@@ -183,7 +183,7 @@ func TestUnrunnableLoansAreSaidOnce(t *testing.T) {
 	if recs := l.lend("mixed", "127.0.0.1:1", 5); len(recs) != 0 {
 		t.Errorf("lent %d more tasks to a node that cannot run them", len(recs))
 	}
-	if rerun, _ := l.counts(); rerun != 0 {
+	if rerun, _, _ := l.counts(); rerun != 0 {
 		t.Errorf("%d loans counted as run again; handed back ones are not", rerun)
 	}
 

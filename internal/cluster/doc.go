@@ -32,7 +32,10 @@
 //     (snapshot.go): the cluster's snapshots, asked of every member.
 //   - engine (engine.go): one job here, its pool and its policy, which it
 //     drives; its lending side is a lender (lender.go, lend.go, over the
-//     ledger, ledger.go), its borrowing side a borrower (borrower.go, over
+//     ledger, ledger.go), which backs up the loans of a borrower gone
+//     silent (backup.go, as silence.go decides; the node's wordBook
+//     there says when each peer last spoke), its borrowing side a
+//     borrower (borrower.go, over
 //     a borrowBook, borrowed.go), what the pool's workers call a remote
 //     (remote.go); its timeline is a jobTimeline (timeline.go), its root's
 //     state a rootWatch (suspect.go). A task's bytes are made and read in
@@ -165,7 +168,12 @@
 // borrower handed it back (leaving, or unable to run it: an unknown name,
 // an undecodable argument), or the lender ran it again itself because the
 // borrower died, said it no longer holds it, or said nothing about it for
-// loanSilence (lenders ask about quiet loans every loanAskEvery). A loan
+// loanSilence (lenders ask about quiet loans every loanAskEvery). Nor
+// does a job wait out a borrower that is cut off or stopped: one that
+// holds loans and says nothing for a few times the time its job's
+// borrowers take to answer (a second at least) has its loans started
+// again on the lender, each once (backups, backup.go, as silence.go
+// decides), and whichever result comes first completes the task. A loan
 // keeps the address its borrower's answers go to, and a borrowed task
 // the lender's (a gossiped address, or a route back on a connection), so
 // that nothing is forgotten for want of an address when gossip drops a
@@ -175,8 +183,9 @@
 //
 // Gossip declares dead a node that is only slow as readily as one that
 // crashed; suspect.go lists the rules that keep a job going through that.
-// In short: a lender re-runs at once what a node declared dead held and
-// drops (and counts, late_results) a result that comes after all; a node
+// In short: a lender backs up what a silent node holds, and re-runs at
+// once what a node declared dead held, and drops (and counts,
+// late_results) a result that comes after all; a node
 // whose job's root is declared dead serves on for RootGrace; a root
 // invites again a node that comes back; and no wait of a root lasts
 // without a bound.

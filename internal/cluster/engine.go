@@ -119,7 +119,7 @@ func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *en
 		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
-	e.lender = &lender{e: e, ledger: newLedger()}
+	e.lender = newLender(e)
 	e.borrower = &borrower{e: e, fishedAt: map[clusterpolicy.NodeID]time.Time{}}
 	n.jobsTotal.Add(1)
 	e.pool.Port().SetRemote(remote{e})
@@ -256,7 +256,7 @@ func (e *engine) measure(now time.Time, cpu time.Duration, cpuOK bool) clusterpo
 // counters are the engine's network counters for its job; the re-runs
 // and late results are the ledger's.
 func (e *engine) counters() NetStats {
-	rerun, late := e.lender.counts()
+	rerun, late, backups := e.lender.counts()
 	return NetStats{
 		RemoteSteals:  e.remoteSteals.Load(),
 		StatusSent:    e.statusSent.Load(),
@@ -269,6 +269,7 @@ func (e *engine) counters() NetStats {
 		TasksReceived: e.tasksReceived.Load(),
 		TasksRerun:    rerun,
 		LateResults:   late,
+		Backups:       backups,
 		TasksReturned: e.tasksReturned.Load(),
 		BytesSent:     e.bytesSent.Load(),
 		MessagesSent:  e.messagesSent.Load(),

@@ -33,6 +33,7 @@ func (in inbox) handle(from string, tm *transport.Message) {
 		in.n.netLog.Warn("dropping a message that does not decode", "peer", peer, "err", err)
 		return
 	}
+	in.n.words.heard(peer, time.Now()) // it is there (silence.go)
 	in.trustReplyTo(peer, msg, tm)
 	// A message of a job (its end, a task, a query) may end a doze: rouse
 	// once it has taken effect, so that a tick that looks at the node

@@ -23,7 +23,15 @@ import (
 //     it, or was not heard of about it for loanSilence; it runs here
 //     again;
 //   - jobOver: the job ended with the loan open (a task whose future no
-//     one waited for, or a failed job): nothing waits for it any more.
+//     one waited for, or a failed job): nothing waits for it any more;
+//   - backedUp: its borrower was silent, so a copy of the task runs here
+//     (its backup, backup.go), and the backup's result came first, or
+//     the loan would have ended as handedBack or rerunHere while the
+//     backup ran: the backup's result completes the task, which does not
+//     run here a second time.
+//
+// A loan has at most one backup. Its borrower's result ends it as
+// resultHome while the backup runs, and the backup's result is dropped.
 //
 // The invariant, which check enforces: every loan opened is either open or
 // ended in exactly one way, so opened = open + the sum of the ends.
@@ -44,9 +52,15 @@ import (
 // what it returns (running a task here, sending a query).
 type ledger struct {
 	open map[uint64]*openLoan
-	// rerun are the loans ended by rerunHere whose late result may still
-	// come; a late result removes its loan.
+	// rerun are the loans ended by rerunHere or backedUp whose late
+	// result may still come; a late result removes its loan.
 	rerun map[uint64]clusterpolicy.NodeID
+	// backups are the copies of lent tasks running here (backup.go),
+	// each with its loan, until its result comes or its loan ends
+	// without needing it (resultHome, jobOver).
+	backups map[*sched.Header]backupOf
+	// backedUp counts the backups started.
+	backedUp int64
 
 	opened      int64
 	ended       [loanEnds]int64
@@ -64,6 +78,9 @@ type openLoan struct {
 	// heard is when the borrower last said it holds the loan (or when it
 	// was lent); asked is when the ledger last asked.
 	heard, asked time.Time
+	// backup is the copy of the task running here since the borrower
+	// went silent (backup.go); nil: none.
+	backup *sched.Header
 }
 
 // loanEnd is how a loan ended.
@@ -74,6 +91,7 @@ const (
 	handedBack
 	rerunHere
 	jobOver
+	backedUp
 	loanEnds
 )
 
@@ -87,6 +105,8 @@ func (k loanEnd) String() string {
 		return "re-run here"
 	case jobOver:
 		return "job over"
+	case backedUp:
+		return "backed up"
 	}
 	return fmt.Sprintf("loanEnd(%d)", uint8(k))
 }
@@ -105,7 +125,7 @@ const (
 )
 
 func newLedger() *ledger {
-	return &ledger{open: map[uint64]*openLoan{}, rerun: map[uint64]clusterpolicy.NodeID{}}
+	return &ledger{open: map[uint64]*openLoan{}, rerun: map[uint64]clusterpolicy.NodeID{}, backups: map[*sched.Header]backupOf{}}
 }
 
 // lend opens loan id of task h to node, which answers at addr.
@@ -117,24 +137,36 @@ func (l *ledger) lend(id uint64, h *sched.Header, node clusterpolicy.NodeID, add
 	l.opened++
 }
 
-// end ends open loan id as how and returns its task.
+// end ends open loan id as how and returns its task; nil when the loan
+// has a backup that runs the task here already (handedBack and rerunHere
+// then end it as backedUp: the backup's result completes it).
 func (l *ledger) end(id uint64, how loanEnd) *sched.Header {
 	lo := l.open[id]
 	delete(l.open, id)
+	h := lo.h
+	if lo.backup != nil {
+		switch how {
+		case handedBack, rerunHere:
+			how, h = backedUp, nil
+		case resultHome, jobOver:
+			delete(l.backups, lo.backup) // its result is not needed
+		}
+	}
 	l.ended[how]++
-	if how == rerunHere {
+	if how == rerunHere || how == backedUp {
 		l.rerun[id] = lo.node
 	}
-	return lo.h
+	return h
 }
 
 // What a result for a loan means (settle).
 type settled uint8
 
 const (
-	settledOpen  settled = iota + 1 // it ended an open loan
-	settledLate                     // its loan was re-run here: dropped, counted
-	settledStray                    // no loan of that node: dropped
+	settledOpen     settled = iota + 1 // it ended an open loan
+	settledLate                        // its loan was re-run here: dropped, counted
+	settledStray                       // no loan of that node: dropped
+	settledBackedUp                    // it ended an open loan whose backup runs here: nothing more to do
 )
 
 // settle takes a borrower's word that loan id is over: its result
@@ -145,7 +177,10 @@ func (l *ledger) settle(id uint64, from clusterpolicy.NodeID, how loanEnd) (*sch
 		invariant.Throw(fmt.Sprintf("cluster: a borrower's word cannot end a loan as %v", how))
 	}
 	if lo, ok := l.open[id]; ok && lo.node == from {
-		return l.end(id, how), settledOpen
+		if h := l.end(id, how); h != nil {
+			return h, settledOpen
+		}
+		return nil, settledBackedUp
 	}
 	if node, ok := l.rerun[id]; ok && node == from && how == resultHome {
 		delete(l.rerun, id)
@@ -172,7 +207,9 @@ func (l *ledger) rerunAll(ids []uint64) []*sched.Header {
 	var back []*sched.Header
 	for _, id := range ids {
 		if _, ok := l.open[id]; ok {
-			back = append(back, l.end(id, rerunHere))
+			if h := l.end(id, rerunHere); h != nil {
+				back = append(back, h)
+			}
 		}
 	}
 	return back
@@ -233,10 +270,14 @@ func (l *ledger) due(now time.Time) (queries []query, silent map[clusterpolicy.N
 	}
 	for _, id := range overdue {
 		node := l.open[id].node
+		h := l.end(id, rerunHere)
+		if h == nil {
+			continue // its backup runs here
+		}
 		if silent == nil {
 			silent = map[clusterpolicy.NodeID][]*sched.Header{}
 		}
-		silent[node] = append(silent[node], l.end(id, rerunHere))
+		silent[node] = append(silent[node], h)
 	}
 	return queries, silent
 }
@@ -247,10 +288,11 @@ func (l *ledger) close() {
 		l.end(id, jobOver)
 	}
 	clear(l.rerun)
+	clear(l.backups)
 }
 
-// check throws unless every loan opened is open or ended once, and no
-// loan re-run here is open.
+// check throws unless every loan opened is open or ended once, no loan
+// re-run here is open, and the backups and their loans agree.
 func (l *ledger) check() {
 	sum := int64(len(l.open))
 	for _, n := range l.ended {
@@ -264,6 +306,7 @@ func (l *ledger) check() {
 			invariant.Throw(fmt.Sprintf("cluster: loan ledger broken: loan %d both open and re-run", id))
 		}
 	}
+	l.checkBackups()
 }
 
 // pendingLoans are the open loans of one borrower: how many, and how long

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -19,12 +20,19 @@ import (
 //
 // Lock order: an engine's mu before the lender's (answerSteal decides how
 // many to lend under the engine's and lends them in the same critical
-// section). mu guards the ledger only and is held for no call out.
+// section). mu guards the ledger and the silence only and is held for no
+// call out.
 type lender struct {
 	e *engine // the job: its pool, its sends and its counters
 
 	mu     sync.Mutex
 	ledger *ledger
+	// silence decides when a borrower has said nothing for too long, and
+	// its loans start again here (silence.go, backup.go).
+	silence *silence
+	// anyBackup: a backup was started, whose completion the workers then
+	// look for among their borrowed tasks' (backupReturned).
+	anyBackup atomic.Bool
 
 	// cannotRun are the borrowers that handed a loan back unrun (another
 	// binary, an argument they could not decode): they are lent nothing
@@ -32,12 +40,14 @@ type lender struct {
 	cannotRun firsts
 }
 
-// counts are the ledger's counts of the loans run here again and of the
-// late results dropped.
-func (l *lender) counts() (rerun, late int64) {
+func newLender(e *engine) *lender { return &lender{e: e, ledger: newLedger(), silence: newSilence()} }
+
+// counts are the ledger's counts of the loans run here again, of the
+// late results dropped and of the backups started.
+func (l *lender) counts() (rerun, late, backups int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.ledger.ended[rerunHere], l.ledger.lateResults
+	return l.ledger.ended[rerunHere], l.ledger.lateResults, l.ledger.backedUp
 }
 
 // close ends the loans still open as the job ends here, and checks the
@@ -161,6 +171,9 @@ func (l *lender) resultArrived(from clusterpolicy.NodeID, m *result) {
 	case settledStray:
 		l.e.n.log.Debug("a result for no task lent to that peer", "peer", from, "id", m.Task)
 		return
+	case settledBackedUp:
+		l.e.n.log.Debug("a lent task came back while its backup runs here", "peer", from, "id", m.Task)
+		return
 	}
 	switch {
 	case m.Rerun && m.Leaving:
@@ -204,12 +217,15 @@ func (l *lender) check(now time.Time) {
 	for node, back := range silent {
 		l.rerun(node, back, fmt.Sprintf("no word from the borrower about them for %v", loanSilence))
 	}
+	l.watch(now)
 }
 
 // heard takes a borrower's answer about its loans.
 func (l *lender) heard(from clusterpolicy.NodeID, m *loanStatus) {
+	now := time.Now()
 	l.mu.Lock()
-	lost := l.ledger.heard(from, m.Held, m.Gone, time.Now())
+	lost := l.ledger.heard(from, m.Held, m.Gone, now)
+	l.silence.answered(from, now)
 	l.mu.Unlock()
 	l.rerun(from, lost, "the borrower no longer holds them: their results were lost")
 }

@@ -1,13 +1,9 @@
 package cluster
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/tsys-go/tsys/internal/methodcount"
 )
 
 // maxMethods bounds the methods of any type of the package: a reader
@@ -16,8 +12,7 @@ import (
 const maxMethods = 25
 
 // embeds are the only embedded fields the package's structs may have,
-// each for a reason of its own: an embedded field's methods are its
-// struct's too, without a line of the struct's saying so.
+// each for a reason of its own (methodcount.Unlisted says why so few).
 var embeds = map[string][]string{
 	// One flat JSON object of counters (doc.go, "Counters").
 	"JobStats": {"sched.Stats", "NetStats"},
@@ -32,76 +27,22 @@ var embeds = map[string][]string{
 // a field but those embeds lists, so that what a type declares is all it
 // has.
 func TestMethodCounts(t *testing.T) {
-	fset := token.NewFileSet()
-	entries, err := os.ReadDir(".")
+	ts, err := methodcount.Read(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	methods := map[string][]string{}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv != nil {
-					r := typeName(d.Recv.List[0].Type)
-					methods[r] = append(methods[r], d.Name.Name)
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					ts, ok := spec.(*ast.TypeSpec)
-					if !ok {
-						continue
-					}
-					st, ok := ts.Type.(*ast.StructType)
-					if !ok {
-						continue
-					}
-					for _, field := range st.Fields.List {
-						if len(field.Names) == 0 && !slices.Contains(embeds[ts.Name.Name], typeName(field.Type)) {
-							t.Errorf("%s: %s embeds %s: its methods would be %s's too", fset.Position(field.Pos()), ts.Name.Name, typeName(field.Type), ts.Name.Name)
-						}
-					}
-				}
-			}
-		}
+	for _, e := range ts.Unlisted(embeds) {
+		t.Error(e)
 	}
 	// Without these the bound would hold by not finding them: a parse
 	// that lost a file, or a part folded back into another type.
 	for _, typ := range []string{"Node", "engine", "inbox", "lender", "borrower", "remote", "ticker", "server", "orphans", "gatherer", "drainer", "gossipInbox"} {
-		if len(methods[typ]) == 0 {
+		if len(ts.Methods[typ]) == 0 {
 			t.Errorf("type %s declares no method: is the test reading the package?", typ)
 		}
 	}
-	for typ, ms := range methods {
-		if len(ms) > maxMethods {
-			t.Errorf("%s has %d methods, more than %d: %s", typ, len(ms), maxMethods, strings.Join(ms, ", "))
-		}
+	for _, e := range ts.Over(maxMethods) {
+		t.Error(e)
 	}
-	t.Logf("methods: Node %d, engine %d, inbox %d, lender %d", len(methods["Node"]), len(methods["engine"]), len(methods["inbox"]), len(methods["lender"]))
-}
-
-// typeName is the name of the type of a receiver or field: T, *T, T[P]
-// or pkg.T.
-func typeName(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return typeName(e.X)
-	case *ast.IndexExpr:
-		return typeName(e.X)
-	case *ast.IndexListExpr:
-		return typeName(e.X)
-	case *ast.SelectorExpr:
-		return typeName(e.X) + "." + e.Sel.Name
-	case *ast.Ident:
-		return e.Name
-	}
-	return "?"
+	t.Logf("methods: Node %d, engine %d, inbox %d, lender %d", len(ts.Methods["Node"]), len(ts.Methods["engine"]), len(ts.Methods["inbox"]), len(ts.Methods["lender"]))
 }

@@ -113,6 +113,9 @@ type Node struct {
 	peers *peerBook
 	// out is where the node's messages leave (send.go).
 	out *outbox
+	// words are when each peer last sent this node a message
+	// (silence.go).
+	words wordBook
 
 	// sharing carries out the sharing policy's grants (sharing.go).
 	sharing *sharing

@@ -102,7 +102,10 @@ func (r remote) Return(h *sched.Header) {
 	// result goes ahead of that answer.
 	loan, ok := r.e.borrowed.loanOf(h)
 	if !ok {
-		return // its job is over here
+		// A backup of a task this node lent (backup.go), or a task of
+		// a job over here.
+		r.e.lender.backupReturned(h)
+		return
 	}
 	m := &result{Job: r.e.info.ID, Task: loan.id, Span: h.SpanClock()}
 	value, err := resultBytes(h)

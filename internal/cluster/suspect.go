@@ -30,6 +30,13 @@ import (
 //     holds; those it does not hold were lost and run here at once; a
 //     loan whose borrower says nothing for loanSilence runs here too. So
 //     a root never waits on a lent task without a bound.
+//   - Long before that, a borrower holding loans that says nothing at all
+//     (no result, request, report or answer to a probe) for a few times
+//     the time its job's borrowers take to answer, a second at least, has
+//     its loans backed up: started again on the lender, the first result
+//     winning (silence.go, backup.go). A node cut off or stopped for
+//     less than gossip's suspicion costs its job that limit and the work
+//     it held, rather than the whole cut.
 //   - A node serving a job whose root gossip declares dead serves on for
 //     Config.RootGrace (the job is orphaned): its borrowed tasks still run,
 //     and their results go to the address the root asked for answers at.

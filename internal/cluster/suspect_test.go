@@ -103,7 +103,7 @@ func TestBorrowerSaysWhichLoansItHolds(t *testing.T) {
 func TestLateResultIsCountedOnce(t *testing.T) {
 	e := &engine{n: testNode(t, Config{})}
 	e.pool = e.n.jobs.main.Main()
-	e.lender = &lender{e: e, ledger: newLedger()}
+	e.lender = newLender(e)
 	e.lender.ledger.lend(1, new(sched.Header), "b", "", time.Now())
 	e.lender.ledger.rerunAll([]uint64{1})
 	e.lender.resultArrived("b", &result{Task: 1})

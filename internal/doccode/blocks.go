@@ -3,6 +3,8 @@ package doccode
 import (
 	"go/ast"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/gosrc"
 )
 
 // Block is a code block of a doc: a Markdown file's ```go block or a code
@@ -98,7 +100,7 @@ func Docs(f *ast.File) []Doc {
 	var docs []Doc
 	add := func(cg *ast.CommentGroup, name string, inherited bool) {
 		if cg != nil {
-			docs = append(docs, Doc{cg, name, inherited || IsDeprecated(cg.Text())})
+			docs = append(docs, Doc{cg, name, inherited || gosrc.Deprecated(cg.Text())})
 		}
 	}
 	add(f.Doc, "package", false)
@@ -106,7 +108,7 @@ func Docs(f *ast.File) []Doc {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			name := d.Name.Name
-			if r := recvName(d); r != "" {
+			if r := gosrc.Receiver(d); r != "" {
 				name = r + "." + name
 			}
 			add(d.Doc, name, false)
@@ -119,7 +121,7 @@ func Docs(f *ast.File) []Doc {
 						doc = d.Doc
 					}
 					add(doc, s.Name.Name, false)
-					dep := doc != nil && IsDeprecated(doc.Text())
+					dep := doc != nil && gosrc.Deprecated(doc.Text())
 					var fields *ast.FieldList
 					switch t := s.Type.(type) {
 					case *ast.StructType:
@@ -154,32 +156,6 @@ func Docs(f *ast.File) []Doc {
 		}
 	}
 	return docs
-}
-
-// IsDeprecated says whether a doc comment's text has a paragraph that
-// begins "Deprecated: ", as go doc and gopls read it.
-func IsDeprecated(text string) bool {
-	return strings.HasPrefix(text, "Deprecated: ") || strings.Contains(text, "\nDeprecated: ")
-}
-
-func recvName(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		return ""
-	}
-	t := d.Recv.List[0].Type
-	if s, ok := t.(*ast.StarExpr); ok {
-		t = s.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name
-	}
-	return ""
 }
 
 // UnfencedGo returns the lines (from 1) of a Markdown text that look like

@@ -2,14 +2,12 @@ package doccode
 
 import (
 	"encoding/json"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -23,13 +21,9 @@ type Package struct {
 
 // List lists the packages the patterns match, in the module at root.
 func List(root string, patterns ...string) ([]Package, error) {
-	cmd := exec.Command("go", append([]string{"list", "-json"}, patterns...)...)
-	cmd.Dir = root
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := goList(root, []string{"-json"}, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("go list: %v: %s", err, stderr.String())
+		return nil, err
 	}
 	var pkgs []Package
 	dec := json.NewDecoder(strings.NewReader(string(out)))

@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"regexp"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/gosrc"
 )
 
 // A Name is an exported identifier of a package: a top-level name, or a
@@ -51,7 +53,7 @@ func Names(pkg, pkgName string, files []*ast.File) (live, deprecated []Name) {
 			switch decl := decl.(type) {
 			case *ast.FuncDecl:
 				if decl.Doc == nil && decl.Name.IsExported() {
-					live = append(live, Name{Pkg: pkg, PkgName: pkgName, Recv: recvName(decl), Name: decl.Name.Name})
+					live = append(live, Name{Pkg: pkg, PkgName: pkgName, Recv: gosrc.Receiver(decl), Name: decl.Name.Name})
 				}
 			case *ast.GenDecl:
 				for _, s := range decl.Specs {

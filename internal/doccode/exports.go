@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 )
 
@@ -15,13 +14,9 @@ import (
 // at dir, with one go list (from the build cache after the first time),
 // and returns where each one's export data is.
 func Exports(dir string, pkgs []string) (map[string]string, error) {
-	cmd := exec.Command("go", append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}"}, pkgs...)...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := goList(dir, []string{"-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}"}, pkgs...)
 	if err != nil {
-		return nil, fmt.Errorf("go list -export: %v: %s", err, stderr.String())
+		return nil, err
 	}
 	m := map[string]string{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/tsys-go/tsys/internal/gosrc"
 )
 
 // A Fragment is a block made into a file of Go: the block's code behind
@@ -203,23 +205,15 @@ func parsesStmts(code string) bool {
 	return err == nil
 }
 
-// declared adds the names a top-level declaration declares to names.
+// declared adds the names a top-level declaration declares to names:
+// the package's, and an import's, which the file's code names as well.
 func declared(d ast.Decl, names map[string]bool) {
-	switch d := d.(type) {
-	case *ast.FuncDecl:
-		if d.Recv == nil {
-			names[d.Name.Name] = true
-		}
-	case *ast.GenDecl:
+	for _, name := range gosrc.Declares(d) {
+		names[name] = true
+	}
+	if d, ok := d.(*ast.GenDecl); ok {
 		for _, s := range d.Specs {
-			switch s := s.(type) {
-			case *ast.TypeSpec:
-				names[s.Name.Name] = true
-			case *ast.ValueSpec:
-				for _, n := range s.Names {
-					names[n.Name] = true
-				}
-			case *ast.ImportSpec:
+			if s, ok := s.(*ast.ImportSpec); ok {
 				names[importName(s)] = true
 			}
 		}

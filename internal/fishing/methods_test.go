@@ -1,12 +1,9 @@
 package fishing
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"strings"
 	"testing"
+
+	"github.com/tsys-go/tsys/internal/methodcount"
 )
 
 // maxMethods bounds the methods of any type of the package: a reader
@@ -18,70 +15,18 @@ const maxMethods = 25
 // more than maxMethods methods, and none embeds a field, whose methods
 // would count without being declared.
 func TestMethodCounts(t *testing.T) {
-	fset := token.NewFileSet()
-	entries, err := os.ReadDir(".")
+	ts, err := methodcount.Read(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	methods := map[string][]string{}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv != nil {
-					r := receiverType(d.Recv.List[0].Type)
-					methods[r] = append(methods[r], d.Name.Name)
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					ts, ok := spec.(*ast.TypeSpec)
-					if !ok {
-						continue
-					}
-					if st, ok := ts.Type.(*ast.StructType); ok {
-						for _, field := range st.Fields.List {
-							if len(field.Names) == 0 {
-								t.Errorf("%s: %s embeds %s: its methods would be %s's too", fset.Position(field.Pos()), ts.Name.Name, receiverType(field.Type), ts.Name.Name)
-							}
-						}
-					}
-				}
-			}
-		}
+	for _, e := range ts.Unlisted(nil) {
+		t.Error(e)
 	}
-	if len(methods["Policy"]) == 0 {
+	if len(ts.Methods["Policy"]) == 0 {
 		t.Fatal("no method of Policy found: is the test reading the package?")
 	}
-	for typ, ms := range methods {
-		if len(ms) > maxMethods {
-			t.Errorf("%s has %d methods, more than %d: %s", typ, len(ms), maxMethods, strings.Join(ms, ", "))
-		}
+	for _, e := range ts.Over(maxMethods) {
+		t.Error(e)
 	}
-	t.Logf("Policy: %d methods", len(methods["Policy"]))
-}
-
-// receiverType is the name of the type of a receiver or field: T, *T,
-// T[P] or pkg.T.
-func receiverType(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return receiverType(e.X)
-	case *ast.IndexExpr:
-		return receiverType(e.X)
-	case *ast.IndexListExpr:
-		return receiverType(e.X)
-	case *ast.SelectorExpr:
-		return receiverType(e.X) + "." + e.Sel.Name
-	case *ast.Ident:
-		return e.Name
-	}
-	return "?"
+	t.Logf("Policy: %d methods", len(ts.Methods["Policy"]))
 }

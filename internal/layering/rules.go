@@ -89,7 +89,7 @@ func IsLibrary(p string) bool {
 // a program only tests build (internal/testnode).
 func isTestHelper(p string) bool {
 	switch p {
-	case "internal/proctest", "internal/clitest", "internal/promtest", "internal/stranger", "internal/doccode", "internal/netem", "internal/netnstest", "internal/slurmtest", "internal/testnode":
+	case "internal/proctest", "internal/clitest", "internal/promtest", "internal/stranger", "internal/doccode", "internal/netem", "internal/netnstest", "internal/slurmtest", "internal/methodcount", "internal/testnode":
 		return true
 	}
 	return false

@@ -59,6 +59,7 @@ var nodeCounters = []struct {
 	{newMetric("steal_answers_total", "Answers to those requests, with tasks or without.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.StealAnswers) }},
 	{newMetric("tasks_rerun_total", "Lent tasks run again here because their borrower died, was silent too long, or no longer held them.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.TasksRerun) }},
 	{newMetric("late_results_total", "Results of lent tasks that had already run again here (their borrower was only slow); dropped.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.LateResults) }},
+	{newMetric("backups_total", "Lent tasks started again here because their borrower had said nothing for a while (cut off, stopped); the first result wins.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.Backups) }},
 	{newMetric("tasks_returned_total", "Lent tasks handed back unstarted.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.TasksReturned) }},
 	{newMetric("status_messages_total", "Load reports sent to other nodes (balancing schedulers).", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.StatusSent) }},
 	{newMetric("useful_seconds_total", "Busy time the CPU really ran, measured each tick.", prometheus.CounterValue, "node"), func(s *cluster.NetStats) float64 { return float64(s.UsefulNs) / 1e9 }},

@@ -124,7 +124,7 @@ func TestMetricsParse(t *testing.T) {
 	defer s.Close()
 	families := promtest.Families(t, "http://"+s.Addr()+"/metrics")
 	for _, name := range []string{"tsys_tasks_run_total", "tsys_inlined_total", "tsys_stolen_from_total", "tsys_busy_seconds_total",
-		"tsys_tasks_lent_total", "tsys_tasks_rerun_total", "tsys_transport_errors_total", "tsys_ready_tasks", "tsys_members", "go_goroutines"} {
+		"tsys_tasks_lent_total", "tsys_tasks_rerun_total", "tsys_backups_total", "tsys_transport_errors_total", "tsys_ready_tasks", "tsys_members", "go_goroutines"} {
 		if families[name] == nil {
 			t.Errorf("/metrics has no %s", name)
 		}

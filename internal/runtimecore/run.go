@@ -19,15 +19,7 @@ func (rt *Runtime) Run(ctx context.Context, root *sched.Header) (sched.Stats, er
 	if int(others)*rt.conf.Workers >= runtime.GOMAXPROCS(0) {
 		return rt.runSolo(ctx, root)
 	}
-	if ran, st, err := rt.pool.TryRun(ctx, root); ran {
-		rt.last.Store(rt.pool)
-		return st, err
-	}
-	p := rt.takeSpare()
-	defer rt.putSpare(p)
-	st, err := p.Run(ctx, root)
-	rt.last.Store(p)
-	return st, err
+	return rt.onAPool(ctx, root, false)
 }
 
 // runSolo runs root solo on the main pool if it is free and no cluster
@@ -38,13 +30,23 @@ func (rt *Runtime) runSolo(ctx context.Context, root *sched.Header) (sched.Stats
 		return sched.Stats{}, err
 	}
 	defer release()
-	if ran, st, err := rt.pool.TryRunSolo(ctx, root); ran {
+	return rt.onAPool(ctx, root, true)
+}
+
+// onAPool runs root, solo or not, on the main pool if it is free, else
+// on a spare pool, and notes the pool it ran on.
+func (rt *Runtime) onAPool(ctx context.Context, root *sched.Header, solo bool) (sched.Stats, error) {
+	try, run := (*sched.Pool).TryRun, (*sched.Pool).Run
+	if solo {
+		try, run = (*sched.Pool).TryRunSolo, (*sched.Pool).RunSolo
+	}
+	if ran, st, err := try(rt.pool, ctx, root); ran {
 		rt.last.Store(rt.pool)
 		return st, err
 	}
 	p := rt.takeSpare()
 	defer rt.putSpare(p)
-	st, err := p.RunSolo(ctx, root)
+	st, err := run(p, ctx, root)
 	rt.last.Store(p)
 	return st, err
 }

@@ -23,6 +23,10 @@ import (
 // undisturbed run so far.
 var runs = flag.Int("badnet-runs", 1, "TestBadNetwork: how many times to run the undisturbed job and each scenario")
 
+// bin runs the tests on a tsys binary built elsewhere (bench/backup.sh:
+// another tree's), rather than this tree's.
+var bin = flag.String("badnet-tsys", "", "run the tests on this tsys binary rather than one built from this tree")
+
 var tsysBin string
 
 func TestMain(m *testing.M) {
@@ -33,7 +37,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := 1
-	if tsysBin, err = proctest.Build("github.com/tsys-go/tsys/cmd/tsys", dir, false); err != nil {
+	if *bin != "" {
+		tsysBin = *bin
+		code = m.Run()
+	} else if tsysBin, err = proctest.Build("github.com/tsys-go/tsys/cmd/tsys", dir, false); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	} else {
 		code = m.Run()
@@ -120,7 +127,7 @@ func TestBadNetwork(t *testing.T) {
 				defer func() { j.t = parent }()
 				undisturbed := median(calm)
 				before := em.Stats()
-				took, err := j.run(func() { s.apply(em) })
+				took, err := j.run(func(<-chan struct{}) { s.apply(em) })
 				em.SetShape(netem.Shape{})
 				em.Cut(s.host, false)
 				bound := undisturbed*3/2 + s.cut + 2*time.Second
@@ -175,15 +182,17 @@ type job struct {
 	h    *netnstest.Hosts
 	args []string
 	// nodes is how many nodes ran tasks in the last run, stderr what
-	// its client wrote there.
+	// its client wrote there, report its --json report.
 	nodes  int
 	stderr string
+	report map[string]any
 }
 
-// run runs the job once, with during run beside it, and returns how long
-// the client took; an error if it failed, hung past proctest.JobTimeout
-// or printed an answer that is not verified.
-func (j *job) run(during func()) (time.Duration, error) {
+// run runs the job once, with during run beside it (given a channel
+// closed when the client has exited), and returns how long the client
+// took; an error if it failed, hung past proctest.JobTimeout or printed
+// an answer that is not verified.
+func (j *job) run(during func(ended <-chan struct{})) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), proctest.JobTimeout)
 	defer cancel()
 	cmd := netnstest.Command(j.h.Names[rootHost], tsysBin, j.args...)
@@ -196,14 +205,15 @@ func (j *job) run(during func()) (time.Duration, error) {
 	// The process's own time, not the test's: a cut may outlast the
 	// job.
 	var took time.Duration
-	done := make(chan error, 1)
+	done, ended := make(chan error, 1), make(chan struct{})
 	go func() {
 		err := cmd.Wait()
 		took = time.Since(began)
+		close(ended)
 		done <- err
 	}()
 	if during != nil {
-		during()
+		during(ended)
 	}
 	var err error
 	select {
@@ -224,6 +234,7 @@ func (j *job) run(during func()) (time.Duration, error) {
 	if obj["verified"] != true {
 		return took, fmt.Errorf("the answer is not verified: %s\n%s", stdout.String(), stderr.String())
 	}
+	j.report = obj
 	j.nodes = 0
 	nodes, _ := obj["per_node"].([]any)
 	for _, n := range nodes {

@@ -25,7 +25,6 @@ func TestClonesGiveTheSerialAnswers(t *testing.T) {
 			check(t, name+" pair", rt, Pair, 60, PairSerial(60))
 			check(t, name+" mixed", rt, Mixed, 18, MixedSerial(18))
 			do(t, name, rt, "Halves", func(c *tsys.Ctx) any { return Halves(c, 0, 5000) }, HalvesSerial(0, 5000))
-			do(t, name, rt, "Pairs", func(c *tsys.Ctx) any { return Pairs(c, 0, 5000) }, HalvesSerial(0, 5000))
 			do(t, name, rt, "Weigh", func(c *tsys.Ctx) any { return Weigh(c, nodes) }, WeighSerial(nodes, 1))
 			do(t, name, rt, "Spread", func(c *tsys.Ctx) any { return Spread(c, 3000) }, SpreadSerial(3000))
 			do(t, name, rt, "Early", func(c *tsys.Ctx) any { a, b := Early(c, 18); return [2]int64{a, b} }, earlySerial(18))

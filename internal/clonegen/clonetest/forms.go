@@ -44,25 +44,6 @@ func halves(c *tsys.Ctx, lo, hi int) uint64 {
 	return a + b
 }
 
-// Pairs is HalvesSerial with PairOf, whose halves are a function of this
-// package and its argument: its clone calls them directly on a yes.
-func Pairs(c *tsys.Ctx, lo, hi int) uint64 { return pairsClone(c, span{lo, hi}) }
-
-// span is a range, PairOf's argument.
-type span struct{ lo, hi int }
-
-func pairs(c *tsys.Ctx, s span) uint64 {
-	if s.hi-s.lo <= 1 {
-		if s.hi-s.lo == 1 {
-			return mix(s.lo)
-		}
-		return 0
-	}
-	mid := s.lo + (s.hi-s.lo)/2
-	a, b := tsys.PairOf(c, pairs, span{s.lo, mid}, pairs, span{mid, s.hi})
-	return a + b
-}
-
 // Node is a node of a binary tree.
 type Node struct {
 	V    int64

@@ -35,33 +35,7 @@ func halvesClone(c *tsys.Ctx, lo, hi int) uint64 {
 	return a + b
 }
 
-// pairsClone is pairs, from forms.go:54, with the cutoff written: each
-// closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
-// asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
-// its closures are not made and their bodies run as plain code, on a no the
-// form runs as written. Each call of a function the package clones is a
-// call of its clone.
-func pairsClone(c *tsys.Ctx, s span) uint64 {
-	if s.hi-s.lo <= 1 {
-		if s.hi-s.lo == 1 {
-			return mix(s.lo)
-		}
-		return 0
-	}
-	mid := s.lo + (s.hi-s.lo)/2
-	var x1 span = span{s.lo, mid}
-	var y1 span = span{mid, s.hi}
-	var a, b uint64
-	if c.AllowCCall() {
-		a = pairsClone(c, x1)
-		b = pairsClone(c, y1)
-	} else {
-		a, b = tsys.PairOf(c, pairsClone, x1, pairsClone, y1)
-	}
-	return a + b
-}
-
-// weighClone is weigh, from forms.go:97, with the cutoff written: each
+// weighClone is weigh, from forms.go:78, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -87,7 +61,7 @@ func weighClone(c *tsys.Ctx, n *Node, depth int64) int64 {
 	return n.V*depth + a + b
 }
 
-// spreadClone is spread, from forms.go:128, with the cutoff written: each
+// spreadClone is spread, from forms.go:109, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -131,7 +105,7 @@ func spreadClone(c *tsys.Ctx, n int) int64 {
 	return y - x + int64(k)
 }
 
-// earlyClone is early, from forms.go:172, with the cutoff written: each
+// earlyClone is early, from forms.go:153, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -176,7 +150,7 @@ func earlyClone(c *tsys.Ctx, n int) (int64, int64) {
 	return r1, r2
 }
 
-// kidsClone is kids, from forms.go:209, with the cutoff written: each
+// kidsClone is kids, from forms.go:190, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -232,7 +206,7 @@ func kidsClone(c *tsys.Ctx, depth, i int) int64 {
 	return int64(i) + sum
 }
 
-// nestedClone is nested, from forms.go:251, with the cutoff written: each
+// nestedClone is nested, from forms.go:232, with the cutoff written: each
 // closure form (tsys.Both, Pair, For, Fold) the generator could prove safe
 // asks first whether enough tasks are ready (tsys.Ctx.AllowCCall); on a yes
 // its closures are not made and their bodies run as plain code, on a no the
@@ -285,7 +259,7 @@ func nestedClone(c *tsys.Ctx, lo, hi int) uint64 {
 	return check + rest
 }
 
-// mixedClone is mixed's fast clone, from forms.go:279: while enough tasks
+// mixedClone is mixed's fast clone, from forms.go:260: while enough tasks
 // are ready (tsys.Ctx.AllowCCall) it runs mixed's body with each fork a
 // plain call and each join its value; otherwise it runs mixed, whose forks
 // make tasks. Its closure forms (tsys.Both, Pair, For, Fold) that the
