@@ -39,13 +39,24 @@
 //   - Lending as sched.Port.Lend does it: the oldest tasks of the longest
 //     deques. A lent task's whole subtree runs where it went; when its last
 //     task is done a result goes back, and the job ends when the root's
-//     tree is done with every result home (groups).
+//     tree is done with every result home (groups). Results go as the
+//     runtime sends them: the node's returns.Batcher holds a result while
+//     other tasks of the same lender run there, and sends them in one
+//     message, at the latest when a worker runs dry or Model.ResultHold
+//     has passed (package returns).
 //   - Messages: delay = 2 x Overhead + latency (Latency inside a zone,
 //     CrossLatency between zones) + bytes / Bandwidth, with TaskBytes per
 //     lent task, ResultBytes per result and MessageBytes of framing.
 //     Balancing's load reports go to every other node, and are counted as
 //     status messages. Overhead is also charged to the CPU of both ends:
-//     the next task a node starts takes that much longer.
+//     the next task a node starts takes that much longer. A lifeline
+//     (clusterpolicy.Lifeline) is a request that its receiver's policy
+//     holds until it gives; a policy hears of tasks ready to lend only
+//     when a worker pushes one (Pushed), as in the runtime, not when
+//     borrowed tasks arrive.
+//   - Where the time goes (account.go): each worker-second is working,
+//     handling messages (the Overhead its node's tasks paid), stealing
+//     (no task, a request for work in flight) or idle.
 //   - Node speed, and competing load over time (the hog scenarios): a
 //     task's time is its cost over the node's speed when it starts.
 //   - A node that dies (Model.Fail at FailAt): its tasks are gone and

@@ -21,6 +21,7 @@ const (
 	evDrain                    // a node starts to leave gracefully
 	evForget                   // the others' policies hear a draining node is leaving
 	evStatus                   // a status broadcast reaches the receivers it arrives at now
+	evReturn                   // a node's held results are due (package returns)
 )
 
 // event is one thing that happens at a virtual time; seq breaks ties in
@@ -98,12 +99,17 @@ const (
 )
 
 type message struct {
-	kind  messageKind
-	from  int
-	want  int
-	tasks []Task
-	load  clusterpolicy.Load
-	group int32
+	kind messageKind
+	from int
+	want int
+	// lifeline: a request that waits until its node has work to give
+	// (clusterpolicy.Lifeline).
+	lifeline bool
+	tasks    []Task
+	load     clusterpolicy.Load
+	// groups are the lent groups whose results a result message takes
+	// home.
+	groups []int32
 	// reach says which of a status broadcast's receivers its evStatus
 	// event stands for (sim.broadcast).
 	reach reach

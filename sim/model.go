@@ -49,6 +49,10 @@ type Model struct {
 	// default) leaves it in the tasks' own costs, where a workload measured
 	// from a real run already has it.
 	Spawn time.Duration
+	// ResultHold is the longest a borrower holds a result for others to
+	// the same lender, to send them in one message (package returns, as
+	// the runtime does): 0 takes its default, negative sends each alone.
+	ResultHold time.Duration
 	// Speed is each node's speed (1: a core of its own); missing nodes
 	// run at 1.
 	Speed []float64

@@ -27,6 +27,7 @@ type modelFile struct {
 	Tick         *string           `json:"tick"`
 	Wake         *string           `json:"wake"`
 	Spawn        *string           `json:"spawn"`
+	ResultHold   *string           `json:"result_hold"`
 	Inline       *string           `json:"inline"`
 	Speed        []float64         `json:"speed"`
 	Hogs         map[string]string `json:"hogs"` // node index: hog spec
@@ -64,7 +65,7 @@ func ReadModel(path string, m Model) (Model, error) {
 	}{
 		{"latency", f.Latency, &m.Latency}, {"cross_latency", f.CrossLatency, &m.CrossLatency},
 		{"overhead", f.Overhead, &m.Overhead}, {"tick", f.Tick, &m.Tick}, {"wake", f.Wake, &m.Wake},
-		{"spawn", f.Spawn, &m.Spawn},
+		{"spawn", f.Spawn, &m.Spawn}, {"result_hold", f.ResultHold, &m.ResultHold},
 		{"detect", f.Detect, &m.Detect},
 	} {
 		if err := dur(c.name, c.s, c.into); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/returns"
 	"github.com/tsys-go/tsys/internal/schedspec"
 	"github.com/tsys-go/tsys/internal/xorshift"
 )
@@ -153,11 +154,23 @@ type node struct {
 	costSum                  time.Duration
 	costN                    int64
 	counts                   NodeResult
+	acct                     account // where its time goes (account.go)
+	// returns holds the results of its borrowed groups, by lender, until
+	// they go home together (package returns); returnAt is when its
+	// evReturn is posted for (0: none).
+	returns  *returns.Batcher[int32]
+	returnAt time.Duration
 }
 
-// ready is how many tasks the node could give.
-func (n *node) ready() int {
-	r := len(n.injected)
+// ready is how many tasks are ready on the node: on its workers' deques
+// and in its queue of borrowed tasks.
+func (n *node) ready() int { return len(n.injected) + n.lendable() }
+
+// lendable is how many of them it could give: those on its workers'
+// deques, as sched.Pool.Lendable counts them (a borrowed task is not lent
+// on before a worker runs it and spawns).
+func (n *node) lendable() int {
+	r := 0
 	for i := range n.ws {
 		r += n.ws[i].len()
 	}
@@ -171,8 +184,9 @@ type group struct {
 	parent  int32 // the lender's group of the lent task; -1 for the root's
 	lender  int
 	home    int
-	task    Task // the lent task, to run again if its home dies
-	lost    bool // the lender runs the task itself: its home died, or handed it back unstarted
+	task    Task          // the lent task, to run again if its home dies
+	arrived time.Duration // when the lent task reached its home
+	lost    bool          // the lender runs the task itself: its home died, or handed it back unstarted
 }
 
 // Run simulates cfg and returns what happened.
@@ -233,7 +247,8 @@ func (s *sim) start() {
 	for i := range m.Nodes {
 		s.zoneSize[m.zone(i)]++
 		n := &node{i: i, id: clusterpolicy.NodeID(fmt.Sprintf("n%d", i)), ws: make([]worker, m.Workers),
-			rng: xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1)}
+			rng:     xorshift.Seed(s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(i) + 1),
+			returns: returns.New[int32](returns.Params{Hold: m.ResultHold})}
 		if s.cfg.Sched != nil {
 			n.pol = s.cfg.Sched(n.id, fmt.Sprintf("z%d", m.zone(i)))
 		}
@@ -271,6 +286,7 @@ func (s *sim) start() {
 			n.ws[w].parked = true
 			n.parked++
 		}
+		n.acct.waiting = len(n.ws)
 		if n.member {
 			s.post(&event{at: m.startAt(n.i), kind: evStart, node: n.i})
 		}
@@ -325,17 +341,19 @@ func (s *sim) handBack(n *node, tasks []Task) {
 			continue
 		}
 		n.counts.Returned++
-		s.send(n, s.groups.at(t.group).lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
+		lender := s.groups.at(t.group).lender
+		n.returns.Dropped(s.nodes[lender].id, 1)
+		s.send(n, lender, &message{kind: msgHandBack, tasks: []Task{t}}, s.m.TaskBytes)
 	}
 	if kept > 0 {
-		s.pushed(n, kept)
+		s.arrived(n, kept)
 	}
 }
 
 // maybeLeave: a draining node leaves once it runs nothing, holds nothing,
 // and every task it borrowed or lent has its result home.
 func (s *sim) maybeLeave(n *node) {
-	if !n.draining || n.gone || n.parked != len(n.ws) || len(n.injected) > 0 {
+	if !n.draining || n.gone || n.parked != len(n.ws) || len(n.injected) > 0 || n.returns.Held() > 0 {
 		return
 	}
 	for i := range n.ws {
@@ -362,6 +380,7 @@ func (s *sim) bounce(n *node, msg *message) {
 	case msgReply:
 		s.unlend(from, msg.tasks)
 	case msgRequest:
+		from.acct.answered(s.now, n.i)
 		if from.pol != nil && !from.dead && !from.gone {
 			s.act(from, from.pol.StealReply(s.at(), n.id, 0))
 		}
@@ -440,6 +459,8 @@ func (s *sim) handle(e *event) {
 		s.drain(n)
 	case evForget:
 		s.left(n)
+	case evReturn:
+		s.due(n)
 	}
 }
 
@@ -470,6 +491,9 @@ func (s *sim) look(n *node, wi int) {
 	}
 	if !ok {
 		s.park(n, wi)
+		if n.returns.Held() > 0 {
+			s.sendResults(n, n.returns.Idle(s.at()))
+		}
 		s.hungry(n)
 		s.maybeLeave(n)
 		return
@@ -487,6 +511,7 @@ func (s *sim) begin(n *node, wi int, t Task) {
 	if !w.busy {
 		w.idleT += s.now - w.since
 		w.since = s.now
+		n.acct.working(s.now, n.debt)
 	}
 	w.busy, w.run = true, t
 	took := time.Duration(float64(s.cost(&t))/s.m.speed(n.i, s.now)) + n.debt
@@ -514,6 +539,7 @@ func (s *sim) finish(n *node, wi int) {
 	w.busyT += took
 	w.since = s.now
 	w.busy = false
+	n.acct.free(s.now)
 	n.windowBusy += took
 	n.windowUseful += cost
 	n.costSum += cost
@@ -570,9 +596,20 @@ func (s *sim) spawn(n *node, wi int) {
 	s.look(n, wi)
 }
 
-// pushed: tasks became ready on node n: parked workers wake for them, and
-// a policy holding requests hears of it.
+// pushed: a worker of node n pushed k tasks on its deque: parked workers
+// wake for them, and a policy holding requests hears of it.
 func (s *sim) pushed(n *node, k int) {
+	s.arrived(n, k)
+	if n.pol != nil && n.advice.Deferred > 0 {
+		s.act(n, n.pol.Pushed(s.at(), n.lendable()))
+	}
+}
+
+// arrived: k tasks came to node n's queue of borrowed tasks (or back to
+// it): parked workers wake for them. The policy hears nothing, as in the
+// runtime, where only a worker's push signals Pushed: a borrowed task is
+// not lent on before a worker runs it and spawns.
+func (s *sim) arrived(n *node, k int) {
 	for wi := range n.ws {
 		if k == 0 || n.parked == 0 {
 			break
@@ -581,9 +618,6 @@ func (s *sim) pushed(n *node, k int) {
 			s.unpark(n, wi, s.m.Wake)
 			k--
 		}
-	}
-	if n.pol != nil && n.advice.Deferred > 0 {
-		s.act(n, n.pol.Pushed(s.at(), n.ready()))
 	}
 }
 
@@ -647,7 +681,16 @@ func (s *sim) act(n *node, as []clusterpolicy.Action) {
 				continue // a leaving node asks for nothing
 			}
 			n.counts.Requests++
+			n.acct.ask(s.now, s.byID[a.Node])
 			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count}, 0)
+		case clusterpolicy.Lifeline:
+			if n.draining {
+				continue
+			}
+			// Not a request in flight for the account: the node waits for
+			// work to be pushed, for as long as it takes.
+			n.counts.Lifelines++
+			s.send(n, s.byID[a.Node], &message{kind: msgRequest, want: a.Count, lifeline: true}, 0)
 		case clusterpolicy.Give:
 			s.give(n, s.byID[a.Node], a.Count)
 		case clusterpolicy.Refuse:
@@ -687,14 +730,42 @@ func (s *sim) give(n *node, to, count int) {
 }
 
 // groupDone: every task of group g is done. The root's ends the job; a
-// lent one's result goes back to its lender.
+// lent one's result goes back to its lender, with others to the same
+// lender when its node's Batcher says.
 func (s *sim) groupDone(g int32) {
 	gr := s.groups.at(g)
 	if gr.parent < 0 {
 		s.done = true
 		return
 	}
-	s.send(s.nodes[gr.home], gr.lender, &message{kind: msgResult, group: g}, s.m.ResultBytes)
+	home := s.nodes[gr.home]
+	s.sendResults(home, home.returns.Done(s.at(), s.nodes[gr.lender].id, g, epoch.Add(gr.arrived)))
+}
+
+// sendResults sends node n's batches of results, one message each, and
+// posts its evReturn for the results still held.
+func (s *sim) sendResults(n *node, bs []returns.Batch[int32]) {
+	for _, b := range bs {
+		s.send(n, s.byID[b.Lender], &message{kind: msgResult, groups: b.Results}, len(b.Results)*s.m.ResultBytes)
+	}
+	next, ok := n.returns.Next()
+	if !ok {
+		return
+	}
+	at := max(next.Sub(epoch), s.now)
+	if n.returnAt == 0 || at < n.returnAt {
+		n.returnAt = at
+		s.post(&event{at: at, kind: evReturn, node: n.i})
+	}
+}
+
+// due: node n's evReturn; it sends the results held long enough. An
+// event superseded by an earlier one finds nothing due, or is the one.
+func (s *sim) due(n *node) {
+	if s.now >= n.returnAt {
+		n.returnAt = 0
+	}
+	s.sendResults(n, n.returns.Due(s.at()))
 }
 
 // send puts a message on its way from n to node to.
@@ -707,6 +778,12 @@ func (s *sim) send(n *node, to int, msg *message, payload int) {
 		n.counts.CrossZone++
 	}
 	n.counts.Bytes += int64(size)
+	switch {
+	case msg.kind == msgReply && len(msg.tasks) == 0:
+		n.counts.Refusals++
+	case msg.kind == msgResult:
+		n.counts.Results++
+	}
 	s.post(&event{at: s.now + s.m.delay(n.i, to, size), kind: evMessage, node: to, msg: msg})
 }
 
@@ -795,6 +872,9 @@ func (s *sim) receive(n *node, msg *message) {
 func (s *sim) deliver(n *node, msg *message) {
 	from := s.nodes[msg.from].id
 	n.debt += s.m.Overhead
+	if msg.kind == msgReply {
+		n.acct.answered(s.now, msg.from)
+	}
 	if !n.serving {
 		s.notServing(n, msg)
 		return
@@ -805,10 +885,27 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.send(n, msg.from, &message{kind: msgReply}, 0)
 			return
 		}
-		a := n.pol.StealRequest(s.at(), from, msg.want, s.load(n))
+		var a clusterpolicy.Action
+		switch h, ok := n.pol.(clusterpolicy.LifelineHolder); {
+		case !msg.lifeline:
+			a = n.pol.StealRequest(s.at(), from, msg.want, s.load(n))
+		case ok:
+			// As the engine does: a lifeline is answered by how many tasks
+			// the node could give, without its borrowed ones, lest it go
+			// back empty when it could have waited (lifeline.go).
+			self := s.load(n)
+			self.Ready = n.lendable()
+			a = h.LifelineRequest(s.at(), from, msg.want, self)
+		default:
+			a = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from} // as the engine does
+		}
 		s.act(n, []clusterpolicy.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))
+		n.returns.Borrowed(from, len(msg.tasks))
+		for _, t := range msg.tasks {
+			s.groups.at(t.group).arrived = s.now
+		}
 		if n.draining {
 			if n.pol != nil {
 				s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
@@ -821,21 +918,26 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.act(n, n.pol.StealReply(s.at(), from, len(msg.tasks)))
 		}
 		if len(msg.tasks) > 0 {
-			s.pushed(n, len(msg.tasks))
+			s.arrived(n, len(msg.tasks))
 		}
 	case msgLoad:
 		if n.pol != nil {
 			s.act(n, n.pol.LoadReport(s.at(), from, msg.load))
 		}
 	case msgResult:
-		lent := s.groups.at(msg.group)
-		if lent.lost {
-			return // its lender runs it again already
-		}
-		gr := s.groups.at(lent.parent)
-		gr.pending--
-		if gr.pending == 0 {
-			s.groupDone(lent.parent)
+		for _, g := range msg.groups {
+			lent := s.groups.at(g)
+			if lent.lost {
+				continue // its lender runs it again already
+			}
+			gr := s.groups.at(lent.parent)
+			gr.pending--
+			if gr.pending == 0 {
+				s.groupDone(lent.parent)
+				if s.done {
+					return
+				}
+			}
 		}
 		s.maybeLeave(n)
 	case msgHandBack:
@@ -854,7 +956,7 @@ func (s *sim) unlend(lender *node, tasks []Task) {
 		lender.injected = append(lender.injected, t)
 	}
 	if len(tasks) > 0 {
-		s.pushed(lender, len(tasks))
+		s.arrived(lender, len(tasks))
 	}
 }
 
@@ -863,6 +965,9 @@ func (s *sim) fail(n *node) {
 	n.dead = true
 	for i := range n.ws {
 		w := &n.ws[i]
+		if w.busy {
+			n.acct.free(s.now)
+		}
 		w.dq, w.head, w.frames, w.busy = nil, 0, nil, false
 	}
 	n.injected = nil
@@ -873,6 +978,8 @@ func (s *sim) fail(n *node) {
 // come back.
 func (s *sim) detect(dead *node) {
 	for _, n := range s.nodes {
+		n.acct.forget(s.now, dead.i)
+		n.returns.Forget(dead.id) // its results would be lost with it
 		if n.dead || n.pol == nil {
 			continue
 		}
@@ -891,7 +998,7 @@ func (s *sim) detect(dead *node) {
 		t := gr.task // as it was before it was lent: the lender's own
 		lender.counts.Reruns++
 		lender.injected = append(lender.injected, t)
-		s.pushed(lender, 1)
+		s.arrived(lender, 1)
 	}
 }
 

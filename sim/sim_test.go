@@ -45,7 +45,7 @@ func TestEverySchedulerFinishes(t *testing.T) {
 		"flat:iters=300":       599,
 		"ep:leaves=1,leaf=1ms": 1,
 	}
-	for _, sched := range []string{"local", "fishing", "fishing:load", "balance", "ratebalance"} {
+	for _, sched := range []string{"local", "fishing", "fishing:load", "fishing:lifelines=1", "balance", "ratebalance"} {
 		for app, tasks := range apps {
 			if app == "uts:tree=T5" {
 				continue
@@ -79,7 +79,7 @@ func TestUTSTreeIsTheRealOne(t *testing.T) {
 // TestDeterministic: a seeded run is exactly repeatable, under every
 // scheduler (a policy that iterated a map would not be).
 func TestDeterministic(t *testing.T) {
-	for _, sched := range []string{"fishing", "fishing:load", "fishing:zone", "balance", "ratebalance"} {
+	for _, sched := range []string{"fishing", "fishing:load", "fishing:zone", "fishing:lifelines=1", "balance", "ratebalance"} {
 		zones := func(m *Model) { m.Zones = 2 }
 		a := mustRun(t, sched, "ep:leaves=4096", 8, 2, zones)
 		b := mustRun(t, sched, "ep:leaves=4096", 8, 2, zones)
@@ -177,20 +177,22 @@ func TestBadInput(t *testing.T) {
 // others notice, its lenders run again what they had lent it, and the job
 // still ends, every leaf of the root's tree done.
 func TestNodeFailure(t *testing.T) {
-	clean := mustRun(t, "fishing", "ep:leaves=4096", 4, 1, nil)
-	r := mustRun(t, "fishing", "ep:leaves=4096", 4, 1, func(m *Model) {
-		m.Fail, m.FailAt, m.Detect = 2, 20*time.Millisecond, 50*time.Millisecond
-	})
-	var reruns int64
-	for _, n := range r.PerNode {
-		reruns += n.Reruns
-	}
-	if reruns == 0 || r.Tasks <= clean.Tasks || r.Makespan <= clean.Makespan {
-		t.Errorf("with node 2 dead at 20 ms: %d reruns, %d tasks (clean %d), makespan %v (clean %v)",
-			reruns, r.Tasks, clean.Tasks, r.Makespan, clean.Makespan)
-	}
-	if r.PerNode[2].Tasks == 0 {
-		t.Errorf("node 2 ran nothing before it died: the test shows no loss")
+	for _, sched := range []string{"fishing", "fishing:lifelines=1"} {
+		clean := mustRun(t, sched, "ep:leaves=4096", 4, 1, nil)
+		r := mustRun(t, sched, "ep:leaves=4096", 4, 1, func(m *Model) {
+			m.Fail, m.FailAt, m.Detect = 2, 20*time.Millisecond, 50*time.Millisecond
+		})
+		var reruns int64
+		for _, n := range r.PerNode {
+			reruns += n.Reruns
+		}
+		if reruns == 0 || r.Tasks <= clean.Tasks || r.Makespan <= clean.Makespan {
+			t.Errorf("%s, with node 2 dead at 20 ms: %d reruns, %d tasks (clean %d), makespan %v (clean %v)",
+				sched, reruns, r.Tasks, clean.Tasks, r.Makespan, clean.Makespan)
+		}
+		if r.PerNode[2].Tasks == 0 {
+			t.Errorf("%s: node 2 ran nothing before it died: the test shows no loss", sched)
+		}
 	}
 }
 
@@ -345,7 +347,7 @@ func TestJoinsAndDrains(t *testing.T) {
 		m.Joins = map[int]time.Duration{4: 20 * time.Millisecond, 5: 20 * time.Millisecond, 6: 20 * time.Millisecond}
 		m.Drains = map[int]time.Duration{2: 60 * time.Millisecond, 3: 5 * time.Millisecond}
 	}
-	for _, sched := range []string{"fishing", "balance", "ratebalance"} {
+	for _, sched := range []string{"fishing", "fishing:lifelines=1", "balance", "ratebalance"} {
 		static := mustRun(t, sched, app, 7, 1, nil)
 		a := mustRun(t, sched, app, 7, 1, elastic)
 		b := mustRun(t, sched, app, 7, 1, elastic)

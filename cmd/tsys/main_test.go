@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -397,7 +398,7 @@ func TestBenchChecksEachRun(t *testing.T) {
 }
 
 // TestSim: tsys sim runs the real policies on simulated nodes, prints one
-// JSON object for one run, writes a sweep's CSV and plot, and refuses bad
+// JSON object for one run, writes a sweep's CSV and plots, and refuses bad
 // parameters by name with exit code 2.
 func TestSim(t *testing.T) {
 	code, stdout, stderr := run(t, "sim", "--nodes", "4", "--workers", "2", "--sched", "fishing", "--app", "ep:leaves=256", "--json")
@@ -427,15 +428,40 @@ func TestSim(t *testing.T) {
 	rows, err := csv.NewReader(f).ReadAll()
 	f.Close()
 	if err != nil || len(rows) != 1+4 {
-		t.Errorf("sim.csv: %d rows, %v", len(rows), err)
+		t.Fatalf("sim.csv: %d rows, %v", len(rows), err)
 	}
-	if f, err := os.Open(filepath.Join(dir, "sim.png")); err != nil {
-		t.Error(err)
-	} else {
-		if _, err := png.DecodeConfig(f); err != nil {
-			t.Errorf("sim.png: %v", err)
+	// Where the time went: working, messages and idle add up to the
+	// whole, stealing is part of idle.
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, row := range rows[1:] {
+		share := func(name string) float64 {
+			i, ok := col[name]
+			if !ok {
+				t.Fatalf("sim.csv has no column %s: %v", name, rows[0])
+			}
+			v, err := strconv.ParseFloat(row[i], 64)
+			if err != nil {
+				t.Fatalf("sim.csv %s %q: %v", name, row[i], err)
+			}
+			return v
 		}
-		f.Close()
+		work, msgs, idle, steal := share("work_share"), share("message_share"), share("idle_share"), share("steal_share")
+		if sum := work + msgs + idle; sum < 0.999 || sum > 1.001 || steal < 0 || steal > idle+0.0001 {
+			t.Errorf("sim.csv %v: working %v, messages %v, idle %v (stealing %v)", row[:4], work, msgs, idle, steal)
+		}
+	}
+	for _, name := range []string{"sim.png", "time.png"} {
+		if f, err := os.Open(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		} else {
+			if _, err := png.DecodeConfig(f); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			f.Close()
+		}
 	}
 	for _, c := range []struct {
 		args []string

@@ -50,6 +50,7 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&m.Tick, "tick", m.Tick, "how often a node's policy hears the time")
 	fs.DurationVar(&m.Wake, "wake", m.Wake, "how long a parked worker takes to wake")
 	fs.DurationVar(&m.Spawn, "spawn", m.Spawn, "what a child costs when it runs as a task rather than an inlined call (push, pop or steal, frame)")
+	fs.DurationVar(&m.ResultHold, "result-hold", m.ResultHold, "the longest a borrower holds a result for others to the same lender, to send them together (0: the runtime's default, negative: each alone)")
 	inlining := fs.String("inline", m.Inline.String(), "inlining policy, as tsys run --inline: load:K, off or always")
 	speed := fs.String("speed", "", "node speeds, comma-separated from node 0 (missing: 1)")
 	hogs := fs.String("hog", "", "competing load: NODE=F[:ON/OFF],... as tsys run --hog")
@@ -182,11 +183,15 @@ func simCommand(args []string, stdout, stderr io.Writer) error {
 		return json.NewEncoder(stdout).Encode(v)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scheduler\tnodes\tworkers\tmakespan\tT1/P\tT_inf\tgreedy bound\tE_P\ttasks moved\tmessages\tstatus msgs\tidle\tsim s\t")
+	// The columns after "sim s" say where the workers' time went: work,
+	// msg CPU and idle sum to 100%, and stealing is the part of idle
+	// spent waiting for answers to requests for work.
+	fmt.Fprintln(tw, "scheduler\tnodes\tworkers\tmakespan\tT1/P\tT_inf\tgreedy bound\tE_P\ttasks moved\tmessages\tstatus msgs\tidle\tsim s\tmsgs/moved\twork\tmsg CPU\tstealing\t")
 	for _, r := range results {
 		p := time.Duration(r.Nodes * r.Workers)
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v\t%v\t%.3f\t%d\t%d\t%d\t%.0f%%\t%.1f\t\n", r.Scheduler, r.Nodes, r.Workers,
-			round(r.Makespan), round(r.Work/p), round(r.Span), round(r.GreedyBound), r.Efficiency, r.TasksMoved, r.Messages, r.StatusMessages, 100*r.IdleShare, r.Seconds)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v\t%v\t%.3f\t%d\t%d\t%d\t%.0f%%\t%.1f\t%.2f\t%.0f%%\t%.0f%%\t%.0f%%\t\n", r.Scheduler, r.Nodes, r.Workers,
+			round(r.Makespan), round(r.Work/p), round(r.Span), round(r.GreedyBound), r.Efficiency, r.TasksMoved, r.Messages, r.StatusMessages, 100*r.IdleShare, r.Seconds,
+			r.MessagesPerMove, 100*r.WorkShare, 100*r.MessageShare, 100*r.StealShare)
 	}
 	return tw.Flush()
 }
@@ -229,8 +234,9 @@ func simHogs(s string) (map[int]hog.Spec, error) {
 	return out, nil
 }
 
-// writeSimFolder writes a sweep's results: sim.csv, a row per run, and
-// sim.png, E_P and messages against nodes per scheduler.
+// writeSimFolder writes a sweep's results: sim.csv, a row per run;
+// sim.png, E_P and messages against nodes per scheduler; and time.png,
+// where the workers' time went against nodes, a panel per scheduler.
 func writeSimFolder(dir string, results []*sim.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sim output folder: %w", err)
@@ -240,12 +246,15 @@ func writeSimFolder(dir string, results []*sim.Result) error {
 		return fmt.Errorf("sim output: %w", err)
 	}
 	cw := csv.NewWriter(f)
-	cw.Write([]string{"workload", "scheduler", "nodes", "workers", "makespan_ns", "work_ns", "span_ns", "lower_bound_ns", "greedy_bound_ns", "efficiency", "tasks", "tasks_moved", "messages", "bytes", "status_messages", "idle_share", "events", "sim_seconds"})
+	cw.Write([]string{"workload", "scheduler", "nodes", "workers", "makespan_ns", "work_ns", "span_ns", "lower_bound_ns", "greedy_bound_ns", "efficiency", "tasks", "tasks_moved", "messages", "bytes", "status_messages", "idle_share", "events", "sim_seconds",
+		"refusals", "results", "messages_per_move", "work_share", "message_share", "steal_share"})
 	for _, r := range results {
 		cw.Write([]string{r.Workload, r.Scheduler, strconv.Itoa(r.Nodes), strconv.Itoa(r.Workers),
 			fmt.Sprint(int64(r.Makespan)), fmt.Sprint(int64(r.Work)), fmt.Sprint(int64(r.Span)), fmt.Sprint(int64(r.LowerBound)), fmt.Sprint(int64(r.GreedyBound)),
 			strconv.FormatFloat(r.Efficiency, 'f', 4, 64), fmt.Sprint(r.Tasks), fmt.Sprint(r.TasksMoved), fmt.Sprint(r.Messages), fmt.Sprint(r.Bytes),
-			fmt.Sprint(r.StatusMessages), strconv.FormatFloat(r.IdleShare, 'f', 4, 64), fmt.Sprint(r.Events), strconv.FormatFloat(r.Seconds, 'f', 3, 64)})
+			fmt.Sprint(r.StatusMessages), strconv.FormatFloat(r.IdleShare, 'f', 4, 64), fmt.Sprint(r.Events), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
+			fmt.Sprint(r.Refusals), fmt.Sprint(r.Results), strconv.FormatFloat(r.MessagesPerMove, 'f', 3, 64),
+			strconv.FormatFloat(r.WorkShare, 'f', 4, 64), strconv.FormatFloat(r.MessageShare, 'f', 4, 64), strconv.FormatFloat(r.StealShare, 'f', 4, 64)})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -270,7 +279,32 @@ func writeSimFolder(dir string, results []*sim.Result) error {
 		eff.Lines[i].Points = append(eff.Lines[i].Points, struct{ X, Y float64 }{x, r.Efficiency})
 		msgs.Lines[i].Points = append(msgs.Lines[i].Points, struct{ X, Y float64 }{x, float64(r.Messages)})
 	}
-	return bench.SavePanels(filepath.Join(dir, "sim.png"), []bench.LinePanel{eff, msgs}, 2)
+	if err := bench.SavePanels(filepath.Join(dir, "sim.png"), []bench.LinePanel{eff, msgs}, 2); err != nil {
+		return err
+	}
+	return bench.SavePanels(filepath.Join(dir, "time.png"), timePanels(results), 2)
+}
+
+// timePanels are time.png's panels: for each scheduler, the shares of
+// the workers' time spent working, handling messages, stealing (waiting
+// for answers to requests for work) and idle otherwise, against nodes.
+func timePanels(results []*sim.Result) []bench.LinePanel {
+	var panels []bench.LinePanel
+	index := map[string]int{}
+	for _, r := range results {
+		i, ok := index[r.Scheduler]
+		if !ok {
+			i = len(panels)
+			index[r.Scheduler] = i
+			panels = append(panels, bench.LinePanel{Title: r.Workload + ", " + r.Scheduler, X: "nodes", Y: "share of the workers' time",
+				Lines: []bench.Line{{Name: "working"}, {Name: "handling messages"}, {Name: "stealing"}, {Name: "idle"}}})
+		}
+		x := float64(r.Nodes)
+		for j, y := range []float64{r.WorkShare, r.MessageShare, r.StealShare, r.IdleShare - r.StealShare} {
+			panels[i].Lines[j].Points = append(panels[i].Lines[j].Points, struct{ X, Y float64 }{x, y})
+		}
+	}
+	return panels
 }
 
 // flagValue finds --NAME VALUE or --NAME=VALUE in args before the flags

@@ -3,8 +3,11 @@ package cluster
 import (
 	"maps"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
+	"github.com/tsys-go/tsys/internal/returns"
 	"github.com/tsys-go/tsys/internal/sched"
 )
 
@@ -17,13 +20,19 @@ type loan struct {
 	// gossip no longer lists the lender. A lender gossip suspects may
 	// well be alive, waiting for it.
 	addr string
+	// at is when the task arrived, from which the book's Batcher tells a
+	// coarse task's result, sent at once, from a small one's, which may
+	// wait (package returns).
+	at time.Time
 }
 
 // borrowBook is the borrowed tasks of one job on this node, each with its
 // loan: the borrower's side of the ledger.
 //
 // The rule: a task stays in the book until its result, or the task handed
-// back, is on its way to the lender (Return, handBack). A lender's query
+// back, is on its way to the lender (Return, handBack). A result that
+// waits for others to the same lender (package returns, whose Batcher the
+// book drives) is on its way only once its batch is sent. A lender's query
 // (onLoanQuery) is answered from the book, so an answer never says a task
 // is gone before what settles its loan went ahead of that answer on the
 // same connection. Every task of a job served here descends from a
@@ -31,17 +40,86 @@ type loan struct {
 //
 // Safe for concurrent use; its lock is a leaf.
 type borrowBook struct {
-	mu    sync.Mutex
-	loans map[*sched.Header]loan
+	params  returns.Params
+	mu      sync.Mutex
+	loans   map[*sched.Header]loan
+	returns *returns.Batcher[heldResult]
+	// waiting mirrors returns.Held(), for a worker's Hungry to read
+	// without the lock.
+	waiting atomic.Int32
 }
 
-func newBorrowBook() *borrowBook { return &borrowBook{loans: map[*sched.Header]loan{}} }
+// heldResult is a result the book's Batcher holds: the task's, its loan,
+// and the message that says it.
+type heldResult struct {
+	h *sched.Header
+	l loan
+	m *result
+}
+
+func newBorrowBook(p returns.Params) *borrowBook {
+	return &borrowBook{params: p, loans: map[*sched.Header]loan{}, returns: returns.New[heldResult](p)}
+}
 
 // add records borrowed task h and its loan.
 func (b *borrowBook) add(h *sched.Header, l loan) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.loans[h] = l
+	b.returns.Borrowed(l.node, 1)
+}
+
+// done takes the result m of borrowed task h, finished at now, and
+// returns the results to send now, a batch to a lender each; ok is false
+// when h is not held (its job is over here). What they settle stays in
+// the book until sent (sent).
+func (b *borrowBook) done(now time.Time, h *sched.Header, m *result) (bs []returns.Batch[heldResult], ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	l, ok := b.loans[h]
+	if !ok {
+		return nil, false
+	}
+	bs = b.returns.Done(now, l.node, heldResult{h: h, l: l, m: m}, l.at)
+	b.waiting.Store(int32(b.returns.Held()))
+	return bs, true
+}
+
+// idle returns every result held: the node has run out of work.
+func (b *borrowBook) idle(now time.Time) []returns.Batch[heldResult] {
+	if b.waiting.Load() == 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bs := b.returns.Idle(now)
+	b.waiting.Store(int32(b.returns.Held()))
+	return bs
+}
+
+// due returns the results that have waited long enough at now.
+func (b *borrowBook) due(now time.Time) []returns.Batch[heldResult] {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bs := b.returns.Due(now)
+	b.waiting.Store(int32(b.returns.Held()))
+	return bs
+}
+
+// next is when the next results held are due, if any are held.
+func (b *borrowBook) next() (time.Time, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.returns.Next()
+}
+
+// sent drops the tasks of a batch sent.
+func (b *borrowBook) sent(batch returns.Batch[heldResult]) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range batch.Results {
+		delete(b.loans, r.h)
+	}
 }
 
 // loanOf is h's loan, if h is a borrowed task still held.
@@ -52,11 +130,14 @@ func (b *borrowBook) loanOf(h *sched.Header) (loan, bool) {
 	return l, ok
 }
 
-// settled drops h: what settles its loan is on its way.
+// settled drops h, handed back unstarted: the task is on its way back.
 func (b *borrowBook) settled(h *sched.Header) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.loans, h)
+	if l, ok := b.loans[h]; ok {
+		b.returns.Dropped(l.node, 1)
+		delete(b.loans, h)
+	}
 }
 
 // held is a copy of the book.
@@ -86,9 +167,12 @@ func (b *borrowBook) len() int {
 	return len(b.loans)
 }
 
-// clear empties the book: the job's run is over here.
+// clear empties the book: the job's run is over here, and no result it
+// held is wanted.
 func (b *borrowBook) clear() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	clear(b.loans)
+	b.returns = returns.New[heldResult](b.params)
+	b.waiting.Store(0)
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
@@ -29,32 +30,45 @@ type borrower struct {
 	// unrunnable are the lenders that lent a task this node could not
 	// run, which it says once each (their lender stops lending).
 	unrunnable firsts
+	// returnTimer is set while a timer will send the results held
+	// (returns.go).
+	returnTimer atomic.Bool
 }
 
-// fish asks node for up to count tasks (a policy's Fish action).
-func (b *borrower) fish(node clusterpolicy.NodeID, count int) {
+// fish asks node for up to count tasks (a policy's Fish action), or with
+// lifeline sends it a lifeline (Lifeline): a request that waits there
+// until node has tasks to give, which is neither timed as a round trip
+// nor shown as a wait on the task stream, however long it takes.
+func (b *borrower) fish(node clusterpolicy.NodeID, count int, lifeline bool) {
 	if addr, ok := b.e.n.peers.addr(node); ok {
-		// Timed from before the send: the answer may come before Send
-		// returns.
-		b.e.mu.Lock()
-		sent := time.Now()
-		b.fishedAt[node] = sent
-		// Under mu, so that an answer, which ends the wait under mu too,
-		// cannot come before it begins.
-		b.e.pool.Port().StreamWaitBegan(string(node), sent)
-		b.e.mu.Unlock()
+		if !lifeline {
+			// Timed from before the send: the answer may come before Send
+			// returns.
+			b.e.mu.Lock()
+			sent := time.Now()
+			b.fishedAt[node] = sent
+			// Under mu, so that an answer, which ends the wait under mu too,
+			// cannot come before it begins.
+			b.e.pool.Port().StreamWaitBegan(string(node), sent)
+			b.e.mu.Unlock()
+		}
 		err := b.e.n.out.transmit(addr, &stealRequest{
-			Job: b.e.info.ID, ID: b.e.n.nextID.Add(1), Want: int32(count), ReplyTo: b.e.n.trAddr,
+			Job: b.e.info.ID, ID: b.e.n.nextID.Add(1), Want: int32(count), ReplyTo: b.e.n.trAddr, Lifeline: lifeline,
 		}, false, b.e)
-		if err == nil {
+		switch {
+		case err == nil && lifeline:
+			b.e.lifelines.Add(1)
+			return
+		case err == nil:
 			b.e.stealRequests.Add(1)
 			return
+		case !lifeline:
+			b.e.mu.Lock()
+			delete(b.fishedAt, node)
+			b.e.pool.Port().StreamWaitEnded(string(node), time.Now())
+			b.e.mu.Unlock()
 		}
-		b.e.mu.Lock()
-		delete(b.fishedAt, node)
-		b.e.pool.Port().StreamWaitEnded(string(node), time.Now())
-		b.e.mu.Unlock()
-		b.e.n.log.Debug("fishing request not sent", "peer", node, "err", err)
+		b.e.n.log.Debug("fishing request not sent", "peer", node, "lifeline", lifeline, "err", err)
 	}
 	// Nothing went out: tell the policy the request is over.
 	b.e.event(func(now time.Time) []clusterpolicy.Action { return b.e.policy.StealReply(now, node, 0) })
@@ -89,7 +103,7 @@ func (b *borrower) borrow(from clusterpolicy.NodeID, m *stealReply) {
 	var hs []*sched.Header
 	leaving := b.e.leaving()
 	for _, r := range m.Tasks {
-		l := loan{node: from, id: r.ID, addr: m.ReplyTo}
+		l := loan{node: from, id: r.ID, addr: m.ReplyTo, at: now}
 		if leaving {
 			b.handBack(l)
 			continue

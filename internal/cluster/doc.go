@@ -155,7 +155,11 @@
 // (registered name, encoded argument) in a stealReply. The borrower
 // rebuilds each task from its kind's codec, marks it with a loan, and puts
 // it in its pool; when it completes, the result goes back in a result
-// message, and the lender completes the task's future, releasing whoever
+// message, or with others to the same lender in a results message when
+// the book's returns.Batcher holds it for them (borrowed.go, returns.go:
+// while another task of that lender runs here, until a worker runs dry,
+// for at most returns.DefaultHold, never for a task here longer than
+// that), and the lender completes the task's future, releasing whoever
 // waits on it. Each node counts its requests, their answers and the time it
 // waited for them (NetStats.StealRequests, StealAnswers, StealWaitNs).
 //

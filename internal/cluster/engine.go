@@ -80,6 +80,7 @@ type engine struct {
 	// prefetched and ranDry are the policy's prefetch counters, as of its
 	// last event (notePrefetch).
 	prefetched, ranDry atomic.Int64
+	lifelines          atomic.Int64 // lifelines sent
 
 	// useful, rate, busy and taskTime measure Load; only the tick
 	// goroutine uses them. usefulNow is the job's useful work so far.
@@ -114,7 +115,7 @@ func newEngine(n *Node, job share.Job, rooted *Job, rt *runtimecore.Runtime) *en
 	e := &engine{
 		n: n, info: job, rooted: rooted, rt: rt, pool: rt.Main(), began: time.Now(),
 		policy:    n.makePolicy(),
-		borrowed:  newBorrowBook(),
+		borrowed:  newBorrowBook(n.cfg.returns),
 		rootWatch: &rootWatch{},
 	}
 	e.timeline = newJobTimeline(n.name, e.pool, n.log)
@@ -199,9 +200,9 @@ func (e *engine) advise() {
 func (e *engine) act(acts []clusterpolicy.Action) {
 	for _, a := range acts {
 		switch a.Kind {
-		case clusterpolicy.Fish:
+		case clusterpolicy.Fish, clusterpolicy.Lifeline:
 			if !e.leaving() {
-				e.borrower.fish(a.Node, a.Count)
+				e.borrower.fish(a.Node, a.Count, a.Kind == clusterpolicy.Lifeline)
 			}
 		case clusterpolicy.Give:
 			e.lender.push(a.Node, a.Count)
@@ -274,6 +275,7 @@ func (e *engine) counters() NetStats {
 		MessagesSent:  e.messagesSent.Load(),
 		Prefetched:    e.prefetched.Load(),
 		RanDry:        e.ranDry.Load(),
+		Lifelines:     e.lifelines.Load(),
 	}
 }
 

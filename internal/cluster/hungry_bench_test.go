@@ -50,7 +50,7 @@ func BenchmarkHungry(b *testing.B) {
 			c.setup(job.e)
 			b.ResetTimer()
 			for range b.N {
-				remote{job.e}.Hungry()
+				remote{job.e}.Hungry(true)
 			}
 		})
 	}

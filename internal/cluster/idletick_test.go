@@ -110,13 +110,17 @@ func TestIdleNodeSleeps(t *testing.T) {
 // servingOnAHandClock starts a node of one worker, with fishing and a
 // hand-driven tick, serving job for a bare root that gossip never
 // announced, so that fishing has no peer to ask.
-func servingOnAHandClock(t *testing.T, job uint64) (*handTicker, *Node, *barePeer) {
+func servingOnAHandClock(t *testing.T, job uint64, tweaks ...func(*Config)) (*handTicker, *Node, *barePeer) {
 	t.Helper()
 	clock := &handTicker{c: make(chan time.Time)}
-	node := testNode(t, Config{newTicker: func(time.Duration) tickClock { return clock },
+	cfg := Config{newTicker: func(time.Duration) tickClock { return clock },
 		Policy: func(self clusterpolicy.NodeID, zone string) clusterpolicy.Policy {
 			return fishing.New(self, zone, fishing.Params{})
-		}})
+		}}
+	for _, tweak := range tweaks {
+		tweak(&cfg)
+	}
+	node := testNode(t, cfg)
 	root := newBarePeer(t, "root")
 	root.send(node, &jobStart{Job: job, ReplyTo: root.addr()})
 	waitUntil(t, "the node serves the job", func() bool { return node.jobs.of(job) != nil })

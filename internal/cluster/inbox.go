@@ -73,6 +73,17 @@ func (in inbox) onResult(peer clusterpolicy.NodeID, m *result) {
 	}
 }
 
+func (in inbox) onResults(peer clusterpolicy.NodeID, m *results) {
+	e := in.n.jobs.of(m.Job)
+	for i := range m.Results {
+		if e != nil {
+			e.lender.resultArrived(peer, &m.Results[i])
+		} else {
+			in.n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Results[i].Task)
+		}
+	}
+}
+
 func (in inbox) onJobStart(peer clusterpolicy.NodeID, m *jobStart) {
 	in.n.peers.learn(peer, m.ReplyTo)
 	in.n.server.startServing(peer, m)

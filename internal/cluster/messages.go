@@ -35,6 +35,7 @@ const (
 	msgLoanQuery                                                       // a lender asks a borrower which of its loans it holds
 	msgLoanStatus                                                      // the answer: those it holds, those it does not
 	msgJobAsk                                                          // a node that dropped a job asks its root whether the job still runs
+	msgResults                                                         // several results of lent tasks, to one lender (package returns)
 	msgEnd                                                             // one past the last: a new type goes before it
 )
 
@@ -71,6 +72,7 @@ func init() {
 		says("loan query", inbox.onLoanQuery),
 		says("loan status", inbox.onLoanStatus),
 		says("job ask", inbox.onJobAsk),
+		says("results", inbox.onResults),
 	}
 }
 
@@ -118,10 +120,13 @@ func says[M any, P interface {
 
 // stealRequest asks for up to Want tasks of Job. ReplyTo is the asker's
 // transport address, for a lender whose gossip has not brought it yet.
+// Lifeline makes it a lifeline (clusterpolicy.Lifeline): it waits at the
+// lender until the lender has tasks to give; sent only when true.
 type stealRequest struct {
-	Job, ID uint64
-	Want    int32
-	ReplyTo string
+	Job, ID  uint64
+	Want     int32
+	ReplyTo  string
+	Lifeline bool
 }
 
 func (*stealRequest) msgType() transport.MsgType { return msgStealRequest }
@@ -132,6 +137,12 @@ func (m *stealRequest) fields(c *wire.Codec) {
 	c.Uvarint(&m.ID, "request id")
 	c.Int32(&m.Want, "tasks wanted")
 	c.String(&m.ReplyTo, "reply address", maxStringLen)
+	if !c.More(m.Lifeline) {
+		return
+	}
+	if c.Bool(&m.Lifeline, "lifeline flag"); !m.Lifeline {
+		c.Fail("lifeline flag sent false") // sent only when true: one encoding a message
+	}
 }
 
 // stealReply answers request ID with Tasks, none for a refusal; a
@@ -193,12 +204,39 @@ func (*result) msgType() transport.MsgType { return msgResult }
 
 func (m *result) fields(c *wire.Codec) {
 	c.Uvarint(&m.Job, "job")
+	m.item(c)
+}
+
+// item is a result's fields but its job's, which results shares.
+func (m *result) item(c *wire.Codec) {
 	c.Uvarint(&m.Task, "task id")
 	c.Bytes(&m.Value, "result", maxPayload)
 	c.Text(&m.Err, "error text", maxErrLen)
 	c.Bool(&m.Rerun, "rerun flag")
 	c.Bool(&m.Leaving, "leaving flag")
 	c.Duration(&m.Span, "result span clock")
+}
+
+// results takes several results of Job home at once: those a borrower
+// held for the same lender (package returns), in the order their tasks
+// finished; each says what a result says. A borrower sends one alone as
+// a result.
+type results struct {
+	Job     uint64
+	Results []result // their Job is the message's
+}
+
+func (*results) msgType() transport.MsgType { return msgResults }
+
+func (m *results) fields(c *wire.Codec) {
+	c.Uvarint(&m.Job, "job")
+	// A result takes at least 6 bytes: id, value length, error length,
+	// two flags, span clock.
+	rs := wire.List(c, &m.Results, "results", maxTasks, 6)
+	for i := range rs {
+		rs[i].item(c)
+		rs[i].Job = m.Job
+	}
 }
 
 // jobStart asks the receiver to serve Job, whose root node's transport

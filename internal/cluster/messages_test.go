@@ -53,6 +53,8 @@ func sampleMessages() []message {
 		&loanStatus{Job: 9, Held: []uint64{1}, Gone: []uint64{1 << 40, 3}},
 		&loanStatus{Job: 9},
 		&jobAsk{Job: 9, ReplyTo: "127.0.0.1:4004"},
+		&stealRequest{Job: 3, ID: 78, Want: 8, ReplyTo: "10.0.0.2:7001", Lifeline: true},
+		&results{Job: 3, Results: []result{{Job: 3, Task: 1 << 40, Value: []byte{0x81, 0x02}, Span: 1<<62 + 5}, {Job: 3, Task: 9, Err: "cannot encode", Rerun: true}, {Job: 3, Task: 11}}},
 	}
 }
 
@@ -108,6 +110,12 @@ func olderForm(m message) message {
 		if m.OtherBuild {
 			old := *m
 			old.OtherBuild = false
+			return &old
+		}
+	case *stealRequest:
+		if m.Lifeline {
+			old := *m
+			old.Lifeline = false
 			return &old
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/net/membership"
 	"github.com/tsys-go/tsys/internal/net/transport"
+	"github.com/tsys-go/tsys/internal/returns"
 	"github.com/tsys-go/tsys/internal/runtimecore"
 	"github.com/tsys-go/tsys/internal/share"
 )
@@ -84,6 +85,10 @@ type Config struct {
 	// newTicker makes the tick's clock (default a time.Ticker); tests
 	// drive it by hand.
 	newTicker func(time.Duration) tickClock
+	// returns tunes how results wait for others to the same lender
+	// (default returns.Params{}); tests hold them for as long as they
+	// need.
+	returns returns.Params
 }
 
 // Node is a runtime that is part of a cluster. Its methods are what its

@@ -21,7 +21,13 @@ type remote struct{ e *engine }
 
 // Hungry implements sched.Remote: a worker found no work at home. The
 // policy hears of it only when its advice says it could act on it.
-func (r remote) Hungry() {
+func (r remote) Hungry(dry bool) {
+	// A worker has run out of work: no result waits for others any more.
+	if dry {
+		if bs := r.e.borrowed.idle(time.Now()); bs != nil {
+			r.e.borrower.sendResults(bs)
+		}
+	}
 	if r.e.leaving() {
 		return
 	}
@@ -101,7 +107,6 @@ func (r remote) Return(h *sched.Header) {
 		r.e.lender.backupReturned(h)
 		return
 	}
-	defer r.e.borrowed.settled(h)
 	m := &result{Job: r.e.info.ID, Task: loan.id, Span: h.SpanClock()}
 	value, err := resultBytes(h)
 	if err != nil {
@@ -109,10 +114,9 @@ func (r remote) Return(h *sched.Header) {
 	} else {
 		m.Value = value
 	}
-	// To the lender even when gossip no longer lists it: one that is
-	// only slow waits for this result, and one that died has re-run the
-	// task and drops it.
-	if err := r.e.n.out.send(loan.node, loan.addr, m, r.e); err != nil {
-		r.e.n.netLog.Warn("a result could not be sent; its lender re-runs the task if it is gone", "peer", loan.node, "err", err)
+	// It may wait for others to the same lender (package returns).
+	bs, ok := r.e.borrowed.done(time.Now(), h, m)
+	if ok {
+		r.e.borrower.sendResults(bs)
 	}
 }

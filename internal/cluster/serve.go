@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/jobid"
@@ -219,6 +220,8 @@ func (sv *server) sendReport(root clusterpolicy.NodeID, rootAddr string, job uin
 // held until it is on its way, so that a lender's query meanwhile does not
 // hear it is gone and run it again.
 func (sv *server) dropServed(e *engine) {
+	// The results held go first: their tasks are done.
+	e.borrower.sendResults(e.borrowed.idle(time.Now()))
 	for h, l := range e.borrowed.held() {
 		e.borrower.handBack(l)
 		e.borrowed.settled(h)

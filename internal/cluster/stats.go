@@ -26,6 +26,7 @@ type NetStats struct {
 	Prefetched    int64 `json:"prefetched"`      // tasks borrowed ahead of need: asked for while every worker still had work (fishing's low=N)
 	RanDry        int64 `json:"ran_dry"`         // requests ahead of need whose answer came after a worker had run out of work
 	Backups       int64 `json:"backups"`         // lent tasks started again here as their borrower had said nothing for a while (backup.go): the first result wins
+	Lifelines     int64 `json:"lifelines"`       // lifelines sent: requests that wait at their receiver until it has work (fishing's lifelines=N)
 }
 
 // Add sums o into s.
@@ -47,6 +48,7 @@ func (s *NetStats) Add(o NetStats) {
 	s.Prefetched += o.Prefetched
 	s.RanDry += o.RanDry
 	s.Backups += o.Backups
+	s.Lifelines += o.Lifelines
 }
 
 // JobStats are the counters of a job: a node's, its scheduler's and its

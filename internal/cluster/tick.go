@@ -49,7 +49,7 @@ func (t *ticker) run() {
 		case <-t.pushed:
 			for _, e := range t.n.jobs.list() {
 				if e.pushed.Swap(false) {
-					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Port().Load().Ready) })
+					e.event(func(now time.Time) []clusterpolicy.Action { return e.policy.Pushed(now, e.pool.Port().Lendable()) })
 				}
 			}
 		case <-it.clock.C():

@@ -60,6 +60,15 @@ const (
 	// Report: send this node's load to every peer (a status message
 	// each; the peers hear it as LoadReport).
 	Report
+	// Lifeline: ask node Action.Node for up to Action.Count tasks
+	// whenever it has some to spare, rather than now (a lifeline, as X10's
+	// GLB has them): a thief that found nothing at random stops asking
+	// and waits for the nodes it sent these to. The asked node's policy
+	// hears it as a LifelineHolder's LifelineRequest, and answers with a
+	// Give, at once or later, however long that takes; an engine whose
+	// policy holds no lifelines refuses it at once. The asker's policy
+	// hears the answer as StealReply, as any other.
+	Lifeline
 )
 
 // Action is a policy's answer to an event. The engine that hosts the policy
@@ -137,6 +146,16 @@ type Policy interface {
 	Tick(now time.Time, self Load) []Action
 	// Advice is read by the engine after every event.
 	Advice() Advice
+}
+
+// LifelineHolder is a Policy that holds other nodes' lifelines (Lifeline):
+// a request for work that waits at this node until it has work to give.
+type LifelineHolder interface {
+	// LifelineRequest: node from waits for up to want tasks from this
+	// node; self is this node's load now. The answer is Give, or Defer:
+	// the policy gives later (from Pushed), with no time limit, or
+	// refuses when it cannot hold the request.
+	LifelineRequest(now time.Time, from NodeID, want int, self Load) Action
 }
 
 // DefaultTickEvery is how often a node ticks its policies unless told

@@ -28,7 +28,8 @@ func (l *lender) hold(now time.Time, from clusterpolicy.NodeID, want int) cluste
 }
 
 // pushed answers the deferred requests, oldest first, from the ready
-// tasks the node holds after a push.
+// tasks the node holds after a push, then the lifelines held
+// (lifeline.go) from those left.
 func (l *lender) pushed(now time.Time, ready int) []clusterpolicy.Action {
 	var as []clusterpolicy.Action
 	// One budget for them all: the node never lends more than it would
@@ -39,13 +40,17 @@ func (l *lender) pushed(now time.Time, ready int) []clusterpolicy.Action {
 		batch := l.p.TasksPerAnswer
 		if a := l.askers[d.from]; a != nil {
 			batch = l.batch(a, d.want)
-		} else if l.p.Half {
+		} else if l.half {
 			batch = d.want
 		}
 		n := min(budget, d.want, batch)
 		as = append(as, l.give(now, d.from, n))
 		budget -= n
+		ready -= n
 		l.deferred = l.deferred[1:]
+	}
+	if len(l.waiting) > 0 {
+		as = l.answerLifelines(now, ready, as)
 	}
 	return as
 }
@@ -67,8 +72,9 @@ func (l *lender) expire(now time.Time) []clusterpolicy.Action {
 	return as
 }
 
-// held is how many requests are deferred (Advice.Deferred).
-func (l *lender) held() int { return len(l.deferred) }
+// held is how many requests are deferred, lifelines included
+// (Advice.Deferred).
+func (l *lender) held() int { return len(l.deferred) + len(l.waiting) }
 
 // due is when the oldest deferred request expires, or Never.
 func (l *lender) due() time.Time {

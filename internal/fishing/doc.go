@@ -70,6 +70,16 @@
 // MaxBackoff, and is cut back once a worker has work or the peer reports
 // ready tasks.
 //
+// With Lifelines, a hungry node that is starved (fewer than one in 8 of
+// its recent answers brought tasks) and whose requests came back empty
+// Lifelines times in a row stops asking at random and waits on its
+// lifelines, as X10's GLB does: it sends each of its buddies, a few nodes
+// of a hypercube-like graph over the members, a request that waits there
+// (clusterpolicy.Lifeline) until that node has tasks to give, however
+// long it takes. Tasks that come end the wait; a node holding lifelines
+// answers them from its next push, after its deferred requests
+// (lifeline.go).
+//
 // Hungry is reported by every idle worker at every round of its search, so
 // the engine asks the policy only when its Advice says a request could go
 // out now (HungryAfter): every slot in use, no peer, or every peer backing
@@ -155,13 +165,25 @@
 //     exposed tasks by making every spawn a task: on fine-grained code
 //     that costs more than the thieves gain after a few round trips
 //     (bench/README.md, "How long demand holds").
-//   - LowWater = 0, Half = false: a node asks only once a worker has
-//     nothing, and lends its asker's adaptive batch. low=N makes a node
-//     whose workers are all at work, holding fewer than N ready tasks,
-//     ask ahead of need (prefetch.go), and lend=half lends half of what
-//     is ready, up to what was asked (steal-half, as UTS-MPI's chunked
-//     steals); bench/README.md, "Asking ahead of need", simulates both
-//     against the defaults.
+//   - LowWater = 0: a node asks only once a worker has nothing. low=N
+//     makes a node whose workers are all at work, holding fewer than N
+//     ready tasks, ask ahead of need (prefetch.go); bench/README.md,
+//     "Asking ahead of need", simulates it against the defaults.
+//   - Lend = auto: on clusters of 16 nodes or more a node lends half of
+//     what is ready, up to what was asked (steal-half, as UTS-MPI's
+//     chunked steals), on smaller ones its asker's adaptive batch. Once a
+//     lender's results went home together (package returns), a larger
+//     batch cost no more messages than a small one, and on UTS T3L in the
+//     simulator half took 5 to 30% less time on 16, 32 and 128 nodes and
+//     the same on 64; on real runs of 2 x 1 it was no faster
+//     (bench/README.md, "Messages at scale").
+//   - Lifelines = auto: 2 on clusters of 256 nodes or more, none on
+//     smaller ones. In the simulator, on UTS T3 with 512 and 1,024 nodes
+//     (far more nodes than work) they cut the thieves' messages and the
+//     makespan by more than half; on T3L with up to 128 nodes, where
+//     answers bring tasks often, asking on found work sooner, and each
+//     task a lifeline moves costs a result as any other (bench/README.md,
+//     "Lifelines").
 //
 // A zero field of Params takes its default, so Params{Victim: Zone} is a
 // complete configuration. On the command line, --sched fishing:OPTIONS sets

@@ -763,7 +763,7 @@ func TestEventSequences(t *testing.T) {
 func runEvents(t *testing.T, seed uint64) []clusterpolicy.Action {
 	rng := xorshift.Seed(seed)
 	names := []clusterpolicy.NodeID{"p", "q", "r", "s"}
-	p := Params{Victim: Victim(rng.Below(3)), MaxInFlight: 1 + rng.Below(3), TasksPerAnswer: 1 + rng.Below(4), LowWater: rng.Below(4), Half: rng.Below(2) == 1}
+	p := Params{Victim: Victim(rng.Below(3)), MaxInFlight: 1 + rng.Below(3), TasksPerAnswer: 1 + rng.Below(4), LowWater: rng.Below(4), Lend: []Lending{LendAdaptive, LendHalf}[rng.Below(2)]}
 	s := New("self", "a", p)
 	now := epoch
 	var all []clusterpolicy.Action

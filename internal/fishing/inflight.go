@@ -30,9 +30,19 @@ import "math"
 // that brought tasks: all of it while at least one answer in
 // answeredScale does, one request when none do.
 
+// With lifelines (lifeline.go), a starved node that finds nothing in
+// Lifelines requests at random waits on its buddies rather than asking
+// more: so while it is starved the default count is at most Lifelines,
+// and it sends its attempts at random at once, rather than a round of
+// requests of which all but Lifelines would come back after it went
+// quiet, each an answer more for nothing.
+
 // inFlightLimit is the most requests the node keeps outstanding.
 type inFlightLimit struct {
 	fixed int // Params.MaxInFlight; 0: auto
+	// lifelines is Params.Lifelines: with lifelinesFor, the most of auto
+	// while starved.
+	lifelines int
 	// answered is the share of recent answers that brought tasks, a
 	// moving average. Until answers say otherwise, peers have work: 1.
 	answered float64
@@ -46,6 +56,9 @@ func (l *inFlightLimit) most(peers int) int {
 		return l.fixed
 	}
 	most := inFlightFor(peers)
+	if n := lifelinesFor(l.lifelines, peers); n > 0 && l.starved() {
+		most = min(most, n)
+	}
 	return max(1, min(most, int(math.Round(float64(most)*answeredScale*l.answered))))
 }
 
@@ -57,6 +70,17 @@ const answeredScale = 16
 // answeredWindow is about how many of the latest answers the moving
 // share of answers with tasks weighs.
 const answeredWindow = 16
+
+// starvedShare: while fewer of the recent answers than this bring tasks,
+// the node is starved: most peers it asks have nothing, and with
+// lifelines it waits on them rather than asking on (lifeline.go). Where
+// answers bring tasks more often, asking on finds them sooner than
+// waiting does (bench/README.md, "Lifelines").
+const starvedShare = 1.0 / 8
+
+// starved says that fewer than starvedShare of the recent answers
+// brought tasks.
+func (l *inFlightLimit) starved() bool { return l.answered < starvedShare }
 
 // heard counts the answer to a request in flight, with tasks or not, in
 // the moving share of answers that bring tasks.

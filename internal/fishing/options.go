@@ -23,6 +23,7 @@ var Options = []opts.Option{
 	{Key: "expose", Value: "N", Default: strconv.Itoa(DefaultExpose), Help: "ready tasks kept stealable beyond the inlining threshold while peers ask for work; 0 for none"},
 	{Key: "hold", Value: "D", Default: DefaultDemandHold.String(), Help: "how long a request, or a peer joining, counts as demand for expose"},
 	{Key: "low", Value: "N", Default: strconv.Itoa(DefaultLowWater), Help: "ask for work ahead of need when fewer ready tasks than this are left and every worker is at work; 0 asks only once a worker has nothing"},
-	{Key: "lend", Value: "adaptive|half", Default: "adaptive", Help: "how much a node lends: the asker's batch, grown while it comes back quickly, or half its ready tasks (steal-half), at most what was asked"},
+	{Key: "lend", Value: "auto|adaptive|half", Default: "auto", Help: "how much a node lends: the asker's batch, grown while it comes back quickly, or half its ready tasks (steal-half), at most what was asked; auto: half on clusters of 16 nodes or more"},
+	{Key: "lifelines", Value: "N|auto|off", Default: "auto", Help: "after N answers without tasks in a row, a starved node (fewer than one answer in 8 brings tasks) stops asking at random and waits on its lifelines: the few nodes of a hypercube-like graph over the members, which give it work when they have some; auto: 2 on clusters of 256 nodes or more, off on smaller ones"},
 	{Key: "defer", Value: "D", Default: DefaultDeferFor.String(), Help: "how long a request that finds nothing to lend waits for the next task spawned, while a worker is at work (a node whose workers all wait refuses at once); 0 refuses at once"},
 }

@@ -45,6 +45,30 @@ func ParseVictim(s string) (Victim, error) {
 	return 0, fmt.Errorf("unknown fishing victim choice %q: want random, load or zone", s)
 }
 
+// Lending says how much a node lends (Params.Lend).
+type Lending int
+
+const (
+	// LendAuto lends half on clusters of autoHalfFrom nodes or more, the
+	// adaptive batch on smaller ones.
+	LendAuto Lending = iota
+	// LendAdaptive lends the asker's batch, grown while it comes back
+	// quickly.
+	LendAdaptive
+	// LendHalf lends half of what is ready (steal-half).
+	LendHalf
+)
+
+var lendingNames = [...]string{LendAuto: "auto", LendAdaptive: "adaptive", LendHalf: "half"}
+
+// String gives the name lend= takes.
+func (l Lending) String() string {
+	if l < 0 || int(l) >= len(lendingNames) {
+		return fmt.Sprintf("Lending(%d)", int(l))
+	}
+	return lendingNames[l]
+}
+
 // The defaults of Params; doc.go says why.
 const (
 	DefaultMaxInFlight    = 0 // auto: inFlightFor
@@ -60,6 +84,7 @@ const (
 	DefaultQuickReturn    = 5 * time.Millisecond
 	DefaultLowWater       = 0
 	DefaultIdleBackoff    = time.Second
+	DefaultLifelines      = 0 // auto: on clusters of 256 nodes or more (lifeline.go)
 )
 
 // Params tunes a fishing policy. A zero field takes its default, so
@@ -141,9 +166,19 @@ type Params struct {
 	// after a worker ran dry. 0 (the default) or negative: a node asks
 	// only once a worker has nothing.
 	LowWater int
-	// Half makes a node lend half its ready tasks, rounded up, up to what
-	// the asker wants (steal-half), rather than the asker's adaptive batch.
-	Half bool
+	// Lend is what a node lends: the asker's adaptive batch, or half its
+	// ready tasks, rounded up, up to what the asker wants (steal-half);
+	// by default (LendAuto) half on clusters of autoHalfFrom nodes or
+	// more (lender.go).
+	Lend Lending
+	// Lifelines is how many answers in a row without tasks (refusals and
+	// timeouts) make a hungry node, starved (fewer than one answer in 8
+	// brings tasks), stop asking at random and wait on its lifelines, the
+	// few nodes of a low-degree graph over the members that give it work
+	// when they have some (lifeline.go). 0 (the default, auto): 2 on
+	// clusters of 256 nodes or more, none on smaller ones; negative:
+	// never.
+	Lifelines int
 }
 
 // DefaultParams returns the defaults: random victims and the Default
@@ -164,6 +199,7 @@ func DefaultParams() Params {
 		DeferFor:          DefaultDeferFor,
 		LowWater:          DefaultLowWater,
 		IdleBackoff:       DefaultIdleBackoff,
+		Lifelines:         DefaultLifelines,
 	}
 }
 
@@ -214,6 +250,10 @@ func (p Params) withDefaults() Params {
 		p.DeferFor = DefaultDeferFor
 	}
 	p.LowWater = max(p.LowWater, 0)
+	if p.Lend < LendAuto || p.Lend > LendHalf {
+		p.Lend = LendAuto
+	}
+	p.Lifelines = max(p.Lifelines, -1)
 	return p
 }
 
@@ -228,10 +268,12 @@ func (p Params) withDefaults() Params {
 //	expose=N     Expose             hold=D      DemandHold
 //	defer=D      DeferFor           low=N       LowWater
 //	idlebackoff=D IdleBackoff
-//	lend=adaptive|half  Half
+//	lend=auto|adaptive|half  Lend
+//	lifelines=N|auto|off  Lifelines
 //
 // D is a Go duration ("500us", "20ms"). An empty string gives the defaults.
-// Where a negative value means none (expose, backoff, defer, idlebackoff), so does 0:
+// Where a negative value means none (expose, backoff, defer, idlebackoff,
+// lifelines), so does 0:
 // written out, it means zero, not the default a zero field takes. Each
 // option may be given once. tasks above the default maxtasks raises it;
 // above a maxtasks written out, it is refused.
@@ -275,15 +317,31 @@ func ParseParams(s string) (Params, error) {
 // set applies one key=value setting of ParseParams.
 func (p *Params) set(key, val string) error {
 	if key == "lend" {
-		switch val {
-		case "adaptive", "half":
-			p.Half = val == "half"
-			return nil
+		for l, name := range lendingNames {
+			if val == name {
+				p.Lend = Lending(l)
+				return nil
+			}
 		}
-		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly) or half (half of what is ready)", val)
+		return fmt.Errorf("fishing option lend=%q: want adaptive (the asker's batch, grown while it comes back quickly), half (half of what is ready) or auto (half on clusters of %d nodes or more)", val, autoHalfFrom)
 	}
 	if key == "inflight" && val == "auto" {
 		p.MaxInFlight = 0
+		return nil
+	}
+	if key == "lifelines" {
+		n, err := strconv.Atoi(val)
+		switch {
+		case val == "off":
+			n = -1
+		case val == "auto":
+			n = 0
+		case err != nil || n < 0:
+			return fmt.Errorf("fishing option lifelines=%q: want the number of answers without tasks in a row after which a starved node waits on its lifelines, auto (2 on clusters of 256 nodes or more) or off", val)
+		case n == 0:
+			n = -1 // lifelines=0: none, where a zero field takes auto
+		}
+		p.Lifelines = n
 		return nil
 	}
 	ints := map[string]*int{"inflight": &p.MaxInFlight, "tasks": &p.TasksPerAnswer, "maxtasks": &p.MaxTasksPerAnswer, "minready": &p.MinReady, "expose": &p.Expose, "low": &p.LowWater}

@@ -24,11 +24,13 @@ type peer struct {
 	sentAt    time.Time
 	prefetch  bool // the request in flight went out ahead of need
 	dry       bool // ... and a worker ran dry before its answer
+	lifeline  bool // it holds a lifeline of this node (lifeline.go)
 }
 
-// eligible: pr may be asked now (the zone rule aside).
+// eligible: pr may be asked now (the zone rule aside). A peer that holds
+// the node's lifeline is not: it gives when it can.
 func (pr *peer) eligible(now time.Time) bool {
-	return !pr.inFlight && !now.Before(pr.until)
+	return !pr.inFlight && !pr.lifeline && !now.Before(pr.until)
 }
 
 // send records a request to pr and returns the action.

@@ -14,7 +14,8 @@ import (
 // It keeps the node's peers and the requests in flight to them (peers.go),
 // and hands each other concern to a part of its own: whether the node
 // wants work (hunger), whom it asks (victims), how many at once
-// (inFlightLimit), whom it leaves alone for a while (backoffs), what it
+// (inFlightLimit), whom it leaves alone for a while (backoffs), when it
+// stops asking at random and waits on its lifelines (lifelines), what it
 // lends and holds for whom (lender), and how many tasks it keeps
 // stealable (demand).
 type Policy struct {
@@ -27,7 +28,8 @@ type Policy struct {
 	victims  victims       // victims.go
 	limit    inFlightLimit // inflight.go
 	backoffs backoffs      // backoff.go
-	lender   lender        // lender.go, deferred.go
+	lifeline lifelines     // lifeline.go
+	lender   lender        // lender.go, deferred.go, lifeline.go
 	demand   demand        // demand.go
 
 	peers  []*peer
@@ -58,9 +60,10 @@ func New(self clusterpolicy.NodeID, zone string, p Params) *Policy {
 		name:     "fishing:" + p.Victim.String(),
 		hunger:   hunger{lowWater: p.LowWater},
 		victims:  victims{rule: p.Victim, rng: xorshift.Seed(h.Sum64())},
-		limit:    inFlightLimit{fixed: p.MaxInFlight, answered: 1},
+		limit:    inFlightLimit{fixed: p.MaxInFlight, lifelines: p.Lifelines, answered: 1},
 		backoffs: backoffs{retry: p.RetryBackoff, most: p.MaxBackoff, idleMax: p.IdleBackoff},
-		lender:   lender{p: p, askers: make(map[clusterpolicy.NodeID]*asker)},
+		lifeline: lifelines{after: p.Lifelines},
+		lender:   lender{p: p, half: halfFor(p.Lend, 0), askers: make(map[clusterpolicy.NodeID]*asker)},
 		demand:   demand{hold: p.DemandHold, expose: p.Expose},
 		index:    make(map[clusterpolicy.NodeID]int),
 	}
@@ -116,12 +119,15 @@ func (s *Policy) Pushed(now time.Time, ready int) []clusterpolicy.Action {
 
 // StealReply implements clusterpolicy.Policy. It frees the slot of the request to
 // from; n == 0 starts or doubles from's backoff, n > 0 resets it. After a
-// refusal a hungry node asks another eligible peer at once.
+// refusal a hungry node asks another eligible peer at once, or, after
+// Lifelines of them in a row, waits on its lifelines; an answer to a
+// lifeline ends it (lifeline.go).
 func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []clusterpolicy.Action {
 	if n > 0 {
 		s.stats.Successes++
 		s.stats.TasksIn += int64(n)
 		s.hunger.fed()
+		s.lifeline.fed()
 		s.backoffs.setIdle(false, s.peers)
 		s.lastIn = n
 		s.demand.holdFrom(now)
@@ -131,7 +137,8 @@ func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []c
 	}
 	if i, ok := s.index[from]; ok {
 		pr := s.peers[i]
-		if pr.inFlight {
+		request := pr.inFlight
+		if request {
 			s.limit.heard(n > 0)
 		}
 		if n > 0 {
@@ -147,6 +154,12 @@ func (s *Policy) StealReply(now time.Time, from clusterpolicy.NodeID, n int) []c
 			s.backoffs.refused(pr, now)
 			// A refusal is a fresher load report than any gossip.
 			pr.ready, pr.reported = 0, true
+		}
+		switch {
+		case !request && pr.lifeline:
+			s.lifeline.answered(pr, n)
+		case request && n == 0:
+			s.lifeline.refused(s.hunger.hungry && s.limit.starved(), len(s.peers))
 		}
 	}
 	return s.refill(now)
@@ -196,12 +209,14 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 		}
 	case ev.Joined:
 		s.demand.holdFrom(now)
+		s.lifeline.changed()
 		defer s.settle(now)
 		s.index[ev.Node] = len(s.peers)
 		s.peers = append(s.peers, &peer{id: ev.Node, zone: ev.Zone, same: ev.Zone == s.zone})
 	case known:
 		s.lender.leave(ev.Node)
 		pr := s.peers[i]
+		s.lifeline.gone(pr)
 		if pr.inFlight {
 			s.land(pr)
 			s.stats.Dropped++
@@ -213,6 +228,7 @@ func (s *Policy) Membership(now time.Time, ev clusterpolicy.MemberEvent) []clust
 		s.peers = s.peers[:last]
 		delete(s.index, ev.Node)
 	}
+	s.lender.half = halfFor(s.p.Lend, len(s.peers))
 	return s.refill(now)
 }
 
@@ -227,6 +243,7 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 			s.land(pr)
 			s.backoffs.refused(pr, now)
 			s.stats.Timeouts++
+			s.lifeline.refused(s.hunger.hungry && s.limit.starved(), len(s.peers))
 		}
 	}
 	if self.Workers > 0 {
@@ -234,16 +251,22 @@ func (s *Policy) Tick(now time.Time, self clusterpolicy.Load) []clusterpolicy.Ac
 		if s.hunger.read(self) {
 			s.ranDry()
 		}
+		if !s.hunger.hungry {
+			s.lifeline.fed() // it has work
+		}
 		s.backoffs.setIdle(self.Waiting(), s.peers)
 	}
 	return append(refusals, s.refill(now)...)
 }
 
 // refill sends requests while the node wants work, a slot is free and a
-// peer is eligible, and settles the advice.
+// peer is eligible, or lifelines while it is quiet, and settles the
+// advice.
 func (s *Policy) refill(now time.Time) []clusterpolicy.Action {
 	var as []clusterpolicy.Action
-	if s.hunger.wants() {
+	if s.lifeline.quiet {
+		as = s.waitOn(as)
+	} else if s.hunger.wants() {
 		for most := s.limit.most(len(s.peers)); s.flying < most; {
 			pr := s.victims.choose(now, s.peers, s.flying, s.cross)
 			if pr == nil {
@@ -266,6 +289,12 @@ func (s *Policy) settle(now time.Time) {
 
 // hungryAfter is the earliest time a Hungry event could send a request.
 func (s *Policy) hungryAfter(now time.Time) time.Time {
+	if s.lifeline.quiet {
+		if s.unsent() {
+			return time.Time{}
+		}
+		return clusterpolicy.Never // only an answer or a member event can end the wait
+	}
 	if s.flying >= s.limit.most(len(s.peers)) || len(s.peers) == 0 {
 		return clusterpolicy.Never
 	}

@@ -1,6 +1,7 @@
 package fishing
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -69,28 +70,29 @@ func TestPrefetchRanDry(t *testing.T) {
 	}
 }
 
-// TestStealHalf: with Half a node lends half its ready tasks, rounded up,
-// up to what the asker wants, whatever its batch; by default it lends the
-// asker's batch (1 at first).
+// TestStealHalf: lending half a node lends half its ready tasks, rounded
+// up, up to what the asker wants, whatever its batch; adaptive, and by
+// default on a small cluster, it lends the asker's batch (1 at first).
 func TestStealHalf(t *testing.T) {
 	for _, c := range []struct {
-		half              bool
+		lend              Lending
 		want, ready, lent int
 	}{
-		{true, 8, 10, 5},
-		{true, 8, 1, 1},
-		{true, 8, 20, 8},
-		{true, 2, 10, 2},
-		{false, 8, 10, 1},
+		{LendHalf, 8, 10, 5},
+		{LendHalf, 8, 1, 1},
+		{LendHalf, 8, 20, 8},
+		{LendHalf, 2, 10, 2},
+		{LendAdaptive, 8, 10, 1},
+		{LendAuto, 8, 10, 1},
 	} {
-		s := New("self", "", Params{Half: c.half, DeferFor: -1})
+		s := New("self", "", Params{Lend: c.lend, DeferFor: -1})
 		a := s.StealRequest(epoch, "p", c.want, atWork(c.ready))
 		if a.Kind != clusterpolicy.Give || a.Count != c.lent {
 			t.Errorf("%+v: StealRequest = %+v, want %d lent", c, a, c.lent)
 		}
 	}
 	// A deferred request is answered by the same rule.
-	s := New("self", "", Params{Half: true})
+	s := New("self", "", Params{Lend: LendHalf})
 	if a := s.StealRequest(epoch, "p", 8, atWork(0)); a.Kind != clusterpolicy.Defer {
 		t.Fatalf("nothing ready: %+v, want Defer", a)
 	}
@@ -99,14 +101,49 @@ func TestStealHalf(t *testing.T) {
 	}
 }
 
+// TestStealHalfOnLargeClusters: by default a node lends half once the
+// cluster has autoHalfFrom nodes, and its adaptive batch again once
+// members leave below that; lend=adaptive never lends half.
+func TestStealHalfOnLargeClusters(t *testing.T) {
+	for _, c := range []struct {
+		lend  Lending
+		nodes int
+		lent  int
+	}{
+		{LendAuto, autoHalfFrom - 1, 1},
+		{LendAuto, autoHalfFrom, 5},
+		{LendAdaptive, autoHalfFrom, 1},
+		{LendHalf, 2, 5},
+	} {
+		s := New("self", "", Params{Lend: c.lend, DeferFor: -1})
+		for i := range c.nodes - 1 {
+			s.Membership(epoch, clusterpolicy.MemberEvent{Node: clusterpolicy.NodeID(fmt.Sprint("p", i)), Joined: true})
+		}
+		if a := s.StealRequest(epoch, "p0", 8, atWork(10)); a.Kind != clusterpolicy.Give || a.Count != c.lent {
+			t.Errorf("%v on %d nodes, 10 ready: %+v, want %d lent", c.lend, c.nodes, a, c.lent)
+		}
+	}
+	s := New("self", "", Params{})
+	for i := range autoHalfFrom - 1 {
+		s.Membership(epoch, clusterpolicy.MemberEvent{Node: clusterpolicy.NodeID(fmt.Sprint("p", i)), Joined: true})
+	}
+	s.Membership(epoch, clusterpolicy.MemberEvent{Node: "p1", Joined: false})
+	if a := s.StealRequest(epoch, "p0", 8, atWork(10)); a.Count != 1 {
+		t.Errorf("after a member left, below %d nodes: %+v, want the adaptive batch of 1", autoHalfFrom, a)
+	}
+}
+
 // TestParsePrefetch: low=N and lend=half|adaptive are read, and bad
 // values are refused, saying what is wanted.
 func TestParsePrefetch(t *testing.T) {
 	p, err := ParseParams("low=4,lend=half")
-	if err != nil || p.LowWater != 4 || !p.Half {
+	if err != nil || p.LowWater != 4 || p.Lend != LendHalf {
 		t.Fatalf("ParseParams = %+v, %v", p, err)
 	}
-	if p, err := ParseParams("low=0,lend=adaptive"); err != nil || p.LowWater != 0 || p.Half {
+	if p, err := ParseParams("low=0,lend=adaptive"); err != nil || p.LowWater != 0 || p.Lend != LendAdaptive {
+		t.Fatalf("ParseParams = %+v, %v", p, err)
+	}
+	if p, err := ParseParams("lend=auto"); err != nil || p.Lend != LendAuto {
 		t.Fatalf("ParseParams = %+v, %v", p, err)
 	}
 	for opt, want := range map[string]string{"low=-1": "whole number", "low=x": "whole number", "lend=all": "adaptive"} {

@@ -18,7 +18,13 @@ type Stats struct {
 	Prefetches int64
 	Prefetched int64
 	RanDry     int64
-	InFlight   int // requests in flight now
+	// Lifelines are the lifelines this node sent (lifeline.go), Held
+	// those of other nodes it held for want of tasks, and Pushes its
+	// answers to those it held, given later.
+	Lifelines int64
+	Held      int64
+	Pushes    int64
+	InFlight  int // requests in flight now
 }
 
 // Stats reports the policy's counters. Like every method, it is called by

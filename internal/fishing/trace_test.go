@@ -100,7 +100,8 @@ func traceRun(w io.Writer, seed uint64) Params {
 		DemandHold:        pick(0, ms, 5*ms),
 		DeferFor:          pick(0, -1, 500*us, 5*ms),
 		LowWater:          max(0, rng.Below(10)-4),
-		Half:              rng.Below(3) == 0,
+		Lend:              []Lending{LendHalf, LendAdaptive, LendAdaptive}[rng.Below(3)],
+		Lifelines:         []int{0, -1, 1, 2, 5}[rng.Below(5)],
 	}
 	// From 2 to 40 peers, so that the default count in flight ranges
 	// from 1 to 6; and answers that bring tasks from nearly never to
@@ -114,7 +115,7 @@ func traceRun(w io.Writer, seed uint64) Params {
 	s := New("self", "a", p)
 	fmt.Fprintf(w, "%s %+v\n", s.Name(), s.Params())
 	now := epoch
-	var asked []clusterpolicy.NodeID // Fish actions not yet answered
+	var asked []clusterpolicy.NodeID // Fish and Lifeline actions not yet answered
 	load := func() clusterpolicy.Load {
 		workers := rng.Below(5)
 		return clusterpolicy.Load{Workers: workers, Idle: rng.Below(workers + 1), Ready: rng.Below(3) * rng.Below(12)}
@@ -155,7 +156,7 @@ func traceRun(w io.Writer, seed uint64) Params {
 		from := names[1+rng.Below(len(names)-1)]
 		var ev string
 		var as []clusterpolicy.Action
-		switch rng.Below(16) {
+		switch rng.Below(17) {
 		case 0, 1, 2:
 			ev = "hungry"
 			as = s.Hungry(now)
@@ -196,13 +197,17 @@ func traceRun(w io.Writer, seed uint64) Params {
 		case 12:
 			ev = "job"
 			as = s.JobStarted(now)
+		case 13:
+			want, l := rng.Below(11), selfLoad()
+			ev = fmt.Sprintf("lifeline %s %d %+v", from, want, l)
+			as = []clusterpolicy.Action{s.LifelineRequest(now, from, want, l)}
 		default:
 			l := selfLoad()
 			ev = fmt.Sprintf("tick %+v", l)
 			as = s.Tick(now, l)
 		}
 		for _, a := range as {
-			if a.Kind == clusterpolicy.Fish {
+			if a.Kind == clusterpolicy.Fish || a.Kind == clusterpolicy.Lifeline {
 				asked = append(asked, a.Node)
 			}
 		}

@@ -12,7 +12,8 @@ var statsKeys = []string{"spawns", "inlined", "tasks_run", "local_steals",
 	"bytes_sent", "messages_sent", "max_deque", "blocked_waits", "idle_ns",
 	"steal_requests", "steal_answers", "steal_wait_ns", "useful_ns",
 	"status_messages", "status_bytes", "stolen_from", "busy_ns", "work_ns",
-	"tasks_rerun", "late_results", "tasks_returned", "prefetched", "ran_dry", "backups"}
+	"tasks_rerun", "late_results", "tasks_returned", "prefetched", "ran_dry", "backups",
+	"lifelines"}
 
 // TestEveryCountersObjectHasTheDocumentedKeys: in the --json object,
 // `stats` and each `per_node` entry's `stats`, and each `per_worker`

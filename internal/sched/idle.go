@@ -114,7 +114,7 @@ func (x *Executor) findWork() *Header {
 		// Nothing at home for this worker: a round of local attempts has
 		// failed.
 		if p.port.remote != nil {
-			p.port.remote.Hungry()
+			p.port.remote.Hungry(true)
 		}
 		now := time.Now()
 		if spinUntil.IsZero() {

@@ -93,7 +93,7 @@ func (pt *Port) takeInjected() *Header {
 		return nil
 	}
 	if left < pt.reserve.Load() && pt.remote != nil {
-		pt.remote.Hungry()
+		pt.remote.Hungry(false)
 	}
 	return h
 }
@@ -166,6 +166,17 @@ func (pt *Port) Load() clusterpolicy.Load {
 	}
 	l.Ready += int(pt.nInjected.Load())
 	return l
+}
+
+// Lendable is how many of the ready tasks Lend could take now: those of
+// the workers' deques, not the borrowed ones in the injected queue, which
+// are not lent on.
+func (pt *Port) Lendable() int {
+	n := 0
+	for _, w := range pt.pool.workers {
+		n += w.dq.Len()
+	}
+	return n
 }
 
 // TasksDone is how many tasks the workers have run in the current (or last)

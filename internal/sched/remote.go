@@ -12,10 +12,12 @@ import (
 // network. The other direction, the cluster's calls into the pool, is
 // the pool's Port.
 type Remote interface {
-	// Hungry: a worker found no work at home. Called once per round of
-	// fruitless local steal attempts, so it must cost little when there is
+	// Hungry: a worker found no work at home (dry), called once per round
+	// of fruitless local steal attempts, or took a borrowed task that
+	// left fewer than the reserve (Port.SetReserve) while it still has
+	// that one to run (not dry). It must cost little when there is
 	// nothing to do (an atomic load of the policy's advice).
-	Hungry()
+	Hungry(dry bool)
 	// Pushed: a worker pushed a task while Port.SetWanted(true) holds. Called
 	// on the spawn path: it must only signal.
 	Pushed()

@@ -13,7 +13,7 @@ import (
 // of a looking worker's fruitless search.
 type hungerCount struct{ n atomic.Int64 }
 
-func (h *hungerCount) Hungry()        { h.n.Add(1) }
+func (h *hungerCount) Hungry(bool)    { h.n.Add(1) }
 func (h *hungerCount) Pushed()        {}
 func (h *hungerCount) Return(*Header) {}
 func (h *hungerCount) Failed(error)   {}

@@ -306,9 +306,9 @@ func TestArrived(t *testing.T) {
 	for b, want := range map[string]sockState{
 		string(hello[:headerLen]):      sockHello,
 		string(hello[:3]):              sockHello,
-		"TSYS\x07\x00\xff\xff\xff\xff": sockWaiting, // 4 GiB: no handshake frame
+		"TSYS\x08\x00\xff\xff\xff\xff": sockWaiting, // 4 GiB: no handshake frame
 		"TSYS\x63\x00\x00\x00\x00\x01": sockWaiting, // another version
-		"TSYS\x07\x02\x00\x00\x00\x10": sockWaiting, // sealed: no handshake frame
+		"TSYS\x08\x02\x00\x00\x00\x10": sockWaiting, // sealed: no handshake frame
 		"GET / HTTP/1.1\r\n":           sockWaiting,
 		"\x16\x03\x01\x02\x00\x01":     sockWaiting,
 	} {

@@ -53,7 +53,7 @@
 //
 //	offset  size  field
 //	0       4     magic "TSYS"
-//	4       1     protocol version (ProtocolVersion = 7)
+//	4       1     protocol version (ProtocolVersion = 8)
 //	5       1     flags: bit 0 = payload compressed (s2 block format),
 //	              bit 1 = payload sealed (see Encryption); other bits must be 0
 //	6       4     payload length, big-endian, at most MaxFrame (default 64 MiB),

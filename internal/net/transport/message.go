@@ -10,7 +10,7 @@ import (
 // the second byte of every frame; a node refuses frames and peers of any
 // other version, so it goes up with every change to the frame, to a message
 // of the handshake or to package cluster's vocabulary.
-const ProtocolVersion = 7
+const ProtocolVersion = 8
 
 // MsgType tells what a Message means to the transport's user, which defines
 // the types from FirstUserType on (package cluster keeps the vocabulary of
