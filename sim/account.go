@@ -19,11 +19,11 @@ import "time"
 // the workers spent without a task, split by whether the node had a
 // request for work in flight, and the message CPU its tasks paid.
 type account struct {
-	since   time.Duration // the last change of waiting or asking
+	since   time.Duration // the last change of waiting or asked
 	waiting int           // workers not running a task
-	asking  int           // requests for work in flight
-	// asked counts the requests in flight to each node, so that an answer
-	// is told from a push, which ends no request.
+	// asked counts the requests for work in flight to each node, so that
+	// an answer is told from a push, which ends no request; a node with
+	// none has no entry, so the node is asking while asked is not empty.
 	asked    map[int]int
 	stealing time.Duration // worker time without a task, a request in flight
 	msgCPU   time.Duration // message CPU paid by the node's tasks
@@ -32,7 +32,7 @@ type account struct {
 // advance adds the time since the last change to the stealing time, if
 // workers waited with a request in flight.
 func (a *account) advance(now time.Duration) {
-	if a.waiting > 0 && a.asking > 0 {
+	if a.waiting > 0 && len(a.asked) > 0 {
 		a.stealing += time.Duration(a.waiting) * (now - a.since)
 	}
 	a.since = now
@@ -59,7 +59,6 @@ func (a *account) ask(now time.Duration, to int) {
 		a.asked = map[int]int{}
 	}
 	a.asked[to]++
-	a.asking++
 }
 
 // answered: a reply from node from came at now; it ends a request in
@@ -70,12 +69,13 @@ func (a *account) answered(now time.Duration, from int) {
 	}
 	a.advance(now)
 	a.asked[from]--
-	a.asking--
+	if a.asked[from] == 0 {
+		delete(a.asked, from)
+	}
 }
 
 // forget: node dead died at now; no answer will come from it.
 func (a *account) forget(now time.Duration, dead int) {
 	a.advance(now)
-	a.asking -= a.asked[dead]
 	delete(a.asked, dead)
 }
