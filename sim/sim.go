@@ -167,7 +167,7 @@ type node struct {
 func (n *node) ready() int { return len(n.injected) + n.lendable() }
 
 // lendable is how many of them it could give: those on its workers'
-// deques, as sched.Pool.Lendable counts them (a borrowed task is not lent
+// deques, as sched.Port.Lendable counts them (a borrowed task is not lent
 // on before a worker runs it and spawns).
 func (n *node) lendable() int {
 	r := 0
