@@ -885,20 +885,7 @@ func (s *sim) deliver(n *node, msg *message) {
 			s.send(n, msg.from, &message{kind: msgReply}, 0)
 			return
 		}
-		var a clusterpolicy.Action
-		switch h, ok := n.pol.(clusterpolicy.LifelineHolder); {
-		case !msg.lifeline:
-			a = n.pol.StealRequest(s.at(), from, msg.want, s.load(n))
-		case ok:
-			// As the engine does: a lifeline is answered by how many tasks
-			// the node could give, without its borrowed ones, lest it go
-			// back empty when it could have waited (lifeline.go).
-			self := s.load(n)
-			self.Ready = n.lendable()
-			a = h.LifelineRequest(s.at(), from, msg.want, self)
-		default:
-			a = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from} // as the engine does
-		}
+		a := clusterpolicy.Answer(n.pol, s.at(), from, msg.want, msg.lifeline, s.load(n), n.lendable())
 		s.act(n, []clusterpolicy.Action{a})
 	case msgReply:
 		n.counts.Borrowed += int64(len(msg.tasks))
