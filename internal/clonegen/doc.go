@@ -91,7 +91,9 @@
 // variable a closure captures by reference lives on the heap from its
 // declaration, on both paths. A variable whose address is taken, or that
 // is sliced or has a field or method selected, stays captured: a copy
-// would not keep what points into it; -v says so.
+// would not keep what points into it; so does one that a closure outside
+// the form uses, which would read and write the variable, not the copy;
+// -v says so.
 //
 // A For or Fold runs its body once over the whole range on a yes: one
 // piece, which its contract allows. But the form itself asks again between

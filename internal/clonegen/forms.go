@@ -42,7 +42,8 @@ import (
 // value, assigned or indexed is copied: one whose address is taken, which
 // is sliced or whose method or field is used may be reached other than by
 // its name (a method's pointer receiver, a value that points into
-// itself), and a copy would not keep that; it stays captured as written.
+// itself), and a copy would not keep that; it stays captured as written,
+// as does one that a closure outside the form uses (capturedElsewhere).
 
 // formArgs is the number of arguments of each closure form the rewrite
 // knows, without loop options; Join is Both's deprecated name.
@@ -364,7 +365,7 @@ func (f *formPass) rewrite(call *ast.CallExpr, form string) (from, to int, code,
 		why += "its body is called once, here, over the whole range"
 	}
 	if len(sh.kept) > 0 {
-		why += fmt.Sprintf("; %s stays captured on the no path, and so on the heap, since %s", strings.Join(sh.kept, ", "), "a copy of it would not keep its address, a method's receiver or a slice of it")
+		why += fmt.Sprintf("; %s stays captured on the no path, and so on the heap, since %s", strings.Join(sh.kept, ", "), "a copy of it would not keep its address, a method's receiver, a slice of it or what another closure reads and writes of it")
 	}
 	return f.off(stmt.Pos()), f.off(stmt.End()), b.String(), why
 }
@@ -777,7 +778,8 @@ type shadowing struct {
 // it would live on the heap on both paths: the closures write it, or the
 // function assigns it anywhere. A copy is safe when the variable is used,
 // everywhere in the function, by its name alone: as a value, assigned, or
-// indexed (see the top of this file).
+// indexed (see the top of this file), and by no closure the form's may
+// call (capturedElsewhere).
 func (f *formPass) shadows(lits []*ast.FuncLit) shadowing {
 	sh := shadowing{rename: map[*ast.Ident]string{}}
 	type capture struct {
@@ -821,6 +823,9 @@ func (f *formPass) shadows(lits []*ast.FuncLit) shadowing {
 			case roleOther:
 				safe = false
 			}
+			if f.capturedElsewhere(id, c.o, lits) {
+				safe = false
+			}
 		}
 		if !c.written && !reassigned {
 			continue // captured by value: no heap
@@ -842,6 +847,36 @@ func (f *formPass) shadows(lits []*ast.FuncLit) shadowing {
 	}
 	sh.before, sh.after = before.String(), after.String()
 	return sh
+}
+
+// capturedElsewhere reports whether id, a use of the variable o, is in a
+// closure the form's closures lits may call, or that may run beside them:
+// a func literal between id and o's declaration that is not one of lits
+// (nor inside one), nor a closure of another form run where it stands
+// (which runs only within that form, before or after this one). Such a
+// closure reads and writes o itself, never the copy the no path gives
+// lits, so the variable stays captured: a closure of the form that wrote
+// it and then called one that reads it would read a stale value.
+func (f *formPass) capturedElsewhere(id *ast.Ident, o *object, lits []*ast.FuncLit) bool {
+	for _, lit := range lits {
+		if within(id, lit) {
+			return false
+		}
+	}
+	for n := f.parent[id]; n != nil; n = f.parent[n] {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		if within(o.decl, lit) {
+			return false
+		}
+		if call, ok := f.parent[lit].(*ast.CallExpr); ok && f.formOf(call) != "" && !f.deferred(call) {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // roles of a variable's identifier: used as a value, written (assigned,

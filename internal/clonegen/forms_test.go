@@ -145,6 +145,14 @@ func TestFormsRewritten(t *testing.T) {
 	sink = &b
 	tsys.Both(c, func(c *tsys.Ctx) { a = sum(c, n-1) }, func(c *tsys.Ctx) { b = sum(c, n-2) }) // here
 	return a + b`, []string{"a1 := a\n", "tsys.Both(c, func(c *tsys.Ctx) { a1 = sumClone(c, n-1) }, func(c *tsys.Ctx) { b = sumClone(c, n-2) })"}, "b stays captured on the no path, and so on the heap"},
+		{"a variable another closure reads stays captured", `	var a, b int
+	get := func() int { return a }
+	tsys.Both(c, func(c *tsys.Ctx) { a = sum(c, n-1); b = get() }, func(c *tsys.Ctx) {}) // here
+	return a + b`, []string{"b1 := b\n", "tsys.Both(c, func(c *tsys.Ctx) { a = sumClone(c, n-1); b1 = get() }, func(c *tsys.Ctx) {})", "b = b1\n"}, "a stays captured on the no path, and so on the heap"},
+		{"a variable another form's closure writes is copied", `	var a, b int
+	tsys.Both(c, func(c *tsys.Ctx) { a = sum(c, n-1) }, func(c *tsys.Ctx) { b = sum(c, n-2) })
+	tsys.Both(c, func(c *tsys.Ctx) { a += sum(c, n-1) }, func(c *tsys.Ctx) { b += sum(c, n-2) }) // here
+	return a + b`, []string{"a2 := a\n", "a2 = sumClone(c, n-1)", "a = a2\n", "a1 := a\n", "a1 += sumClone(c, n-1)", "a = a1\n"}, "their bodies run here as plain code"},
 		{"a Ctx named otherwise, and a name both closures declare", `	a, b := tsys.Pair(c, func(cc *tsys.Ctx) int { // here
 		v := sum(cc, n-1)
 		return v
