@@ -104,6 +104,12 @@ func TestFormsLeftAsWritten(t *testing.T) {
 }
 
 func zero() func() int { return func() int { return 0 }`, "its identity is neither a func literal nor a name"},
+		{"a combine that is called", `	return tsys.Fold(c, 0, n, func() int { return 0 }, func(c *tsys.Ctx, lo, hi, acc int) int { // here
+		return acc + sum(c, hi-lo-1)
+	}, adder())
+}
+
+func adder() func(a, b int) int { return func(a, b int) int { return a + b }`, "its combine is neither a func literal nor a name"},
 		{"a cutoff written by hand", `	if c.AllowCCall() {
 		return sum(c, n-1) + sum(c, n-2)
 	} else {
