@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tsys-go/tsys/apps/fib"
+	"github.com/tsys-go/tsys/internal/median"
 	"github.com/tsys-go/tsys/tsys"
 )
 
@@ -39,14 +40,7 @@ var callerData = func() []int64 {
 }()
 
 // callerWant is every request's answer.
-var callerWant = serialFib(callerFib) + sumInts(callerData)
-
-func serialFib(n int) int64 {
-	if n < 2 {
-		return int64(n)
-	}
-	return serialFib(n-1) + serialFib(n-2)
-}
+var callerWant = fib.Serial(callerFib) + sumInts(callerData)
 
 func sumInts(xs []int64) int64 {
 	var s int64
@@ -126,7 +120,7 @@ var callerWays = []struct {
 		return func(ctx context.Context) (int64, error) {
 			var a, b int64
 			g, _ := errgroup.WithContext(ctx)
-			g.Go(func() error { a = serialFib(callerFib); return nil })
+			g.Go(func() error { a = fib.Serial(callerFib); return nil })
 			g.Go(func() error { b = sumInts(callerData); return nil })
 			err := g.Wait()
 			return a + b, err
@@ -134,7 +128,7 @@ var callerWays = []struct {
 	}},
 	{"serial", func() func(ctx context.Context) (int64, error) {
 		return func(context.Context) (int64, error) {
-			return serialFib(callerFib) + sumInts(callerData), nil
+			return fib.Serial(callerFib) + sumInts(callerData), nil
 		}
 	}},
 }
@@ -154,9 +148,9 @@ func BenchmarkManyCallers(b *testing.B) {
 				p50 = append(p50, float64(lat[len(lat)/2].Microseconds()))
 				p99 = append(p99, float64(lat[len(lat)*99/100].Microseconds()))
 			}
-			b.ReportMetric(middle(rate), "req/s")
-			b.ReportMetric(middle(p50), "p50-us")
-			b.ReportMetric(middle(p99), "p99-us")
+			b.ReportMetric(median.Of(rate), "req/s")
+			b.ReportMetric(median.Of(p50), "p50-us")
+			b.ReportMetric(median.Of(p99), "p99-us")
 		})
 	}
 }
@@ -189,11 +183,4 @@ func serveCallers(tb testing.TB, request func(context.Context) (int64, error), g
 	all := slices.Concat(lat...)
 	slices.Sort(all)
 	return float64(g*n) / took.Seconds(), all
-}
-
-// middle is the median of xs.
-func middle(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
