@@ -52,8 +52,7 @@ func Read(dir string) (Types, error) {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv != nil {
-					r := gosrc.TypeName(d.Recv.List[0].Type)
+				if r := gosrc.Receiver(d); r != "" {
 					ts.Methods[r] = append(ts.Methods[r], Decl{d.Name.Name, fset.Position(d.Pos())})
 				}
 			case *ast.GenDecl:
