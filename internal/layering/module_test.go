@@ -22,7 +22,14 @@ import (
 // reads of each package.
 func goList(t *testing.T, patterns ...string) []Package {
 	t.Helper()
-	args := append([]string{"list", "-deps", "-json=ImportPath,Imports"}, patterns...)
+	return listJSON[Package](t, append([]string{"-deps", "-json=ImportPath,Imports"}, patterns...)...)
+}
+
+// listJSON runs go list with args, which ask for JSON, and decodes each
+// package it prints as a P.
+func listJSON[P any](t *testing.T, args ...string) []P {
+	t.Helper()
+	args = append([]string{"list"}, args...)
 	// Bounded far beyond what go list takes with a cold build cache.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -34,9 +41,9 @@ func goList(t *testing.T, patterns ...string) []Package {
 		}
 		t.Fatalf("go %s: %v", strings.Join(args, " "), err)
 	}
-	var pkgs []Package
+	var pkgs []P
 	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p Package
+		var p P
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
@@ -59,29 +66,19 @@ func TestModuleKeepsItsLayers(t *testing.T) {
 }
 
 // TestNoHookSetAtInit: no init function of the library sets a variable
-// of another package of the module or calls one of its functions, the
-// way tsys once handed its runtime's insides to the layers below it
-// (runtimecore's doc says what they import instead). Code of the kind a
-// program has (IsProgramCode) registers its tasks at init, as programs
-// do.
+// of another package of the module or calls one of its functions: a hook
+// that hands the facade's insides to the layers below it, where the
+// imports do not show it (runtimecore's doc says what they import
+// instead). Code of the kind a program has (IsProgramCode) registers its
+// tasks at init, as programs do.
 func TestNoHookSetAtInit(t *testing.T) {
-	args := []string{"list", "-json=ImportPath,Dir,GoFiles", Module + "/..."}
-	out, err := exec.Command("go", args...).Output()
-	if err != nil {
-		t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+	type source struct {
+		ImportPath, Dir string
+		GoFiles         []string
 	}
 	fset := token.NewFileSet()
 	library := 0
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p struct {
-			ImportPath, Dir string
-			GoFiles         []string
-		}
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("go list's output: %v", err)
-		}
+	for _, p := range listJSON[source](t, "-json=ImportPath,Dir,GoFiles", Module+"/...") {
 		rel := Rel(p.ImportPath)
 		if !IsLibrary(rel) || IsProgramCode(rel) { // a program's init registers its tasks
 			continue
