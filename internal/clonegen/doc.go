@@ -92,7 +92,8 @@
 // declaration, on both paths. A variable whose address is taken, or that
 // is sliced or has a field or method selected, stays captured: a copy
 // would not keep what points into it; so does one that a closure outside
-// the form uses, which would read and write the variable, not the copy;
+// the form uses, which would read and write the variable, not the copy,
+// or that a goroutine a closure starts uses, which may outlive the form;
 // -v says so.
 //
 // A For or Fold runs its body once over the whole range on a yes: one

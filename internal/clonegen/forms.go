@@ -856,11 +856,13 @@ func (f *formPass) shadows(lits []*ast.FuncLit) shadowing {
 // (which runs only within that form, before or after this one). Such a
 // closure reads and writes o itself, never the copy the no path gives
 // lits, so the variable stays captured: a closure of the form that wrote
-// it and then called one that reads it would read a stale value.
+// it and then called one that reads it would read a stale value. So does
+// a goroutine a closure of the form starts, which may use the copy after
+// it was copied back.
 func (f *formPass) capturedElsewhere(id *ast.Ident, o *object, lits []*ast.FuncLit) bool {
 	for _, lit := range lits {
 		if within(id, lit) {
-			return false
+			return f.inGo(id, lit)
 		}
 	}
 	for n := f.parent[id]; n != nil; n = f.parent[n] {
@@ -875,6 +877,18 @@ func (f *formPass) capturedElsewhere(id *ast.Ident, o *object, lits []*ast.FuncL
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// inGo reports whether n is in a go statement inside lit: a goroutine
+// that may write the variable after the form has returned and the no
+// path has copied the variable back.
+func (f *formPass) inGo(n ast.Node, lit *ast.FuncLit) bool {
+	for p := f.parent[n]; p != nil && p != lit; p = f.parent[p] {
+		if _, ok := p.(*ast.GoStmt); ok {
+			return true
+		}
 	}
 	return false
 }

@@ -155,6 +155,11 @@ func TestFormsRewritten(t *testing.T) {
 	get := func() int { return a }
 	tsys.Both(c, func(c *tsys.Ctx) { a = sum(c, n-1); b = get() }, func(c *tsys.Ctx) {}) // here
 	return a + b`, []string{"b1 := b\n", "tsys.Both(c, func(c *tsys.Ctx) { a = sumClone(c, n-1); b1 = get() }, func(c *tsys.Ctx) {})", "b = b1\n"}, "a stays captured on the no path, and so on the heap"},
+		{"a variable a goroutine of the form writes stays captured", `	var a, b int
+	done := make(chan bool)
+	tsys.Both(c, func(c *tsys.Ctx) { go func() { a = n; done <- true }() }, func(c *tsys.Ctx) { b = sum(c, n-1) }) // here
+	<-done
+	return a + b`, []string{"b1 := b\n", "tsys.Both(c, func(c *tsys.Ctx) { go func() { a = n; done <- true }() }, func(c *tsys.Ctx) { b1 = sumClone(c, n-1) })", "b = b1\n"}, "a stays captured on the no path"},
 		{"a variable another form's closure writes is copied", `	var a, b int
 	tsys.Both(c, func(c *tsys.Ctx) { a = sum(c, n-1) }, func(c *tsys.Ctx) { b = sum(c, n-2) })
 	tsys.Both(c, func(c *tsys.Ctx) { a += sum(c, n-1) }, func(c *tsys.Ctx) { b += sum(c, n-2) }) // here
