@@ -31,8 +31,8 @@ const deprecatedTable, deprecatedSection = "docs/API.md", "## Deprecated, kept o
 func TestNoDeprecatedNames(t *testing.T) {
 	m := module(t)
 	live, deprecated := m.publicNames(t)
-	// None is a state of the module, right after a release removed them
-	// (v0.1.0 did); TestNamesFindsTheDeprecated and
+	// None is a state of the module, right after a release that removed
+	// them; TestNamesFindsTheDeprecated and
 	// TestProseFindsTheSpellingGoDocUses show, on names made for them, that
 	// the check finds what it looks for, and the counts at the end that it
 	// read the module.
