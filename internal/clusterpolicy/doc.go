@@ -2,8 +2,9 @@
 // that moves work between nodes: the Policy interface (a pure state
 // machine: events in, each with its time, Actions out), what it hears
 // (node ids, Load records, member events) and says (Fish, Give, Refuse,
-// Defer, Report, Lifeline; Advice between events), and the meters that
-// turn a node's busy time into the rate a Load reports.
+// Defer, Report, Lifeline; Advice between events), how a request or a
+// lifeline reaches the policy (Answer, one rule for every host), and the
+// meters that turn a node's busy time into the rate a Load reports.
 //
 // It is a leaf: it imports nothing of tsys. The policies (packages
 // fishing and balance), the simulator (sim), membership's gossip of loads
