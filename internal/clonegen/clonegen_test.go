@@ -121,6 +121,10 @@ func g(c *tsys.Ctx) tsys.Forked[int] {
 	go use(F.Fork(c, n))
 	return 0
 }`, "is in a go or defer statement"},
+		{"defer statement", `func f(c *tsys.Ctx, n int) int {
+	defer use(F.Fork(c, n))
+	return 0
+}`, "is in a go or defer statement"},
 		{"unknown task", `var G *tsys.Task[int, int]
 
 func init() { G = tsys.Register("g", g) }
