@@ -1,8 +1,6 @@
 package rt
 
-import (
-	"github.com/tsys-go/tsys/tsys"
-)
+import "github.com/tsys-go/tsys/tsys"
 
 // Tile is a task of the parallel render: a rectangle of a job's image and
 // the largest area a leaf renders itself. As in the NewTS ray tracer, the
