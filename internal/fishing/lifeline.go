@@ -11,9 +11,8 @@ import (
 // Lifelines (Params.Lifelines; X10's GLB, Saraswat et al., PPoPP 2011).
 // On many nodes, when the work lies with a few of them, most thieves ask
 // peers as dry as they are, and each refusal costs a message at either
-// end: on 128 simulated nodes, millions of them, which took more of the
-// nodes' time than the work (bench/README.md, "Many thieves, few
-// holders"). So a hungry node whose requests at random came back empty
+// end: so many of them that they take more of the nodes' time than the
+// work (bench/README.md, "Many thieves, few holders"). So a hungry node whose requests at random came back empty
 // Lifelines times in a row, while it is starved (fewer than one in 8 of
 // its recent answers brought tasks: inflight.go), stops asking at random:
 // it is quiet; while starved, it sends at most Lifelines at once. It sends
@@ -85,8 +84,8 @@ func lifelinesFor(param, peers int) int {
 }
 
 // Lifelines by default (Params.Lifelines = 0): on clusters of 256 nodes
-// or more, after 2 answers without tasks. Below, in the simulator, the
-// thieves of UTS T3L find work by asking on at least as soon, and each
+// or more, after 2 answers without tasks. Below, thieves whose answers
+// often bring tasks find work by asking on at least as soon, and each
 // task a lifeline moves costs a result as any other; above, most of a
 // cluster is dry most of the time, and asking on costs more messages
 // than the work (bench/README.md, "Lifelines").
