@@ -48,7 +48,6 @@ type lifelines struct {
 	after  int  // Params.Lifelines (lifelinesFor)
 	failed int  // answers without tasks in a row
 	quiet  bool // the node waits on its lifelines, asking nobody at random
-	held   int  // peers holding a lifeline of this node (peer.lifeline)
 	// buddies are the node's buddies in the graph; stale after a member
 	// joins or leaves, until worked out again.
 	buddies []*peer
@@ -102,7 +101,6 @@ func (l *lifelines) fed() { l.failed, l.quiet = 0, false }
 // no more.
 func (l *lifelines) answered(pr *peer, n int) {
 	pr.lifeline = false
-	l.held--
 	if n == 0 {
 		l.fed() // it could not keep it: ask at random, then send lifelines again
 	}
@@ -113,10 +111,7 @@ func (l *lifelines) changed() { l.stale, l.buddies = true, nil }
 
 // gone: pr leaves; a lifeline it held is lost.
 func (l *lifelines) gone(pr *peer) {
-	if pr.lifeline {
-		pr.lifeline = false
-		l.held--
-	}
+	pr.lifeline = false
 	l.changed()
 }
 
@@ -151,7 +146,6 @@ func buddies(self clusterpolicy.NodeID, peers []*peer, out []*peer) []*peer {
 // lifelineTo records a lifeline sent to pr and returns the action.
 func (s *Policy) lifelineTo(pr *peer) clusterpolicy.Action {
 	pr.lifeline = true
-	s.lifeline.held++
 	s.stats.Lifelines++
 	return clusterpolicy.Action{Kind: clusterpolicy.Lifeline, Node: pr.id, Count: s.p.MaxTasksPerAnswer}
 }
