@@ -49,6 +49,10 @@ func (g gossipInbox) onMember(ev membership.Event) {
 		}
 	case membership.Left:
 		g.n.peers.left(id)
+		// Its word is weighed until the loans it held run here again
+		// (memberLeft), and not after.
+		left := time.Now()
+		time.AfterFunc(g.n.cfg.LeaveGrace, func() { g.n.words.forget(id, left) })
 		for _, e := range g.n.jobs.list() {
 			g.memberLeft(e, id, meta, ev.Failed)
 		}

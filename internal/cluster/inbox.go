@@ -73,14 +73,16 @@ func (in inbox) onResult(peer clusterpolicy.NodeID, m *result) {
 	}
 }
 
+// onResults settles each result a batch carries; a batch for a job that
+// is over here is one line, however many results it holds.
 func (in inbox) onResults(peer clusterpolicy.NodeID, m *results) {
 	e := in.n.jobs.of(m.Job)
+	if e == nil {
+		in.n.log.Debug("results for a job that is over here", "peer", peer, "results", len(m.Results))
+		return
+	}
 	for i := range m.Results {
-		if e != nil {
-			e.lender.resultArrived(peer, &m.Results[i])
-		} else {
-			in.n.log.Debug("a result for a job that is over here", "peer", peer, "id", m.Results[i].Task)
-		}
+		e.lender.resultArrived(peer, &m.Results[i])
 	}
 }
 

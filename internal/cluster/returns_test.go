@@ -2,12 +2,14 @@ package cluster
 
 import (
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 	"github.com/tsys-go/tsys/internal/fishing"
+	"github.com/tsys-go/tsys/internal/proctest"
 	"github.com/tsys-go/tsys/internal/returns"
 )
 
@@ -91,5 +93,22 @@ func TestHeldResultGoesWhenDue(t *testing.T) {
 	gate.open()
 	if r := await[*result](root, "the gated task's result"); r.Task != 2 || decodeInt64(r.Value) != 12 {
 		t.Fatalf("result %+v, want task 2's 12", r)
+	}
+}
+
+// TestResultsOfAnEndedJobLogOnce: a results message for a job the node
+// does not serve (over here, or never was: a stranger's) costs one line,
+// however many results it says it carries.
+func TestResultsOfAnEndedJobLogOnce(t *testing.T) {
+	var buf proctest.LockedBuffer
+	n, err := Start(Config{Workers: 1, Inline: inline.Default(), Fast: true,
+		Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	inbox{n}.onResults("stranger", &results{Job: 1 << 40, Results: make([]result, 100)})
+	if lines := strings.Count(buf.String(), "job that is over here"); lines != 1 {
+		t.Errorf("a results message of 100 for no job here logged %d lines, want 1:\n%s", lines, buf.String())
 	}
 }

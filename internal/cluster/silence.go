@@ -224,6 +224,17 @@ func (w *wordBook) heard(peer clusterpolicy.NodeID, now time.Time) {
 	v.(*atomic.Int64).Store(now.UnixNano())
 }
 
+// forget drops peer's entry unless a message came from it after before:
+// the book would otherwise keep every name that ever spoke, and the
+// clients of back-to-back jobs each take a new one. A message racing the
+// drop may go unrecorded, which only makes its sender look silent since
+// its loans were lent.
+func (w *wordBook) forget(peer clusterpolicy.NodeID, before time.Time) {
+	if v, ok := w.last.Load(peer); ok && v.(*atomic.Int64).Load() <= before.UnixNano() {
+		w.last.CompareAndDelete(peer, v)
+	}
+}
+
 // at is when peer's last message came (the zero time: none yet).
 func (w *wordBook) at(peer clusterpolicy.NodeID) time.Time {
 	v, ok := w.last.Load(peer)

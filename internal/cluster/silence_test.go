@@ -275,3 +275,26 @@ func TestSilenceLearnsAnswers(t *testing.T) {
 		t.Errorf("limit %v after a backed-up borrower's late answer, want the floor %v", got, backupFloor)
 	}
 }
+
+// TestWordBookForgets: a peer's word is forgotten once it is gone, unless
+// it spoke again after: a name back in the cluster keeps its word.
+func TestWordBookForgets(t *testing.T) {
+	var w wordBook
+	t0 := time.Unix(1000, 0)
+	w.heard("gone", t0)
+	w.heard("back", t0.Add(time.Second))
+	w.forget("gone", t0)
+	w.forget("back", t0)
+	w.forget("never", t0)
+	if !w.at("gone").IsZero() {
+		t.Errorf("a peer gone since %v is still heard at %v", t0, w.at("gone"))
+	}
+	if got := w.at("back"); !got.Equal(t0.Add(time.Second)) {
+		t.Errorf("a peer that spoke after it left is heard at %v, want %v", got, t0.Add(time.Second))
+	}
+	n := 0
+	w.last.Range(func(any, any) bool { n++; return true })
+	if n != 1 {
+		t.Errorf("the book keeps %d peers, want 1", n)
+	}
+}

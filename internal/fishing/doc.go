@@ -171,17 +171,15 @@
 //     "Asking ahead of need", simulates it against the defaults.
 //   - Lend = auto: on clusters of 16 nodes or more a node lends half of
 //     what is ready, up to what was asked (steal-half, as UTS-MPI's
-//     chunked steals), on smaller ones its asker's adaptive batch. Once a
-//     lender's results went home together (package returns), a larger
-//     batch cost no more messages than a small one, and on UTS T3L in the
-//     simulator half took 5 to 30% less time on 16, 32 and 128 nodes and
-//     the same on 64; on real runs of 2 x 1 it was no faster
-//     (bench/README.md, "Messages at scale").
+//     chunked steals), on smaller ones its asker's adaptive batch. With a
+//     lender's results going home together (package returns), a larger
+//     batch costs no more messages than a small one, so on many nodes a
+//     thief takes enough to keep it and its own thieves busy; on few, the
+//     adaptive batch is as fast (bench/README.md, "Messages at scale").
 //   - Lifelines = auto: 2 on clusters of 256 nodes or more, none on
-//     smaller ones. In the simulator, on UTS T3 with 512 and 1,024 nodes
-//     (far more nodes than work) they cut the thieves' messages and the
-//     makespan by more than half; on T3L with up to 128 nodes, where
-//     answers bring tasks often, asking on found work sooner, and each
+//     smaller ones. On many nodes most are dry most of the time, and the
+//     thieves' refused requests cost more than the work; on fewer, where
+//     answers often bring tasks, asking on finds work sooner, and each
 //     task a lifeline moves costs a result as any other (bench/README.md,
 //     "Lifelines").
 //

@@ -104,10 +104,10 @@ func halfFor(mode Lending, peers int) bool {
 // Steal-half by default on clusters of 16 nodes or more. With the results
 // of a lender's tasks going home together (package returns), a larger
 // batch costs a request, its answer and one result message whatever its
-// size; on UTS T3L in the simulator, half took 5 to 30% less time than
-// the adaptive batch on 16, 32 and 128 nodes and the same on 64
-// (bench/README.md, "Messages at scale"). Below, the adaptive batch was
-// as fast on real runs of 2 x 1, and no simulated run said otherwise.
+// size, and on many nodes half of what is ready keeps a thief, and those
+// that steal from it, busy for longer than the adaptive batch does.
+// Below, the adaptive batch is as fast (bench/README.md, "Messages at
+// scale", has the runs).
 const autoHalfFrom = 16
 
 // leave forgets a peer that left the cluster: its batch, and its request

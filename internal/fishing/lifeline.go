@@ -11,9 +11,8 @@ import (
 // Lifelines (Params.Lifelines; X10's GLB, Saraswat et al., PPoPP 2011).
 // On many nodes, when the work lies with a few of them, most thieves ask
 // peers as dry as they are, and each refusal costs a message at either
-// end: on 128 simulated nodes, millions of them, which took more of the
-// nodes' time than the work (bench/README.md, "Many thieves, few
-// holders"). So a hungry node whose requests at random came back empty
+// end: so many of them that they take more of the nodes' time than the
+// work (bench/README.md, "Many thieves, few holders"). So a hungry node whose requests at random came back empty
 // Lifelines times in a row, while it is starved (fewer than one in 8 of
 // its recent answers brought tasks: inflight.go), stops asking at random:
 // it is quiet; while starved, it sends at most Lifelines at once. It sends
@@ -49,7 +48,6 @@ type lifelines struct {
 	after  int  // Params.Lifelines (lifelinesFor)
 	failed int  // answers without tasks in a row
 	quiet  bool // the node waits on its lifelines, asking nobody at random
-	held   int  // peers holding a lifeline of this node (peer.lifeline)
 	// buddies are the node's buddies in the graph; stale after a member
 	// joins or leaves, until worked out again.
 	buddies []*peer
@@ -85,8 +83,8 @@ func lifelinesFor(param, peers int) int {
 }
 
 // Lifelines by default (Params.Lifelines = 0): on clusters of 256 nodes
-// or more, after 2 answers without tasks. Below, in the simulator, the
-// thieves of UTS T3L find work by asking on at least as soon, and each
+// or more, after 2 answers without tasks. Below, thieves whose answers
+// often bring tasks find work by asking on at least as soon, and each
 // task a lifeline moves costs a result as any other; above, most of a
 // cluster is dry most of the time, and asking on costs more messages
 // than the work (bench/README.md, "Lifelines").
@@ -103,7 +101,6 @@ func (l *lifelines) fed() { l.failed, l.quiet = 0, false }
 // no more.
 func (l *lifelines) answered(pr *peer, n int) {
 	pr.lifeline = false
-	l.held--
 	if n == 0 {
 		l.fed() // it could not keep it: ask at random, then send lifelines again
 	}
@@ -114,10 +111,7 @@ func (l *lifelines) changed() { l.stale, l.buddies = true, nil }
 
 // gone: pr leaves; a lifeline it held is lost.
 func (l *lifelines) gone(pr *peer) {
-	if pr.lifeline {
-		pr.lifeline = false
-		l.held--
-	}
+	pr.lifeline = false
 	l.changed()
 }
 
@@ -152,7 +146,6 @@ func buddies(self clusterpolicy.NodeID, peers []*peer, out []*peer) []*peer {
 // lifelineTo records a lifeline sent to pr and returns the action.
 func (s *Policy) lifelineTo(pr *peer) clusterpolicy.Action {
 	pr.lifeline = true
-	s.lifeline.held++
 	s.stats.Lifelines++
 	return clusterpolicy.Action{Kind: clusterpolicy.Lifeline, Node: pr.id, Count: s.p.MaxTasksPerAnswer}
 }

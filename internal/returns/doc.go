@@ -34,5 +34,6 @@
 //
 // A Batcher knows nothing of sockets or clocks: each event brings the
 // time, and the driver calls Due when Next says. It is not safe for
-// concurrent use; the engine calls it under its lock.
+// concurrent use; the cluster engine's borrow book calls it under the
+// book's lock.
 package returns

@@ -40,8 +40,9 @@ func TestLeaveReachesEveryMember(t *testing.T) {
 
 // TestLeavingMarkStands: a member's word that it leaves is reported once,
 // stands against later gossip without the mark, and makes its departure
-// graceful; a word about a node that is not a member, or a message that
-// is no leave notice, changes nothing.
+// graceful; a word about a node that is not a member, about a member at
+// another gossip address than its own, or a message that is no leave
+// notice, changes nothing.
 func TestLeavingMarkStands(t *testing.T) {
 	nodes := cluster(t, 2, nil)
 	a, b := nodes[0], nodes[1]
@@ -49,6 +50,7 @@ func TestLeavingMarkStands(t *testing.T) {
 	d.NotifyMsg(leaveNotice("stranger", "127.0.0.1:1"))
 	d.NotifyMsg([]byte("n1"))
 	d.NotifyMsg(leaveNotice(a.Name(), a.Addr()))
+	d.NotifyMsg(leaveNotice("n1", "127.0.0.1:1"))
 	if ms := a.Members(); ms[0].Leaving || ms[1].Leaving {
 		t.Fatalf("members after notices that do not apply: %+v", ms)
 	}

@@ -128,7 +128,12 @@ func gossipNode(p Member) (*memberlist.Node, bool) {
 // heardLeaving records that the node name, at gossip address gossip, said
 // it leaves: a member is reported Updated with Leaving, unless it had said
 // so already; a node not known yet is remembered (earlyLeaves). The mark
-// stands until the member is gone (event).
+// stands until the member is gone (event), and makes every node stop
+// inviting the member, so a notice that names a member at another gossip
+// address than gossip brought it from changes nothing: it is a stale word
+// of an earlier node of that name, or a forgery by one who knows the name
+// only. (memberlist does not say who sent a message; its cluster key
+// keeps strangers out.)
 func (m *Membership) heardLeaving(name, gossip string, now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -137,7 +142,7 @@ func (m *Membership) heardLeaving(name, gossip string, now time.Time) {
 		m.early.add(name, gossip, now)
 		return
 	}
-	if p.Leaving {
+	if p.Leaving || p.Gossip != gossip {
 		return
 	}
 	p.Leaving = true
