@@ -319,11 +319,20 @@ func publishRoot(path, job, addr string) error {
 	return nil
 }
 
+// rootFileMax bounds what readRoot reads of --launch-root's file, which
+// holds a job's name and an address.
+const rootFileMax = 4096
+
 // readRoot waits until --launch-root's file holds this job's rank 0 address.
+// A path that is no regular file (a device, a pipe, a directory) is bad
+// usage at once: reading it could block past the timeout or never end.
 func readRoot(path, job string, timeout time.Duration) (string, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		b, err := os.ReadFile(path)
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return "", Usagef("--launch-root %s is not a regular file (a directory, a pipe or a device): name a file on a path every rank shares, which rank 0 writes", path)
+		}
+		b, err := readAtMost(path, rootFileMax)
 		if err == nil {
 			if j, addr, ok := strings.Cut(strings.TrimSpace(string(b)), "\n"); ok && j == job {
 				return strings.TrimSpace(addr), nil
@@ -334,4 +343,14 @@ func readRoot(path, job string, timeout time.Duration) (string, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// readAtMost reads the first max bytes of a file.
+func readAtMost(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -90,5 +91,16 @@ func TestRootFile(t *testing.T) {
 	}
 	if _, err := readRoot(path, "job 3", 100*time.Millisecond); err == nil || !strings.Contains(err.Error(), "shared") {
 		t.Errorf("no address for job 3: %v", err)
+	}
+}
+
+// TestRootFileNotAFile: a --launch-root that names no regular file (here
+// a directory; a pipe or a device alike) is bad usage at once, not a
+// read that could block past the timeout.
+func TestRootFileNotAFile(t *testing.T) {
+	_, err := readRoot(t.TempDir(), "job 1", 10*time.Second)
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("readRoot of a directory: %v, want bad usage that says it is not a regular file", err)
 	}
 }
