@@ -424,8 +424,11 @@ func TestLaunchedByVariables(t *testing.T) {
 		{"OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE is not set"},
 		{"JOB_COMPLETION_INDEX=0 TSYS_ROOT=j-0.s", "TSYS_SIZE is not set"},
 		{"SLURM_JOB_ID=7 SLURM_NNODES=2", "outside srun"},
+		{"SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURMD_NODENAME=n1 SLURM_STEP_NODELIST=n[1-99999999]", "start the program with srun"},
+		// A rank would block reading a pipe there, or read a device without end.
+		{"XDG_CONFIG_HOME=" + dir + " TSYS_RANK=1 TSYS_SIZE=2 TSYS_ROOT=" + dir, "not a regular file"},
 	} {
-		cmd := exec.Command(tsysBin, "run", "uts", "--tree", "T1")
+		cmd := exec.Command(tsysBin, "run", "uts", "--tree", "T1", "--launch-network", "127.0.0.0/8")
 		cmd.Env = append(os.Environ(), strings.Fields(c.env)...)
 		out, err := cmd.CombinedOutput()
 		if code := exitCode(err); code != 2 || !strings.Contains(string(out), c.want) {
