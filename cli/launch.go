@@ -173,6 +173,16 @@ func (p *launched) startError(err error) error {
 	return asUsage(fmt.Errorf("rank %d of %s could not join rank 0 at %s: %w", p.Rank, p.Launcher, p.join, err))
 }
 
+// launchWorkers is the workers of a launched process that names none: the
+// CPUs its launcher gave it, held to --workers' bound, the error saying
+// where the count came from.
+func (c *command) launchWorkers(l *launch.Launch) (int, error) {
+	if err := c.checkWorkers(l.Workers); err != nil {
+		return 0, Usagef("%s gave this rank %d CPUs, its workers unless --workers names them: %v", l.Launcher, l.Workers, err)
+	}
+	return l.Workers, nil
+}
+
 // flagSet reports whether the command line set flag name.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false

@@ -104,3 +104,17 @@ func TestRootFileNotAFile(t *testing.T) {
 		t.Fatalf("readRoot of a directory: %v, want bad usage that says it is not a regular file", err)
 	}
 }
+
+// TestLaunchWorkers: the CPUs a launcher gives a rank become its workers
+// only within --workers' bound; past it, bad usage naming the launcher.
+func TestLaunchWorkers(t *testing.T) {
+	c := &command{name: "prog"}
+	if w, err := c.launchWorkers(&launch.Launch{Launcher: "SLURM", Workers: 2}); err != nil || w != 2 {
+		t.Errorf("2 CPUs: %d workers, %v", w, err)
+	}
+	_, err := c.launchWorkers(&launch.Launch{Launcher: "SLURM", Workers: 1 << 30})
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "SLURM gave this rank") {
+		t.Errorf("2^30 CPUs: %v, want bad usage naming SLURM", err)
+	}
+}

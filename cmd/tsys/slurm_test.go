@@ -425,6 +425,7 @@ func TestLaunchedByVariables(t *testing.T) {
 		{"JOB_COMPLETION_INDEX=0 TSYS_ROOT=j-0.s", "TSYS_SIZE is not set"},
 		{"SLURM_JOB_ID=7 SLURM_NNODES=2", "outside srun"},
 		{"SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURMD_NODENAME=n1 SLURM_STEP_NODELIST=n[1-99999999]", "start the program with srun"},
+		{"XDG_CONFIG_HOME=" + dir + " SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURMD_NODENAME=localhost SLURM_STEP_NODELIST=localhost SLURM_CPUS_PER_TASK=100000000", "SLURM gave this rank"},
 		// A rank would block reading a pipe there, or read a device without end.
 		{"XDG_CONFIG_HOME=" + dir + " TSYS_RANK=1 TSYS_SIZE=2 TSYS_ROOT=" + dir, "not a regular file"},
 	} {
