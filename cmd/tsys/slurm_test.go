@@ -459,7 +459,7 @@ func startRanks(t *testing.T, size int, root string, args ...string) ([]*exec.Cm
 // that fails on rank 0 fails every rank, and a rank whose rank 0 is
 // killed ends, failed, rather than waiting for a job that is lost.
 func TestLaunchedRanksEnd(t *testing.T) {
-	root := "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	root := freePort(t)
 	cmds, errs := startRanks(t, 2, root, "ep", "--class", "A", "--workers", "1", "--timeout", "500ms")
 	for rank, cmd := range cmds {
 		if err := waitTimeout(t, cmd, proctest.JobTimeout); exitCode(err) != 1 {
@@ -467,7 +467,7 @@ func TestLaunchedRanksEnd(t *testing.T) {
 		}
 	}
 
-	root = "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	root = freePort(t)
 	cmds, errs = startRanks(t, 2, root, "ep", "--class", "A", "--workers", "1")
 	// Rank 0 killed mid-job (or, on a slow machine, before rank 1 joined
 	// it: rank 1 then ends all the same, unable to join).
