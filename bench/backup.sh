@@ -24,9 +24,7 @@ CUT=${CUT:-5}
 AFTER=${AFTER:-0.5}
 BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=\$(git merge-base HEAD main)}
 . bench/lib.sh
-checkout_base "$BASE"
-(cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
-go build -o "$work/new" ./cmd/tsys
+build_old_new "$BASE"
 go test -c -o "$work/badnet.test" ./cmd/tsys/badnet
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }

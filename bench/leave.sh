@@ -16,9 +16,7 @@ JOBS=${JOBS:-50}
 PORT=${PORT:-17946}
 BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=8727485}
 . bench/lib.sh
-checkout_base "$BASE"
-(cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
-go build -o "$work/new" ./cmd/tsys
+build_old_new "$BASE"
 
 echo "| tree | jobs | \"dial failed\" lines, nodes | runs | \"cannot take part\" lines, nodes | runs | seconds for the jobs |"
 echo "|---|---|---|---|---|---|---|"

@@ -22,3 +22,11 @@ checkout_base() {
   trap 'git worktree remove --force "$work/base" 2>/dev/null || true; rm -rf "$work"' EXIT
   git worktree add --detach "$work/base" "$1" >/dev/null
 }
+
+# build_old_new REV: checks REV out (checkout_base) and builds its tsys
+# command as $work/old and this tree's as $work/new.
+build_old_new() {
+  checkout_base "$1"
+  (cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
+  go build -o "$work/new" ./cmd/tsys
+}

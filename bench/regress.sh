@@ -19,9 +19,7 @@ cd "$(dirname "$0")/.."
 REPS=${REPS:-15}
 BASE=${BASE:?set BASE to the commit to compare with, e.g. BASE=65394ba}
 . bench/lib.sh
-checkout_base "$BASE"
-(cd "$work/base" && go build -o "$work/old" ./cmd/tsys)
-go build -o "$work/new" ./cmd/tsys
+build_old_new "$BASE"
 
 echo "| job | nodes x workers | $BASE s | this tree s | this tree / $BASE |"
 echo "|---|---|---|---|---|"

@@ -173,6 +173,16 @@ func (p *launched) startError(err error) error {
 	return asUsage(fmt.Errorf("rank %d of %s could not join rank 0 at %s: %w", p.Rank, p.Launcher, p.join, err))
 }
 
+// launchWorkers is the workers of a launched process that names none: the
+// CPUs its launcher gave it, held to --workers' bound, the error saying
+// where the count came from.
+func (c *command) launchWorkers(l *launch.Launch) (int, error) {
+	if err := c.checkWorkers(l.Workers); err != nil {
+		return 0, Usagef("%s gave this rank %d CPUs, its workers unless --workers names them: %v", l.Launcher, l.Workers, err)
+	}
+	return l.Workers, nil
+}
+
 // flagSet reports whether the command line set flag name.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -319,11 +329,20 @@ func publishRoot(path, job, addr string) error {
 	return nil
 }
 
+// rootFileMax bounds what readRoot reads of --launch-root's file, which
+// holds a job's name and an address.
+const rootFileMax = 4096
+
 // readRoot waits until --launch-root's file holds this job's rank 0 address.
+// A path that is no regular file (a device, a pipe, a directory) is bad
+// usage at once: reading it could block past the timeout or never end.
 func readRoot(path, job string, timeout time.Duration) (string, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		b, err := os.ReadFile(path)
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return "", Usagef("--launch-root %s is not a regular file (a directory, a pipe or a device): name a file on a path every rank shares, which rank 0 writes", path)
+		}
+		b, err := readAtMost(path, rootFileMax)
 		if err == nil {
 			if j, addr, ok := strings.Cut(strings.TrimSpace(string(b)), "\n"); ok && j == job {
 				return strings.TrimSpace(addr), nil
@@ -334,4 +353,14 @@ func readRoot(path, job string, timeout time.Duration) (string, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// readAtMost reads the first max bytes of a file.
+func readAtMost(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
 }

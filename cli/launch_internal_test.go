@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -90,5 +91,30 @@ func TestRootFile(t *testing.T) {
 	}
 	if _, err := readRoot(path, "job 3", 100*time.Millisecond); err == nil || !strings.Contains(err.Error(), "shared") {
 		t.Errorf("no address for job 3: %v", err)
+	}
+}
+
+// TestRootFileNotAFile: a --launch-root that names no regular file (here
+// a directory; a pipe or a device alike) is bad usage at once, not a
+// read that could block past the timeout.
+func TestRootFileNotAFile(t *testing.T) {
+	_, err := readRoot(t.TempDir(), "job 1", 10*time.Second)
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("readRoot of a directory: %v, want bad usage that says it is not a regular file", err)
+	}
+}
+
+// TestLaunchWorkers: the CPUs a launcher gives a rank become its workers
+// only within --workers' bound; past it, bad usage naming the launcher.
+func TestLaunchWorkers(t *testing.T) {
+	c := &command{name: "prog"}
+	if w, err := c.launchWorkers(&launch.Launch{Launcher: "SLURM", Workers: 2}); err != nil || w != 2 {
+		t.Errorf("2 CPUs: %d workers, %v", w, err)
+	}
+	_, err := c.launchWorkers(&launch.Launch{Launcher: "SLURM", Workers: 1 << 30})
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "SLURM gave this rank") {
+		t.Errorf("2^30 CPUs: %v, want bad usage naming SLURM", err)
 	}
 }

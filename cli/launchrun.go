@@ -63,7 +63,9 @@ func (cfg *runConfig) parseLaunch(fs *flag.FlagSet, stderr io.Writer) error {
 		return err
 	}
 	if !flagSet(fs, "workers") && l.Workers > 0 {
-		c.workers = l.Workers
+		if c.workers, err = cfg.cmd.launchWorkers(l); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -67,7 +67,9 @@ func (c *command) nodeCommand(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			if !flagSet(fs, "workers") && l.Workers > 0 {
-				*workers = l.Workers
+				if *workers, err = c.launchWorkers(l); err != nil {
+					return err
+				}
 			}
 			if *name == "" {
 				*name = lp.name

@@ -260,13 +260,18 @@ func startNodeIn(t *testing.T, netns string, args ...string) (*node, error) {
 	return proctest.StartNode(t, netnstest.Command(netns, tsysBin, append([]string{"node", "--fast", "--workers", "1"}, args...)...))
 }
 
-func freePort(t *testing.T) string {
+// freePort is a loopback HOST:PORT nothing listens on now.
+func freePort(t *testing.T) string { return "127.0.0.1:" + strconv.Itoa(freeTCPPort(t)) }
+
+// freeTCPPort is a loopback port nothing listens on now.
+func freeTCPPort(t *testing.T) int {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	return l.Addr().String()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 func TestNodeErrors(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,15 +83,4 @@ func TestIndexedJobManifest(t *testing.T) {
 	if l := reports[0]["launch"].(map[string]any); l["launcher"] != "Kubernetes" {
 		t.Errorf("launcher %v", l["launcher"])
 	}
-}
-
-// freeTCPPort is a port nothing listens on now.
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

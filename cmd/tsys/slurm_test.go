@@ -424,8 +424,12 @@ func TestLaunchedByVariables(t *testing.T) {
 		{"OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE is not set"},
 		{"JOB_COMPLETION_INDEX=0 TSYS_ROOT=j-0.s", "TSYS_SIZE is not set"},
 		{"SLURM_JOB_ID=7 SLURM_NNODES=2", "outside srun"},
+		{"SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURMD_NODENAME=n1 SLURM_STEP_NODELIST=n[1-99999999]", "start the program with srun"},
+		{"XDG_CONFIG_HOME=" + dir + " SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURMD_NODENAME=localhost SLURM_STEP_NODELIST=localhost SLURM_CPUS_PER_TASK=100000000", "SLURM gave this rank"},
+		// A rank would block reading a pipe there, or read a device without end.
+		{"XDG_CONFIG_HOME=" + dir + " TSYS_RANK=1 TSYS_SIZE=2 TSYS_ROOT=" + dir, "not a regular file"},
 	} {
-		cmd := exec.Command(tsysBin, "run", "uts", "--tree", "T1")
+		cmd := exec.Command(tsysBin, "run", "uts", "--tree", "T1", "--launch-network", "127.0.0.0/8")
 		cmd.Env = append(os.Environ(), strings.Fields(c.env)...)
 		out, err := cmd.CombinedOutput()
 		if code := exitCode(err); code != 2 || !strings.Contains(string(out), c.want) {
@@ -455,7 +459,7 @@ func startRanks(t *testing.T, size int, root string, args ...string) ([]*exec.Cm
 // that fails on rank 0 fails every rank, and a rank whose rank 0 is
 // killed ends, failed, rather than waiting for a job that is lost.
 func TestLaunchedRanksEnd(t *testing.T) {
-	root := "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	root := freePort(t)
 	cmds, errs := startRanks(t, 2, root, "ep", "--class", "A", "--workers", "1", "--timeout", "500ms")
 	for rank, cmd := range cmds {
 		if err := waitTimeout(t, cmd, proctest.JobTimeout); exitCode(err) != 1 {
@@ -463,7 +467,7 @@ func TestLaunchedRanksEnd(t *testing.T) {
 		}
 	}
 
-	root = "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	root = freePort(t)
 	cmds, errs = startRanks(t, 2, root, "ep", "--class", "A", "--workers", "1")
 	// Rank 0 killed mid-job (or, on a slow machine, before rank 1 joined
 	// it: rank 1 then ends all the same, unable to join).

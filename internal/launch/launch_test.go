@@ -80,6 +80,7 @@ func TestDetect(t *testing.T) {
 		{name: "srun, rank past size", env: with(srunEnv("1"), "SLURM_PROCID", "3"), err: "is not below"},
 		{name: "srun, no rank", env: with(srunEnv("1"), "SLURM_PROCID", ""), err: "SLURM_PROCID is not set"},
 		{name: "srun, bad node list", env: with(srunEnv("1"), "SLURM_STEP_NODELIST", "n[3-1]"), err: "SLURM_STEP_NODELIST"},
+		{name: "srun, node list past the bound", env: with(srunEnv("1"), "SLURM_STEP_NODELIST", "n[1-99999999]"), err: "start the program with srun"},
 		{name: "srun, no node name", env: with(srunEnv("1"), "SLURMD_NODENAME", ""), err: "SLURMD_NODENAME"},
 		{name: "srun, rank 0 off the first node", env: with(srunEnv("0"), "SLURMD_NODENAME", "n03"), err: "not on the step's first node"},
 		{name: "srun, rank 0 off the first node, named", env: with(srunEnv("0"), "SLURMD_NODENAME", "n03"), root: "n03",
@@ -157,6 +158,12 @@ func TestJoinSlurm(t *testing.T) {
 	l, err := Detect(Request{Getenv: func(k string) (string, bool) { v, ok := with(srunEnv("0"), "SLURM_JOB_ID", "99")[k]; return v, ok }, Nodes: true})
 	if err != nil || l.RootPort != port || l.Job != job {
 		t.Errorf("the nodes listen on %d for %q (%v), --join slurm looks on %d for %q", l.RootPort, l.Job, err, port, job)
+	}
+	for list, want := range map[string]string{"": "SLURM_JOB_NODELIST is not set", "c[1-99999999]": "run it inside the SLURM job", "c[1-": "SLURM_JOB_NODELIST"} {
+		env["SLURM_JOB_NODELIST"] = list
+		if c, err := JoinSlurm(get); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("SLURM_JOB_NODELIST=%q: got %+v, %v; want an error with %q", list, c, err, want)
+		}
 	}
 	delete(env, "SLURM_JOB_ID")
 	if _, err := JoinSlurm(get); err == nil || !strings.Contains(err.Error(), "SLURM_JOB_ID") {

@@ -43,7 +43,7 @@ func slurm(env lookup, r Request) (*Launch, error) {
 	}
 	hosts, err := ExpandHosts(list)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", listName, err)
+		return nil, fmt.Errorf("%s: %w: not a host list as srun sets it (n[01-04,07]); start the program with srun, or add --launcher none to run outside SLURM", listName, err)
 	}
 	host, ok := env.get("SLURMD_NODENAME")
 	if !ok {
@@ -102,10 +102,13 @@ func JoinSlurm(getenv func(string) (string, bool)) (*Launch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--join slurm: SLURM_JOB_ID=%q: want the job's number", jobText)
 	}
-	list, _ := env.first("SLURM_JOB_NODELIST", "SLURM_NODELIST")
+	list, listName := env.first("SLURM_JOB_NODELIST", "SLURM_NODELIST")
+	if list == "" {
+		return nil, fmt.Errorf("--join slurm: SLURM_JOB_NODELIST is not set: run it inside the SLURM job whose nodes it joins (its batch script, or srun --jobid JOB)")
+	}
 	hosts, err := ExpandHosts(list)
 	if err != nil {
-		return nil, fmt.Errorf("--join slurm: SLURM_JOB_NODELIST: %w", err)
+		return nil, fmt.Errorf("--join slurm: %s: %w: not a host list as SLURM sets it (n[01-04,07]); run it inside the SLURM job whose nodes it joins, as SLURM started it", listName, err)
 	}
 	host, _ := env.get("SLURMD_NODENAME")
 	l := &Launch{Launcher: "SLURM", Rank: 1, Size: 2, Host: host, Client: true, OneHost: distinct(hosts) == 1,
