@@ -6,26 +6,17 @@ import (
 	"github.com/tsys-go/tsys/internal/clusterpolicy"
 )
 
-// answerSteal lends tasks to a fishing node, or refuses; a lifeline goes
-// to a policy that holds them (clusterpolicy.LifelineHolder), and is
-// refused by one that does not.
+// answerSteal lends tasks to a fishing node, or refuses, as
+// clusterpolicy.Answer decides for the simulator too.
 func (l *lender) answerSteal(from clusterpolicy.NodeID, m *stealRequest) {
 	reply := &stealReply{Job: m.Job, ID: m.ID}
 	l.e.mu.Lock()
-	var a clusterpolicy.Action
-	switch h, ok := l.e.policy.(clusterpolicy.LifelineHolder); {
-	case !m.Lifeline:
-		a = l.e.policy.StealRequest(time.Now(), from, int(m.Want), l.e.pool.Port().Load())
-	case ok:
-		// Answered by what the node can lend: a borrowed task waiting in
-		// the injected queue is not lent on, and a lifeline answered by
-		// one would go back empty where it could have waited.
-		self := l.e.pool.Port().Load()
-		self.Ready = l.e.pool.Port().Lendable()
-		a = h.LifelineRequest(time.Now(), from, int(m.Want), self)
-	default:
-		a = clusterpolicy.Action{Kind: clusterpolicy.Refuse, Node: from}
+	port := l.e.pool.Port()
+	lendable := 0
+	if m.Lifeline {
+		lendable = port.Lendable()
 	}
+	a := clusterpolicy.Answer(l.e.policy, time.Now(), from, int(m.Want), m.Lifeline, port.Load(), lendable)
 	l.e.advise()
 	switch {
 	case a.Kind == clusterpolicy.Defer:
