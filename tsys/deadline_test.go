@@ -13,8 +13,8 @@ import (
 
 // A run whose context is done before its result is ready returns the
 // context's error, whether it runs alone, beside a busy run, or among
-// many callers (issue 46): the result of a root that finished after the
-// deadline is never returned as a success.
+// many callers: the result of a root that finished after the deadline is
+// never returned as a success, since its caller gave up on it.
 
 var deadlineFib *tsys.Task[int, int]
 
@@ -146,9 +146,9 @@ func TestCancelledByItsOwnTaskIsCancelled(t *testing.T) {
 }
 
 // TestManyCallersLeaveNothing: 16 goroutines make 100,000 small jobs on
-// one runtime (issue 46's server): every answer is right, and neither the
-// goroutines nor the heap grow with the requests (100,000 requests, the
-// heap measured after a collection at 10,000 and at the end).
+// one runtime, as a server's requests do: every answer is right, and
+// neither the goroutines nor the heap grow with the requests (the heap
+// measured after a collection at a tenth of them and at the end).
 func TestManyCallersLeaveNothing(t *testing.T) {
 	total := 100_000
 	if testing.Short() {
