@@ -215,7 +215,9 @@ func liveHeap() uint64 {
 // (its caller may hold the one it would wait for).
 func TestARunWaitingItsTurnEndsWithItsContext(t *testing.T) {
 	checkNoLeak(t)
-	rt := tsys.New(tsys.Workers(2))
+	// As many workers as CPUs: every run beside the first runs solo, and
+	// takes a turn, on any machine.
+	rt := tsys.New(tsys.Workers(runtime.GOMAXPROCS(0)))
 	release := make(chan struct{})
 	var started, held sync.WaitGroup
 	hold := func(inner func(c *tsys.Ctx)) {
