@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/goroutine"
@@ -51,21 +50,12 @@ func (p *Pool) RunSolo(ctx context.Context, root *Header) (Stats, error) {
 
 // soloLocked is RunSolo with runMu held.
 func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
-	p.reset()
-	p.view.ended.Store(0)
-	p.view.began.Store(time.Now().UnixNano())
-	p.view.lastSpan = 0
-	p.alone = true
+	p.beginSession(ctx, root, true)
 	defer func() { p.alone = false }()
-	p.beginRun(ctx, root)
 	if ctx.Done() != nil {
 		run := p.view.runs.Load()
 		stop := context.AfterFunc(ctx, func() { p.failRun(run, cancelled(ctx)) })
 		defer stop()
-	}
-	root.span = 0
-	if p.measure && p.recorder != nil {
-		p.recorder.root(root)
 	}
 	x := p.soloX
 	if x == nil {
@@ -80,15 +70,9 @@ func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 		x.flushCredit()
 	}
 	x.endCtxs()
-	err := p.endRun()
-	if err == nil {
-		err = p.caller.endedBy(sinceEpoch())
-	}
 	// A cyclic wait may have handed the worker to an executor of the
-	// pool's (block): end them as any run's end does.
-	p.crew.stop()
-	p.crew.wg.Wait()
-	return p.endSession(root, err), err
+	// pool's (block): finishSession ends them as any run's end does.
+	return p.finishSession(root)
 }
 
 // alone reports whether nobody but this executor could take a task it
