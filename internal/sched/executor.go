@@ -97,21 +97,13 @@ func newExecutor(p *Pool) *Executor {
 	return x
 }
 
-// begin readies x, new or left by an earlier run, to run the current run
-// on worker w. One left by an earlier run keeps the pace it measured, a
-// good first guess at the next run's (a solo executor's).
+// begin readies x, new, to run the current run on worker w.
 func (x *Executor) begin(w *Worker) {
 	p := x.pool
 	x.w = w
 	x.measure, x.checkCopies, x.runCtx = p.measure, p.checkCopies, p.runCtx
-	if len(x.views) == 0 {
-		x.base.init(x, 0)
-		x.views = append(x.views, &x.base)
-	}
-	x.base.Fast.Measure, x.base.Fast.CheckCopies = x.measure, x.checkCopies
-	for _, b := range x.views[1:] {
-		b.Fast.Measure, b.Fast.CheckCopies = x.measure, x.checkCopies
-	}
+	x.base.init(x, 0) // after the run's options, which every Ctx copies
+	x.views = append(x.views, &x.base)
 	x.base.activate(&x.pool.ending.bits, 0)
 	x.v = &x.base
 	x.track.start(p.measure || p.view.timeline.Load() != nil)

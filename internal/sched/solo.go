@@ -57,11 +57,15 @@ func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 		stop := context.AfterFunc(ctx, func() { p.failRun(run, cancelled(ctx)) })
 		defer stop()
 	}
-	x := p.soloX
-	if x == nil {
-		x = newExecutor(p)
-		p.soloX = x
+	// An executor of its own, as a pool's run has, not the last solo
+	// run's: a Ctx a task kept stays its own run's, ended, and its Context
+	// that run's (Ctx.Context may be read at any time, anywhere). It
+	// starts from the pace the last one measured, a good first guess.
+	x := newExecutor(p)
+	if last := p.soloX; last != nil {
+		x.pace, x.lastGrant = last.pace, last.lastGrant
 	}
+	p.soloX = x
 	x.begin(p.workers[0])
 	x.g = goroutine.Current()
 	if !p.ending.Load() {

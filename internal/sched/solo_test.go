@@ -85,3 +85,31 @@ func TestSoloRunsOnTheCaller(t *testing.T) {
 		t.Errorf("a run on two workers after the solo one inlined every fork: the solo rule outlived its run")
 	}
 }
+
+// TestCtxKeptAfterASoloRun: a Ctx a solo run's task kept, read on another
+// goroutine while the pool runs its next solo run, still belongs to its
+// own run: its Context is that run's, done, and using it names the
+// mistake of a Ctx kept after its job. (Its Context may be read anywhere,
+// at any time.)
+func TestCtxKeptAfterASoloRun(t *testing.T) {
+	p := NewPool(1, inline.Default())
+	var kept *Ctx
+	if _, err := p.RunSolo(context.Background(), newFrame(func(x *Ctx) { kept = x })); err != nil {
+		t.Fatal(err)
+	}
+	first := kept.Context()
+	inRun, read := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(read)
+		<-inRun
+		if ctx := kept.Context(); ctx != first || ctx.Err() == nil {
+			t.Errorf("a kept Ctx's Context, during the next solo run: %v (err %v); want its own run's, done", ctx, ctx.Err())
+		}
+		if why := kept.misuse(true); why != errCtxAfterRun {
+			t.Errorf("a kept Ctx used during the next solo run: %q; want %q", why, errCtxAfterRun)
+		}
+	}()
+	if _, err := p.RunSolo(context.Background(), newFrame(func(*Ctx) { close(inRun); <-read })); err != nil {
+		t.Fatal(err)
+	}
+}
