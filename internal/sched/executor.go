@@ -258,7 +258,12 @@ func (x *Executor) run(h *Header, publish bool) {
 }
 
 // block parks the executor until h is done, lending its worker to another
-// executor meanwhile.
+// executor meanwhile, or until the run fails. The run's end wakes it
+// (crew.stop) from the run's goroutine; but a solo run's goroutine is
+// its executor's, which may be the one parked here (a cyclic wait), and
+// nobody else would: so the run's failure (its caller's context, a task
+// the worker ran meanwhile) wakes it too, and it unwinds at once, as its
+// run's end would have it do.
 func (x *Executor) block(h *Header) {
 	p := x.pool
 	x.blocked.Store(1)
@@ -280,8 +285,15 @@ func (x *Executor) block(h *Header) {
 	x.track.suspend(w)
 	x.publishWork(false)
 	x.w = nil
+	failed := p.failed // the run's, fixed before its executors start
 	p.crew.handOff(w)
-	if x.w = <-x.wake; x.w == nil {
+	select {
+	case x.w = <-x.wake:
+	case <-failed:
+		// A worker handed to x from here on is left in wake: the run is
+		// over, and the next run's executors are new.
+	}
+	if x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
 	}
