@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -456,4 +457,38 @@ func TestCtxOnAGoroutineIsNamed(t *testing.T) {
 		t.Errorf("none of %d children named the mistake", reps)
 	}
 	t.Logf("%d of %d children named the mistake; the rest went unseen and right", named, reps)
+}
+
+// TestOuterCtxInANestedJobIsNamed: a job started from inside a task, while
+// the runs in progress hold the CPUs, runs solo on that task's goroutine,
+// where the task's Ctx passes the check. A closure of the inner job that
+// uses the outer task's Ctx once the outer job has ended (here: its
+// caller cancelled it) fails the inner job with a TaskPanic that names
+// the mistake, never a success with no result.
+func TestOuterCtxInANestedJobIsNamed(t *testing.T) {
+	checkNoLeak(t)
+	// As many workers as CPUs: a run beside the first one runs solo.
+	rt := tsys.New(tsys.Workers(runtime.GOMAXPROCS(0)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var inner error
+	_, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) int {
+		_, _, inner = tsys.Do(context.Background(), rt, func(*tsys.Ctx) int {
+			cancel()
+			select {
+			case <-c.Context().Done():
+			case <-time.After(time.Minute):
+				t.Error("the outer job's context was not done a minute after its caller cancelled it")
+			}
+			return deadlineFib.Call(c, 5) + 1 // the outer task's Ctx
+		})
+		return 0
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("the outer job: %v; want context.Canceled", err)
+	}
+	var tp *tsys.TaskPanic
+	if !errors.As(inner, &tp) || !strings.Contains(inner.Error(), "the Ctx of the task that started this job used inside it") {
+		t.Errorf("the inner job that used the outer task's Ctx: %v; want a TaskPanic that names the mistake", inner)
+	}
 }

@@ -366,6 +366,12 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 					r = why
 				}
 			}
+			if r == abortRun && !x.pool.ending.Load() {
+				// Every abortRun of this run's comes after its end: this
+				// one is another run's, whose Ctx a task of this run used
+				// on the goroutine both run on (a solo run inside a task).
+				r = errOtherRunsCtx
+			}
 			if r != abortRun {
 				x.pool.fail(&TaskPanic{Task: x.culpritName(h), Value: r, Stack: debug.Stack()})
 			}
