@@ -383,6 +383,22 @@ func TestZeroRuntimeIsAnError(t *testing.T) {
 	}
 }
 
+// TestZeroOptionsChangeNothing: the zero value of each option type (an
+// option a program declared and never set) changes nothing, rather than
+// panicking with a nil function call inside New, Register or a loop.
+func TestZeroOptionsChangeNothing(t *testing.T) {
+	rt := tsys.New(tsys.Option{})
+	task := tsys.Register("test.misuse.zeroOption", func(c *tsys.Ctx, n int) int {
+		sum := tsys.Fold(c, 0, n, func() int { return 0 },
+			func(_ *tsys.Ctx, lo, hi, s int) int { return s + hi - lo },
+			func(a, b int) int { return a + b }, tsys.LoopOption{})
+		return sum
+	}, tsys.TaskOption{})
+	if v, _, err := tsys.Run(context.Background(), rt, task, 1000); err != nil || v != 1000 {
+		t.Errorf("a job made with zero options: %d, %v; want 1000", v, err)
+	}
+}
+
 // misuseChildEnv makes the test binary run one misuse that ends the
 // process, as a child of TestCtxOnAGoroutineIsNamed.
 const misuseChildEnv = "TSYS_TEST_MISUSE_CHILD"
