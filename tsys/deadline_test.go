@@ -13,8 +13,8 @@ import (
 
 // A run whose context is done before its result is ready returns the
 // context's error, whether it runs alone, beside a busy run, or among
-// many callers (issue 46): the result of a root that finished after the
-// deadline is never returned as a success.
+// many callers: the result of a root that finished after the deadline is
+// never returned as a success, since its caller gave up on it.
 
 var deadlineFib *tsys.Task[int, int]
 
@@ -146,9 +146,9 @@ func TestCancelledByItsOwnTaskIsCancelled(t *testing.T) {
 }
 
 // TestManyCallersLeaveNothing: 16 goroutines make 100,000 small jobs on
-// one runtime (issue 46's server): every answer is right, and neither the
-// goroutines nor the heap grow with the requests (100,000 requests, the
-// heap measured after a collection at 10,000 and at the end).
+// one runtime, as a server's requests do: every answer is right, and
+// neither the goroutines nor the heap grow with the requests (the heap
+// measured after a collection at a tenth of them and at the end).
 func TestManyCallersLeaveNothing(t *testing.T) {
 	total := 100_000
 	if testing.Short() {
@@ -215,7 +215,9 @@ func liveHeap() uint64 {
 // (its caller may hold the one it would wait for).
 func TestARunWaitingItsTurnEndsWithItsContext(t *testing.T) {
 	checkNoLeak(t)
-	rt := tsys.New(tsys.Workers(2))
+	// As many workers as CPUs: every run beside the first runs solo, and
+	// takes a turn, on any machine.
+	rt := tsys.New(tsys.Workers(runtime.GOMAXPROCS(0)))
 	release := make(chan struct{})
 	var started, held sync.WaitGroup
 	hold := func(inner func(c *tsys.Ctx)) {

@@ -32,9 +32,10 @@ import (
 // makes g, and every variable g writes, on the heap, even when both run
 // here as plain calls, where a registered task's Fork makes nothing. So a
 // recursion that splits with Both down to tiny leaves, with no cutoff,
-// runs tens of times slower than the same recursion with Fork; one whose
-// leaves allocate anyway (a merge sort into new memory) less than twice
-// (bench/README.md, "The closure forms as users write them"). Two ways
+// pays for allocations that outweigh its leaves' work, where the same
+// recursion with Fork pays for none; one whose leaves allocate anyway (a
+// merge sort into new memory) hides most of them (bench/README.md, "The
+// closure forms as users write them", has the figures). Two ways
 // back to a fork's time: a Fork of a registered task, which makes
 // nothing; or, with no cutoff to write, go generate (cmd/tsysclone),
 // which writes the cutoff in the clone of each function the program
@@ -88,9 +89,9 @@ var bothTask = register("tsys.both", func(c *Ctx, g func(*Ctx)) struct{} {
 //
 // It costs what Both costs, less the variables g writes, which Pair
 // returns instead: g is made on the heap at every call, so that a
-// recursion split with Pair down to tiny leaves, with no cutoff, runs
-// tens of times slower than with Fork, unless go generate writes its
-// cutoff (Both's doc says how).
+// recursion split with Pair down to tiny leaves, with no cutoff, pays for
+// an allocation per split that Fork does not make, unless go generate
+// writes its cutoff (Both's doc says how).
 func Pair[A, B any](c *Ctx, f func(c *Ctx) A, g func(c *Ctx) B) (A, B) {
 	needCtx(c, formPair)
 	needFunc(f == nil, formPair, "f")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -382,6 +383,22 @@ func TestZeroRuntimeIsAnError(t *testing.T) {
 	}
 }
 
+// TestZeroOptionsChangeNothing: the zero value of each option type (an
+// option a program declared and never set) changes nothing, rather than
+// panicking with a nil function call inside New, Register or a loop.
+func TestZeroOptionsChangeNothing(t *testing.T) {
+	rt := tsys.New(tsys.Option{})
+	task := tsys.Register("test.misuse.zeroOption", func(c *tsys.Ctx, n int) int {
+		sum := tsys.Fold(c, 0, n, func() int { return 0 },
+			func(_ *tsys.Ctx, lo, hi, s int) int { return s + hi - lo },
+			func(a, b int) int { return a + b }, tsys.LoopOption{})
+		return sum
+	}, tsys.TaskOption{})
+	if v, _, err := tsys.Run(context.Background(), rt, task, 1000); err != nil || v != 1000 {
+		t.Errorf("a job made with zero options: %d, %v; want 1000", v, err)
+	}
+}
+
 // misuseChildEnv makes the test binary run one misuse that ends the
 // process, as a child of TestCtxOnAGoroutineIsNamed.
 const misuseChildEnv = "TSYS_TEST_MISUSE_CHILD"
@@ -456,4 +473,38 @@ func TestCtxOnAGoroutineIsNamed(t *testing.T) {
 		t.Errorf("none of %d children named the mistake", reps)
 	}
 	t.Logf("%d of %d children named the mistake; the rest went unseen and right", named, reps)
+}
+
+// TestOuterCtxInANestedJobIsNamed: a job started from inside a task, while
+// the runs in progress hold the CPUs, runs solo on that task's goroutine,
+// where the task's Ctx passes the check. A closure of the inner job that
+// uses the outer task's Ctx once the outer job has ended (here: its
+// caller cancelled it) fails the inner job with a TaskPanic that names
+// the mistake, never a success with no result.
+func TestOuterCtxInANestedJobIsNamed(t *testing.T) {
+	checkNoLeak(t)
+	// As many workers as CPUs: a run beside the first one runs solo.
+	rt := tsys.New(tsys.Workers(runtime.GOMAXPROCS(0)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var inner error
+	_, _, err := tsys.Do(ctx, rt, func(c *tsys.Ctx) int {
+		_, _, inner = tsys.Do(context.Background(), rt, func(*tsys.Ctx) int {
+			cancel()
+			select {
+			case <-c.Context().Done():
+			case <-time.After(time.Minute):
+				t.Error("the outer job's context was not done a minute after its caller cancelled it")
+			}
+			return deadlineFib.Call(c, 5) + 1 // the outer task's Ctx
+		})
+		return 0
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("the outer job: %v; want context.Canceled", err)
+	}
+	var tp *tsys.TaskPanic
+	if !errors.As(inner, &tp) || !strings.Contains(inner.Error(), "the Ctx of the task that started this job used inside it") {
+		t.Errorf("the inner job that used the outer task's Ctx: %v; want a TaskPanic that names the mistake", inner)
+	}
 }

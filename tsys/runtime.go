@@ -103,7 +103,9 @@ func MeasureWorkSpan() Option { return Option{func(c *config) { c.workSpan = tru
 func New(opts ...Option) *Runtime {
 	c := config{inline: inline.Default()}
 	for _, o := range opts {
-		o.set(&c)
+		if o.set != nil { // the zero Option changes nothing, as the zero TaskOption
+			o.set(&c)
+		}
 	}
 	return (*Runtime)(runtimecore.New(runtimecore.Config{
 		Workers: c.workers, Inline: c.inline, WorkSpan: c.workSpan, CheckCopies: c.checkCopies,

@@ -16,10 +16,9 @@ import (
 // included: what a newcomer reads in go doc -all, its functions, types
 // and methods (not struct fields). docs/API.md lists each with the one
 // line why it exists, and the errgroup, rayon or Cilk name it stands
-// for. A name added above this count first takes one out: 45 is the cap
-// issues 48 and 49 set (go doc tsys at most 45 names), deprecated names
-// included, since a released name cannot be taken out later without
-// breaking its users.
+// for. A name added above this count first takes one out: a page of go
+// doc a newcomer reads through, deprecated names included, since a
+// released name cannot be taken out later without breaking its users.
 const maxSurface = 45
 
 // interfaceMethods are the methods that only satisfy a standard

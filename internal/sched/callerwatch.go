@@ -37,7 +37,8 @@ type callerWatch struct {
 // epoch is the origin of sinceEpoch.
 var epoch = time.Now()
 
-// sinceEpoch reads the monotonic clock only: half what time.Now costs.
+// sinceEpoch reads the monotonic clock only, not the wall clock that
+// time.Now reads too: the executors read it on the spawn's slow path.
 func sinceEpoch() time.Duration { return time.Since(epoch) }
 
 func (w *callerWatch) watch(ctx context.Context) {

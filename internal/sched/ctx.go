@@ -180,6 +180,12 @@ const (
 		"than a goroutine, or hand the goroutine c.Context() only"
 	errCtxAfterRun = "tsys: a Ctx used after its job ended: a Ctx is good only while its task " +
 		"runs; do not keep it (start another job with tsys.Run or tsys.Do)"
+	// errOtherRunsCtx is not Check's: a job started from inside a task may
+	// run on that task's goroutine (solo.go), where the task's Ctx passes
+	// Check, and is found when that Ctx's job ends inside this one (runTop).
+	errOtherRunsCtx = "tsys: the Ctx of the task that started this job used inside it: a job " +
+		"started from inside a task (tsys.Run or tsys.Do) has Ctxs of its own; use the Ctx its " +
+		"task or closure body is given, not the one of the task around it"
 )
 
 // misplaced is the mistake of using c while it is not active. It reads

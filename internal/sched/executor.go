@@ -97,21 +97,13 @@ func newExecutor(p *Pool) *Executor {
 	return x
 }
 
-// begin readies x, new or left by an earlier run, to run the current run
-// on worker w. One left by an earlier run keeps the pace it measured, a
-// good first guess at the next run's (a solo executor's).
+// begin readies x, new, to run the current run on worker w.
 func (x *Executor) begin(w *Worker) {
 	p := x.pool
 	x.w = w
 	x.measure, x.checkCopies, x.runCtx = p.measure, p.checkCopies, p.runCtx
-	if len(x.views) == 0 {
-		x.base.init(x, 0)
-		x.views = append(x.views, &x.base)
-	}
-	x.base.Fast.Measure, x.base.Fast.CheckCopies = x.measure, x.checkCopies
-	for _, b := range x.views[1:] {
-		b.Fast.Measure, b.Fast.CheckCopies = x.measure, x.checkCopies
-	}
+	x.base.init(x, 0) // after the run's options, which every Ctx copies
+	x.views = append(x.views, &x.base)
 	x.base.activate(&x.pool.ending.bits, 0)
 	x.v = &x.base
 	x.track.start(p.measure || p.view.timeline.Load() != nil)
@@ -266,7 +258,12 @@ func (x *Executor) run(h *Header, publish bool) {
 }
 
 // block parks the executor until h is done, lending its worker to another
-// executor meanwhile.
+// executor meanwhile, or until the run fails. The run's end wakes it
+// (crew.stop) from the run's goroutine; but a solo run's goroutine is
+// its executor's, which may be the one parked here (a cyclic wait), and
+// nobody else would: so the run's failure (its caller's context, a task
+// the worker ran meanwhile) wakes it too, and it unwinds at once, as its
+// run's end would have it do.
 func (x *Executor) block(h *Header) {
 	p := x.pool
 	x.blocked.Store(1)
@@ -288,8 +285,15 @@ func (x *Executor) block(h *Header) {
 	x.track.suspend(w)
 	x.publishWork(false)
 	x.w = nil
+	failed := p.failed // the run's, fixed before its executors start
 	p.crew.handOff(w)
-	if x.w = <-x.wake; x.w == nil {
+	select {
+	case x.w = <-x.wake:
+	case <-failed:
+		// A worker handed to x from here on is left in wake: the run is
+		// over, and the next run's executors are new.
+	}
+	if x.w == nil {
 		// Woken by the end of the run, not by the result.
 		panic(abortRun)
 	}
@@ -361,6 +365,12 @@ func (x *Executor) runTop(h *Header) (holdsWorker bool) {
 				if why := c.misuse(false); why != "" {
 					r = why
 				}
+			}
+			if r == abortRun && !x.pool.ending.Load() {
+				// Every abortRun of this run's comes after its end: this
+				// one is another run's, whose Ctx a task of this run used
+				// on the goroutine both run on (a solo run inside a task).
+				r = errOtherRunsCtx
 			}
 			if r != abortRun {
 				x.pool.fail(&TaskPanic{Task: x.culpritName(h), Value: r, Stack: debug.Stack()})

@@ -70,7 +70,8 @@ type Pool struct {
 	// alone: the current run is solo, or the pool has one worker, and no
 	// cluster drives it: nobody could take a task (solo.go).
 	alone bool
-	// soloX is the executor of the pool's solo runs, kept between them.
+	// soloX is the executor of the pool's last solo run, whose pace the
+	// next one starts from.
 	soloX *Executor
 
 	// Set between runs.

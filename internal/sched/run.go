@@ -50,22 +50,13 @@ func (p *Pool) session(ctx context.Context, root *Header, stop <-chan struct{}) 
 
 // sessionLocked is session with runMu held.
 func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan struct{}) (Stats, error) {
-	p.reset()
-	p.view.ended.Store(0)
-	p.view.began.Store(time.Now().UnixNano())
-	p.view.lastSpan = 0
-	p.alone = p.port.remote == nil && len(p.workers) == 1
-	p.beginRun(ctx, root)
+	p.beginSession(ctx, root, p.port.remote == nil && len(p.workers) == 1)
 
 	var rootDone chan struct{}
 	if root != nil {
 		w := &waiter{ch: make(chan struct{})}
 		root.addWaiter(w)
 		rootDone = w.ch
-		root.span = 0
-		if p.measure && p.recorder != nil {
-			p.recorder.root(root)
-		}
 		root.index, _ = p.workers[0].dq.Push(root)
 		p.workers[0].dq.Release()
 	}
@@ -79,8 +70,36 @@ func (p *Pool) sessionLocked(ctx context.Context, root *Header, stop <-chan stru
 	case <-ctx.Done():
 		p.fail(cancelled(ctx))
 	}
+	return p.finishSession(root)
+}
+
+// beginSession readies the pool for a session of root (nil for Serve),
+// solo or not: the counters, the bounds of the run's span, whether it
+// runs alone (solo.go), what fail reads, and the root's place on the
+// critical path. Every session begins here.
+func (p *Pool) beginSession(ctx context.Context, root *Header, alone bool) {
+	p.reset()
+	p.view.ended.Store(0)
+	p.view.began.Store(time.Now().UnixNano())
+	p.view.lastSpan = 0
+	p.alone = alone
+	p.beginRun(ctx, root)
+	if root != nil {
+		root.span = 0
+		if p.measure && p.recorder != nil {
+			p.recorder.root(root)
+		}
+	}
+}
+
+// finishSession ends the session of root (nil for Serve), solo or not,
+// once its goroutine is done with it: the run's error (a caller whose
+// context ended before the root's result reached it gets the context's
+// error), the crew stopped, executors a cyclic wait started included,
+// and the run's counters. Every session ends here.
+func (p *Pool) finishSession(root *Header) (Stats, error) {
 	// Before stop, so that a task that polls its context while it runs
-	// returns now, and stop's wait is short.
+	// returns at once, and stop's wait is short.
 	err := p.endRun()
 	if err == nil && root != nil {
 		err = p.caller.endedBy(sinceEpoch())

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"time"
 
 	"github.com/tsys-go/tsys/inline"
 	"github.com/tsys-go/tsys/internal/goroutine"
@@ -51,27 +50,22 @@ func (p *Pool) RunSolo(ctx context.Context, root *Header) (Stats, error) {
 
 // soloLocked is RunSolo with runMu held.
 func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
-	p.reset()
-	p.view.ended.Store(0)
-	p.view.began.Store(time.Now().UnixNano())
-	p.view.lastSpan = 0
-	p.alone = true
+	p.beginSession(ctx, root, true)
 	defer func() { p.alone = false }()
-	p.beginRun(ctx, root)
 	if ctx.Done() != nil {
 		run := p.view.runs.Load()
 		stop := context.AfterFunc(ctx, func() { p.failRun(run, cancelled(ctx)) })
 		defer stop()
 	}
-	root.span = 0
-	if p.measure && p.recorder != nil {
-		p.recorder.root(root)
+	// An executor of its own, as a pool's run has, not the last solo
+	// run's: a Ctx a task kept stays its own run's, ended, and its Context
+	// that run's (Ctx.Context may be read at any time, anywhere). It
+	// starts from the pace the last one measured, a good first guess.
+	x := newExecutor(p)
+	if last := p.soloX; last != nil {
+		x.pace, x.lastGrant = last.pace, last.lastGrant
 	}
-	x := p.soloX
-	if x == nil {
-		x = newExecutor(p)
-		p.soloX = x
-	}
+	p.soloX = x
 	x.begin(p.workers[0])
 	x.g = goroutine.Current()
 	if !p.ending.Load() {
@@ -80,15 +74,9 @@ func (p *Pool) soloLocked(ctx context.Context, root *Header) (Stats, error) {
 		x.flushCredit()
 	}
 	x.endCtxs()
-	err := p.endRun()
-	if err == nil {
-		err = p.caller.endedBy(sinceEpoch())
-	}
 	// A cyclic wait may have handed the worker to an executor of the
-	// pool's (block): end them as any run's end does.
-	p.crew.stop()
-	p.crew.wg.Wait()
-	return p.endSession(root, err), err
+	// pool's (block): finishSession ends them as any run's end does.
+	return p.finishSession(root)
 }
 
 // alone reports whether nobody but this executor could take a task it

@@ -2,7 +2,9 @@ package sched
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/tsys-go/tsys/inline"
 )
@@ -83,5 +85,77 @@ func TestSoloRunsOnTheCaller(t *testing.T) {
 	}
 	if got := runChainOn(t, p, 500); got == 500 {
 		t.Errorf("a run on two workers after the solo one inlined every fork: the solo rule outlived its run")
+	}
+}
+
+// TestCtxKeptAfterASoloRun: a Ctx a solo run's task kept, read on another
+// goroutine while the pool runs its next solo run, still belongs to its
+// own run: its Context is that run's, done, and using it names the
+// mistake of a Ctx kept after its job. (Its Context may be read anywhere,
+// at any time.)
+func TestCtxKeptAfterASoloRun(t *testing.T) {
+	p := NewPool(1, inline.Default())
+	var kept *Ctx
+	if _, err := p.RunSolo(context.Background(), newFrame(func(x *Ctx) { kept = x })); err != nil {
+		t.Fatal(err)
+	}
+	first := kept.Context()
+	inRun, read := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(read)
+		<-inRun
+		if ctx := kept.Context(); ctx != first || ctx.Err() == nil {
+			t.Errorf("a kept Ctx's Context, during the next solo run: %v (err %v); want its own run's, done", ctx, ctx.Err())
+		}
+		if why := kept.misuse(true); why != errCtxAfterRun {
+			t.Errorf("a kept Ctx used during the next solo run: %q; want %q", why, errCtxAfterRun)
+		}
+	}()
+	if _, err := p.RunSolo(context.Background(), newFrame(func(*Ctx) { close(inRun); <-read })); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSoloCyclicWaitEnds: a solo run whose root waits for a frame that
+// can finish only after it (its own) hands its worker on, as any run
+// does; the run's goroutine is the waiter, so the run's end cannot wake
+// it as it wakes a pool's run's waiters. The run's failure must: its
+// caller's deadline, or a task that the worker ran meanwhile and that
+// panicked. Either way the run returns its error rather than hang.
+func TestSoloCyclicWaitEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration
+		push    bool // a task that panics, which the worker runs once handed on
+		want    func(error) bool
+	}{
+		{"deadline", 10 * time.Millisecond, false, func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
+		{"panic", time.Hour, true, func(err error) bool { var tp *TaskPanic; return errors.As(err, &tp) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPool(1, inline.Default())
+			ctx, cancel := context.WithTimeout(context.Background(), tc.timeout)
+			defer cancel()
+			var root *Header
+			root = newFrame(func(x *Ctx) {
+				if tc.push {
+					x.Push(newFrame(func(*Ctx) { panic("boom") }))
+				}
+				x.Await(root)
+			})
+			done := make(chan error, 1)
+			go func() {
+				_, err := p.RunSolo(ctx, root)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !tc.want(err) {
+					t.Errorf("a solo run in a cyclic wait ended with %v", err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("a solo run in a cyclic wait outlived its failure by a minute")
+			}
+		})
 	}
 }
