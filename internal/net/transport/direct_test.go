@@ -50,51 +50,69 @@ func TestDirectWritesKeepOrderWhenThePeerStopsReading(t *testing.T) {
 		t.Skip("no direct writes on this platform")
 	}
 	for _, key := range [][]byte{nil, key1} {
-		a, b := start(t, "a", key, steppingClock), start(t, "b", key)
-		release := make(chan struct{})
-		b.in.react(func(_ string, m *Message) {
-			if len(m.Body) > 0 && m.Body[0] == 0 {
-				<-release // the first message holds b's reader: a's socket fills
-			}
-		})
-		const n, size = 6000, 2 << 10 // more than loopback's buffers hold
-		body := make([]byte, size)
-		for i := range n {
-			body[0] = byte(min(i, 1))
-			binary.BigEndian.PutUint32(body[1:], uint32(i))
-			send := a.Send
-			if i == 0 {
-				send = a.SendSync // connected before the rest, which then find the writer idle
-			}
-			if err := send(b.Addr(), &Message{Type: tData, Body: body}); err != nil {
-				t.Fatal(err)
+		// Whether a Send finds the socket full, rather than the writer
+		// already at work on it, is the scheduler's to decide: a loaded
+		// machine may run the writer first every time. Every attempt
+		// checks order and counts; a few let one of them fill the socket.
+		const attempts = 5
+		filled := false
+		for range attempts {
+			if filled = directWritesKeepOrder(t, key); filled || t.Failed() {
+				break
 			}
 		}
-		close(release)
-		b.in.wait(t, n)
-		if b.in.len() != n {
-			t.Fatalf("keyed %v: %d messages arrived, want %d", key != nil, b.in.len(), n)
-		}
-		b.in.mu.Lock()
-		for i, m := range b.in.msgs {
-			if got := binary.BigEndian.Uint32(m.Body[1:]); got != uint32(i) {
-				t.Fatalf("keyed %v: message %d is number %d: out of order", key != nil, i, got)
-			}
-		}
-		b.in.mu.Unlock()
-		if a.st.directTails.Load() == 0 {
-			t.Errorf("keyed %v: no Send left a tail to the writer: the test did not fill the socket", key != nil)
-		}
-		// a's counters move just after its last write returns, which may
-		// be after b has read it
-		waitFor(t, "every message counted sent", func() bool { return a.Stats().MessagesSent >= n })
-		if s := a.Stats(); s.MessagesSent != n || s.DroppedMessages != 0 {
-			t.Errorf("keyed %v: Stats: %d sent, %d dropped, want %d and 0", key != nil, s.MessagesSent, s.DroppedMessages, n)
-		}
-		if sent, got := a.Stats().BytesSent, b.Stats().BytesReceived; sent != got {
-			t.Errorf("keyed %v: %d bytes sent, %d received: a frame begun by its Send is counted short", key != nil, sent, got)
+		if !filled && !t.Failed() {
+			t.Errorf("keyed %v: no Send left a tail to the writer in %d attempts: the test did not fill the socket", key != nil, attempts)
 		}
 	}
+}
+
+// directWritesKeepOrder runs TestDirectWritesKeepOrderWhenThePeerStopsReading
+// once, and says whether a Send left a tail to the writer.
+func directWritesKeepOrder(t *testing.T, key []byte) bool {
+	t.Helper()
+	a, b := start(t, "a", key, steppingClock), start(t, "b", key)
+	release := make(chan struct{})
+	b.in.react(func(_ string, m *Message) {
+		if len(m.Body) > 0 && m.Body[0] == 0 {
+			<-release // the first message holds b's reader: a's socket fills
+		}
+	})
+	const n, size = 6000, 2 << 10 // more than loopback's buffers hold
+	body := make([]byte, size)
+	for i := range n {
+		body[0] = byte(min(i, 1))
+		binary.BigEndian.PutUint32(body[1:], uint32(i))
+		send := a.Send
+		if i == 0 {
+			send = a.SendSync // connected before the rest, which then find the writer idle
+		}
+		if err := send(b.Addr(), &Message{Type: tData, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(release)
+	b.in.wait(t, n)
+	if b.in.len() != n {
+		t.Fatalf("keyed %v: %d messages arrived, want %d", key != nil, b.in.len(), n)
+	}
+	b.in.mu.Lock()
+	for i, m := range b.in.msgs {
+		if got := binary.BigEndian.Uint32(m.Body[1:]); got != uint32(i) {
+			t.Fatalf("keyed %v: message %d is number %d: out of order", key != nil, i, got)
+		}
+	}
+	b.in.mu.Unlock()
+	// a's counters move just after its last write returns, which may
+	// be after b has read it
+	waitFor(t, "every message counted sent", func() bool { return a.Stats().MessagesSent >= n })
+	if s := a.Stats(); s.MessagesSent != n || s.DroppedMessages != 0 {
+		t.Errorf("keyed %v: Stats: %d sent, %d dropped, want %d and 0", key != nil, s.MessagesSent, s.DroppedMessages, n)
+	}
+	if sent, got := a.Stats().BytesSent, b.Stats().BytesReceived; sent != got {
+		t.Errorf("keyed %v: %d bytes sent, %d received: a frame begun by its Send is counted short", key != nil, sent, got)
+	}
+	return a.st.directTails.Load() > 0
 }
 
 // The writer goroutine's flush leaves its write deadline on the socket. A
